@@ -1,0 +1,84 @@
+//! The one error type of every reader.
+
+use std::{fmt, io};
+
+/// A reader failed: the input could not be read, or it is not what the format expects.
+///
+/// Displays as one line, `FILE:LINE:COLUMN: MESSAGE` (line and column 1-based; omitted when
+/// unknown), which the CLI prints as is.
+#[derive(Debug, thiserror::Error)]
+pub enum FormatError {
+    /// The file could not be opened or read.
+    #[error("{file}: {source}")]
+    Io {
+        /// The file as the user named it.
+        file: String,
+        /// The underlying error.
+        #[source]
+        source: io::Error,
+    },
+    /// The content is malformed.
+    #[error("{0}")]
+    Syntax(SyntaxError),
+}
+
+/// Malformed input at a place.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SyntaxError {
+    /// The file as the user named it.
+    pub file: String,
+    /// 1-based line (0 when unknown).
+    pub line: u32,
+    /// 1-based column (0 when unknown).
+    pub column: u32,
+    /// What was found and what was expected.
+    pub message: String,
+}
+
+impl fmt::Display for SyntaxError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (self.line, self.column) {
+            (0, _) => write!(f, "{}: {}", self.file, self.message),
+            (l, 0) => write!(f, "{}:{l}: {}", self.file, self.message),
+            (l, c) => write!(f, "{}:{l}:{c}: {}", self.file, self.message),
+        }
+    }
+}
+
+impl FormatError {
+    /// A syntax error at a line and column.
+    #[must_use]
+    pub fn syntax(file: &str, line: u32, column: u32, message: impl Into<String>) -> Self {
+        FormatError::Syntax(SyntaxError { file: file.to_owned(), line, column, message: message.into() })
+    }
+
+    /// A syntax error at a byte offset of `input`, converted to line and column.
+    #[must_use]
+    pub fn syntax_at_offset(file: &str, input: &[u8], offset: usize, message: impl Into<String>) -> Self {
+        let (line, column) = line_column(input, offset);
+        Self::syntax(file, line, column, message)
+    }
+
+    /// An I/O error on `file`.
+    #[must_use]
+    pub fn io(file: &str, source: io::Error) -> Self {
+        FormatError::Io { file: file.to_owned(), source }
+    }
+}
+
+/// The 1-based line and column (in characters) of byte `offset` in `input`.
+///
+/// ```
+/// use kgeval_formats::line_column;
+/// assert_eq!(line_column(b"ab\ncd", 4), (2, 2));
+/// assert_eq!(line_column(b"ab", 0), (1, 1));
+/// ```
+#[must_use]
+pub fn line_column(input: &[u8], offset: usize) -> (u32, u32) {
+    let offset = offset.min(input.len());
+    let before = &input[..offset];
+    let line = memchr::memchr_iter(b'\n', before).count() + 1;
+    let line_start = memchr::memrchr(b'\n', before).map_or(0, |i| i + 1);
+    let column = String::from_utf8_lossy(&before[line_start..]).chars().count() + 1;
+    (line as u32, column as u32)
+}

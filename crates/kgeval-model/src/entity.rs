@@ -1,0 +1,88 @@
+//! Entity types from ontologies, for type breakdowns.
+
+use rustc_hash::FxHashMap;
+
+use crate::TermId;
+
+/// What an ontology declares (or uses) an entity as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum EntityKind {
+    /// `owl:Class`, `rdfs:Class`, or used in `rdfs:subClassOf` / `rdfs:domain` / `rdfs:range`.
+    Class,
+    /// `owl:ObjectProperty`.
+    ObjectProperty,
+    /// `owl:DatatypeProperty`.
+    DatatypeProperty,
+    /// `owl:AnnotationProperty`.
+    AnnotationProperty,
+    /// `rdf:Property` or used as a predicate, without a more specific declaration.
+    OtherProperty,
+    /// Anything else that occurs in the ontology (an individual).
+    Individual,
+}
+
+impl EntityKind {
+    /// Whether this is any kind of property.
+    #[must_use]
+    pub const fn is_property(self) -> bool {
+        matches!(
+            self,
+            EntityKind::ObjectProperty
+                | EntityKind::DatatypeProperty
+                | EntityKind::AnnotationProperty
+                | EntityKind::OtherProperty
+        )
+    }
+}
+
+/// Entity kinds of one ontology, by interned IRI.
+#[derive(Debug, Clone, Default)]
+pub struct EntityTypes {
+    kinds: FxHashMap<TermId, EntityKind>,
+}
+
+impl EntityTypes {
+    /// No entity known.
+    #[must_use]
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Records `kind` for `entity`. A class or a specific property kind beats the weaker
+    /// evidence of `OtherProperty` and `Individual`.
+    pub fn record(&mut self, entity: TermId, kind: EntityKind) {
+        let slot = self.kinds.entry(entity).or_insert(kind);
+        if strength(kind) > strength(*slot) {
+            *slot = kind;
+        }
+    }
+
+    /// The kind of `entity`, if the ontology knows it.
+    #[must_use]
+    pub fn kind(&self, entity: TermId) -> Option<EntityKind> {
+        self.kinds.get(&entity).copied()
+    }
+
+    /// How many entities are known.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.kinds.len()
+    }
+
+    /// Whether no entity is known.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.kinds.is_empty()
+    }
+}
+
+fn strength(kind: EntityKind) -> u8 {
+    match kind {
+        EntityKind::Individual => 0,
+        EntityKind::OtherProperty => 1,
+        EntityKind::Class
+        | EntityKind::ObjectProperty
+        | EntityKind::DatatypeProperty
+        | EntityKind::AnnotationProperty => 2,
+    }
+}

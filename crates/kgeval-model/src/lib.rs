@@ -1,0 +1,17 @@
+#![doc = include_str!("../README.md")]
+#![deny(missing_docs)]
+
+mod alignment;
+mod diagnostic;
+mod entity;
+mod interner;
+mod relation;
+pub mod results;
+mod score_table;
+
+pub use alignment::{Alignment, AlignmentHeader, CellKey, Correspondence, DuplicatePolicy, InsertOutcome};
+pub use diagnostic::{Diagnostic, Location, Severity};
+pub use entity::{EntityKind, EntityTypes};
+pub use interner::{Interner, TermId};
+pub use relation::Relation;
+pub use score_table::{ItemId, ItemInfo, MetricId, ScoreTable, SystemId};
