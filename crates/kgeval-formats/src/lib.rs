@@ -1,6 +1,7 @@
 #![doc = include_str!("../README.md")]
 #![deny(missing_docs)]
 
+pub mod alignment;
 mod error;
 
 pub use error::{line_column, FormatError, SyntaxError};

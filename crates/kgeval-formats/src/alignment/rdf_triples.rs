@@ -1,0 +1,1 @@
+//! The Alignment-API vocabulary read as RDF triples (oxttl, oxrdfxml).

@@ -1,0 +1,1 @@
+//! Streaming Alignment-API RDF/XML reader (quick-xml).

@@ -1,0 +1,1 @@
+//! SSSOM TSV alignments.

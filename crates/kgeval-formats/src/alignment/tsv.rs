@@ -1,0 +1,1 @@
+//! TSV / CSV alignments.
