@@ -253,6 +253,8 @@ pub struct Aggregate {
 /// The evaluation of a whole track (one system over one or more pairs).
 #[derive(Debug, Clone, Default)]
 pub struct TrackEvaluation {
+    /// The system (matcher) evaluated.
+    pub system: String,
     /// The profile used.
     pub profile: AlignmentProfile,
     /// The completeness mode used.
