@@ -127,10 +127,17 @@ pub struct ConfusionCounts {
     pub correspondences: u64,
 }
 
-impl ConfusionCounts {
+impl std::ops::AddAssign for ConfusionCounts {
+    fn add_assign(&mut self, other: ConfusionCounts) {
+        *self = *self + other;
+    }
+}
+
+impl std::ops::Add for ConfusionCounts {
+    type Output = ConfusionCounts;
+
     /// Field-wise sum.
-    #[must_use]
-    pub fn add(self, other: ConfusionCounts) -> ConfusionCounts {
+    fn add(self, other: ConfusionCounts) -> ConfusionCounts {
         ConfusionCounts {
             tp: self.tp + other.tp,
             fp: self.fp + other.fp,

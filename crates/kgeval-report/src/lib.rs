@@ -1,2 +1,58 @@
 #![doc = include_str!("../README.md")]
 #![deny(missing_docs)]
+
+mod alignment;
+mod number;
+mod table;
+
+pub use alignment::{alignment_json, render_alignment, render_labels_tsv};
+pub use number::{format_fixed, format_java_double};
+pub use table::Table;
+
+/// The output formats every family renders.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum OutputFormat {
+    /// An aligned plain-text table with a header stating the conventions.
+    #[default]
+    Text,
+    /// The stable JSON contract, full f64 precision.
+    Json,
+    /// CSV (for alignments: MELT `performance.csv` column names).
+    Csv,
+    /// A GitHub-flavoured Markdown table, ready for a paper draft or a README.
+    Markdown,
+}
+
+impl OutputFormat {
+    /// Every format.
+    pub const ALL: [OutputFormat; 4] =
+        [OutputFormat::Text, OutputFormat::Json, OutputFormat::Csv, OutputFormat::Markdown];
+
+    /// The CLI name.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            OutputFormat::Text => "text",
+            OutputFormat::Json => "json",
+            OutputFormat::Csv => "csv",
+            OutputFormat::Markdown => "markdown",
+        }
+    }
+}
+
+/// Options shared by every renderer.
+#[derive(Debug, Clone)]
+pub struct RenderOptions {
+    /// Decimals printed in text and Markdown output (JSON and CSV keep full precision).
+    pub precision: usize,
+    /// The `kgeval_version` written in JSON.
+    pub version: String,
+    /// Include the per-item score table (`per_item`) in JSON.
+    pub per_item: bool,
+}
+
+impl Default for RenderOptions {
+    fn default() -> Self {
+        Self { precision: 4, version: String::new(), per_item: false }
+    }
+}

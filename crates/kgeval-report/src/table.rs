@@ -1,0 +1,92 @@
+//! A minimal table builder shared by the text and Markdown renderers.
+
+/// Rows of cells under a header; numeric columns are right-aligned.
+///
+/// ```
+/// use kgeval_report::Table;
+/// let mut t = Table::new(&["pair", "F1"], &[false, true]);
+/// t.row(vec!["a".into(), "0.5".into()]);
+/// assert_eq!(t.to_text(), "pair   F1\na     0.5\n");
+/// assert!(t.to_markdown().starts_with("| pair | F1 |\n|---|---:|\n"));
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct Table {
+    header: Vec<String>,
+    numeric: Vec<bool>,
+    rows: Vec<Vec<String>>,
+}
+
+impl Table {
+    /// A table with these column names; `numeric[i]` right-aligns column `i`.
+    #[must_use]
+    pub fn new(header: &[&str], numeric: &[bool]) -> Self {
+        Self {
+            header: header.iter().map(|h| (*h).to_owned()).collect(),
+            numeric: (0..header.len()).map(|i| numeric.get(i).copied().unwrap_or(false)).collect(),
+            rows: Vec::new(),
+        }
+    }
+
+    /// Adds a row (missing cells are empty, extra cells are dropped).
+    pub fn row(&mut self, mut cells: Vec<String>) {
+        cells.resize(self.header.len(), String::new());
+        self.rows.push(cells);
+    }
+
+    /// Whether no row was added.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.rows.is_empty()
+    }
+
+    /// Space-aligned columns, two spaces apart, no trailing spaces.
+    #[must_use]
+    pub fn to_text(&self) -> String {
+        let widths: Vec<usize> = (0..self.header.len())
+            .map(|i| {
+                std::iter::once(&self.header[i])
+                    .chain(self.rows.iter().map(|r| &r[i]))
+                    .map(|c| c.chars().count())
+                    .max()
+                    .unwrap_or(0)
+            })
+            .collect();
+        let mut out = String::new();
+        for cells in std::iter::once(&self.header).chain(&self.rows) {
+            let mut line = String::new();
+            for (i, cell) in cells.iter().enumerate() {
+                if i > 0 {
+                    line.push_str("  ");
+                }
+                let pad = widths[i] - cell.chars().count();
+                if self.numeric[i] {
+                    line.extend(std::iter::repeat_n(' ', pad));
+                    line.push_str(cell);
+                } else {
+                    line.push_str(cell);
+                    line.extend(std::iter::repeat_n(' ', pad));
+                }
+            }
+            out.push_str(line.trim_end());
+            out.push('\n');
+        }
+        out
+    }
+
+    /// A GitHub-flavoured Markdown table (`|` in cells escaped).
+    #[must_use]
+    pub fn to_markdown(&self) -> String {
+        let mut out = String::new();
+        let line = |cells: &[String]| {
+            let escaped: Vec<String> = cells.iter().map(|c| c.replace('|', "\\|")).collect();
+            format!("| {} |\n", escaped.join(" | "))
+        };
+        out.push_str(&line(&self.header));
+        let rule: Vec<&str> = self.numeric.iter().map(|&n| if n { "---:" } else { "---" }).collect();
+        out.push_str(&format!("|{}|\n", rule.join("|")));
+        for row in &self.rows {
+            out.push_str(&line(row));
+        }
+        out
+    }
+}
