@@ -1,1 +1,40 @@
-fn main() {}
+//! Project automation: `cargo xtask fixtures [--check]` and `cargo xtask bench align`.
+
+mod bench;
+mod fixtures;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use anyhow::{bail, Context as _};
+
+fn main() -> anyhow::Result<()> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let root = project_root();
+    std::env::set_current_dir(&root).with_context(|| format!("cannot enter {}", root.display()))?;
+    match args.first().map(String::as_str) {
+        Some("fixtures") => fixtures::run(args.iter().any(|a| a == "--check")),
+        Some("bench") => bench::run(&args[1..]),
+        _ => bail!("usage: cargo xtask fixtures [--check] | cargo xtask bench align [--cells N]"),
+    }
+}
+
+/// The workspace root (the parent of this crate's folder).
+fn project_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().map_or_else(|| PathBuf::from("."), Path::to_path_buf)
+}
+
+/// Builds the `kgeval` binary with the given cargo profile and returns its path.
+fn build_kgeval(release: bool) -> anyhow::Result<PathBuf> {
+    let mut cmd = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
+    cmd.args(["build", "--quiet", "--package", "kgeval-cli", "--bin", "kgeval"]);
+    if release {
+        cmd.arg("--release");
+    }
+    let status = cmd.status().context("running cargo build")?;
+    if !status.success() {
+        bail!("cargo build failed");
+    }
+    let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| PathBuf::from("target"), PathBuf::from);
+    Ok(target.join(if release { "release" } else { "debug" }).join("kgeval"))
+}

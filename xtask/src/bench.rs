@@ -1,0 +1,190 @@
+//! `cargo xtask bench align`: whole-process timings of `kgeval align` on a generated
+//! 1,000,000-cell Alignment-API RDF/XML system alignment and a 100,000-cell partial reference,
+//! next to `cat`, a plain Python `xml.sax` scorer and an rdflib parse, measured in the same run.
+//!
+//! Inputs are generated with a seeded ChaCha8 RNG into `bench-data/` (git-ignored), so every
+//! run measures the same bytes.
+
+use std::fmt::Write as _;
+use std::io::{BufWriter, Write as _};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context as _};
+use rand::{Rng as _, SeedableRng as _};
+use rand_chacha::ChaCha8Rng;
+
+const SEED: u64 = 20_261_121;
+
+pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
+    if args.first().map(String::as_str) != Some("align") {
+        bail!("usage: cargo xtask bench align [--cells N] [--runs N] [--no-peers]");
+    }
+    let cells = flag_value(args, "--cells").unwrap_or(1_000_000);
+    let runs = flag_value(args, "--runs").unwrap_or(3);
+    let peers = !args.iter().any(|a| a == "--no-peers");
+    let dir = Path::new("bench-data");
+    std::fs::create_dir_all(dir)?;
+    let system = dir.join(format!("system-{cells}.rdf"));
+    let reference = dir.join(format!("reference-{}.rdf", cells / 10));
+    if !system.exists() || !reference.exists() {
+        println!("generating {} and {} (seed {SEED})", system.display(), reference.display());
+        generate(&system, &reference, cells)?;
+    }
+    let size = std::fs::metadata(&system)?.len();
+    let kgeval = crate::build_kgeval(true)?;
+    let mut report = String::new();
+    let _ = writeln!(
+        report,
+        "system: {} ({:.1} MB, {cells} cells); reference: {} ({} cells)",
+        system.display(),
+        size as f64 / 1e6,
+        reference.display(),
+        cells / 10
+    );
+    let _ = writeln!(report, "{:<44} {:>10} {:>10} {:>12}", "command", "best s", "MB/s", "max RSS MB");
+    let measure = |report: &mut String, label: &str, cmd: &[&str]| -> anyhow::Result<Duration> {
+        let (best, rss) = time_best(cmd, runs)?;
+        let _ = writeln!(
+            report,
+            "{label:<44} {:>10.3} {:>10.0} {:>12.1}",
+            best.as_secs_f64(),
+            size as f64 / 1e6 / best.as_secs_f64(),
+            rss as f64 / 1024.0
+        );
+        println!("{label}: {:.3} s", best.as_secs_f64());
+        Ok(best)
+    };
+    let sys = system.to_string_lossy().into_owned();
+    let refe = reference.to_string_lossy().into_owned();
+    let kg = kgeval.to_string_lossy().into_owned();
+    measure(&mut report, "cat FILE > /dev/null", &["cat", &sys])?;
+    let ours = measure(
+        &mut report,
+        "kgeval align --mode partial (parse + score)",
+        &[&kg, "align", "--reference", &refe, "--system", &sys, "--mode", "partial"],
+    )?;
+    if peers {
+        let python = python_with_rdflib()?;
+        let py = python.to_string_lossy().into_owned();
+        let sax = measure(
+            &mut report,
+            "python xml.sax scorer (parse + score)",
+            &[&py, "xtask/bench/sax_scorer.py", &refe, &sys],
+        )?;
+        let small = dir.join(format!("system-{}.rdf", cells / 10));
+        if !small.exists() {
+            generate(&small, &dir.join("unused-reference.rdf"), cells / 10)?;
+        }
+        let small_s = small.to_string_lossy().into_owned();
+        let _ = writeln!(report, "-- on the {}-cell file ({}):", cells / 10, small.display());
+        let ours_small = measure(
+            &mut report,
+            "kgeval align (100k-cell system)",
+            &[&kg, "align", "--reference", &refe, "--system", &small_s, "--mode", "partial"],
+        )?;
+        let rdflib = measure(
+            &mut report,
+            "python rdflib parse (100k-cell system)",
+            &[&py, "xtask/bench/rdflib_parse.py", &small_s],
+        )?;
+        let _ =
+            writeln!(report, "speed-up vs xml.sax scorer (1M cells): {:.1}x", sax.as_secs_f64() / ours.as_secs_f64());
+        let _ = writeln!(
+            report,
+            "speed-up vs rdflib (100k cells): {:.0}x",
+            rdflib.as_secs_f64() / ours_small.as_secs_f64()
+        );
+    }
+    println!("\n{report}");
+    Ok(())
+}
+
+fn flag_value(args: &[String], flag: &str) -> Option<usize> {
+    args.iter().position(|a| a == flag).and_then(|i| args.get(i + 1)).and_then(|v| v.parse().ok())
+}
+
+/// Best wall time over `runs` runs and the max RSS (KiB, from `/usr/bin/time -f %M`).
+fn time_best(cmd: &[&str], runs: usize) -> anyhow::Result<(Duration, u64)> {
+    let mut best = Duration::MAX;
+    let mut rss = 0;
+    for _ in 0..runs.max(1) {
+        let start = Instant::now();
+        let out = Command::new("/usr/bin/time")
+            .arg("-f")
+            .arg("%M")
+            .args(cmd)
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .output()
+            .with_context(|| format!("running {}", cmd.join(" ")))?;
+        let elapsed = start.elapsed();
+        if !out.status.success() {
+            bail!("{} failed: {}", cmd.join(" "), String::from_utf8_lossy(&out.stderr));
+        }
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        rss = stderr.lines().last().and_then(|l| l.trim().parse().ok()).unwrap_or(rss);
+        best = best.min(elapsed);
+    }
+    Ok((best, rss))
+}
+
+/// A venv under `.venv-bench` with rdflib, created on first use.
+fn python_with_rdflib() -> anyhow::Result<PathBuf> {
+    let venv = Path::new(".venv-bench");
+    let python = venv.join("bin/python");
+    if !python.exists() {
+        let ok = Command::new("python3").args(["-m", "venv"]).arg(venv).status()?.success();
+        if !ok {
+            bail!("python3 -m venv failed");
+        }
+    }
+    let has = Command::new(&python).args(["-c", "import rdflib"]).stderr(Stdio::null()).status()?.success();
+    if !has {
+        let ok = Command::new(&python).args(["-m", "pip", "install", "--quiet", "rdflib==7.1.4"]).status()?.success();
+        if !ok {
+            bail!("pip install rdflib failed");
+        }
+    }
+    Ok(python)
+}
+
+/// Writes a system alignment of `cells` cells and a reference of `cells / 10` cells: half of
+/// the reference cells are in the system, the other half are not.
+fn generate(system: &Path, reference: &Path, cells: usize) -> anyhow::Result<()> {
+    let mut rng = ChaCha8Rng::seed_from_u64(SEED);
+    let entities = (cells as u64).max(10);
+    let mut sys = BufWriter::new(std::fs::File::create(system)?);
+    let mut refw = BufWriter::new(std::fs::File::create(reference)?);
+    for w in [&mut sys, &mut refw] {
+        w.write_all(HEADER.as_bytes())?;
+    }
+    for i in 0..cells {
+        let e1 = rng.gen_range(0..entities);
+        let e2 = rng.gen_range(0..entities);
+        let measure: f64 = rng.gen_range(0.0..1.0);
+        cell(&mut sys, e1, e2, measure)?;
+        if i % 10 == 0 {
+            if (i / 10) % 2 == 0 {
+                cell(&mut refw, e1, e2, 1.0)?;
+            } else {
+                cell(&mut refw, e1, rng.gen_range(0..entities), 1.0)?;
+            }
+        }
+    }
+    for w in [&mut sys, &mut refw] {
+        w.write_all(b"</Alignment>\n</rdf:RDF>\n")?;
+        w.flush()?;
+    }
+    Ok(())
+}
+
+fn cell(w: &mut impl std::io::Write, e1: u64, e2: u64, measure: f64) -> std::io::Result<()> {
+    write!(
+        w,
+        "  <map>\n    <Cell>\n      <entity1 rdf:resource=\"http://bench.kgeval.org/source#Entity_{e1}\"/>\n      <entity2 rdf:resource=\"http://bench.kgeval.org/target#Entity_{e2}\"/>\n      <relation>=</relation>\n      <measure rdf:datatype=\"http://www.w3.org/2001/XMLSchema#float\">{measure:.6}</measure>\n    </Cell>\n  </map>\n"
+    )
+}
+
+const HEADER: &str = "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<rdf:RDF xmlns=\"http://knowledgeweb.semanticweb.org/heterogeneity/alignment#\"\n  xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\"\n  xmlns:xsd=\"http://www.w3.org/2001/XMLSchema#\">\n<Alignment>\n  <xml>yes</xml>\n  <level>0</level>\n  <type>??</type>\n  <onto1><Ontology rdf:about=\"http://bench.kgeval.org/source\"/></onto1>\n  <onto2><Ontology rdf:about=\"http://bench.kgeval.org/target\"/></onto2>\n";

@@ -1,0 +1,83 @@
+//! Golden snapshots of our own rendered output under `testdata/golden/`.
+//!
+//! These are snapshots, not oracles: every external number they contain is also asserted
+//! directly in a test (`crates/kgeval-cli/tests/it/`). Regenerate with `cargo xtask fixtures`;
+//! `cargo xtask fixtures --check` fails on any drift (run by `.ci/run`).
+
+use std::path::Path;
+use std::process::Command;
+
+use anyhow::{bail, Context as _};
+
+/// One golden file: its name under `testdata/golden/` and the `kgeval` arguments producing it
+/// on stdout (paths relative to the workspace root).
+const FIXTURES: &[(&str, &[&str])] = &[
+    ("oaei2018.txt", &["align", "--manifest", "testdata/tracks/oaei2018.toml"]),
+    ("oaei2018.json", &["align", "--manifest", "testdata/tracks/oaei2018.toml", "--format", "json"]),
+    ("oaei2018.csv", &["align", "--manifest", "testdata/tracks/oaei2018.toml", "--format", "csv"]),
+    ("oaei2018.md", &["align", "--manifest", "testdata/tracks/oaei2018.toml", "--format", "markdown"]),
+    ("alignapi-tutorial.txt", &["align", "--manifest", "testdata/tracks/alignapi-tutorial.toml", "--profile", "alignapi"]),
+    (
+        "diso-brick-smartenv.json",
+        &[
+            "align",
+            "--profile",
+            "diso",
+            "--reference",
+            "testdata/diso/brick-smartenv/Rplus.rdf",
+            "--system",
+            "Rapprox=testdata/diso/brick-smartenv/Rapprox.rdf",
+            "--format",
+            "json",
+            "--per-item",
+        ],
+    ),
+    (
+        "cmt-conference-aml-threshold.txt",
+        &[
+            "align",
+            "--reference",
+            "testdata/alignment/melt/matching-eval/src/test/resources/cmt-conference.rdf",
+            "--system",
+            "AML=testdata/alignment/melt/examples/analyzingMatcherSimilarity/results/conference_conference-v1/cmt-conference/AML/systemAlignment.rdf",
+            "--mode",
+            "complete",
+            "--best-threshold",
+        ],
+    ),
+];
+
+pub(crate) fn run(check: bool) -> anyhow::Result<()> {
+    let kgeval = crate::build_kgeval(false)?;
+    let golden = Path::new("testdata/golden");
+    std::fs::create_dir_all(golden)?;
+    let mut drift = Vec::new();
+    for (name, args) in FIXTURES {
+        let out = Command::new(&kgeval).args(*args).output().with_context(|| format!("running kgeval for {name}"))?;
+        if !out.status.success() {
+            bail!(
+                "{name}: kgeval {} exited with {}: {}",
+                args.join(" "),
+                out.status,
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+        let path = golden.join(name);
+        if check {
+            let old = std::fs::read(&path).unwrap_or_default();
+            if old != out.stdout {
+                drift.push(path.display().to_string());
+            }
+        } else {
+            std::fs::write(&path, &out.stdout).with_context(|| format!("writing {}", path.display()))?;
+            println!("wrote {}", path.display());
+        }
+    }
+    if !drift.is_empty() {
+        bail!("golden files out of date (run `cargo xtask fixtures`): {}", drift.join(", "));
+    }
+    if check {
+        println!("fixtures: {} golden files up to date", FIXTURES.len());
+    }
+    Ok(())
+}
