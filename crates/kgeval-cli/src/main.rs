@@ -1,1 +1,96 @@
-fn main() {}
+//! `kgeval`: one binary, one subcommand per evaluation family.
+
+mod align;
+mod manifest;
+mod output;
+
+use std::io::IsTerminal as _;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Scores the outputs of knowledge-graph systems exactly as the reference tools do.
+#[derive(Debug, Parser)]
+#[command(name = "kgeval", version, about, long_about = None, propagate_version = true)]
+struct Cli {
+    /// More logs on stderr (-v: info, -vv: debug).
+    #[arg(short, long, action = clap::ArgAction::Count, global = true)]
+    verbose: u8,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Score OAEI-style alignments against (partial) references (MELT, Alignment API, DISO, …).
+    #[command(after_help = align::EXAMPLES)]
+    Align(Box<align::AlignArgs>),
+}
+
+/// What a run ended with, beyond errors.
+pub(crate) enum Outcome {
+    /// Everything passed.
+    Ok,
+    /// A `--fail-under` gate was not met (exit 1).
+    GateFailed,
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
+        }
+    };
+    init_tracing(cli.verbose);
+    let result = match cli.command {
+        Command::Align(args) => align::run(&args),
+    };
+    match result {
+        Ok(Outcome::Ok) => ExitCode::SUCCESS,
+        Ok(Outcome::GateFailed) => ExitCode::from(1),
+        Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {}", one_line(&e));
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// The error and its causes on one line (`context: cause`), without repeating a cause whose
+/// text the previous message already contains.
+fn one_line(e: &anyhow::Error) -> String {
+    let mut out = String::new();
+    for cause in e.chain() {
+        let text = cause.to_string();
+        if out.contains(&text) {
+            continue;
+        }
+        if !out.is_empty() {
+            out.push_str(": ");
+        }
+        out.push_str(&text.replace('\n', " "));
+    }
+    out
+}
+
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain()
+        .filter_map(|c| c.downcast_ref::<std::io::Error>())
+        .any(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+}
+
+fn init_tracing(verbose: u8) {
+    let level = match verbose {
+        0 => tracing::Level::WARN,
+        1 => tracing::Level::INFO,
+        _ => tracing::Level::DEBUG,
+    };
+    let _ = tracing_subscriber::fmt()
+        .with_max_level(level)
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::stderr().is_terminal())
+        .with_target(false)
+        .try_init();
+}

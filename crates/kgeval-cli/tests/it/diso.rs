@@ -1,0 +1,43 @@
+//! DISO-OAEI Task 1 (brick-smartenv), numbers from the track's `score_global.py`.
+
+use crate::{f, kgeval_json, n, root};
+
+const DIR: &str = "testdata/diso/brick-smartenv";
+
+fn score(system: &str) -> serde_json::Value {
+    let json = kgeval_json(&["align", "--profile", "diso", "--reference", &format!("{DIR}/Rplus.rdf"), "--system", system]);
+    json["pairs"][0]["primary"].clone()
+}
+
+#[test]
+fn rplus_against_itself_is_perfect() {
+    let p = score(&format!("{DIR}/Rplus.rdf"));
+    assert_eq!((f(&p, "precision"), f(&p, "recall"), f(&p, "f1")), (1.0, 1.0, 1.0));
+}
+
+#[test]
+fn rapprox_against_rplus() {
+    let p = score(&format!("{DIR}/Rapprox.rdf"));
+    assert_eq!(n(&p, "tp"), 18);
+    assert_eq!(n(&p, "tp") + n(&p, "fp"), 23, "judged");
+    assert_eq!((f(&p, "precision") * 1e4).round() / 1e4, 0.7826);
+    assert_eq!(f(&p, "recall"), 1.0);
+    assert_eq!((f(&p, "f1") * 1e3).round() / 1e3, 0.878);
+}
+
+/// R≈ ∪ unknown as one submission: the `<map>` blocks of `unknown.rdf` appended to `Rapprox.rdf`.
+#[test]
+fn rapprox_union_unknown_against_rplus() {
+    let approx = std::fs::read_to_string(root().join(DIR).join("Rapprox.rdf")).expect("Rapprox");
+    let unknown = std::fs::read_to_string(root().join(DIR).join("unknown.rdf")).expect("unknown");
+    let start = unknown.find("<map>").expect("a map in unknown.rdf");
+    let end = unknown.rfind("</map>").expect("a map in unknown.rdf") + "</map>".len();
+    let cut = approx.rfind("</Alignment>").expect("</Alignment>");
+    let union = format!("{}{}\n{}", &approx[..cut], &unknown[start..end], &approx[cut..]);
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("union.rdf");
+    std::fs::write(&path, union).expect("write union");
+    let p = score(path.to_str().expect("utf-8 path"));
+    assert_eq!(n(&p, "tp") + n(&p, "fp"), 26, "judged");
+    assert_eq!((f(&p, "precision") * 1e4).round() / 1e4, 0.6923);
+}
