@@ -44,7 +44,7 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
         cells / 10
     );
     let _ = writeln!(report, "{:<44} {:>10} {:>10} {:>12}", "command", "best s", "MB/s", "max RSS MB");
-    let measure = |report: &mut String, label: &str, cmd: &[&str]| -> anyhow::Result<Duration> {
+    let measure = |report: &mut String, size: u64, label: &str, cmd: &[&str]| -> anyhow::Result<Duration> {
         let (best, rss) = time_best(cmd, runs)?;
         let _ = writeln!(
             report,
@@ -59,7 +59,7 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
     let sys = system.to_string_lossy().into_owned();
     let refe = reference.to_string_lossy().into_owned();
     let kg = kgeval.to_string_lossy().into_owned();
-    measure(&mut report, "cat FILE > /dev/null", &["cat", &sys])?;
+    measure(&mut report, size, "cat FILE > /dev/null", &["cat", &sys])?;
     let ours = measure(
         &mut report,
         "kgeval align --mode partial (parse + score)",
@@ -78,6 +78,7 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
             generate(&small, &dir.join("unused-reference.rdf"), cells / 10)?;
         }
         let small_s = small.to_string_lossy().into_owned();
+        let small_size = std::fs::metadata(&small)?.len();
         let _ = writeln!(report, "-- on the {}-cell file ({}):", cells / 10, small.display());
         let ours_small = measure(
             &mut report,
