@@ -62,6 +62,7 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
     measure(&mut report, size, "cat FILE > /dev/null", &["cat", &sys])?;
     let ours = measure(
         &mut report,
+        size,
         "kgeval align --mode partial (parse + score)",
         &[&kg, "align", "--reference", &refe, "--system", &sys, "--mode", "partial"],
     )?;
@@ -70,6 +71,7 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
         let py = python.to_string_lossy().into_owned();
         let sax = measure(
             &mut report,
+            size,
             "python xml.sax scorer (parse + score)",
             &[&py, "xtask/bench/sax_scorer.py", &refe, &sys],
         )?;
@@ -82,11 +84,13 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
         let _ = writeln!(report, "-- on the {}-cell file ({}):", cells / 10, small.display());
         let ours_small = measure(
             &mut report,
+            small_size,
             "kgeval align (100k-cell system)",
             &[&kg, "align", "--reference", &refe, "--system", &small_s, "--mode", "partial"],
         )?;
         let rdflib = measure(
             &mut report,
+            small_size,
             "python rdflib parse (100k-cell system)",
             &[&py, "xtask/bench/rdflib_parse.py", &small_s],
         )?;
