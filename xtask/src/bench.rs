@@ -147,7 +147,7 @@ fn python_with_rdflib() -> anyhow::Result<PathBuf> {
     }
     let has = Command::new(&python).args(["-c", "import rdflib"]).stderr(Stdio::null()).status()?.success();
     if !has {
-        let ok = Command::new(&python).args(["-m", "pip", "install", "--quiet", "rdflib==7.1.4"]).status()?.success();
+        let ok = Command::new(&python).args(["-m", "pip", "install", "--quiet", "rdflib==7.6.0"]).status()?.success();
         if !ok {
             bail!("pip install rdflib failed");
         }
