@@ -1,0 +1,15 @@
+//! Integration tests of `kgeval-metrics`: hand-worked alignment cases, profiles, aggregation,
+//! thresholds, type breakdown, checks, a naive implementation of the specification's
+//! pseudocode, and property tests.
+
+mod aggregate;
+mod modes;
+mod naive;
+mod perf;
+mod profiles;
+mod props;
+mod support;
+mod threshold;
+mod track;
+mod types;
+mod validate;
