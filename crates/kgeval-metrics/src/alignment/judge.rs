@@ -428,3 +428,31 @@ fn judge_lists<'a>(
     let extra_fn = extra_fn + reference_len - counted.len() as u64;
     Judgement { system: system.cells(), verdicts, reference: counted, extra_fp, extra_fn }
 }
+
+#[cfg(test)]
+mod tests {
+    use kgeval_model::{Alignment, Correspondence, Interner, Relation};
+
+    use super::*;
+
+    /// The specification's worked example: R = {(a,b,=)}, S = {(a,b,=), (a,c,=), (d,b,=), (d,e,=)}.
+    #[test]
+    fn worked_example() {
+        let mut iris = Interner::new();
+        let mut eq = |a: &str, b: &str| Correspondence::new(iris.intern(a), iris.intern(b), Relation::Equivalence, 1.0);
+        let reference: Alignment = [eq("a", "b")].into_iter().collect();
+        let system: Alignment = [eq("a", "b"), eq("a", "c"), eq("d", "b"), eq("d", "e")].into_iter().collect();
+        for (mode, tp, fp, ignored) in [
+            (CompletenessMode::Complete, 1, 3, 0),
+            (CompletenessMode::Partial, 1, 2, 1),
+            (CompletenessMode::PartialSource, 1, 1, 2),
+            (CompletenessMode::PartialTarget, 1, 1, 2),
+            (CompletenessMode::PartialNone, 1, 0, 3),
+        ] {
+            let options = AlignmentOptions { mode, ..AlignmentOptions::default() };
+            let counts = judge(&reference, &system, None, &options, &iris, None).counts_at(None);
+            let expected = ConfusionCounts { tp, fp, fn_: 0, ignored, correspondences: 4 };
+            assert_eq!(counts, expected, "{mode}");
+        }
+    }
+}
