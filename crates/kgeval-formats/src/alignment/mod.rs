@@ -135,7 +135,9 @@ pub fn read_alignment(
     let format = options.format.unwrap_or_else(|| detect_format(input, file));
     match format {
         AlignmentFormat::RdfXml => rdfxml::read(input, file, options, interner),
-        AlignmentFormat::Turtle | AlignmentFormat::NTriples => rdf_triples::read(input, file, format, options, interner),
+        AlignmentFormat::Turtle | AlignmentFormat::NTriples => {
+            rdf_triples::read(input, file, format, options, interner)
+        }
         AlignmentFormat::Tsv => tsv::read(input, file, options, interner, b'\t'),
         AlignmentFormat::Csv => tsv::read(input, file, options, interner, b','),
         AlignmentFormat::Sssom => sssom::read(input, file, options, interner),
@@ -329,7 +331,11 @@ pub fn detect_format(input: &[u8], file: &str) -> AlignmentFormat {
         return AlignmentFormat::Turtle;
     }
     let lower = first.get(..7).unwrap_or(first).to_ascii_lowercase();
-    if lower.starts_with("@prefix") || lower.starts_with("@base") || lower.starts_with("prefix") || lower.starts_with("base ") {
+    if lower.starts_with("@prefix")
+        || lower.starts_with("@base")
+        || lower.starts_with("prefix")
+        || lower.starts_with("base ")
+    {
         return AlignmentFormat::Turtle;
     }
     if first.starts_with("_:") {
@@ -340,7 +346,10 @@ pub fn detect_format(input: &[u8], file: &str) -> AlignmentFormat {
         };
     }
     if let Some(format) = by_extension {
-        if matches!(format, AlignmentFormat::Sssom | AlignmentFormat::RdfXml | AlignmentFormat::Turtle | AlignmentFormat::NTriples) {
+        if matches!(
+            format,
+            AlignmentFormat::Sssom | AlignmentFormat::RdfXml | AlignmentFormat::Turtle | AlignmentFormat::NTriples
+        ) {
             return format;
         }
     }

@@ -34,8 +34,7 @@ pub(crate) fn read(
     let triples = match format {
         AlignmentFormat::RdfXml => {
             let doc = rdfxml::decode(input, file)?;
-            let (doc, repaired) =
-                if options.repair_xml { rdfxml::repair_ampersands(doc) } else { (doc.into(), 0) };
+            let (doc, repaired) = if options.repair_xml { rdfxml::repair_ampersands(doc) } else { (doc.into(), 0) };
             if repaired > 0 {
                 warnings.push(
                     Diagnostic::note("repaired-xml", format!("repaired {repaired} raw '&' (escaped as '&amp;')"))
@@ -44,12 +43,12 @@ pub(crate) fn read(
             }
             parse_rdfxml(doc.as_bytes(), file)?
         }
-        AlignmentFormat::Turtle => {
-            collect_ttl(oxttl::TurtleParser::new().for_slice(input).map(|r| r.map_err(|e| ttl_error(file, &e))))?
-        }
-        AlignmentFormat::NTriples => {
-            collect_ttl(oxttl::NTriplesParser::new().for_slice(input).map(|r| r.map_err(|e| ttl_error(file, &e))))?
-        }
+        AlignmentFormat::Turtle => collect_ttl(
+            oxttl::TurtleParser::new().for_slice(input).map(|r| r.map_err(|e| ttl_error(file, "Turtle", &e))),
+        )?,
+        AlignmentFormat::NTriples => collect_ttl(
+            oxttl::NTriplesParser::new().for_slice(input).map(|r| r.map_err(|e| ttl_error(file, "N-Triples", &e))),
+        )?,
         other => {
             return Err(FormatError::syntax(
                 file,
@@ -66,11 +65,11 @@ fn collect_ttl(iter: impl Iterator<Item = Result<Triple, FormatError>>) -> Resul
     iter.collect()
 }
 
-fn ttl_error(file: &str, error: &oxttl::TurtleSyntaxError) -> FormatError {
+fn ttl_error(file: &str, syntax: &str, error: &oxttl::TurtleSyntaxError) -> FormatError {
     let start = error.location().start;
     let line = u32::try_from(start.line + 1).unwrap_or(u32::MAX);
     let column = u32::try_from(start.column + 1).unwrap_or(u32::MAX);
-    FormatError::syntax(file, line, column, error.message())
+    FormatError::syntax(file, line, column, format!("invalid {syntax}: {}", error.message()))
 }
 
 fn parse_rdfxml(input: &[u8], file: &str) -> Result<Vec<Triple>, FormatError> {
@@ -252,8 +251,11 @@ fn build(
                 } else {
                     Relation::parse(text.trim()).unwrap_or_else(|| {
                         warnings.push(
-                            Diagnostic::warning("unknown-relation", format!("unknown relation {text:?} of cell {node_name}: read as '?'"))
-                                .at(Location { file: file.to_owned(), line: 0, column: 0 }),
+                            Diagnostic::warning(
+                                "unknown-relation",
+                                format!("unknown relation {text:?} of cell {node_name}: read as '?'"),
+                            )
+                            .at(Location { file: file.to_owned(), line: 0, column: 0 }),
                         );
                         Relation::Unknown
                     })
@@ -272,7 +274,11 @@ fn build(
                                     "measure-out-of-range",
                                     format!("measure {text} of cell {node_name} is outside [0, 1]; kept as is"),
                                 )
-                                .at(Location { file: file.to_owned(), line: 0, column: 0 }),
+                                .at(Location {
+                                    file: file.to_owned(),
+                                    line: 0,
+                                    column: 0,
+                                }),
                             );
                         }
                         v
@@ -329,8 +335,14 @@ mod tests {
     #[test]
     fn turtle_error_has_position() {
         let mut interner = Interner::new();
-        let e = read(b"@prefix a: <x> .\n<a> <b> ", "t.ttl", AlignmentFormat::Turtle, &ReadOptions::default(), &mut interner)
-            .unwrap_err();
+        let e = read(
+            b"@prefix a: <x> .\n<a> <b> ",
+            "t.ttl",
+            AlignmentFormat::Turtle,
+            &ReadOptions::default(),
+            &mut interner,
+        )
+        .unwrap_err();
         let FormatError::Syntax(s) = e else { panic!() };
         assert!(s.line >= 1 && s.column >= 1);
     }

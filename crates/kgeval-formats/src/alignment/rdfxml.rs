@@ -63,10 +63,20 @@ pub(crate) fn decode<'a>(input: &'a [u8], file: &str) -> Result<&'a str, FormatE
     let text = std::str::from_utf8(body).map_err(|e| {
         let at = e.valid_up_to();
         let byte = body.get(at).copied().unwrap_or(0);
-        FormatError::syntax_at_offset(file, body, at, format!("found byte 0x{byte:02X} that is not UTF-8: expected UTF-8 text"))
+        FormatError::syntax_at_offset(
+            file,
+            body,
+            at,
+            format!("found byte 0x{byte:02X} that is not UTF-8: expected UTF-8 text"),
+        )
     })?;
     if text.trim().is_empty() {
-        return Err(FormatError::syntax(file, 1, 1, "empty file: expected an Alignment-API RDF/XML document (<rdf:RDF>)"));
+        return Err(FormatError::syntax(
+            file,
+            1,
+            1,
+            "empty file: expected an Alignment-API RDF/XML document (<rdf:RDF>)",
+        ));
     }
     Ok(text)
 }
@@ -151,8 +161,11 @@ impl WarningSink {
         for (code, count) in self.counts {
             if count > MAX_WARNINGS_PER_CODE {
                 self.list.push(
-                    Diagnostic::warning(code, format!("{} more '{code}' warnings not listed", count - MAX_WARNINGS_PER_CODE))
-                        .at(Location { file: file.to_owned(), line: 0, column: 0 }),
+                    Diagnostic::warning(
+                        code,
+                        format!("{} more '{code}' warnings not listed", count - MAX_WARNINGS_PER_CODE),
+                    )
+                    .at(Location { file: file.to_owned(), line: 0, column: 0 }),
                 );
             }
         }
@@ -516,24 +529,19 @@ impl<'a, 'o> Parser<'a, 'o> {
                 i += 1;
             }
             if bytes.get(i) != Some(&b'=') {
-                return Err(self.err(
-                    at + i,
-                    format!("attribute '{qname}' of <{element}> has no value: expected {qname}=\"…\""),
-                ));
+                return Err(self
+                    .err(at + i, format!("attribute '{qname}' of <{element}> has no value: expected {qname}=\"…\"")));
             }
             i += 1;
             while i < bytes.len() && bytes[i].is_ascii_whitespace() {
                 i += 1;
             }
-            let quote = match bytes.get(i) {
-                Some(&q @ (b'"' | b'\'')) => q,
-                _ => {
-                    let found: String = raw[i..].chars().take(20).collect();
-                    return Err(self.err(
-                        at + i,
-                        format!("value of attribute '{qname}' is not quoted (found {found:?}): expected {qname}=\"…\""),
-                    ));
-                }
+            let Some(&quote @ (b'"' | b'\'')) = bytes.get(i) else {
+                let found: String = raw[i..].chars().take(20).collect();
+                return Err(self.err(
+                    at + i,
+                    format!("value of attribute '{qname}' is not quoted (found {found:?}): expected {qname}=\"…\""),
+                ));
             };
             let value_start = i + 1;
             let Some(len) = memchr::memchr(quote, &bytes[value_start..]) else {
@@ -582,9 +590,12 @@ impl<'a, 'o> Parser<'a, 'o> {
 
     /// The value of the `rdf:` attribute `local` of the current element, expanded.
     fn rdf_attr(&mut self, local: &str) -> Result<Option<(String, usize)>, FormatError> {
-        let Some(attr) = self.attrs.iter().copied().find(|a| {
-            a.local == local && !a.prefix.is_empty() && self.namespace(a.prefix) == Some(RDF_NS)
-        }) else {
+        let Some(attr) = self
+            .attrs
+            .iter()
+            .copied()
+            .find(|a| a.local == local && !a.prefix.is_empty() && self.namespace(a.prefix) == Some(RDF_NS))
+        else {
             return Ok(None);
         };
         let mut value = String::new();
@@ -614,7 +625,14 @@ impl<'a, 'o> Parser<'a, 'o> {
         Ok(self.interner.intern(value))
     }
 
-    fn start(&mut self, name: &'a str, at: usize, raw_attrs: &'a str, attrs_at: usize, empty: bool) -> Result<(), FormatError> {
+    fn start(
+        &mut self,
+        name: &'a str,
+        at: usize,
+        raw_attrs: &'a str,
+        attrs_at: usize,
+        empty: bool,
+    ) -> Result<(), FormatError> {
         self.parse_attrs(raw_attrs, attrs_at, name)?;
         let depth = self.stack.len();
         // Namespace declarations and xml:base apply to the element itself.
@@ -638,12 +656,28 @@ impl<'a, 'o> Parser<'a, 'o> {
                 self.validate_refs(a.value, a.value_at, "attribute value")?;
             }
         }
+        // Namespace well-formedness: every prefix in use must be bound (cheap: a short scan).
+        if name.contains(':') {
+            self.element_namespace(name, at)?;
+        }
+        for a in &self.attrs {
+            if !a.prefix.is_empty() && a.prefix != "xmlns" && self.namespace(a.prefix).is_none() {
+                return Err(self.err(
+                    a.value_at.saturating_sub(a.qname.len() + 2),
+                    format!(
+                        "namespace prefix '{}' of attribute '{}' is not declared: expected an xmlns:{}",
+                        a.prefix, a.qname, a.prefix
+                    ),
+                ));
+            }
+        }
         let local = name.rsplit_once(':').map_or(name, |(_, l)| l);
         let parent = self.stack.last().copied();
         let ctx = match parent {
             None => {
                 if self.root_done {
-                    return Err(self.err(at, format!("found <{name}> after the root element: expected the end of the document")));
+                    return Err(self
+                        .err(at, format!("found <{name}> after the root element: expected the end of the document")));
                 }
                 self.root_seen = true;
                 let ns = self.element_namespace(name, at)?;
@@ -846,11 +880,8 @@ impl<'a, 'o> Parser<'a, 'o> {
         if !(0.0..=1.0).contains(&value) {
             let location = self.location(at);
             self.warnings.push(
-                Diagnostic::warning(
-                    "measure-out-of-range",
-                    format!("measure {raw} is outside [0, 1]; kept as is"),
-                )
-                .at(location),
+                Diagnostic::warning("measure-out-of-range", format!("measure {raw} is outside [0, 1]; kept as is"))
+                    .at(location),
             );
         }
         Ok(value)
@@ -894,10 +925,9 @@ impl<'a, 'o> Parser<'a, 'o> {
         }
         let [Some(entity1), Some(entity2)] = cell.entity else {
             let missing = if cell.entity[0].is_none() { "entity1" } else { "entity2" };
-            return Err(self.err(
-                cell.at,
-                format!("found a Cell without {missing}: expected <{missing} rdf:resource=\"…\"/>"),
-            ));
+            return Err(
+                self.err(cell.at, format!("found a Cell without {missing}: expected <{missing} rdf:resource=\"…\"/>"))
+            );
         };
         let correspondence = Correspondence {
             entity1,
@@ -947,12 +977,13 @@ impl<'a, 'o> Parser<'a, 'o> {
                 return Ok(());
             }
             if rest.starts_with("<!--") {
-                let end = rest.find("-->").ok_or_else(|| self.err(at + i, "unclosed comment in the DTD: expected -->"))?;
+                let end =
+                    rest.find("-->").ok_or_else(|| self.err(at + i, "unclosed comment in the DTD: expected -->"))?;
                 i += end + 3;
             } else if rest.starts_with("<?") {
-                let end = rest.find("?>").ok_or_else(|| {
-                    self.err(at + i, "unclosed processing instruction in the DTD: expected ?>")
-                })?;
+                let end = rest
+                    .find("?>")
+                    .ok_or_else(|| self.err(at + i, "unclosed processing instruction in the DTD: expected ?>"))?;
                 i += end + 2;
             } else if rest.starts_with('%') {
                 let end = rest.find(';').ok_or_else(|| {
@@ -1052,7 +1083,9 @@ impl<'a, 'o> Parser<'a, 'o> {
         if depth >= MAX_ENTITY_DEPTH {
             return Err(self.err(
                 at,
-                format!("entity expansion limit exceeded: references nested deeper than {MAX_ENTITY_DEPTH} (at &{name};)"),
+                format!(
+                    "entity expansion limit exceeded: references nested deeper than {MAX_ENTITY_DEPTH} (at &{name};)"
+                ),
             ));
         }
         let raw = match self.entities.get(name) {
@@ -1067,7 +1100,9 @@ impl<'a, 'o> Parser<'a, 'o> {
                 if let Some(predefined) = quick_xml::escape::resolve_xml_entity(name) {
                     return Ok(predefined.len());
                 }
-                return Err(self.err(at, format!("found undefined entity &{name};: expected a declared entity or '&amp;'")));
+                return Err(
+                    self.err(at, format!("found undefined entity &{name};: expected a declared entity or '&amp;'"))
+                );
             }
         };
         let mut size = 0usize;
@@ -1079,7 +1114,10 @@ impl<'a, 'o> Parser<'a, 'o> {
             }
             size += amp - last;
             let len = reference_len(&bytes[amp..]).ok_or_else(|| {
-                self.err(at, format!("found a raw '&' in the value of entity '{name}': expected a reference like &amp;"))
+                self.err(
+                    at,
+                    format!("found a raw '&' in the value of entity '{name}': expected a reference like &amp;"),
+                )
             })?;
             let inner = &raw[amp + 1..amp + len - 1];
             size += if inner.starts_with('#') { 4 } else { self.entity_size(inner, depth + 1, at)? };
@@ -1120,7 +1158,9 @@ impl<'a, 'o> Parser<'a, 'o> {
         let found: String = raw[amp..].chars().take(16).collect();
         self.err(
             at + amp,
-            format!("raw '&' in {what} (found {found:?}): expected an entity reference such as &amp; (or use --repair-xml)"),
+            format!(
+                "raw '&' in {what} (found {found:?}): expected an entity reference such as &amp; (or use --repair-xml)"
+            ),
         )
     }
 
@@ -1130,7 +1170,10 @@ impl<'a, 'o> Parser<'a, 'o> {
             None => num.parse::<u32>().ok(),
         };
         code.and_then(char::from_u32).filter(|&c| c != '\0').ok_or_else(|| {
-            self.err(at, format!("found character reference &#{num}; that is not a character: expected a valid code point"))
+            self.err(
+                at,
+                format!("found character reference &#{num}; that is not a character: expected a valid code point"),
+            )
         })
     }
 
@@ -1164,7 +1207,9 @@ impl<'a, 'o> Parser<'a, 'o> {
         if size > self.expansion_budget {
             return Err(self.err(
                 at,
-                format!("entity expansion limit exceeded: expanding &{name}; passes the document's budget of expanded text"),
+                format!(
+                    "entity expansion limit exceeded: expanding &{name}; passes the document's budget of expanded text"
+                ),
             ));
         }
         self.expansion_budget -= size;
@@ -1233,7 +1278,9 @@ fn xml_error_message(error: &quick_xml::Error, open: &str) -> String {
             SyntaxError::UnclosedCData => "found an unclosed CDATA section: expected ]]>".to_owned(),
             SyntaxError::UnclosedPIOrXmlDecl => "found an unclosed <? … : expected ?>".to_owned(),
             SyntaxError::UnclosedTag => format!("found end of file inside a tag (in {open}): expected '>'"),
-            SyntaxError::InvalidBangMarkup => "found '<!' not followed by '--', '[CDATA[' or 'DOCTYPE': expected markup".to_owned(),
+            SyntaxError::InvalidBangMarkup => {
+                "found '<!' not followed by '--', '[CDATA[' or 'DOCTYPE': expected markup".to_owned()
+            }
         },
         quick_xml::Error::IllFormed(e) => match e {
             IllFormedError::MismatchedEndTag { expected, found } => {
@@ -1266,7 +1313,12 @@ mod tests {
         read.alignment
             .iter()
             .map(|c| {
-                (interner.resolve(c.entity1).to_owned(), interner.resolve(c.entity2).to_owned(), c.relation, c.confidence)
+                (
+                    interner.resolve(c.entity1).to_owned(),
+                    interner.resolve(c.entity2).to_owned(),
+                    c.relation,
+                    c.confidence,
+                )
             })
             .collect()
     }
@@ -1333,7 +1385,10 @@ mod tests {
 <entity1 rdf:resource="&ax;"/><entity2 rdf:resource="&a;y&#x41;"/>
 <measure rdf:datatype="&xsd;float">0.25</measure></Cell></map></Alignment></rdf:RDF>"#;
         let (read, interner) = read_str(xml).unwrap();
-        assert_eq!(cells(&read, &interner), vec![("http://a#x".into(), "http://a#yA".into(), Relation::Equivalence, 0.25)]);
+        assert_eq!(
+            cells(&read, &interner),
+            vec![("http://a#x".into(), "http://a#yA".into(), Relation::Equivalence, 0.25)]
+        );
         assert_eq!(read.alignment.cells()[0].line, 8);
     }
 
@@ -1347,7 +1402,8 @@ mod tests {
 
     #[test]
     fn out_of_range_and_unknown_relation_warn() {
-        let (read, _) = read_str(&doc(&format!("<Cell>{E12}<measure>1.5</measure><relation> foo </relation></Cell>"))).unwrap();
+        let (read, _) =
+            read_str(&doc(&format!("<Cell>{E12}<measure>1.5</measure><relation> foo </relation></Cell>"))).unwrap();
         let codes: Vec<_> = read.warnings.iter().map(|w| w.code).collect();
         assert_eq!(codes, ["measure-out-of-range", "unknown-relation"]);
         assert_eq!(read.alignment.cells()[0].relation, Relation::Unknown);
@@ -1435,7 +1491,8 @@ mod tests {
 
     #[test]
     fn repair_raw_ampersands() {
-        let xml = doc(r#"<Cell><entity1 rdf:resource = "http://a?x=1&y=2"/><entity2 rdf:resource="http://b&amp;c"/></Cell>"#);
+        let xml =
+            doc(r#"<Cell><entity1 rdf:resource = "http://a?x=1&y=2"/><entity2 rdf:resource="http://b&amp;c"/></Cell>"#);
         assert!(read_str(&xml).unwrap_err().to_string().contains("--repair-xml"));
         let options = ReadOptions { repair_xml: true, ..ReadOptions::default() };
         let (read, interner) = read_with(&xml, &options).unwrap();
@@ -1456,7 +1513,8 @@ mod tests {
             ));
         }
         dtd.push_str("]>\n");
-        let xml = format!("{dtd}{}", doc(r#"<Cell><entity1 rdf:resource="&lol9;"/><entity2 rdf:resource="x"/></Cell>"#));
+        let xml =
+            format!("{dtd}{}", doc(r#"<Cell><entity1 rdf:resource="&lol9;"/><entity2 rdf:resource="x"/></Cell>"#));
         let start = std::time::Instant::now();
         let e = read_str(&xml).unwrap_err().to_string();
         assert!(e.contains("entity expansion limit exceeded"), "{e}");
@@ -1483,7 +1541,9 @@ mod tests {
 
     #[test]
     fn relative_iris_resolve_against_xml_base() {
-        let xml = doc(r#"<Cell xml:base="http://ex.org/dir/"><entity1 rdf:resource="a"/><entity2 rdf:resource="http://b"/></Cell>"#);
+        let xml = doc(
+            r#"<Cell xml:base="http://ex.org/dir/"><entity1 rdf:resource="a"/><entity2 rdf:resource="http://b"/></Cell>"#,
+        );
         let (read, interner) = read_str(&xml).unwrap();
         assert_eq!(cells(&read, &interner)[0].0, "http://ex.org/dir/a");
     }

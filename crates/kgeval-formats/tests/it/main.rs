@@ -1,0 +1,4 @@
+//! Integration tests of kgeval-formats on real and malformed files (one test binary).
+
+mod rdf;
+mod tsv_sssom;
