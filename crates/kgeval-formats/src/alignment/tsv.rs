@@ -13,8 +13,9 @@
 //! - an unknown relation becomes `?` with an `unknown-relation` warning (silently with
 //!   [`ReadOptions::melt_relations`], which also reads the token untrimmed, as MELT does);
 //! - a header row is recognised by its names (`source`, `target`, `SrcEntity`, `TgtEntity`,
-//!   `Score`, `confidence`, `relation`, …, in any order) or, unnamed, by a non-numeric third
-//!   cell after two cells that are not IRIs;
+//!   `Score`, `confidence`, `relation`, …, in any order; a row naming only some columns, each
+//!   at its positional place, is a positional header; names in conflicting places are an
+//!   error) or, unnamed, by a non-numeric third cell after two cells that are not IRIs;
 //! - a repeated `(source, target, relation)` keeps the first occurrence (or the policy in
 //!   [`ReadOptions::duplicate_policy`]) and is reported as `duplicate-cell`.
 
@@ -389,7 +390,19 @@ fn detect_header(
     let roles: Vec<Option<Role>> = cells.iter().map(|c| header_role(c)).collect();
     if roles.iter().any(Option::is_some) && !looks_like_iri(cells[0]) {
         let find = |role| roles.iter().position(|r| *r == Some(role));
+        let positional = |(i, role): (usize, &Option<Role>)| {
+            role.is_none_or(|r| {
+                i == [Role::Source, Role::Target, Role::Confidence, Role::Relation]
+                    .iter()
+                    .position(|p| *p == r)
+                    .unwrap_or(usize::MAX)
+            })
+        };
         let (Some(source), Some(target)) = (find(Role::Source), find(Role::Target)) else {
+            if roles.iter().enumerate().all(positional) {
+                // Some names known (`sim`, `relation`), each where the positional layout has it.
+                return Ok((POSITIONAL, true));
+            }
             let missing = if find(Role::Source).is_none() { "source" } else { "target" };
             return Err(FormatError::syntax_at_offset(
                 file,
@@ -520,6 +533,36 @@ mod tests {
         assert_eq!(interner.resolve(cell.entity1), "http://a");
         assert_eq!(cell.confidence, 0.5);
         assert_eq!(cell.line, 2);
+        Ok(())
+    }
+
+    #[test]
+    fn unnamed_header_and_two_columns() -> Result<(), FormatError> {
+        let mut interner = Interner::new();
+        let options = ReadOptions::default();
+        let read1 = read(b"left one\tright one\tsim\n\nex:a\tex:b\t0.25\n", "h.tsv", &options, &mut interner, b'\t')?;
+        assert_eq!(read1.alignment.len(), 1);
+        assert_eq!(read1.alignment.cells()[0].line, 3);
+        let read2 = read(b"\xEF\xBB\xBFex:a\tex:b\r\nex:c\t<ex:d>\r\n", "h.tsv", &options, &mut interner, b'\t')?;
+        let cells = read2.alignment.cells();
+        assert_eq!(cells.len(), 2);
+        assert_eq!(interner.resolve(cells[0].entity1), "ex:a");
+        assert_eq!(interner.resolve(cells[1].entity2), "ex:d");
+        assert_eq!((cells[1].confidence, cells[1].relation), (1.0, Relation::Equivalence));
+        Ok(())
+    }
+
+    #[test]
+    fn warnings_are_capped_per_code() -> Result<(), FormatError> {
+        let mut input = Vec::new();
+        for _ in 0..(MAX_WARNINGS_PER_CODE + 5) {
+            input.extend_from_slice(b"ex:a\tex:b\t0.5\t=\n");
+        }
+        let mut interner = Interner::new();
+        let read = read(&input, "d.tsv", &ReadOptions::default(), &mut interner, b'\t')?;
+        assert_eq!(read.alignment.duplicates(), MAX_WARNINGS_PER_CODE + 4);
+        assert_eq!(read.warnings.len(), MAX_WARNINGS_PER_CODE + 1);
+        assert!(read.warnings[MAX_WARNINGS_PER_CODE].message.starts_with("4 more `duplicate-cell` warnings"));
         Ok(())
     }
 
