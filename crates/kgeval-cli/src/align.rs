@@ -167,7 +167,9 @@ pub(crate) fn run(args: &AlignArgs) -> anyhow::Result<Outcome> {
     let profile = match args.profile {
         Some(p) => profile_of(p),
         None => match manifest_profile.as_deref() {
-            Some(name) => AlignmentProfile::from_name(name).with_context(|| format!("manifest: unknown profile {name:?}"))?,
+            Some(name) => {
+                AlignmentProfile::from_name(name).with_context(|| format!("manifest: unknown profile {name:?}"))?
+            }
             None => AlignmentProfile::Melt,
         },
     };
@@ -175,7 +177,8 @@ pub(crate) fn run(args: &AlignArgs) -> anyhow::Result<Outcome> {
     match (args.mode, manifest_mode.as_deref()) {
         (Some(m), _) => options.mode = mode_of(m),
         (None, Some(name)) => {
-            options.mode = CompletenessMode::from_name(name).with_context(|| format!("manifest: unknown mode {name:?}"))?;
+            options.mode =
+                CompletenessMode::from_name(name).with_context(|| format!("manifest: unknown mode {name:?}"))?;
         }
         (None, None) => {}
     }

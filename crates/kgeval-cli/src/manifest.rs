@@ -80,7 +80,11 @@ pub(crate) fn read_manifest(path: &Path) -> anyhow::Result<Manifest> {
     let base = path.parent().unwrap_or(Path::new("."));
     for pair in &mut manifest.pairs {
         if pair.system.is_none() && pair.systems.0.is_empty() {
-            bail!("{}: pair {:?} names no system (give `system = …` or a [pair.systems] table)", path.display(), pair.name);
+            bail!(
+                "{}: pair {:?} names no system (give `system = …` or a [pair.systems] table)",
+                path.display(),
+                pair.name
+            );
         }
         for p in [&mut pair.reference]
             .into_iter()

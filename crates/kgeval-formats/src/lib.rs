@@ -2,7 +2,7 @@
 #![deny(missing_docs)]
 
 pub mod alignment;
-pub mod ontology;
 mod error;
+pub mod ontology;
 
 pub use error::{line_column, FormatError, SyntaxError};

@@ -2,7 +2,9 @@
 
 use std::fmt::Write as _;
 
-use kgeval_model::results::{Aggregate, AlignmentProfile, PairEvaluation, PairScores, TrackEvaluation};
+use kgeval_model::results::{
+    Aggregate, AlignmentProfile, ConfusionCounts, PairEvaluation, PairScores, TrackEvaluation,
+};
 use kgeval_model::{Diagnostic, Interner, Severity};
 use serde_json::{json, Map, Value};
 
@@ -186,9 +188,13 @@ fn summary_table(tracks: &[TrackEvaluation], decimals: usize) -> Table {
         for pair in &track.pairs {
             table.row(row(sys, &pair.name, "primary", &pair.primary));
             if let Some(t) = &pair.by_type {
-                table.row(row(sys, &format!("{} classes", pair.name), "primary", &t.classes));
-                table.row(row(sys, &format!("{} properties", pair.name), "primary", &t.properties));
-                table.row(row(sys, &format!("{} instances", pair.name), "primary", &t.instances));
+                for (kind, scores) in
+                    [("classes", &t.classes), ("properties", &t.properties), ("instances", &t.instances)]
+                {
+                    if scores.counts != ConfusionCounts::default() {
+                        table.row(row(sys, &format!("{} {kind}", pair.name), "primary", scores));
+                    }
+                }
             }
             if let Some(s) = &pair.secondary {
                 table.row(row(sys, &pair.name, "secondary", s));
@@ -210,7 +216,12 @@ fn summary_table(tracks: &[TrackEvaluation], decimals: usize) -> Table {
 
 fn header_line(tracks: &[TrackEvaluation]) -> String {
     let Some(first) = tracks.first() else { return "kgeval align: no system evaluated\n".to_owned() };
-    let conventions: Vec<String> = first.conventions.iter().map(|(k, v)| format!("{k} {v}")).collect();
+    let conventions: Vec<String> = first
+        .conventions
+        .iter()
+        .filter(|(k, _)| k != "profile" && k != "mode")
+        .map(|(k, v)| format!("{k}: {v}"))
+        .collect();
     let mut line = format!("kgeval align: profile {}, mode {}", first.profile, first.mode);
     if !conventions.is_empty() {
         line.push_str("; ");
@@ -349,7 +360,7 @@ pub fn render_labels_tsv(tracks: &[TrackEvaluation], interner: &Interner) -> Str
 #[cfg(test)]
 mod tests {
     use super::*;
-    use kgeval_model::results::{ConfusionCounts, PrfScores};
+    use kgeval_model::results::PrfScores;
 
     fn scores(p: f64, r: f64, f: f64, tp: u64, fp: u64, fn_: u64) -> PairScores {
         PairScores {

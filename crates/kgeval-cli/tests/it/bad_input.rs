@@ -31,7 +31,19 @@ fn malformed_inputs_fail_cleanly() {
         let out_path = out_dir.path().join(format!("{name}.out"));
         let out_arg = out_path.to_str().expect("utf-8");
         let args: Vec<&str> = if name.starts_with("onto-") {
-            vec!["align", "--reference", GOOD_REF, "--system", GOOD_REF, "--onto1", &file, "--onto2", GOOD_ONTO, "-o", out_arg]
+            vec![
+                "align",
+                "--reference",
+                GOOD_REF,
+                "--system",
+                GOOD_REF,
+                "--onto1",
+                &file,
+                "--onto2",
+                GOOD_ONTO,
+                "-o",
+                out_arg,
+            ]
         } else {
             vec!["align", "--reference", GOOD_REF, "--system", &file, "-o", out_arg]
         };

@@ -9,7 +9,17 @@ const AML: &str = "AML=testdata/alignment/melt/examples/analyzingMatcherSimilari
 fn labels_list_every_judged_cell() {
     let dir = tempfile::tempdir().expect("tempdir");
     let labels = dir.path().join("labels.tsv");
-    let out = kgeval(&["align", "--reference", REF, "--system", AML, "--mode", "complete", "--labels", labels.to_str().unwrap()]);
+    let out = kgeval(&[
+        "align",
+        "--reference",
+        REF,
+        "--system",
+        AML,
+        "--mode",
+        "complete",
+        "--labels",
+        labels.to_str().unwrap(),
+    ]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let text = std::fs::read_to_string(&labels).expect("labels written");
     let count = |label: &str| text.lines().filter(|l| l.split('\t').nth(2) == Some(label)).count();
@@ -37,8 +47,19 @@ fn output_file_is_written_and_gates_exit_1() {
     let dir = tempfile::tempdir().expect("tempdir");
     let path = dir.path().join("out.json");
     let out = kgeval(&[
-        "align", "--reference", REF, "--system", AML, "--mode", "complete", "--format", "json", "-o",
-        path.to_str().unwrap(), "--fail-under", "f1=0.99",
+        "align",
+        "--reference",
+        REF,
+        "--system",
+        AML,
+        "--mode",
+        "complete",
+        "--format",
+        "json",
+        "-o",
+        path.to_str().unwrap(),
+        "--fail-under",
+        "f1=0.99",
     ]);
     assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(out.stdout.is_empty());

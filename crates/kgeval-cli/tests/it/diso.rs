@@ -5,7 +5,8 @@ use crate::{f, kgeval_json, n, root};
 const DIR: &str = "testdata/diso/brick-smartenv";
 
 fn score(system: &str) -> serde_json::Value {
-    let json = kgeval_json(&["align", "--profile", "diso", "--reference", &format!("{DIR}/Rplus.rdf"), "--system", system]);
+    let json =
+        kgeval_json(&["align", "--profile", "diso", "--reference", &format!("{DIR}/Rplus.rdf"), "--system", system]);
     json["pairs"][0]["primary"].clone()
 }
 

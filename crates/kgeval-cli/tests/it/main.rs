@@ -24,12 +24,7 @@ pub(crate) fn kgeval_json(args: &[&str]) -> serde_json::Value {
     let mut all = args.to_vec();
     all.extend(["--format", "json"]);
     let out = kgeval(&all);
-    assert!(
-        out.status.success(),
-        "kgeval {} failed: {}",
-        all.join(" "),
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert!(out.status.success(), "kgeval {} failed: {}", all.join(" "), String::from_utf8_lossy(&out.stderr));
     serde_json::from_slice(&out.stdout).expect("JSON output")
 }
 
