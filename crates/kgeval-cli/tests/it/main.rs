@@ -3,6 +3,7 @@
 mod alignapi;
 mod bad_input;
 mod cli;
+mod conventions;
 mod diso;
 mod melt;
 
