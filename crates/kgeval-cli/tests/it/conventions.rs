@@ -1,7 +1,7 @@
 //! Dual reference, exclusion (ignore sets), thresholds, the ontoaligner and oaei-seals
 //! profiles, and manifests — each checked against numbers worked out from the files.
 
-use crate::{f, kgeval, kgeval_json, n, root};
+use crate::{diso_union_file, f, kgeval, kgeval_json, n, root};
 
 const DISO: &str = "testdata/diso/brick-smartenv";
 const TUTORIAL: &str = "testdata/alignment/alignapi/html/tutorial/tutorial1/results";
@@ -36,14 +36,8 @@ fn dual_reference_scores_both() {
 /// (R≈ ∪ unknown) minus unknown scores as R≈ does (judged 23, not 26).
 #[test]
 fn exclusion_removes_ignore_set() {
-    let approx = std::fs::read_to_string(root().join(DISO).join("Rapprox.rdf")).expect("Rapprox");
-    let unknown = std::fs::read_to_string(root().join(DISO).join("unknown.rdf")).expect("unknown");
-    let start = unknown.find("<map>").expect("map");
-    let end = unknown.rfind("</map>").expect("map") + "</map>".len();
-    let cut = approx.rfind("</Alignment>").expect("</Alignment>");
     let dir = tempfile::tempdir().expect("tempdir");
-    let union = dir.path().join("union.rdf");
-    std::fs::write(&union, format!("{}{}\n{}", &approx[..cut], &unknown[start..end], &approx[cut..])).expect("write");
+    let union = diso_union_file(dir.path());
     let args = |exclude: bool| {
         let mut a = vec![
             "align".to_owned(),

@@ -1,6 +1,6 @@
 //! DISO-OAEI Task 1 (brick-smartenv), numbers from the track's `score_global.py`.
 
-use crate::{f, kgeval_json, n, root};
+use crate::{diso_union_file, f, kgeval_json, n};
 
 const DIR: &str = "testdata/diso/brick-smartenv";
 
@@ -29,15 +29,8 @@ fn rapprox_against_rplus() {
 /// R≈ ∪ unknown as one submission: the `<map>` blocks of `unknown.rdf` appended to `Rapprox.rdf`.
 #[test]
 fn rapprox_union_unknown_against_rplus() {
-    let approx = std::fs::read_to_string(root().join(DIR).join("Rapprox.rdf")).expect("Rapprox");
-    let unknown = std::fs::read_to_string(root().join(DIR).join("unknown.rdf")).expect("unknown");
-    let start = unknown.find("<map>").expect("a map in unknown.rdf");
-    let end = unknown.rfind("</map>").expect("a map in unknown.rdf") + "</map>".len();
-    let cut = approx.rfind("</Alignment>").expect("</Alignment>");
-    let union = format!("{}{}\n{}", &approx[..cut], &unknown[start..end], &approx[cut..]);
     let dir = tempfile::tempdir().expect("tempdir");
-    let path = dir.path().join("union.rdf");
-    std::fs::write(&path, union).expect("write union");
+    let path = diso_union_file(dir.path());
     let p = score(path.to_str().expect("utf-8 path"));
     assert_eq!(n(&p, "tp") + n(&p, "fp"), 26, "judged");
     assert_eq!((f(&p, "precision") * 1e4).round() / 1e4, 0.6923);

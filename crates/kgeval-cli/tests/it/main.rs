@@ -29,6 +29,21 @@ pub(crate) fn kgeval_json(args: &[&str]) -> serde_json::Value {
     serde_json::from_slice(&out.stdout).expect("JSON output")
 }
 
+/// Writes R≈ ∪ unknown of DISO brick-smartenv as one submission into `dir` (the `<map>` blocks
+/// of `unknown.rdf` appended to `Rapprox.rdf`) and returns its path.
+pub(crate) fn diso_union_file(dir: &Path) -> PathBuf {
+    let base = root().join("testdata/diso/brick-smartenv");
+    let approx = std::fs::read_to_string(base.join("Rapprox.rdf")).expect("Rapprox");
+    let unknown = std::fs::read_to_string(base.join("unknown.rdf")).expect("unknown");
+    let start = unknown.find("<map>").expect("a map in unknown.rdf");
+    let end = unknown.rfind("</map>").expect("a map in unknown.rdf") + "</map>".len();
+    let cut = approx.rfind("</Alignment>").expect("</Alignment>");
+    let path = dir.join("union.rdf");
+    std::fs::write(&path, format!("{}{}\n{}", &approx[..cut], &unknown[start..end], &approx[cut..]))
+        .expect("write union");
+    path
+}
+
 /// A float field of a JSON scores object.
 pub(crate) fn f(v: &serde_json::Value, key: &str) -> f64 {
     v[key].as_f64().unwrap_or_else(|| panic!("{key} missing in {v}"))
