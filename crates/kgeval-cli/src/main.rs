@@ -11,7 +11,7 @@ use clap::{Parser, Subcommand};
 
 /// Scores the outputs of knowledge-graph systems exactly as the reference tools do.
 #[derive(Debug, Parser)]
-#[command(name = "kgeval", version, about, long_about = None, propagate_version = true)]
+#[command(name = "kgeval", version, propagate_version = true)]
 struct Cli {
     /// More logs on stderr (-v: info, -vv: debug).
     #[arg(short, long, action = clap::ArgAction::Count, global = true)]
