@@ -5,7 +5,6 @@
 mod aggregate;
 mod modes;
 mod naive;
-mod perf;
 mod profiles;
 mod props;
 mod support;
