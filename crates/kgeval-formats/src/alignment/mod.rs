@@ -5,6 +5,7 @@ mod rdf_triples;
 mod rdfxml;
 mod sssom;
 mod tsv;
+mod warnings;
 
 use std::path::Path;
 

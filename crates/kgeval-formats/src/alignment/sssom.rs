@@ -27,7 +27,8 @@ use std::collections::HashMap;
 use kgeval_model::{Alignment, Correspondence, Interner, Location, Relation};
 use serde::Deserialize;
 
-use super::tsv::{self, Field, Records, Warnings};
+use super::tsv::{self, Field, Records};
+use super::warnings::Warnings;
 use super::{AlignmentFormat, ReadAlignment, ReadOptions};
 use crate::FormatError;
 

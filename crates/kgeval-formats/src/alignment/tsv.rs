@@ -23,13 +23,9 @@ use std::borrow::Cow;
 
 use kgeval_model::{Alignment, Correspondence, Diagnostic, Interner, Location, Relation};
 
+use super::warnings::Warnings;
 use super::{AlignmentFormat, ReadAlignment, ReadOptions};
 use crate::FormatError;
-
-/// At most this many warnings of one code are listed individually per file; the rest are
-/// summed up in one closing warning (a million duplicate rows must not mean a million
-/// diagnostics).
-pub(crate) const MAX_WARNINGS_PER_CODE: usize = 100;
 
 /// One field of a delimited record.
 #[derive(Debug, Clone)]
@@ -249,47 +245,6 @@ pub(crate) fn shorten(s: &str) -> Cow<'_, str> {
     }
 }
 
-/// Collects warnings, listing at most [`MAX_WARNINGS_PER_CODE`] per code.
-#[derive(Default)]
-pub(crate) struct Warnings {
-    pub(crate) list: Vec<Diagnostic>,
-    counts: Vec<(&'static str, usize)>,
-}
-
-impl Warnings {
-    /// Adds a warning (or only counts it once its code reached the cap).
-    pub(crate) fn push(&mut self, code: &'static str, make: impl FnOnce() -> Diagnostic) {
-        let count = match self.counts.iter_mut().find(|(c, _)| *c == code) {
-            Some((_, n)) => n,
-            None => {
-                self.counts.push((code, 0));
-                let last = self.counts.len() - 1;
-                &mut self.counts[last].1
-            }
-        };
-        *count += 1;
-        if *count <= MAX_WARNINGS_PER_CODE {
-            self.list.push(make());
-        }
-    }
-
-    /// The warnings, with one summary per capped code.
-    pub(crate) fn finish(mut self, file: &str) -> Vec<Diagnostic> {
-        for (code, n) in self.counts {
-            if n > MAX_WARNINGS_PER_CODE {
-                self.list.push(
-                    Diagnostic::warning(
-                        code,
-                        format!("{} more `{code}` warnings not listed ({n} in all)", n - MAX_WARNINGS_PER_CODE),
-                    )
-                    .at(Location { file: file.to_owned(), line: 0, column: 0 }),
-                );
-            }
-        }
-        self.list
-    }
-}
-
 /// Reads a relation cell.
 pub(crate) fn relation(
     raw: &str,
@@ -502,6 +457,7 @@ pub(crate) fn read(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::alignment::warnings::MAX_WARNINGS_PER_CODE;
 
     fn split(input: &[u8], delimiter: u8) -> Result<Vec<(u32, Vec<String>)>, SplitError> {
         let mut records = Records::new(input, 0, 1, delimiter);

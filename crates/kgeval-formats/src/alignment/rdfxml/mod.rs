@@ -16,15 +16,18 @@ use kgeval_model::{Alignment, AlignmentHeader, Correspondence, Diagnostic, Inter
 use quick_xml::events::Event;
 use quick_xml::Reader;
 
+use super::warnings::Warnings;
 use super::{AlignmentFormat, ReadAlignment, ReadOptions, ALIGN_NS, EDOAL_NS, RDF_NS};
 use crate::FormatError;
 
-/// Deepest nesting of entity references inside entity values.
-const MAX_ENTITY_DEPTH: usize = 8;
-/// Largest expansion of one entity reference, in bytes.
-const MAX_ENTITY_SIZE: usize = 1 << 20;
-/// At most this many diagnostics of one code are listed; the rest are summarised.
-const MAX_WARNINGS_PER_CODE: usize = 1000;
+mod dtd;
+mod repair;
+
+use dtd::{EntityDef, MAX_ENTITY_SIZE};
+pub(crate) use repair::{decode, repair_ampersands};
+use repair::{is_name_char, is_name_start};
+#[cfg(test)]
+mod tests;
 
 /// Reads an Alignment-API RDF/XML document.
 pub(crate) fn read(
@@ -34,15 +37,15 @@ pub(crate) fn read(
     interner: &mut Interner,
 ) -> Result<ReadAlignment, FormatError> {
     let doc = decode(input, file)?;
-    let mut sink = WarningSink::default();
+    let mut sink = Warnings::default();
     let repaired;
     let doc = if options.repair_xml {
         let (fixed, count) = repair_ampersands(doc);
         if count > 0 {
-            sink.push(
+            sink.push("repaired-xml", || {
                 Diagnostic::note("repaired-xml", format!("repaired {count} raw '&' (escaped as '&amp;')"))
-                    .at(Location { file: file.to_owned(), line: 0, column: 0 }),
-            );
+                    .at(Location { file: file.to_owned(), line: 0, column: 0 })
+            });
         }
         repaired = fixed;
         &*repaired
@@ -52,125 +55,6 @@ pub(crate) fn read(
     let mut parser = Parser::new(doc, file, options, interner, sink);
     parser.run()?;
     Ok(parser.finish())
-}
-
-/// Checks the input is UTF-8 and not empty; strips a UTF-8 byte-order mark.
-pub(crate) fn decode<'a>(input: &'a [u8], file: &str) -> Result<&'a str, FormatError> {
-    if input.starts_with(&[0xFF, 0xFE]) || input.starts_with(&[0xFE, 0xFF]) {
-        return Err(FormatError::syntax(file, 1, 1, "found a UTF-16 byte-order mark: expected UTF-8 XML"));
-    }
-    let body = input.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(input);
-    let text = std::str::from_utf8(body).map_err(|e| {
-        let at = e.valid_up_to();
-        let byte = body.get(at).copied().unwrap_or(0);
-        FormatError::syntax_at_offset(
-            file,
-            body,
-            at,
-            format!("found byte 0x{byte:02X} that is not UTF-8: expected UTF-8 text"),
-        )
-    })?;
-    if text.trim().is_empty() {
-        return Err(FormatError::syntax(
-            file,
-            1,
-            1,
-            "empty file: expected an Alignment-API RDF/XML document (<rdf:RDF>)",
-        ));
-    }
-    Ok(text)
-}
-
-/// Escapes every `&` that does not start a well-formed reference (`&name;`, `&#N;`, `&#xH;`)
-/// as `&amp;` (MELT's `AlignmentXmlRepair`). Returns the text and how many were escaped.
-pub(crate) fn repair_ampersands(doc: &str) -> (Cow<'_, str>, usize) {
-    let bytes = doc.as_bytes();
-    let mut out: Option<String> = None;
-    let mut last = 0;
-    let mut count = 0;
-    for at in memchr::memchr_iter(b'&', bytes) {
-        if reference_len(&bytes[at..]).is_some() {
-            continue;
-        }
-        let out = out.get_or_insert_with(|| String::with_capacity(doc.len() + 16));
-        out.push_str(&doc[last..at]);
-        out.push_str("&amp;");
-        last = at + 1;
-        count += 1;
-    }
-    match out {
-        None => (Cow::Borrowed(doc), 0),
-        Some(mut out) => {
-            out.push_str(&doc[last..]);
-            (Cow::Owned(out), count)
-        }
-    }
-}
-
-/// The length of a well-formed reference at the start of `s` (which starts with `&`),
-/// including `&` and `;`.
-fn reference_len(s: &[u8]) -> Option<usize> {
-    let body = s.get(1..)?;
-    if let Some(num) = body.strip_prefix(b"#") {
-        let (digits, extra) = match num.strip_prefix(b"x") {
-            Some(hex) => (hex.iter().take_while(|b| b.is_ascii_hexdigit()).count(), 2),
-            None => (num.iter().take_while(|b| b.is_ascii_digit()).count(), 1),
-        };
-        let end = 1 + extra + digits;
-        return (digits > 0 && s.get(end) == Some(&b';')).then_some(end + 1);
-    }
-    let first = *body.first()?;
-    if !(is_name_start(first)) {
-        return None;
-    }
-    let len = body.iter().take_while(|&&b| is_name_char(b)).count();
-    (s.get(1 + len) == Some(&b';')).then_some(len + 2)
-}
-
-fn is_name_start(b: u8) -> bool {
-    b.is_ascii_alphabetic() || b == b'_' || b == b':' || b >= 0x80
-}
-
-fn is_name_char(b: u8) -> bool {
-    is_name_start(b) || b.is_ascii_digit() || b == b'-' || b == b'.'
-}
-
-/// Warnings, at most [`MAX_WARNINGS_PER_CODE`] per code.
-#[derive(Default)]
-struct WarningSink {
-    list: Vec<Diagnostic>,
-    counts: Vec<(&'static str, usize)>,
-}
-
-impl WarningSink {
-    fn push(&mut self, diagnostic: Diagnostic) {
-        let count = match self.counts.iter_mut().find(|(code, _)| *code == diagnostic.code) {
-            Some((_, count)) => count,
-            None => {
-                self.counts.push((diagnostic.code, 0));
-                &mut self.counts.last_mut().expect("just pushed").1
-            }
-        };
-        *count += 1;
-        if *count <= MAX_WARNINGS_PER_CODE {
-            self.list.push(diagnostic);
-        }
-    }
-
-    fn finish(mut self, file: &str) -> Vec<Diagnostic> {
-        for (code, count) in self.counts {
-            if count > MAX_WARNINGS_PER_CODE {
-                self.list.push(
-                    Diagnostic::warning(
-                        code,
-                        format!("{} more '{code}' warnings not listed", count - MAX_WARNINGS_PER_CODE),
-                    )
-                    .at(Location { file: file.to_owned(), line: 0, column: 0 }),
-                );
-            }
-        }
-        self.list
-    }
 }
 
 /// What an open element is, for the reader.
@@ -228,14 +112,6 @@ struct Binding<'a> {
     uri: Cow<'a, str>,
 }
 
-/// An entity declared in the internal DTD subset.
-enum EntityDef<'a> {
-    /// Replacement text as written (may contain references).
-    Internal(&'a str),
-    /// `SYSTEM` / `PUBLIC`: never read; referencing it is an error.
-    External(String),
-}
-
 /// The cell being read.
 #[derive(Default)]
 struct CellState {
@@ -259,7 +135,7 @@ struct Parser<'a, 'o> {
     file: &'o str,
     options: &'o ReadOptions,
     interner: &'o mut Interner,
-    warnings: WarningSink,
+    warnings: Warnings,
     alignment: Alignment,
     header: AlignmentHeader,
     uri: [Option<String>; 2],
@@ -287,7 +163,7 @@ impl<'a, 'o> Parser<'a, 'o> {
         file: &'o str,
         options: &'o ReadOptions,
         interner: &'o mut Interner,
-        warnings: WarningSink,
+        warnings: Warnings,
     ) -> Self {
         Self {
             doc,
@@ -879,10 +755,10 @@ impl<'a, 'o> Parser<'a, 'o> {
         };
         if !(0.0..=1.0).contains(&value) {
             let location = self.location(at);
-            self.warnings.push(
+            self.warnings.push("measure-out-of-range", || {
                 Diagnostic::warning("measure-out-of-range", format!("measure {raw} is outside [0, 1]; kept as is"))
-                    .at(location),
-            );
+                    .at(location)
+            });
         }
         Ok(value)
     }
@@ -903,7 +779,8 @@ impl<'a, 'o> Parser<'a, 'o> {
             None => {
                 let message = format!("unknown relation {token:?}: read as '?'");
                 let location = self.location(at);
-                self.warnings.push(Diagnostic::warning("unknown-relation", message).at(location));
+                self.warnings
+                    .push("unknown-relation", || Diagnostic::warning("unknown-relation", message).at(location));
                 Relation::Unknown
             }
         }
@@ -944,301 +821,8 @@ impl<'a, 'o> Parser<'a, 'o> {
                 correspondence.relation
             );
             let location = self.location(cell.at);
-            self.warnings.push(Diagnostic::warning("duplicate-cell", message).at(location));
+            self.warnings.push("duplicate-cell", || Diagnostic::warning("duplicate-cell", message).at(location));
         }
-        Ok(())
-    }
-
-    /// Parses the internal subset of a `<!DOCTYPE …>` for `<!ENTITY>` declarations.
-    fn doctype(&mut self, content: &'a str, at: usize) -> Result<(), FormatError> {
-        let bytes = content.as_bytes();
-        // Skip the root name and an optional external id up to `[`.
-        let mut i = 0;
-        let mut quote = None;
-        while i < bytes.len() {
-            match (quote, bytes[i]) {
-                (None, b'[') => break,
-                (None, q @ (b'"' | b'\'')) => quote = Some(q),
-                (Some(q), b) if b == q => quote = None,
-                _ => {}
-            }
-            i += 1;
-        }
-        if i >= bytes.len() {
-            return Ok(()); // No internal subset; an external DTD is never read.
-        }
-        i += 1;
-        loop {
-            while i < bytes.len() && bytes[i].is_ascii_whitespace() {
-                i += 1;
-            }
-            let rest = &content[i..];
-            if rest.is_empty() || rest.starts_with(']') {
-                return Ok(());
-            }
-            if rest.starts_with("<!--") {
-                let end =
-                    rest.find("-->").ok_or_else(|| self.err(at + i, "unclosed comment in the DTD: expected -->"))?;
-                i += end + 3;
-            } else if rest.starts_with("<?") {
-                let end = rest
-                    .find("?>")
-                    .ok_or_else(|| self.err(at + i, "unclosed processing instruction in the DTD: expected ?>"))?;
-                i += end + 2;
-            } else if rest.starts_with('%') {
-                let end = rest.find(';').ok_or_else(|| {
-                    self.err(at + i, "unterminated parameter-entity reference in the DTD: expected ';'")
-                })?;
-                i += end + 1;
-            } else if let Some(decl) = rest.strip_prefix("<!ENTITY") {
-                i += 8 + self.entity_decl(decl, at + i + 8)?;
-            } else if rest.starts_with("<!") {
-                i += self.skip_decl(rest, at + i)?;
-            } else {
-                let found: String = rest.chars().take(20).collect();
-                return Err(self.err(at + i, format!("found {found:?} in the DTD: expected a declaration <!…>")));
-            }
-        }
-    }
-
-    /// Skips a markup declaration, honouring quotes; returns its length.
-    fn skip_decl(&self, rest: &str, at: usize) -> Result<usize, FormatError> {
-        let mut quote = None;
-        for (i, b) in rest.bytes().enumerate() {
-            match (quote, b) {
-                (None, b'>') => return Ok(i + 1),
-                (None, q @ (b'"' | b'\'')) => quote = Some(q),
-                (Some(q), b) if b == q => quote = None,
-                _ => {}
-            }
-        }
-        Err(self.err(at, "unterminated declaration in the DTD: expected '>'"))
-    }
-
-    /// Parses `S [% S] Name S (EntityValue | ExternalID [NDATA]) S? >`; returns the length.
-    fn entity_decl(&mut self, decl: &'a str, at: usize) -> Result<usize, FormatError> {
-        let bytes = decl.as_bytes();
-        let mut i = 0;
-        let skip_ws = |i: &mut usize| {
-            while *i < bytes.len() && bytes[*i].is_ascii_whitespace() {
-                *i += 1;
-            }
-        };
-        skip_ws(&mut i);
-        let parameter = bytes.get(i) == Some(&b'%');
-        if parameter {
-            i += 1;
-            skip_ws(&mut i);
-        }
-        let name_start = i;
-        while i < bytes.len() && is_name_char(bytes[i]) {
-            i += 1;
-        }
-        let name = &decl[name_start..i];
-        if name.is_empty() {
-            return Err(self.err(at + i, "found <!ENTITY without a name: expected <!ENTITY name \"value\">"));
-        }
-        skip_ws(&mut i);
-        let def = match bytes.get(i) {
-            Some(&q @ (b'"' | b'\'')) => {
-                let len = memchr::memchr(q, &bytes[i + 1..]).ok_or_else(|| {
-                    self.err(at + i, format!("unterminated value of entity '{name}': expected a closing {}", q as char))
-                })?;
-                let value = &decl[i + 1..i + 1 + len];
-                i += len + 2;
-                EntityDef::Internal(value)
-            }
-            _ if decl[i..].starts_with("SYSTEM") || decl[i..].starts_with("PUBLIC") => {
-                let keyword_at = i;
-                let len = self.skip_decl(&decl[i..], at + i)?;
-                let external = decl[keyword_at..keyword_at + len - 1].trim().to_owned();
-                i += len - 1;
-                EntityDef::External(external)
-            }
-            _ => {
-                let found: String = decl[i..].chars().take(20).collect();
-                return Err(self.err(
-                    at + i,
-                    format!("found {found:?} in the declaration of entity '{name}': expected a quoted value"),
-                ));
-            }
-        };
-        let len = self.skip_decl(&decl[i..], at + i)?;
-        if !decl[i..i + len - 1].trim().is_empty() && !matches!(def, EntityDef::External(_)) {
-            let found = decl[i..i + len - 1].trim().to_owned();
-            return Err(self.err(at + i, format!("found {found:?} after the value of entity '{name}': expected '>'")));
-        }
-        if !parameter {
-            // The first declaration binds (XML 1.0 §4.2).
-            self.entities.entry(name).or_insert(def);
-        }
-        Ok(i + len)
-    }
-
-    /// The size of the replacement text of entity `name`, fully expanded, checking the bounds.
-    fn entity_size(&mut self, name: &'a str, depth: usize, at: usize) -> Result<usize, FormatError> {
-        if let Some(&size) = self.entity_sizes.get(name) {
-            return Ok(size);
-        }
-        if depth >= MAX_ENTITY_DEPTH {
-            return Err(self.err(
-                at,
-                format!(
-                    "entity expansion limit exceeded: references nested deeper than {MAX_ENTITY_DEPTH} (at &{name};)"
-                ),
-            ));
-        }
-        let raw = match self.entities.get(name) {
-            Some(EntityDef::Internal(raw)) => *raw,
-            Some(EntityDef::External(decl)) => {
-                return Err(self.err(
-                    at,
-                    format!("found a reference to the external entity &{name}; ({decl}): expected internal entities only (external entities are never read)"),
-                ));
-            }
-            None => {
-                if let Some(predefined) = quick_xml::escape::resolve_xml_entity(name) {
-                    return Ok(predefined.len());
-                }
-                return Err(
-                    self.err(at, format!("found undefined entity &{name};: expected a declared entity or '&amp;'"))
-                );
-            }
-        };
-        let mut size = 0usize;
-        let bytes = raw.as_bytes();
-        let mut last = 0;
-        for amp in memchr::memchr_iter(b'&', bytes) {
-            if amp < last {
-                continue;
-            }
-            size += amp - last;
-            let len = reference_len(&bytes[amp..]).ok_or_else(|| {
-                self.err(
-                    at,
-                    format!("found a raw '&' in the value of entity '{name}': expected a reference like &amp;"),
-                )
-            })?;
-            let inner = &raw[amp + 1..amp + len - 1];
-            size += if inner.starts_with('#') { 4 } else { self.entity_size(inner, depth + 1, at)? };
-            last = amp + len;
-            if size > MAX_ENTITY_SIZE {
-                break;
-            }
-        }
-        size += bytes.len().saturating_sub(last);
-        if size > MAX_ENTITY_SIZE {
-            return Err(self.err(
-                at,
-                format!("entity expansion limit exceeded: &{name}; expands to more than {MAX_ENTITY_SIZE} bytes"),
-            ));
-        }
-        self.entity_sizes.insert(name, size);
-        Ok(size)
-    }
-
-    /// Checks every reference in `raw` without expanding it.
-    fn validate_refs(&mut self, raw: &'a str, at: usize, what: &str) -> Result<(), FormatError> {
-        let bytes = raw.as_bytes();
-        for amp in memchr::memchr_iter(b'&', bytes) {
-            let Some(len) = reference_len(&bytes[amp..]) else {
-                return Err(self.raw_ampersand(raw, amp, at, what));
-            };
-            let inner = &raw[amp + 1..amp + len - 1];
-            if let Some(num) = inner.strip_prefix('#') {
-                self.char_ref(num, at + amp)?;
-            } else {
-                self.entity_size(inner, 0, at + amp)?;
-            }
-        }
-        Ok(())
-    }
-
-    fn raw_ampersand(&self, raw: &str, amp: usize, at: usize, what: &str) -> FormatError {
-        let found: String = raw[amp..].chars().take(16).collect();
-        self.err(
-            at + amp,
-            format!(
-                "raw '&' in {what} (found {found:?}): expected an entity reference such as &amp; (or use --repair-xml)"
-            ),
-        )
-    }
-
-    fn char_ref(&self, num: &str, at: usize) -> Result<char, FormatError> {
-        let code = match num.strip_prefix('x') {
-            Some(hex) => u32::from_str_radix(hex, 16).ok(),
-            None => num.parse::<u32>().ok(),
-        };
-        code.and_then(char::from_u32).filter(|&c| c != '\0').ok_or_else(|| {
-            self.err(
-                at,
-                format!("found character reference &#{num}; that is not a character: expected a valid code point"),
-            )
-        })
-    }
-
-    /// Appends `raw` to `out` with every reference expanded.
-    fn unescape_into(&mut self, raw: &'a str, at: usize, out: &mut String, what: &str) -> Result<(), FormatError> {
-        let bytes = raw.as_bytes();
-        if memchr::memchr(b'&', bytes).is_none() {
-            out.push_str(raw);
-            return Ok(());
-        }
-        let mut last = 0;
-        for amp in memchr::memchr_iter(b'&', bytes) {
-            out.push_str(&raw[last..amp]);
-            let Some(len) = reference_len(&bytes[amp..]) else {
-                return Err(self.raw_ampersand(raw, amp, at, what));
-            };
-            let inner = &raw[amp + 1..amp + len - 1];
-            if let Some(num) = inner.strip_prefix('#') {
-                out.push(self.char_ref(num, at + amp)?);
-            } else {
-                self.expand_entity(inner, at + amp, out, 0)?;
-            }
-            last = amp + len;
-        }
-        out.push_str(&raw[last..]);
-        Ok(())
-    }
-
-    fn expand_entity(&mut self, name: &'a str, at: usize, out: &mut String, depth: usize) -> Result<(), FormatError> {
-        let size = self.entity_size(name, depth, at)?;
-        if size > self.expansion_budget {
-            return Err(self.err(
-                at,
-                format!(
-                    "entity expansion limit exceeded: expanding &{name}; passes the document's budget of expanded text"
-                ),
-            ));
-        }
-        self.expansion_budget -= size;
-        let raw = match self.entities.get(name) {
-            Some(EntityDef::Internal(raw)) => *raw,
-            _ => {
-                // Predefined (checked by entity_size).
-                out.push_str(quick_xml::escape::resolve_xml_entity(name).unwrap_or_default());
-                return Ok(());
-            }
-        };
-        let bytes = raw.as_bytes();
-        let mut last = 0;
-        for amp in memchr::memchr_iter(b'&', bytes) {
-            out.push_str(&raw[last..amp]);
-            let Some(len) = reference_len(&bytes[amp..]) else {
-                return Err(self.raw_ampersand(raw, amp, at, "entity value"));
-            };
-            let inner = &raw[amp + 1..amp + len - 1];
-            if let Some(num) = inner.strip_prefix('#') {
-                out.push(self.char_ref(num, at)?);
-            } else {
-                // Sizes were checked above; nested expansions do not charge the budget again.
-                self.expansion_budget += self.entity_size(inner, depth + 1, at)?;
-                self.expand_entity(inner, at, out, depth + 1)?;
-            }
-            last = amp + len;
-        }
-        out.push_str(&raw[last..]);
         Ok(())
     }
 }
@@ -1292,259 +876,5 @@ fn xml_error_message(error: &quick_xml::Error, open: &str) -> String {
             other => format!("malformed XML: {other}"),
         },
         other => format!("malformed XML: {other} (in {open})"),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn read_str(xml: &str) -> Result<(ReadAlignment, Interner), FormatError> {
-        read_with(xml, &ReadOptions::default())
-    }
-
-    fn read_with(xml: &str, options: &ReadOptions) -> Result<(ReadAlignment, Interner), FormatError> {
-        let mut interner = Interner::new();
-        let read = read(xml.as_bytes(), "t.rdf", options, &mut interner)?;
-        Ok((read, interner))
-    }
-
-    fn cells(read: &ReadAlignment, interner: &Interner) -> Vec<(String, String, Relation, f64)> {
-        read.alignment
-            .iter()
-            .map(|c| {
-                (
-                    interner.resolve(c.entity1).to_owned(),
-                    interner.resolve(c.entity2).to_owned(),
-                    c.relation,
-                    c.confidence,
-                )
-            })
-            .collect()
-    }
-
-    const HEAD: &str = r#"<?xml version="1.0"?>
-<rdf:RDF xmlns="http://knowledgeweb.semanticweb.org/heterogeneity/alignment"
-         xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"
-         xmlns:xsd="http://www.w3.org/2001/XMLSchema#">
-<Alignment><xml>yes</xml><level>0</level><type>??</type>
-<map>"#;
-    const TAIL: &str = "</map></Alignment></rdf:RDF>";
-
-    fn doc(cells: &str) -> String {
-        format!("{HEAD}{cells}{TAIL}")
-    }
-
-    fn one(cell_body: &str) -> (String, String, Relation, f64) {
-        let (read, interner) = read_str(&doc(&format!("<Cell>{cell_body}</Cell>"))).unwrap();
-        let mut all = cells(&read, &interner);
-        assert_eq!(all.len(), 1);
-        all.remove(0)
-    }
-
-    const E12: &str = r#"<entity1 rdf:resource="http://a#x"/><entity2 rdf:resource="http://b#y"/>"#;
-
-    #[test]
-    fn plain_cell_no_hash_namespace() {
-        let c = one(&format!("{E12}<measure rdf:datatype=\"xsd:float\">0.5</measure><relation>=</relation>"));
-        assert_eq!(c, ("http://a#x".into(), "http://b#y".into(), Relation::Equivalence, 0.5));
-    }
-
-    #[test]
-    fn measure_before_relation_and_variants() {
-        assert_eq!(one(&format!("{E12}<relation>&lt;</relation><measure>1.</measure>")).2, Relation::Subsumed);
-        assert_eq!(one(&format!("{E12}<measure>1.</measure>")).3, 1.0);
-        assert_eq!(one(&format!("{E12}<measure>1e-1</measure>")).3, 0.1);
-        assert_eq!(one(&format!("{E12}<measure> 0.5 </measure>")).3, 0.5);
-    }
-
-    #[test]
-    fn missing_measure_and_relation() {
-        let c = one(E12);
-        assert_eq!((c.2, c.3), (Relation::Equivalence, 1.0));
-    }
-
-    #[test]
-    fn align_prefix_with_hash() {
-        let xml = r##"<r:RDF xmlns:align="http://knowledgeweb.semanticweb.org/heterogeneity/alignment#" xmlns:r="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><align:Alignment><align:map><align:Cell r:about="#c1"><align:entity1 r:resource="http://a#x"/><align:entity2 r:resource="http://b#y"/><align:measure>0.3</align:measure><align:relation>&gt;</align:relation></align:Cell></align:map></align:Alignment></r:RDF>"##;
-        let (read, interner) = read_str(xml).unwrap();
-        assert_eq!(cells(&read, &interner), vec![("http://a#x".into(), "http://b#y".into(), Relation::Subsumes, 0.3)]);
-        assert_eq!(read.alignment.cells()[0].line, 1);
-    }
-
-    #[test]
-    fn dtd_entities() {
-        let xml = r#"<?xml version="1.0"?>
-<!DOCTYPE rdf:RDF [
-  <!ENTITY xsd "http://www.w3.org/2001/XMLSchema#">
-  <!ENTITY a "http://a#">
-  <!ENTITY ax "&a;x">
-]>
-<rdf:RDF xmlns="http://knowledgeweb.semanticweb.org/heterogeneity/alignment#" xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
-<Alignment><map><Cell cid="c1">
-<entity1 rdf:resource="&ax;"/><entity2 rdf:resource="&a;y&#x41;"/>
-<measure rdf:datatype="&xsd;float">0.25</measure></Cell></map></Alignment></rdf:RDF>"#;
-        let (read, interner) = read_str(xml).unwrap();
-        assert_eq!(
-            cells(&read, &interner),
-            vec![("http://a#x".into(), "http://a#yA".into(), Relation::Equivalence, 0.25)]
-        );
-        assert_eq!(read.alignment.cells()[0].line, 8);
-    }
-
-    #[test]
-    fn nested_descriptions() {
-        let c = one(
-            r#"<entity1><rdf:Description rdf:about="http://a#x"/></entity1><entity2><owl:Class xmlns:owl="http://www.w3.org/2002/07/owl#" rdf:about="http://b#y"><rdf:type rdf:resource="http://t"/></owl:Class></entity2>"#,
-        );
-        assert_eq!((c.0.as_str(), c.1.as_str()), ("http://a#x", "http://b#y"));
-    }
-
-    #[test]
-    fn out_of_range_and_unknown_relation_warn() {
-        let (read, _) =
-            read_str(&doc(&format!("<Cell>{E12}<measure>1.5</measure><relation> foo </relation></Cell>"))).unwrap();
-        let codes: Vec<_> = read.warnings.iter().map(|w| w.code).collect();
-        assert_eq!(codes, ["measure-out-of-range", "unknown-relation"]);
-        assert_eq!(read.alignment.cells()[0].relation, Relation::Unknown);
-        assert!(read.warnings.iter().all(|w| w.location.as_ref().is_some_and(|l| l.line == 6)));
-    }
-
-    #[test]
-    fn melt_relations_do_not_trim() {
-        let options = ReadOptions { melt_relations: true, ..ReadOptions::default() };
-        let (read, _) = read_with(&doc(&format!("<Cell>{E12}<relation> = </relation></Cell>")), &options).unwrap();
-        assert_eq!(read.alignment.cells()[0].relation, Relation::Unknown);
-        assert!(read.warnings.is_empty());
-        let (read, _) = read_str(&doc(&format!("<Cell>{E12}<relation> = </relation></Cell>"))).unwrap();
-        assert_eq!(read.alignment.cells()[0].relation, Relation::Equivalence);
-    }
-
-    #[test]
-    fn duplicates_keep_first_and_warn() {
-        let cell = |m: &str| format!("<Cell>{E12}<measure>{m}</measure></Cell>\n");
-        let (read, _) = read_str(&doc(&format!("{}{}", cell("0.4"), cell("0.9")))).unwrap();
-        assert_eq!(read.alignment.len(), 1);
-        assert_eq!(read.alignment.duplicates(), 1);
-        assert_eq!(read.alignment.cells()[0].confidence, 0.4);
-        assert_eq!(read.warnings[0].code, "duplicate-cell");
-        assert_eq!(read.alignment.duplicate_lines(), [7]);
-    }
-
-    #[test]
-    fn one_line_and_legacy_header() {
-        let xml = r#"<?xml version='1.0'?><rdf:RDF xmlns='http://knowledgeweb.semanticweb.org/heterogeneity/alignment#' xml:base='http://knowledgeweb.semanticweb.org/heterogeneity/alignment#' xmlns:rdf='http://www.w3.org/1999/02/22-rdf-syntax-ns#'><Alignment><level>0</level><type>11</type><onto1>file:///a.owl</onto1><onto2>file:///b.owl</onto2><uri1>http://a</uri1><map><Cell><entity1 rdf:resource='http://a#x'/><entity2 rdf:resource='http://b#y'/><measure>0.5</measure><relation>=</relation></Cell></map></Alignment></rdf:RDF>"#;
-        let (read, _) = read_str(xml).unwrap();
-        assert_eq!(read.alignment.len(), 1);
-        let h = &read.alignment.header;
-        assert_eq!(h.onto1.as_deref(), Some("http://a"));
-        assert_eq!(h.onto2.as_deref(), Some("file:///b.owl"));
-        assert_eq!(h.level.as_deref(), Some("0"));
-        assert_eq!(h.arity.as_deref(), Some("11"));
-    }
-
-    #[test]
-    fn onto_as_ontology_node() {
-        let xml = doc("</map><onto1><Ontology rdf:about=\"http://o1\"><location>x</location></Ontology></onto1><map>");
-        let (read, _) = read_str(&xml).unwrap();
-        assert_eq!(read.alignment.header.onto1.as_deref(), Some("http://o1"));
-    }
-
-    #[test]
-    fn errors_have_positions() {
-        let cases = [
-            (doc(&format!("<Cell>{E12}<measure>abc</measure></Cell>")), "measure"),
-            (doc(r#"<Cell><entity1 rdf:resource="http://a"/></Cell>"#), "without entity2"),
-            (doc(r#"<Cell><entity1 rdf:resource="a&b"/></Cell>"#), "raw '&'"),
-            (doc(r#"<Cell><entity1 rdf:resource="&foo;"/></Cell>"#), "undefined entity"),
-            (doc(r#"<Cell><entity1 rdf:resource=http://a/></Cell>"#), "not quoted"),
-            (doc(r#"<Cell><entity1 rdf:resource="a" rdf:resource="b"/></Cell>"#), "duplicate attribute"),
-            (HEAD.to_owned(), "end of file"),
-            ("<foo/>".to_owned(), "root element"),
-            (
-                r#"<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><Alignment xmlns="http://example.org/"/></rdf:RDF>"#
-                    .to_owned(),
-                "expected an Alignment element in namespace",
-            ),
-            (format!("{}<x/>", doc("")), "after the root"),
-            (doc("<Cell></map>"), "expected </Cell>"),
-        ];
-        for (xml, needle) in cases {
-            let e = read_str(&xml).unwrap_err();
-            let FormatError::Syntax(s) = &e else { panic!("{e}") };
-            assert!(s.line >= 1 && s.column >= 1, "{e}");
-            assert!(e.to_string().contains(needle), "{e} should contain {needle:?}");
-        }
-    }
-
-    #[test]
-    fn edoal_error_or_skip() {
-        let xml = format!(
-            r#"{HEAD}<Cell><entity1><edoal:Class xmlns:edoal="http://ns.inria.org/edoal/1.0/#" rdf:about="http://a"/></entity1><entity2 rdf:resource="http://b"/></Cell><Cell>{E12}</Cell>{TAIL}"#
-        );
-        let e = read_str(&xml).unwrap_err().to_string();
-        assert!(e.contains("EDOAL / level-2 cell"), "{e}");
-        let options = ReadOptions { skip_edoal: true, ..ReadOptions::default() };
-        let (read, _) = read_with(&xml, &options).unwrap();
-        assert_eq!((read.alignment.len(), read.alignment.skipped_cells), (1, 1));
-    }
-
-    #[test]
-    fn repair_raw_ampersands() {
-        let xml =
-            doc(r#"<Cell><entity1 rdf:resource = "http://a?x=1&y=2"/><entity2 rdf:resource="http://b&amp;c"/></Cell>"#);
-        assert!(read_str(&xml).unwrap_err().to_string().contains("--repair-xml"));
-        let options = ReadOptions { repair_xml: true, ..ReadOptions::default() };
-        let (read, interner) = read_with(&xml, &options).unwrap();
-        assert_eq!(cells(&read, &interner)[0].0, "http://a?x=1&y=2");
-        assert_eq!(cells(&read, &interner)[0].1, "http://b&c");
-        assert_eq!(read.warnings[0].code, "repaired-xml");
-        assert!(read.warnings[0].message.contains("repaired 1 raw '&'"));
-    }
-
-    #[test]
-    fn billion_laughs_fails_fast() {
-        let mut dtd = String::from("<!DOCTYPE rdf:RDF [\n<!ENTITY lol \"lol\">\n");
-        dtd.push_str("<!ENTITY lol1 \"&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;\">\n");
-        for i in 2..10 {
-            let p = i - 1;
-            dtd.push_str(&format!(
-                "<!ENTITY lol{i} \"&lol{p};&lol{p};&lol{p};&lol{p};&lol{p};&lol{p};&lol{p};&lol{p};&lol{p};&lol{p};\">\n"
-            ));
-        }
-        dtd.push_str("]>\n");
-        let xml =
-            format!("{dtd}{}", doc(r#"<Cell><entity1 rdf:resource="&lol9;"/><entity2 rdf:resource="x"/></Cell>"#));
-        let start = std::time::Instant::now();
-        let e = read_str(&xml).unwrap_err().to_string();
-        assert!(e.contains("entity expansion limit exceeded"), "{e}");
-        assert!(start.elapsed().as_millis() < 1000);
-    }
-
-    #[test]
-    fn external_entity_is_refused() {
-        let xml = format!(
-            "<!DOCTYPE rdf:RDF [<!ENTITY xxe SYSTEM \"file:///etc/passwd\">]>{}",
-            doc(r#"<Cell><entity1 rdf:resource="&xxe;"/><entity2 rdf:resource="x"/></Cell>"#)
-        );
-        let e = read_str(&xml).unwrap_err().to_string();
-        assert!(e.contains("external entity &xxe;"), "{e}");
-    }
-
-    #[test]
-    fn garbage_and_encoding() {
-        assert!(read(b"", "t", &ReadOptions::default(), &mut Interner::new()).is_err());
-        assert!(read(b"\x00\x01binary", "t", &ReadOptions::default(), &mut Interner::new()).is_err());
-        let e = read(b"<a>\xff</a>", "t", &ReadOptions::default(), &mut Interner::new()).unwrap_err();
-        assert_eq!(e.to_string(), "t:1:4: found byte 0xFF that is not UTF-8: expected UTF-8 text");
-    }
-
-    #[test]
-    fn relative_iris_resolve_against_xml_base() {
-        let xml = doc(
-            r#"<Cell xml:base="http://ex.org/dir/"><entity1 rdf:resource="a"/><entity2 rdf:resource="http://b"/></Cell>"#,
-        );
-        let (read, interner) = read_str(&xml).unwrap();
-        assert_eq!(cells(&read, &interner)[0].0, "http://ex.org/dir/a");
     }
 }

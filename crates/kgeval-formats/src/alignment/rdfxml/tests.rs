@@ -1,0 +1,243 @@
+//! Unit tests of the streaming Alignment-API RDF/XML reader.
+
+use super::*;
+
+fn read_str(xml: &str) -> Result<(ReadAlignment, Interner), FormatError> {
+    read_with(xml, &ReadOptions::default())
+}
+
+fn read_with(xml: &str, options: &ReadOptions) -> Result<(ReadAlignment, Interner), FormatError> {
+    let mut interner = Interner::new();
+    let read = read(xml.as_bytes(), "t.rdf", options, &mut interner)?;
+    Ok((read, interner))
+}
+
+fn cells(read: &ReadAlignment, interner: &Interner) -> Vec<(String, String, Relation, f64)> {
+    read.alignment
+        .iter()
+        .map(|c| {
+            (interner.resolve(c.entity1).to_owned(), interner.resolve(c.entity2).to_owned(), c.relation, c.confidence)
+        })
+        .collect()
+}
+
+const HEAD: &str = r#"<?xml version="1.0"?>
+<rdf:RDF xmlns="http://knowledgeweb.semanticweb.org/heterogeneity/alignment"
+     xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"
+     xmlns:xsd="http://www.w3.org/2001/XMLSchema#">
+<Alignment><xml>yes</xml><level>0</level><type>??</type>
+<map>"#;
+const TAIL: &str = "</map></Alignment></rdf:RDF>";
+
+fn doc(cells: &str) -> String {
+    format!("{HEAD}{cells}{TAIL}")
+}
+
+fn one(cell_body: &str) -> (String, String, Relation, f64) {
+    let (read, interner) = read_str(&doc(&format!("<Cell>{cell_body}</Cell>"))).unwrap();
+    let mut all = cells(&read, &interner);
+    assert_eq!(all.len(), 1);
+    all.remove(0)
+}
+
+const E12: &str = r#"<entity1 rdf:resource="http://a#x"/><entity2 rdf:resource="http://b#y"/>"#;
+
+#[test]
+fn plain_cell_no_hash_namespace() {
+    let c = one(&format!("{E12}<measure rdf:datatype=\"xsd:float\">0.5</measure><relation>=</relation>"));
+    assert_eq!(c, ("http://a#x".into(), "http://b#y".into(), Relation::Equivalence, 0.5));
+}
+
+#[test]
+fn measure_before_relation_and_variants() {
+    assert_eq!(one(&format!("{E12}<relation>&lt;</relation><measure>1.</measure>")).2, Relation::Subsumed);
+    assert_eq!(one(&format!("{E12}<measure>1.</measure>")).3, 1.0);
+    assert_eq!(one(&format!("{E12}<measure>1e-1</measure>")).3, 0.1);
+    assert_eq!(one(&format!("{E12}<measure> 0.5 </measure>")).3, 0.5);
+}
+
+#[test]
+fn missing_measure_and_relation() {
+    let c = one(E12);
+    assert_eq!((c.2, c.3), (Relation::Equivalence, 1.0));
+}
+
+#[test]
+fn align_prefix_with_hash() {
+    let xml = r##"<r:RDF xmlns:align="http://knowledgeweb.semanticweb.org/heterogeneity/alignment#" xmlns:r="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><align:Alignment><align:map><align:Cell r:about="#c1"><align:entity1 r:resource="http://a#x"/><align:entity2 r:resource="http://b#y"/><align:measure>0.3</align:measure><align:relation>&gt;</align:relation></align:Cell></align:map></align:Alignment></r:RDF>"##;
+    let (read, interner) = read_str(xml).unwrap();
+    assert_eq!(cells(&read, &interner), vec![("http://a#x".into(), "http://b#y".into(), Relation::Subsumes, 0.3)]);
+    assert_eq!(read.alignment.cells()[0].line, 1);
+}
+
+#[test]
+fn dtd_entities() {
+    let xml = r#"<?xml version="1.0"?>
+<!DOCTYPE rdf:RDF [
+  <!ENTITY xsd "http://www.w3.org/2001/XMLSchema#">
+  <!ENTITY a "http://a#">
+  <!ENTITY ax "&a;x">
+]>
+<rdf:RDF xmlns="http://knowledgeweb.semanticweb.org/heterogeneity/alignment#" xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+<Alignment><map><Cell cid="c1">
+<entity1 rdf:resource="&ax;"/><entity2 rdf:resource="&a;y&#x41;"/>
+<measure rdf:datatype="&xsd;float">0.25</measure></Cell></map></Alignment></rdf:RDF>"#;
+    let (read, interner) = read_str(xml).unwrap();
+    assert_eq!(cells(&read, &interner), vec![("http://a#x".into(), "http://a#yA".into(), Relation::Equivalence, 0.25)]);
+    assert_eq!(read.alignment.cells()[0].line, 8);
+}
+
+#[test]
+fn nested_descriptions() {
+    let c = one(
+        r#"<entity1><rdf:Description rdf:about="http://a#x"/></entity1><entity2><owl:Class xmlns:owl="http://www.w3.org/2002/07/owl#" rdf:about="http://b#y"><rdf:type rdf:resource="http://t"/></owl:Class></entity2>"#,
+    );
+    assert_eq!((c.0.as_str(), c.1.as_str()), ("http://a#x", "http://b#y"));
+}
+
+#[test]
+fn out_of_range_and_unknown_relation_warn() {
+    let (read, _) =
+        read_str(&doc(&format!("<Cell>{E12}<measure>1.5</measure><relation> foo </relation></Cell>"))).unwrap();
+    let codes: Vec<_> = read.warnings.iter().map(|w| w.code).collect();
+    assert_eq!(codes, ["measure-out-of-range", "unknown-relation"]);
+    assert_eq!(read.alignment.cells()[0].relation, Relation::Unknown);
+    assert!(read.warnings.iter().all(|w| w.location.as_ref().is_some_and(|l| l.line == 6)));
+}
+
+#[test]
+fn melt_relations_do_not_trim() {
+    let options = ReadOptions { melt_relations: true, ..ReadOptions::default() };
+    let (read, _) = read_with(&doc(&format!("<Cell>{E12}<relation> = </relation></Cell>")), &options).unwrap();
+    assert_eq!(read.alignment.cells()[0].relation, Relation::Unknown);
+    assert!(read.warnings.is_empty());
+    let (read, _) = read_str(&doc(&format!("<Cell>{E12}<relation> = </relation></Cell>"))).unwrap();
+    assert_eq!(read.alignment.cells()[0].relation, Relation::Equivalence);
+}
+
+#[test]
+fn duplicates_keep_first_and_warn() {
+    let cell = |m: &str| format!("<Cell>{E12}<measure>{m}</measure></Cell>\n");
+    let (read, _) = read_str(&doc(&format!("{}{}", cell("0.4"), cell("0.9")))).unwrap();
+    assert_eq!(read.alignment.len(), 1);
+    assert_eq!(read.alignment.duplicates(), 1);
+    assert_eq!(read.alignment.cells()[0].confidence, 0.4);
+    assert_eq!(read.warnings[0].code, "duplicate-cell");
+    assert_eq!(read.alignment.duplicate_lines(), [7]);
+}
+
+#[test]
+fn one_line_and_legacy_header() {
+    let xml = r#"<?xml version='1.0'?><rdf:RDF xmlns='http://knowledgeweb.semanticweb.org/heterogeneity/alignment#' xml:base='http://knowledgeweb.semanticweb.org/heterogeneity/alignment#' xmlns:rdf='http://www.w3.org/1999/02/22-rdf-syntax-ns#'><Alignment><level>0</level><type>11</type><onto1>file:///a.owl</onto1><onto2>file:///b.owl</onto2><uri1>http://a</uri1><map><Cell><entity1 rdf:resource='http://a#x'/><entity2 rdf:resource='http://b#y'/><measure>0.5</measure><relation>=</relation></Cell></map></Alignment></rdf:RDF>"#;
+    let (read, _) = read_str(xml).unwrap();
+    assert_eq!(read.alignment.len(), 1);
+    let h = &read.alignment.header;
+    assert_eq!(h.onto1.as_deref(), Some("http://a"));
+    assert_eq!(h.onto2.as_deref(), Some("file:///b.owl"));
+    assert_eq!(h.level.as_deref(), Some("0"));
+    assert_eq!(h.arity.as_deref(), Some("11"));
+}
+
+#[test]
+fn onto_as_ontology_node() {
+    let xml = doc("</map><onto1><Ontology rdf:about=\"http://o1\"><location>x</location></Ontology></onto1><map>");
+    let (read, _) = read_str(&xml).unwrap();
+    assert_eq!(read.alignment.header.onto1.as_deref(), Some("http://o1"));
+}
+
+#[test]
+fn errors_have_positions() {
+    let cases = [
+        (doc(&format!("<Cell>{E12}<measure>abc</measure></Cell>")), "measure"),
+        (doc(r#"<Cell><entity1 rdf:resource="http://a"/></Cell>"#), "without entity2"),
+        (doc(r#"<Cell><entity1 rdf:resource="a&b"/></Cell>"#), "raw '&'"),
+        (doc(r#"<Cell><entity1 rdf:resource="&foo;"/></Cell>"#), "undefined entity"),
+        (doc(r#"<Cell><entity1 rdf:resource=http://a/></Cell>"#), "not quoted"),
+        (doc(r#"<Cell><entity1 rdf:resource="a" rdf:resource="b"/></Cell>"#), "duplicate attribute"),
+        (HEAD.to_owned(), "end of file"),
+        ("<foo/>".to_owned(), "root element"),
+        (
+            r#"<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><Alignment xmlns="http://example.org/"/></rdf:RDF>"#
+                .to_owned(),
+            "expected an Alignment element in namespace",
+        ),
+        (format!("{}<x/>", doc("")), "after the root"),
+        (doc("<Cell></map>"), "expected </Cell>"),
+    ];
+    for (xml, needle) in cases {
+        let e = read_str(&xml).unwrap_err();
+        let FormatError::Syntax(s) = &e else { panic!("{e}") };
+        assert!(s.line >= 1 && s.column >= 1, "{e}");
+        assert!(e.to_string().contains(needle), "{e} should contain {needle:?}");
+    }
+}
+
+#[test]
+fn edoal_error_or_skip() {
+    let xml = format!(
+        r#"{HEAD}<Cell><entity1><edoal:Class xmlns:edoal="http://ns.inria.org/edoal/1.0/#" rdf:about="http://a"/></entity1><entity2 rdf:resource="http://b"/></Cell><Cell>{E12}</Cell>{TAIL}"#
+    );
+    let e = read_str(&xml).unwrap_err().to_string();
+    assert!(e.contains("EDOAL / level-2 cell"), "{e}");
+    let options = ReadOptions { skip_edoal: true, ..ReadOptions::default() };
+    let (read, _) = read_with(&xml, &options).unwrap();
+    assert_eq!((read.alignment.len(), read.alignment.skipped_cells), (1, 1));
+}
+
+#[test]
+fn repair_raw_ampersands() {
+    let xml =
+        doc(r#"<Cell><entity1 rdf:resource = "http://a?x=1&y=2"/><entity2 rdf:resource="http://b&amp;c"/></Cell>"#);
+    assert!(read_str(&xml).unwrap_err().to_string().contains("--repair-xml"));
+    let options = ReadOptions { repair_xml: true, ..ReadOptions::default() };
+    let (read, interner) = read_with(&xml, &options).unwrap();
+    assert_eq!(cells(&read, &interner)[0].0, "http://a?x=1&y=2");
+    assert_eq!(cells(&read, &interner)[0].1, "http://b&c");
+    assert_eq!(read.warnings[0].code, "repaired-xml");
+    assert!(read.warnings[0].message.contains("repaired 1 raw '&'"));
+}
+
+#[test]
+fn billion_laughs_fails_fast() {
+    let mut dtd = String::from("<!DOCTYPE rdf:RDF [\n<!ENTITY lol \"lol\">\n");
+    dtd.push_str("<!ENTITY lol1 \"&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;\">\n");
+    for i in 2..10 {
+        let p = i - 1;
+        dtd.push_str(&format!(
+            "<!ENTITY lol{i} \"&lol{p};&lol{p};&lol{p};&lol{p};&lol{p};&lol{p};&lol{p};&lol{p};&lol{p};&lol{p};\">\n"
+        ));
+    }
+    dtd.push_str("]>\n");
+    let xml = format!("{dtd}{}", doc(r#"<Cell><entity1 rdf:resource="&lol9;"/><entity2 rdf:resource="x"/></Cell>"#));
+    let start = std::time::Instant::now();
+    let e = read_str(&xml).unwrap_err().to_string();
+    assert!(e.contains("entity expansion limit exceeded"), "{e}");
+    assert!(start.elapsed().as_millis() < 1000);
+}
+
+#[test]
+fn external_entity_is_refused() {
+    let xml = format!(
+        "<!DOCTYPE rdf:RDF [<!ENTITY xxe SYSTEM \"file:///etc/passwd\">]>{}",
+        doc(r#"<Cell><entity1 rdf:resource="&xxe;"/><entity2 rdf:resource="x"/></Cell>"#)
+    );
+    let e = read_str(&xml).unwrap_err().to_string();
+    assert!(e.contains("external entity &xxe;"), "{e}");
+}
+
+#[test]
+fn garbage_and_encoding() {
+    assert!(read(b"", "t", &ReadOptions::default(), &mut Interner::new()).is_err());
+    assert!(read(b"\x00\x01binary", "t", &ReadOptions::default(), &mut Interner::new()).is_err());
+    let e = read(b"<a>\xff</a>", "t", &ReadOptions::default(), &mut Interner::new()).unwrap_err();
+    assert_eq!(e.to_string(), "t:1:4: found byte 0xFF that is not UTF-8: expected UTF-8 text");
+}
+
+#[test]
+fn relative_iris_resolve_against_xml_base() {
+    let xml = doc(
+        r#"<Cell xml:base="http://ex.org/dir/"><entity1 rdf:resource="a"/><entity2 rdf:resource="http://b"/></Cell>"#,
+    );
+    let (read, interner) = read_str(&xml).unwrap();
+    assert_eq!(cells(&read, &interner)[0].0, "http://ex.org/dir/a");
+}
