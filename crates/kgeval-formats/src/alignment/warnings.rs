@@ -31,6 +31,15 @@ impl Warnings {
         }
     }
 
+    /// Counts `n` more warnings of `code` that are known to be past the cap (a reader that
+    /// capped them itself, in the same order).
+    pub(crate) fn add_unlisted(&mut self, code: &'static str, n: usize) {
+        match self.counts.iter_mut().find(|(c, _)| *c == code) {
+            Some((_, count)) => *count += n,
+            None => self.counts.push((code, n)),
+        }
+    }
+
     /// The warnings, with one summary per capped code (located in `file`, line 0).
     pub(crate) fn finish(mut self, file: &str) -> Vec<Diagnostic> {
         for (code, n) in self.counts {

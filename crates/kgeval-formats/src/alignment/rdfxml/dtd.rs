@@ -12,6 +12,7 @@ pub(super) const MAX_ENTITY_DEPTH: usize = 8;
 pub(super) const MAX_ENTITY_SIZE: usize = 1 << 20;
 
 /// An entity declared in the internal DTD subset.
+#[derive(Clone)]
 pub(super) enum EntityDef<'a> {
     /// Replacement text as written (may contain references).
     Internal(&'a str),

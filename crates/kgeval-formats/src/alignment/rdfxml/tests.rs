@@ -1,6 +1,7 @@
 //! Unit tests of the streaming Alignment-API RDF/XML reader.
 
 use super::*;
+use kgeval_model::Relation;
 
 fn read_str(xml: &str) -> Result<(ReadAlignment, Interner), FormatError> {
     read_with(xml, &ReadOptions::default())
@@ -240,4 +241,97 @@ fn relative_iris_resolve_against_xml_base() {
     );
     let (read, interner) = read_str(&xml).unwrap();
     assert_eq!(cells(&read, &interner)[0].0, "http://ex.org/dir/a");
+}
+
+/// Everything a read yields, as text: cells with ids, strings and lines, the interner's size,
+/// warnings, header, counts; or the error.
+fn outcome(xml: &[u8], options: &ReadOptions, cut: Cut) -> String {
+    let mut interner = Interner::new();
+    interner.intern("http://already/there");
+    match read_cut(xml, "t.rdf", options, &mut interner, cut) {
+        Err(e) => format!("error: {e}"),
+        Ok(read) => {
+            let a = &read.alignment;
+            let strings: Vec<(&str, &str)> =
+                a.iter().map(|c| (interner.resolve(c.entity1), interner.resolve(c.entity2))).collect();
+            format!(
+                "{:?}\n{strings:?}\n{}\n{:?}\n{:?}\n{} {} {:?}",
+                a.cells(),
+                interner.len(),
+                read.warnings,
+                a.header,
+                a.skipped_cells,
+                a.duplicates(),
+                a.duplicate_lines()
+            )
+        }
+    }
+}
+
+/// The exact path, the sequential fast path and parallel reads cut in 2, 3 and 7 stretches
+/// agree on every RDF/XML file of the test data (good and bad) and on generated documents.
+#[test]
+fn fast_and_parallel_reads_match_the_exact_path() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata");
+    let mut files = Vec::new();
+    let mut dirs = vec![root];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|e| e == "rdf" || e == "xml" || e == "owl") {
+                files.push(std::fs::read(&path).unwrap());
+            }
+        }
+    }
+    assert!(files.len() > 20, "{}", files.len());
+    let cell = |i: usize, extra: &str| {
+        format!(
+            "<map>\n <Cell>\n  <entity1 rdf:resource=\"http://a#x{}\"/>\n  <entity2 rdf:resource=\"http://b#y{}\"/>{extra}\n </Cell>\n</map>\n",
+            i % 7,
+            i % 5
+        )
+    };
+    let mut generated = String::new();
+    for i in 0..60 {
+        let extra = match i % 6 {
+            0 => "<measure rdf:datatype=\"xsd:float\">0.5</measure><relation>=</relation>".to_owned(),
+            1 => format!("<relation> &lt; </relation><measure>{}</measure>", i as f64 / 10.0),
+            2 => "<relation>zz</relation>".to_owned(),
+            3 => "<!-- c --><measure>2</measure>".to_owned(),
+            _ => String::new(),
+        };
+        generated.push_str(&cell(i, &extra));
+        if i == 30 {
+            generated.push_str("<level>0</level>");
+        }
+    }
+    files.push(doc(&format!("</map>{generated}<map>")).into_bytes());
+    files.push(doc(&format!("</map>{}<map>", generated.replace("<map>", "<map >"))).into_bytes());
+    files.push(doc(&format!("</map>{}<map>", generated.replace("#x3", "x3"))).into_bytes());
+    let mut broken = doc(&format!("</map>{generated}<map>"));
+    broken.insert_str(broken.len() * 2 / 3, "</Cell>");
+    files.push(broken.into_bytes());
+    let exact = Cut { parallel_from: usize::MAX, stretches: 1, fast: false };
+    for options in
+        [ReadOptions::default(), ReadOptions { repair_xml: true, skip_edoal: true, ..ReadOptions::default() }]
+    {
+        for xml in &files {
+            let expected = outcome(xml, &options, exact);
+            for cut in [
+                Cut { parallel_from: usize::MAX, stretches: 1, fast: true },
+                Cut { parallel_from: 0, stretches: 2, fast: true },
+                Cut { parallel_from: 0, stretches: 3, fast: true },
+                Cut { parallel_from: 0, stretches: 7, fast: true },
+            ] {
+                assert_eq!(
+                    outcome(xml, &options, cut),
+                    expected,
+                    "{cut:?} on {}",
+                    String::from_utf8_lossy(&xml[..xml.len().min(300)])
+                );
+            }
+        }
+    }
 }
