@@ -21,7 +21,8 @@
 
 use std::borrow::Cow;
 
-use super::parser::{has_scheme, measure_value, Parser};
+use super::cell::measure_value;
+use super::parser::{has_scheme, Parser};
 use super::records::CellRecord;
 use crate::alignment::RDF_NS;
 

@@ -19,10 +19,11 @@
 //! an error is always reported by the exact path (one quick-xml reader over the whole
 //! document), so messages and positions never depend on the fast paths.
 //!
-//! Layout: [`parser`] (event loop, end tags, cells), [`elements`] (start tags, attributes,
+//! Layout: [`parser`] (event loop, end tags), [`cell`] (measure, relation, finished cells), [`elements`] (start tags, attributes,
 //! namespaces), [`fast`], [`records`], [`dtd`] (DOCTYPE, entities, unescaping), [`repair`]
 //! (decoding, `--repair-xml`).
 
+mod cell;
 mod dtd;
 mod elements;
 mod fast;
