@@ -11,6 +11,7 @@ use std::collections::HashMap;
 use kgeval_model::{Alignment, AlignmentHeader, Correspondence, Diagnostic, Interner, Location, Relation};
 use oxrdf::{NamedOrBlankNode, Term, Triple};
 
+use super::warnings::Warnings;
 use super::{rdfxml, AlignmentFormat, ReadAlignment, ReadOptions, ALIGN_NS, EDOAL_NS, RDF_NS};
 use crate::FormatError;
 
@@ -190,7 +191,7 @@ fn build(
     }
     let mut alignment = Alignment::with_policy(options.duplicate_policy);
     alignment.header = header;
-    let mut duplicates = 0usize;
+    let mut sink = Warnings::default();
     for node in &order {
         let cell = &cells[node];
         let node_name = match node {
@@ -250,13 +251,13 @@ fn build(
                     Relation::parse(&text).unwrap_or(Relation::Unknown)
                 } else {
                     Relation::parse(text.trim()).unwrap_or_else(|| {
-                        warnings.push(
+                        sink.push("unknown-relation", || {
                             Diagnostic::warning(
                                 "unknown-relation",
                                 format!("unknown relation {text:?} of cell {node_name}: read as '?'"),
                             )
-                            .at(Location { file: file.to_owned(), line: 0, column: 0 }),
-                        );
+                            .at(Location { file: file.to_owned(), line: 0, column: 0 })
+                        });
                         Relation::Unknown
                     })
                 }
@@ -269,7 +270,7 @@ fn build(
                 match text.trim().parse::<f64>() {
                     Ok(v) if v.is_finite() => {
                         if !(0.0..=1.0).contains(&v) {
-                            warnings.push(
+                            sink.push("measure-out-of-range", || {
                                 Diagnostic::warning(
                                     "measure-out-of-range",
                                     format!("measure {text} of cell {node_name} is outside [0, 1]; kept as is"),
@@ -278,8 +279,8 @@ fn build(
                                     file: file.to_owned(),
                                     line: 0,
                                     column: 0,
-                                }),
-                            );
+                                })
+                            });
                         }
                         v
                     }
@@ -296,22 +297,20 @@ fn build(
         };
         let correspondence = Correspondence { entity1, entity2, relation, confidence, line: 0 };
         if alignment.insert(correspondence) == kgeval_model::InsertOutcome::Duplicate {
-            duplicates += 1;
-            if duplicates <= 1000 {
-                warnings.push(
-                    Diagnostic::warning(
-                        "duplicate-cell",
-                        format!(
-                            "duplicate cell ({}, {}, {relation}): the first occurrence is kept",
-                            interner.resolve(entity1),
-                            interner.resolve(entity2)
-                        ),
-                    )
-                    .at(Location { file: file.to_owned(), line: 0, column: 0 }),
-                );
-            }
+            sink.push("duplicate-cell", || {
+                Diagnostic::warning(
+                    "duplicate-cell",
+                    format!(
+                        "duplicate cell ({}, {}, {relation}): the first occurrence is kept",
+                        interner.resolve(entity1),
+                        interner.resolve(entity2)
+                    ),
+                )
+                .at(Location { file: file.to_owned(), line: 0, column: 0 })
+            });
         }
     }
+    warnings.extend(sink.finish(file));
     Ok(ReadAlignment { alignment, format, warnings })
 }
 
