@@ -83,7 +83,7 @@ def main():
             failed += 1
             print(f"DIFFER {os.path.relpath(path, ROOT)}: kgeval {len(ours)} cells, rdflib {len(theirs)}; "
                   f"only kgeval {sorted(ours - theirs)[:3]}, only rdflib {sorted(theirs - ours)[:3]}")
-    print(f"rdflib agreement: {checked - failed} passed, {failed} failed")
+    print(f"rdflib-agreement: {checked - failed} passed, {failed} failed")
     sys.exit(1 if failed or checked < 20 else 0)
 
 
