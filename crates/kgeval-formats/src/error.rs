@@ -2,6 +2,8 @@
 
 use std::{fmt, io};
 
+use kgeval_model::Location;
+
 /// A reader failed: the input could not be read, or it is not what the format expects.
 ///
 /// Displays as one line, `FILE:LINE:COLUMN: MESSAGE` (line and column 1-based; omitted when
@@ -22,26 +24,18 @@ pub enum FormatError {
     Syntax(SyntaxError),
 }
 
-/// Malformed input at a place.
+/// Malformed input at a place (the model's [`Location`]: file, 1-based line and column).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SyntaxError {
-    /// The file as the user named it.
-    pub file: String,
-    /// 1-based line (0 when unknown).
-    pub line: u32,
-    /// 1-based column (0 when unknown).
-    pub column: u32,
+    /// Where: file as the user named it, line and column (0 when unknown).
+    pub location: Location,
     /// What was found and what was expected.
     pub message: String,
 }
 
 impl fmt::Display for SyntaxError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match (self.line, self.column) {
-            (0, _) => write!(f, "{}: {}", self.file, self.message),
-            (l, 0) => write!(f, "{}:{l}: {}", self.file, self.message),
-            (l, c) => write!(f, "{}:{l}:{c}: {}", self.file, self.message),
-        }
+        write!(f, "{}: {}", self.location, self.message)
     }
 }
 
@@ -49,7 +43,10 @@ impl FormatError {
     /// A syntax error at a line and column.
     #[must_use]
     pub fn syntax(file: &str, line: u32, column: u32, message: impl Into<String>) -> Self {
-        FormatError::Syntax(SyntaxError { file: file.to_owned(), line, column, message: message.into() })
+        FormatError::Syntax(SyntaxError {
+            location: Location { file: file.to_owned(), line, column },
+            message: message.into(),
+        })
     }
 
     /// A syntax error at a byte offset of `input`, converted to line and column.

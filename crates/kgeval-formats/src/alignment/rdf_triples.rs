@@ -343,7 +343,7 @@ mod tests {
         )
         .unwrap_err();
         let FormatError::Syntax(s) = e else { panic!() };
-        assert!(s.line >= 1 && s.column >= 1);
+        assert!(s.location.line >= 1 && s.location.column >= 1);
     }
 
     #[test]

@@ -293,7 +293,7 @@ proptest! {
         }
         let options = ReadOptions { repair_xml: repair, skip_edoal: repair, ..ReadOptions::default() };
         if let Err(FormatError::Syntax(e)) = read_alignment(&bytes, "cut", &options, &mut Interner::new()) {
-            prop_assert!(e.line >= 1 && e.column >= 1, "{}", e);
+            prop_assert!(e.location.line >= 1 && e.location.column >= 1, "{}", e);
         }
         let _ = read_alignment_via_triples(&bytes, "cut", AlignmentFormat::RdfXml, &options, &mut Interner::new());
     }

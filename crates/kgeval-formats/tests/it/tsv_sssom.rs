@@ -408,7 +408,7 @@ proptest! {
         let mut iris = Interner::new();
         for format in [AlignmentFormat::Tsv, AlignmentFormat::Csv, AlignmentFormat::Sssom] {
             if let Err(FormatError::Syntax(e)) = read_alignment(&bytes, "r", &options(format), &mut iris) {
-                prop_assert!(e.line >= 1 && e.column >= 1, "{e}");
+                prop_assert!(e.location.line >= 1 && e.location.column >= 1, "{e}");
             }
         }
         let _ = read_entity_types(&bytes, "r", &mut iris);
@@ -419,7 +419,7 @@ proptest! {
         let mut iris = Interner::new();
         for format in [AlignmentFormat::Tsv, AlignmentFormat::Csv, AlignmentFormat::Sssom] {
             if let Err(FormatError::Syntax(e)) = read_alignment(text.as_bytes(), "r", &options(format), &mut iris) {
-                prop_assert!(e.line >= 1 && e.column >= 1, "{e}");
+                prop_assert!(e.location.line >= 1 && e.location.column >= 1, "{e}");
             }
         }
         let sssom = format!("#curie_map:\n#  a: http://a/\n{text}");

@@ -168,7 +168,7 @@ fn errors_have_positions() {
     for (xml, needle) in cases {
         let e = read_str(&xml).unwrap_err();
         let FormatError::Syntax(s) = &e else { panic!("{e}") };
-        assert!(s.line >= 1 && s.column >= 1, "{e}");
+        assert!(s.location.line >= 1 && s.location.column >= 1, "{e}");
         assert!(e.to_string().contains(needle), "{e} should contain {needle:?}");
     }
 }
