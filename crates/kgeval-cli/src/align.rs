@@ -11,7 +11,6 @@ use kgeval_metrics::alignment::{evaluate_track, AlignmentOptions, PairInput};
 use kgeval_model::results::{AlignmentProfile, CompletenessMode, TrackEvaluation};
 use kgeval_model::{Alignment, Diagnostic, EntityTypes, Interner};
 use kgeval_report::{render_alignment, render_labels_tsv, OutputFormat, RenderOptions};
-use rustc_hash::FxHashMap;
 
 use crate::manifest::read_manifest;
 use crate::output::{write_atomically, write_output};
@@ -330,14 +329,12 @@ fn score(pairs: &[LoadedPair], options: &AlignmentOptions, interner: &Interner) 
     system_names
         .into_iter()
         .map(|system| {
-            let mut reader_warnings: FxHashMap<usize, Vec<Diagnostic>> = FxHashMap::default();
+            let mut reader_warnings: Vec<Vec<Diagnostic>> = Vec::new();
             let inputs: Vec<PairInput<'_>> = pairs
                 .iter()
                 .filter_map(|pair| {
                     let (_, alignment, warnings) = pair.systems.iter().find(|(n, _, _)| n == system)?;
-                    let mut all = pair.warnings.clone();
-                    all.extend(warnings.iter().cloned());
-                    reader_warnings.insert(reader_warnings.len(), all);
+                    reader_warnings.push(pair.warnings.iter().chain(warnings).cloned().collect());
                     Some(PairInput {
                         name: &pair.name,
                         reference: &pair.reference,
@@ -350,11 +347,10 @@ fn score(pairs: &[LoadedPair], options: &AlignmentOptions, interner: &Interner) 
                 })
                 .collect();
             let mut track = evaluate_track(&inputs, options, interner, system);
-            for (i, pair) in track.pairs.iter_mut().enumerate() {
-                if let Some(mut found) = reader_warnings.remove(&i) {
-                    found.append(&mut pair.warnings);
-                    pair.warnings = found;
-                }
+            // Reader warnings first, then the scoring's own, pair by pair (same order as inputs).
+            for (pair, mut found) in track.pairs.iter_mut().zip(reader_warnings) {
+                found.append(&mut pair.warnings);
+                pair.warnings = found;
             }
             track
         })
