@@ -1,6 +1,7 @@
 //! Alignment readers: Alignment-API RDF/XML (streaming, quick-xml), the same vocabulary in
 //! Turtle / N-Triples / non-canonical RDF/XML (oxttl / oxrdfxml), TSV/CSV and SSSOM TSV.
 
+mod measure;
 mod rdf_triples;
 mod rdfxml;
 mod sssom;

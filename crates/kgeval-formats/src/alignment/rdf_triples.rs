@@ -11,6 +11,7 @@ use std::collections::HashMap;
 use kgeval_model::{Alignment, AlignmentHeader, Correspondence, Diagnostic, Interner, Location, Relation};
 use oxrdf::{NamedOrBlankNode, Term, Triple};
 
+use super::measure::{is_out_of_range, measure_value, out_of_range_warning, OUT_OF_RANGE};
 use super::warnings::Warnings;
 use super::{rdfxml, AlignmentFormat, ReadAlignment, ReadOptions, ALIGN_NS, EDOAL_NS, RDF_NS};
 use crate::FormatError;
@@ -267,24 +268,19 @@ fn build(
             None => 1.0,
             Some(term) => {
                 let text = term_text(term);
-                match text.trim().parse::<f64>() {
-                    Ok(v) if v.is_finite() => {
-                        if !(0.0..=1.0).contains(&v) {
-                            sink.push("measure-out-of-range", || {
-                                Diagnostic::warning(
-                                    "measure-out-of-range",
-                                    format!("measure {text} of cell {node_name} is outside [0, 1]; kept as is"),
+                match measure_value(text.trim()) {
+                    Some(v) => {
+                        if is_out_of_range(v) {
+                            sink.push(OUT_OF_RANGE, || {
+                                out_of_range_warning(
+                                    &format!("measure {text} of cell {node_name}"),
+                                    Location { file: file.to_owned(), line: 0, column: 0 },
                                 )
-                                .at(Location {
-                                    file: file.to_owned(),
-                                    line: 0,
-                                    column: 0,
-                                })
                             });
                         }
                         v
                     }
-                    _ => {
+                    None => {
                         return Err(FormatError::syntax(
                             file,
                             1,

@@ -23,6 +23,7 @@ use std::borrow::Cow;
 
 use kgeval_model::{Alignment, Correspondence, Diagnostic, Interner, Location, Relation};
 
+use super::measure::{is_out_of_range, measure_value, out_of_range_warning, OUT_OF_RANGE};
 use super::warnings::Warnings;
 use super::{AlignmentFormat, ReadAlignment, ReadOptions};
 use crate::FormatError;
@@ -211,24 +212,19 @@ pub(crate) fn confidence(
     if token.is_empty() {
         return Ok(1.0);
     }
-    match token.parse::<f64>() {
-        Ok(value) if value.is_finite() => {
-            if !(0.0..=1.0).contains(&value) {
-                warnings.push("measure-out-of-range", || {
-                    Diagnostic::warning(
-                        "measure-out-of-range",
-                        format!("confidence {token} is outside [0, 1]; kept as is"),
+    match measure_value(token) {
+        Some(value) => {
+            if is_out_of_range(value) {
+                warnings.push(OUT_OF_RANGE, || {
+                    out_of_range_warning(
+                        &format!("confidence {token}"),
+                        Location { file: file.to_owned(), line, column: column_of(input, field.offset) },
                     )
-                    .at(Location {
-                        file: file.to_owned(),
-                        line,
-                        column: column_of(input, field.offset),
-                    })
                 });
             }
             Ok(value)
         }
-        _ => Err(FormatError::syntax_at_offset(
+        None => Err(FormatError::syntax_at_offset(
             file,
             input,
             field.offset,

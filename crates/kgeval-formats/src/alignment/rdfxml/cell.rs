@@ -4,6 +4,7 @@ use kgeval_model::{Diagnostic, Relation};
 
 use super::parser::Parser;
 use super::records::CellRecord;
+use crate::alignment::measure::{is_out_of_range, measure_value, out_of_range_warning, OUT_OF_RANGE};
 use crate::FormatError;
 
 impl Parser<'_, '_> {
@@ -16,12 +17,9 @@ impl Parser<'_, '_> {
                 format!("found measure {raw:?}: expected a number such as 0.75 (a confidence in [0, 1])"),
             ));
         };
-        if !(0.0..=1.0).contains(&value) && self.out.keeps("measure-out-of-range") {
+        if is_out_of_range(value) && self.out.keeps(OUT_OF_RANGE) {
             let location = self.location(at);
-            self.out.warn(
-                Diagnostic::warning("measure-out-of-range", format!("measure {raw} is outside [0, 1]; kept as is"))
-                    .at(location),
-            );
+            self.out.warn(out_of_range_warning(&format!("measure {raw}"), location));
         }
         Ok(value)
     }
@@ -80,9 +78,4 @@ impl Parser<'_, '_> {
         });
         Ok(())
     }
-}
-
-/// A finite number, or `None`.
-pub(super) fn measure_value(raw: &str) -> Option<f64> {
-    raw.parse::<f64>().ok().filter(|v| v.is_finite())
 }

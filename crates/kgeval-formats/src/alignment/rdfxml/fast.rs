@@ -21,9 +21,9 @@
 
 use std::borrow::Cow;
 
-use super::cell::measure_value;
 use super::parser::{has_scheme, Parser};
 use super::records::CellRecord;
+use crate::alignment::measure::measure_value;
 use crate::alignment::RDF_NS;
 
 /// A canonical cell, read but not yet recorded.
