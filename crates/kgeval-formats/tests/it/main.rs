@@ -2,3 +2,4 @@
 
 mod rdf;
 mod tsv_sssom;
+mod qald;
