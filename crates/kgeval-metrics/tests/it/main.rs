@@ -12,3 +12,4 @@ mod threshold;
 mod track;
 mod types;
 mod validate;
+mod qald;
