@@ -3,10 +3,12 @@
 
 mod alignment;
 mod number;
+mod qald;
 mod table;
 
 pub use alignment::{alignment_json, render_alignment, render_labels_tsv};
 pub use number::{format_fixed, format_java_double};
+pub use qald::{qald_json, render_qald};
 pub use table::Table;
 
 /// The output formats every family renders.
