@@ -3,6 +3,7 @@
 mod align;
 mod manifest;
 mod output;
+mod qald;
 
 use std::io::IsTerminal as _;
 use std::process::ExitCode;
@@ -25,6 +26,9 @@ enum Command {
     /// Score OAEI-style alignments against (partial) references (MELT, Alignment API, DISO, …).
     #[command(after_help = align::EXAMPLES)]
     Align(Box<align::AlignArgs>),
+    /// Score question answering over linked data (every QALD dialect; QALD-3, QALD-6 and GERBIL rules).
+    #[command(after_help = qald::EXAMPLES)]
+    Qald(Box<qald::QaldArgs>),
 }
 
 /// What a run ended with, beyond errors.
@@ -46,6 +50,7 @@ fn main() -> ExitCode {
     init_tracing(cli.verbose);
     let result = match cli.command {
         Command::Align(args) => align::run(&args),
+        Command::Qald(args) => qald::run(&args),
     };
     match result {
         Ok(Outcome::Ok) => ExitCode::SUCCESS,
