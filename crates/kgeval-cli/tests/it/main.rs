@@ -6,6 +6,9 @@ mod cli;
 mod conventions;
 mod diso;
 mod melt;
+mod qald;
+mod qald_bad;
+mod qald_server;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
