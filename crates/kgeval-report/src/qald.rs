@@ -120,8 +120,20 @@ fn diagnostic_json(d: &Diagnostic) -> Value {
     })
 }
 
-const AGGREGATE_HEADER: [&str; 12] =
-    ["questions", "processed", "right", "partial", "oos", "macro P", "macro R", "QALD F", "mean F", "micro P", "micro R", "micro F"];
+const AGGREGATE_HEADER: [&str; 12] = [
+    "questions",
+    "processed",
+    "right",
+    "partial",
+    "oos",
+    "macro P",
+    "macro R",
+    "QALD F",
+    "mean F",
+    "micro P",
+    "micro R",
+    "micro F",
+];
 
 fn aggregate_cells(a: &QaldAggregate, decimals: usize) -> Vec<String> {
     let mut cells = vec![
@@ -131,7 +143,9 @@ fn aggregate_cells(a: &QaldAggregate, decimals: usize) -> Vec<String> {
         a.partial.to_string(),
         a.out_of_scope.to_string(),
     ];
-    for v in [a.macro_precision, a.macro_recall, a.qald_f, a.mean_f, a.micro.precision, a.micro.recall, a.micro.f_measure] {
+    for v in
+        [a.macro_precision, a.macro_recall, a.qald_f, a.mean_f, a.micro.precision, a.micro.recall, a.micro.f_measure]
+    {
         cells.push(format_fixed(v, decimals));
     }
     cells
@@ -213,7 +227,8 @@ fn markdown(evaluations: &[QaldEvaluation], options: &RenderOptions) -> String {
     let mut out = format!("<!-- {} -->\n\n", header_line(evaluations).trim_end());
     out.push_str(&summary_table(evaluations, options.precision).to_markdown());
     for e in evaluations {
-        let mut failed = Table::new(&["system", "id", "F", "question", "gold", "system answers"], &[false, false, true]);
+        let mut failed =
+            Table::new(&["system", "id", "F", "question", "gold", "system answers"], &[false, false, true]);
         for f in &e.failed {
             let system = if f.not_processed { "(not processed)".to_owned() } else { shown(&f.system) };
             failed.row(vec![
@@ -327,9 +342,16 @@ mod tests {
 
     #[test]
     fn text_rounds_and_lists_failed_questions() {
-        let text = render_qald(&[evaluation()], OutputFormat::Text, &RenderOptions { precision: 3, ..RenderOptions::default() });
+        let text = render_qald(
+            &[evaluation()],
+            OutputFormat::Text,
+            &RenderOptions { precision: 3, ..RenderOptions::default() },
+        );
         assert!(text.starts_with("kgeval qald: rule: qald6\n"), "{text}");
-        assert!(text.contains("s       global          2          1      1        0    0    0.500    0.667   0.571"), "{text}");
+        assert!(
+            text.contains("s       global          2          1      1        0    0    0.500    0.667   0.571"),
+            "{text}"
+        );
         assert!(text.contains("  2 (not processed)  P 0.000 R 0.000 F 0.000  Who?"), "{text}");
         assert!(text.contains("<http://x.org/4>, … (2 more)"), "{text}");
     }
@@ -337,6 +359,9 @@ mod tests {
     #[test]
     fn csv_rows() {
         let csv = render_qald(&[evaluation()], OutputFormat::Csv, &RenderOptions::default());
-        assert_eq!(csv.lines().nth(1), Some("s,global,2,1,1,0,0,0.5,0.6666666666666666,0.5714285714285714,0,0,0,0,0,0,0"));
+        assert_eq!(
+            csv.lines().nth(1),
+            Some("s,global,2,1,1,0,0,0.5,0.6666666666666666,0.5714285714285714,0,0,0,0,0,0,0")
+        );
     }
 }

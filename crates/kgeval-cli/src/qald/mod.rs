@@ -153,7 +153,8 @@ pub(crate) fn run(args: &QaldArgs) -> anyhow::Result<Outcome> {
         language: args.lang.clone(),
         labels: labels.as_ref(),
     };
-    let queries = backend.as_ref().map_or_else(|| "not executed (no --data or --endpoint)".to_owned(), SparqlBackend::describe);
+    let queries =
+        backend.as_ref().map_or_else(|| "not executed (no --data or --endpoint)".to_owned(), SparqlBackend::describe);
     let evaluations: Vec<QaldEvaluation> = submissions
         .into_iter()
         .map(|(name, _, system, warnings)| {
@@ -191,9 +192,8 @@ fn execute(dataset: &mut QaldDataset, backend: &SparqlBackend, all: bool) -> any
             continue;
         }
         tracing::debug!(location = %question.location, "running the question's query");
-        let answers = backend
-            .answers(query)
-            .with_context(|| format!("{}: question {}", question.location, question.id))?;
+        let answers =
+            backend.answers(query).with_context(|| format!("{}: question {}", question.location, question.id))?;
         question.answers = Some(answers);
     }
     Ok(())
@@ -219,7 +219,10 @@ fn print_warnings(system: &str, warnings: &[Diagnostic]) {
         eprintln!("{w}");
     }
     if warnings.len() > MAX_WARNINGS_SHOWN {
-        eprintln!("warning: {} more warnings for system {system} (see --format json)", warnings.len() - MAX_WARNINGS_SHOWN);
+        eprintln!(
+            "warning: {} more warnings for system {system} (see --format json)",
+            warnings.len() - MAX_WARNINGS_SHOWN
+        );
     }
 }
 

@@ -61,9 +61,10 @@ impl SparqlBackend {
                 prepared.dataset_mut().set_default_graph_as_union();
                 match prepared.on_store(store).execute().context("query evaluation failed")? {
                     QueryResults::Boolean(b) => Ok(vec![Answer::new(AnswerValue::Boolean(b.to_string()))]),
-                    QueryResults::Solutions(solutions) => {
-                        solutions.map(|row| Ok(row_answer(&row.context("query evaluation failed")?))).filter_map(Result::transpose).collect()
-                    }
+                    QueryResults::Solutions(solutions) => solutions
+                        .map(|row| Ok(row_answer(&row.context("query evaluation failed")?)))
+                        .filter_map(Result::transpose)
+                        .collect(),
                     QueryResults::Graph(_) => bail!("found a CONSTRUCT or DESCRIBE query, expected SELECT or ASK"),
                 }
             }
@@ -77,9 +78,13 @@ impl SparqlBackend {
                     .for_reader(response.into_reader())
                     .with_context(|| format!("{url}: malformed SPARQL JSON results"))?;
                 match parsed {
-                    ReaderQueryResultsParserOutput::Boolean(b) => Ok(vec![Answer::new(AnswerValue::Boolean(b.to_string()))]),
+                    ReaderQueryResultsParserOutput::Boolean(b) => {
+                        Ok(vec![Answer::new(AnswerValue::Boolean(b.to_string()))])
+                    }
                     ReaderQueryResultsParserOutput::Solutions(solutions) => solutions
-                        .map(|row| Ok(row_answer(&row.with_context(|| format!("{url}: malformed SPARQL JSON results"))?)))
+                        .map(|row| {
+                            Ok(row_answer(&row.with_context(|| format!("{url}: malformed SPARQL JSON results"))?))
+                        })
                         .filter_map(Result::transpose)
                         .collect(),
                 }
@@ -140,8 +145,11 @@ fn load(store: &Store, path: &Path) -> anyhow::Result<()> {
         bail!("{file}: found extension {extension:?}, expected .ttl, .nt, .nq, .trig, .rdf, .owl or .xml (optionally .gz)");
     };
     let reader = File::open(path).with_context(|| format!("{file}: cannot open"))?;
-    let reader: Box<dyn Read> =
-        if gzipped { Box::new(flate2::read::GzDecoder::new(BufReader::new(reader))) } else { Box::new(BufReader::new(reader)) };
+    let reader: Box<dyn Read> = if gzipped {
+        Box::new(flate2::read::GzDecoder::new(BufReader::new(reader)))
+    } else {
+        Box::new(BufReader::new(reader))
+    };
     tracing::info!(path = %file, ?format, "loading RDF");
     store.load_from_reader(RdfParser::from_format(format), reader).map_err(|e| load_error(&file, e))
 }

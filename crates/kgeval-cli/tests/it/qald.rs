@@ -38,7 +38,15 @@ fn every_file_against_itself_gives_one_under_every_rule() {
             assert_eq!(system["rule"], rule);
             for scope in ["global", "local"] {
                 let a = &system[scope];
-                for key in ["macro_precision", "macro_recall", "qald_f", "mean_f", "micro_precision", "micro_recall", "micro_f1"] {
+                for key in [
+                    "macro_precision",
+                    "macro_recall",
+                    "qald_f",
+                    "mean_f",
+                    "micro_precision",
+                    "micro_recall",
+                    "micro_f1",
+                ] {
                     assert_eq!(f(a, key), 1.0, "{file} {rule} {scope} {key}");
                 }
                 assert_eq!(n(a, "right"), n(a, "questions"), "{file}");
@@ -62,7 +70,8 @@ struct Row {
 }
 
 fn published_rows() -> Vec<Row> {
-    let text = std::fs::read_to_string(root().join("testdata/qald/qald3/qald3_task1_results_per_question.tsv")).expect("tsv");
+    let text =
+        std::fs::read_to_string(root().join("testdata/qald/qald3/qald3_task1_results_per_question.tsv")).expect("tsv");
     text.lines()
         .skip(1)
         .map(|line| {
@@ -80,7 +89,12 @@ fn published_rows() -> Vec<Row> {
 
 /// kgeval's aggregation of one system's published rows over the gold question ids `gold`
 /// (a question without a row was not processed and scores 0).
-fn aggregate_published(rows: &[Row], system: &str, dataset: &str, gold: &[String]) -> kgeval_model::qald::QaldAggregate {
+fn aggregate_published(
+    rows: &[Row],
+    system: &str,
+    dataset: &str,
+    gold: &[String],
+) -> kgeval_model::qald::QaldAggregate {
     let by_id: HashMap<&str, &Row> =
         rows.iter().filter(|r| r.system == system && r.dataset == dataset).map(|r| (r.id.as_str(), r)).collect();
     assert!(by_id.keys().all(|id| gold.iter().any(|g| g == id)), "{system}: a row outside the gold");
@@ -168,7 +182,15 @@ fn published_out_of_scope_rows() {
     .expect("write");
     let sub = submission.to_str().expect("utf-8");
     for rule in ["qald3", "qald6", "gerbil"] {
-        let v = kgeval_json(&["qald", "--gold", "testdata/qald/qald3/dbpedia-test-answers.xml", "--system", sub, "--rule", rule]);
+        let v = kgeval_json(&[
+            "qald",
+            "--gold",
+            "testdata/qald/qald3/dbpedia-test-answers.xml",
+            "--system",
+            sub,
+            "--rule",
+            rule,
+        ]);
         let questions = v["systems"][0]["questions"].as_array().expect("questions").clone();
         let score = |id: &str| {
             let q = questions.iter().find(|q| q["id"] == id).expect("question");
@@ -211,7 +233,11 @@ fn sparql_embedded_store() {
     // Without a store, the queries are not run: every question but the out-of-scope one fails.
     let v = kgeval_json(&["qald", "--gold", GOLD, "--system", SYSTEM]);
     assert_eq!(n(&v["systems"][0]["global"], "right"), 1);
-    assert!(v["systems"][0]["warnings"].as_array().expect("warnings").iter().any(|w| w["code"] == "qald-query-not-executed"));
+    assert!(v["systems"][0]["warnings"]
+        .as_array()
+        .expect("warnings")
+        .iter()
+        .any(|w| w["code"] == "qald-query-not-executed"));
 }
 
 #[test]
@@ -219,7 +245,8 @@ fn sparql_embedded_store_reads_gzip() {
     use std::io::Write as _;
     let dir = tempfile::tempdir().expect("tempdir");
     let gz = dir.path().join("data.ttl.gz");
-    let mut encoder = flate2::write::GzEncoder::new(std::fs::File::create(&gz).expect("create"), flate2::Compression::default());
+    let mut encoder =
+        flate2::write::GzEncoder::new(std::fs::File::create(&gz).expect("create"), flate2::Compression::default());
     encoder.write_all(&std::fs::read(root().join(DATA[0])).expect("data")).expect("gzip");
     encoder.finish().expect("gzip");
     let v = kgeval_json(&["qald", "--gold", GOLD, "--system", SYSTEM, "--data", gz.to_str().expect("utf-8"), DATA[1]]);
@@ -242,11 +269,13 @@ fn sparql_over_http_gives_the_same_scores() {
 #[test]
 fn gold_regenerated_from_its_queries() {
     let data = ["--data", DATA[0], DATA[1]];
-    let mut args = vec!["qald", "--gold", "testdata/qald/sparql/gold-queries.xml", "--gold-from-queries", "--system", GOLD];
+    let mut args =
+        vec!["qald", "--gold", "testdata/qald/sparql/gold-queries.xml", "--gold-from-queries", "--system", GOLD];
     args.extend(data);
     let v = kgeval_json(&args);
     assert_eq!(f(&v["systems"][0]["global"], "qald_f"), 1.0, "the hand-written gold equals the queries' results");
-    let mut args = vec!["qald", "--gold", "testdata/qald/sparql/gold-queries.xml", "--gold-from-queries", "--system", SYSTEM];
+    let mut args =
+        vec!["qald", "--gold", "testdata/qald/sparql/gold-queries.xml", "--gold-from-queries", "--system", SYSTEM];
     args.extend(data);
     assert_sparql_scores(&kgeval_json(&args));
 }
@@ -290,7 +319,8 @@ fn endpoint_timeout_http_error_and_malformed_results() {
 
 #[test]
 fn query_that_does_not_parse_is_located() {
-    let line = fails(&["qald", "--gold", GOLD, "--system", "testdata/qald/bad/sparql-bad-query.json", "--data", DATA[0]]);
+    let line =
+        fails(&["qald", "--gold", GOLD, "--system", "testdata/qald/bad/sparql-bad-query.json", "--data", DATA[0]]);
     assert!(line.contains("sparql-bad-query.json:3:2: question 2: the SPARQL query does not parse"), "{line}");
     let line = fails(&["qald", "--gold", GOLD, "--system", SYSTEM, "--data", "testdata/qald/bad/data-bad-turtle.ttl"]);
     assert!(line.contains("data-bad-turtle.ttl:3:1: ") && line.contains("A dot is expected"), "{line}");
@@ -303,15 +333,26 @@ fn text_markdown_csv_and_help() {
     let out = kgeval(&["qald", "--gold", GOLD, "--system", SYSTEM, "--data", DATA[0], DATA[1], "--precision", "2"]);
     assert!(out.status.success());
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.starts_with("kgeval qald: rule: qald3; empty answer: gold non-empty, system empty: P 0, R 0, F 0;"), "{text}");
-    assert!(text.contains("system  global                       6          6      5        1    1     0.90     1.00    0.95"), "{text}");
+    assert!(
+        text.starts_with("kgeval qald: rule: qald3; empty answer: gold non-empty, system empty: P 0, R 0, F 0;"),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "system  global                       6          6      5        1    1     0.90     1.00    0.95"
+        ),
+        "{text}"
+    );
     assert!(text.contains("  5  P 0.40 R 1.00 F 0.57  Which cities are in France?"), "{text}");
     let md = kgeval(&["qald", "--gold", GOLD, "--system", SYSTEM, "--format", "markdown"]);
     assert!(String::from_utf8_lossy(&md.stdout).contains("| system | scope | questions |"));
     let csv = kgeval(&["qald", "--gold", GOLD, "--system", SYSTEM, "--format", "csv", "--rule", "qald6"]);
     let csv = String::from_utf8_lossy(&csv.stdout).into_owned();
     // Without a store: 5 questions answered empty (P 1 under qald6), the out-of-scope one right.
-    assert!(csv.lines().nth(1).is_some_and(|l| l.starts_with("system,global,6,6,1,0,1,1,0.16666666666666666,")), "{csv}");
+    assert!(
+        csv.lines().nth(1).is_some_and(|l| l.starts_with("system,global,6,6,1,0,1,1,0.16666666666666666,")),
+        "{csv}"
+    );
     let help = kgeval(&["qald", "--help"]);
     let help = String::from_utf8_lossy(&help.stdout);
     assert!(help.contains("kgeval qald --gold testdata/qald/qald3/dbpedia-test-answers.xml"), "{help}");

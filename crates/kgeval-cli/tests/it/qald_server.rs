@@ -77,13 +77,19 @@ fn answer(mut stream: TcpStream, store: &Store, behaviour: Behaviour) -> std::io
     let query = form.split('&').find_map(|kv| kv.strip_prefix("query=")).map(form_decode).unwrap_or_default();
     let (status, content_type, payload) = match behaviour {
         Behaviour::InternalError => ("500 Internal Server Error", "text/plain", b"the store is on fire\n".to_vec()),
-        Behaviour::MalformedResults => ("200 OK", "application/sparql-results+json", b"{\"head\": {\"vars\": [".to_vec()),
+        Behaviour::MalformedResults => {
+            ("200 OK", "application/sparql-results+json", b"{\"head\": {\"vars\": [".to_vec())
+        }
         _ => match run(store, &query) {
             Ok(json) => ("200 OK", "application/sparql-results+json", json),
             Err(message) => ("400 Bad Request", "text/plain", message.into_bytes()),
         },
     };
-    write!(stream, "HTTP/1.1 {status}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n", payload.len())?;
+    write!(
+        stream,
+        "HTTP/1.1 {status}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        payload.len()
+    )?;
     stream.write_all(&payload)?;
     stream.flush()
 }

@@ -116,7 +116,9 @@ impl Walker<'_, '_> {
                 n.to_string()
             }
             Some(Value::String(s)) if !s.trim().is_empty() => s.trim().to_owned(),
-            Some(other) => return Err(self.error(".id", format_args!("found {}, expected a string or an integer", kind(other)))),
+            Some(other) => {
+                return Err(self.error(".id", format_args!("found {}, expected a string or an integer", kind(other))))
+            }
             None => return Err(self.error("", "found no `id`, expected a question id")),
         };
         let answertype = match object.get("answertype") {
@@ -130,7 +132,9 @@ impl Walker<'_, '_> {
                 }
                 Some(t.clone())
             }
-            Some(other) => return Err(self.error(".answertype", format_args!("found {}, expected a string", kind(other)))),
+            Some(other) => {
+                return Err(self.error(".answertype", format_args!("found {}, expected a string", kind(other))))
+            }
         };
         let flags = match object.get("metadata") {
             Some(Value::Object(metadata)) => metadata,
@@ -184,7 +188,9 @@ impl Walker<'_, '_> {
                 self.warn("qald-string-flag", || format!("{name} written as the string {s:?}"));
                 Ok(Some(b))
             }
-            Some(other) => Err(self.error(&format!(".{name}"), format_args!("found {}, expected a boolean", kind(other)))),
+            Some(other) => {
+                Err(self.error(&format!(".{name}"), format_args!("found {}, expected a boolean", kind(other))))
+            }
         }
     }
 
@@ -219,10 +225,13 @@ impl Walker<'_, '_> {
     fn results(&mut self, result: &Map<String, Value>, field: &str, out: &mut Vec<Answer>) -> Result<(), FormatError> {
         if let Some(boolean) = result.get("boolean") {
             let Value::Bool(b) = boolean else {
-                return Err(self.error(&format!("{field}.boolean"), format_args!("found {}, expected a boolean", kind(boolean))));
+                return Err(self
+                    .error(&format!("{field}.boolean"), format_args!("found {}, expected a boolean", kind(boolean))));
             };
             if result.contains_key("results") {
-                self.warn("qald-boolean-with-results", || "ASK answer also has `results`; the boolean is used".to_owned());
+                self.warn("qald-boolean-with-results", || {
+                    "ASK answer also has `results`; the boolean is used".to_owned()
+                });
             }
             out.push(Answer::new(AnswerValue::Boolean(b.to_string())));
             return Ok(());
@@ -234,9 +243,14 @@ impl Walker<'_, '_> {
         let bindings = match result.get("results").and_then(|r| r.get("bindings")) {
             Some(Value::Array(bindings)) => bindings,
             Some(other) => {
-                return Err(self.error(&format!("{field}.results.bindings"), format_args!("found {}, expected an array", kind(other))));
+                return Err(self.error(
+                    &format!("{field}.results.bindings"),
+                    format_args!("found {}, expected an array", kind(other)),
+                ));
             }
-            None => return Err(self.error(field, "found neither `boolean` nor `results.bindings`, expected SPARQL results")),
+            None => {
+                return Err(self.error(field, "found neither `boolean` nor `results.bindings`, expected SPARQL results"))
+            }
         };
         for (b, binding) in bindings.iter().enumerate() {
             let binding_field = format!("{field}.results.bindings[{b}]");
@@ -265,7 +279,11 @@ impl Walker<'_, '_> {
                 if value.starts_with('+') {
                     self.warn("qald-plus-sign", || format!("number written with a leading plus: {value:?}"));
                 }
-                AnswerValue::Literal { lexical: value.clone(), datatype, language: text("xml:lang").or_else(|| text("lang")) }
+                AnswerValue::Literal {
+                    lexical: value.clone(),
+                    datatype,
+                    language: text("xml:lang").or_else(|| text("lang")),
+                }
             }
             "bnode" => AnswerValue::plain(format!("_:{value}")),
             "number" => {
@@ -297,11 +315,18 @@ impl Walker<'_, '_> {
         Ok(self.optional_string(entry, key, index)?.unwrap_or_default())
     }
 
-    fn optional_string(&self, entry: &Map<String, Value>, key: &str, index: usize) -> Result<Option<String>, FormatError> {
+    fn optional_string(
+        &self,
+        entry: &Map<String, Value>,
+        key: &str,
+        index: usize,
+    ) -> Result<Option<String>, FormatError> {
         match entry.get(key) {
             None | Some(Value::Null) => Ok(None),
             Some(Value::String(s)) => Ok(Some(s.trim().to_owned())),
-            Some(other) => Err(self.error(&format!("[{index}].{key}"), format_args!("found {}, expected a string", kind(other)))),
+            Some(other) => {
+                Err(self.error(&format!("[{index}].{key}"), format_args!("found {}, expected a string", kind(other))))
+            }
         }
     }
 }

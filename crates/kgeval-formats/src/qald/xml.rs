@@ -14,13 +14,24 @@ enum Open {
     Dataset,
     Question,
     /// `<string>` / `<keywords>` directly in a question, with its `lang`.
-    Text { keywords: bool, language: Option<String> },
-    Query { pseudo: bool },
+    Text {
+        keywords: bool,
+        language: Option<String>,
+    },
+    Query {
+        pseudo: bool,
+    },
     Answers,
     /// `<answer>`: whether typed children were seen, and the index of its first value.
-    Answer { typed: bool, first: usize },
+    Answer {
+        typed: bool,
+        first: usize,
+    },
     /// A typed value in an `<answer>` (`uri`, `string`, `number`, `date`, `boolean`).
-    Value { tag: String, language: Option<String> },
+    Value {
+        tag: String,
+        language: Option<String>,
+    },
     /// Anything else (skipped, with its text).
     Other,
 }
@@ -47,7 +58,8 @@ pub(super) fn read(body: &[u8], source: &mut Source<'_>) -> Result<QaldDataset, 
                 state.text(&text, start, source)?;
             }
             Event::CData(c) => {
-                let text = std::str::from_utf8(&c).map_err(|_| source.error(start, "found bytes that are not UTF-8"))?;
+                let text =
+                    std::str::from_utf8(&c).map_err(|_| source.error(start, "found bytes that are not UTF-8"))?;
                 state.text(text, start, source)?;
             }
             Event::Eof => break,
@@ -55,7 +67,9 @@ pub(super) fn read(body: &[u8], source: &mut Source<'_>) -> Result<QaldDataset, 
         }
     }
     if let Some(open) = state.stack.last() {
-        return Err(source.error(body.len(), format!("found the end of the file inside {open:?}, expected its end tag")));
+        return Err(
+            source.error(body.len(), format!("found the end of the file inside {open:?}, expected its end tag"))
+        );
     }
     if !state.seen_root {
         return Err(source.error(body.len(), "found no <dataset> element, expected a QALD dataset"));
@@ -214,7 +228,11 @@ impl State {
                     });
                 }
                 let entry = LocalizedText { language: language.unwrap_or_default(), text: text.trim().to_owned() };
-                if keywords { question.keywords.push(entry) } else { question.strings.push(entry) }
+                if keywords {
+                    question.keywords.push(entry);
+                } else {
+                    question.strings.push(entry);
+                }
             }
             Open::Query { pseudo } => {
                 let make = if pseudo { QaldQuery::Pseudo } else { QaldQuery::Sparql };
@@ -229,20 +247,17 @@ impl State {
                     if text.trim().is_empty() {
                         source.warn("qald-empty-answer", at, || "empty <answer> skipped".to_owned());
                     } else {
-                        source.warn("qald-untyped-answer", at, || "untyped <answer> text, typed from the answertype".to_owned());
+                        source.warn("qald-untyped-answer", at, || {
+                            "untyped <answer> text, typed from the answertype".to_owned()
+                        });
                         let value = untyped_answer(&text, question.answertype.as_deref());
                         self.answers.push(Answer::new(value));
                     }
                 }
             }
             Open::Value { tag, language } => {
-                let answertype = question.answertype.as_deref();
-                let first = match self.stack.last() {
-                    Some(Open::Answer { first, .. }) => *first,
-                    _ => self.answers.len(),
-                };
-                let own = &mut self.answers;
-                Self::value(own, first, &tag, language, text, answertype, at, source);
+                let answertype = question.answertype.clone();
+                self.value(&tag, language, text, answertype.as_deref(), (at, source));
             }
             Open::Dataset | Open::Other => {}
         }
@@ -251,15 +266,18 @@ impl State {
 
     /// A typed value closes: a new answer, or an alias of the `<uri>` before it (QALD-2).
     fn value(
-        answers: &mut Vec<Answer>,
-        first: usize,
+        &mut self,
         tag: &str,
         language: Option<String>,
         text: String,
         answertype: Option<&str>,
-        at: usize,
-        source: &mut Source<'_>,
+        (at, source): (usize, &mut Source<'_>),
     ) {
+        let first = match self.stack.last() {
+            Some(Open::Answer { first, .. }) => *first,
+            _ => self.answers.len(),
+        };
+        let answers = &mut self.answers;
         let value = match tag {
             "uri" if looks_like_iri(&text) && answertype != Some("string") => AnswerValue::Iri(text.trim().to_owned()),
             "uri" => {
@@ -280,7 +298,8 @@ impl State {
             }
             "number" => {
                 if answertype == Some("date") {
-                    source.warn("qald-number-for-date", at, || format!("date question answered <number>{}", text.trim()));
+                    source
+                        .warn("qald-number-for-date", at, || format!("date question answered <number>{}", text.trim()));
                 }
                 AnswerValue::Number(text)
             }

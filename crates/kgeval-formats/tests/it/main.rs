@@ -1,5 +1,5 @@
 //! Integration tests of kgeval-formats on real and malformed files (one test binary).
 
+mod qald;
 mod rdf;
 mod tsv_sssom;
-mod qald;

@@ -67,13 +67,8 @@ fn qald3_dbpedia_test_gold() {
     assert_eq!(q81.text("de"), Some("Welche Bücher von Kerouac wurden von Viking Press verlegt?"));
     assert_eq!(q81.answer_slice().len(), 5);
     assert!(matches!(q81.query, QaldQuery::Sparql(ref q) if q.starts_with("PREFIX dbo:")));
-    let oos: Vec<&str> = read
-        .dataset
-        .questions
-        .iter()
-        .filter(|q| q.query == QaldQuery::OutOfScope)
-        .map(|q| q.id.as_str())
-        .collect();
+    let oos: Vec<&str> =
+        read.dataset.questions.iter().filter(|q| q.query == QaldQuery::OutOfScope).map(|q| q.id.as_str()).collect();
     assert_eq!(oos.len(), 4);
     for id in ["36", "37", "47", "52"] {
         let q = read.dataset.questions.iter().find(|q| q.id == id).expect(id);
@@ -96,7 +91,10 @@ fn qald3_quirks_are_located_warnings() {
 
     let challenge = read("qald3/participants-challenge.xml");
     assert!(codes(&challenge).contains(&"qald-string-without-lang"));
-    assert_eq!(challenge.dataset.questions[0].strings[0].text, "Give me all people that wrote lyrics for bands from Seattle.");
+    assert_eq!(
+        challenge.dataset.questions[0].strings[0].text,
+        "Give me all people that wrote lyrics for bands from Seattle."
+    );
     assert!(matches!(challenge.dataset.questions[1].query, QaldQuery::Sparql(ref q) if q.starts_with("PREFIX")));
 
     let train = read("qald3/dbpedia-train-answers.xml");
@@ -204,9 +202,15 @@ fn errors_name_file_line_and_column() {
     let cases: [(&[u8], &str); 6] = [
         (b"<dataset><question id=\"1\"></questio></dataset>", "f:1:27: malformed XML"),
         (b"<dataset>\n<question answertype=\"date\"/></dataset>", "f:2:1: found <question> without id"),
-        (b"<dataset>\n<question id=\"1\"/>\n<question id=\"1\"/></dataset>", "f:3:1: found question id \"1\" a second time"),
+        (
+            b"<dataset>\n<question id=\"1\"/>\n<question id=\"1\"/></dataset>",
+            "f:3:1: found question id \"1\" a second time",
+        ),
         (b"{\"questions\": [\n  {\"id\": [1]}]}", "f:2:3: questions[0].id: found an array"),
-        (b"{\"questions\": [\n  {\"id\": 1, \"aggregation\": \"yes\"}]}", "f:2:3: questions[0].aggregation: found \"yes\""),
+        (
+            b"{\"questions\": [\n  {\"id\": 1, \"aggregation\": \"yes\"}]}",
+            "f:2:3: questions[0].aggregation: found \"yes\"",
+        ),
         (b"{\"questions\": [}", "f:1:16: malformed JSON"),
     ];
     for (input, expected) in cases {

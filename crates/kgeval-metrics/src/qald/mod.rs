@@ -23,8 +23,8 @@ mod score;
 use std::collections::{BTreeSet, HashMap};
 
 use kgeval_model::qald::{
-    Answer, AnswerValue, FailedQuestion, LabelMap, QaldAggregate, QaldBreakdown, QaldDataset, QaldEvaluation,
-    QaldRule, Question, QuestionScore, QuestionStatus,
+    Answer, AnswerValue, FailedQuestion, LabelMap, QaldAggregate, QaldBreakdown, QaldDataset, QaldEvaluation, QaldRule,
+    Question, QuestionScore, QuestionStatus,
 };
 use kgeval_model::{Diagnostic, ScoreTable};
 
@@ -63,7 +63,12 @@ pub fn unknown_questions<'a>(gold: &QaldDataset, system: &'a QaldDataset) -> Vec
 
 /// Scores one submission against the gold, over every gold question.
 #[must_use]
-pub fn evaluate_qald(gold: &QaldDataset, system: &QaldDataset, name: &str, options: &QaldOptions<'_>) -> QaldEvaluation {
+pub fn evaluate_qald(
+    gold: &QaldDataset,
+    system: &QaldDataset,
+    name: &str,
+    options: &QaldOptions<'_>,
+) -> QaldEvaluation {
     let submitted: HashMap<&str, &Question> = system.questions.iter().map(|q| (q.id.as_str(), q)).collect();
     let normalisation = &options.normalisation;
     let mut table = ScoreTable::new();
@@ -75,15 +80,19 @@ pub fn evaluate_qald(gold: &QaldDataset, system: &QaldDataset, name: &str, optio
     let mut warnings = Vec::new();
     for gold_question in &gold.questions {
         let answered = submitted.get(gold_question.id.as_str()).copied();
-        let gold_keys: BTreeSet<AnswerKey> = gold_question.answer_slice().iter().map(|a| normalisation.key(&a.value)).collect();
+        let gold_keys: BTreeSet<AnswerKey> =
+            gold_question.answer_slice().iter().map(|a| normalisation.key(&a.value)).collect();
         let system_keys = answered.map(|q| system_keys(q.answer_slice(), gold_question, options));
         let score = score_question(&gold_question.id, &gold_keys, system_keys.as_ref(), options.rule);
         if let Some(q) = answered {
             if q.answers.is_none() && !matches!(q.query, kgeval_model::qald::QaldQuery::None) {
                 let location = q.location.clone();
                 warnings.push(
-                    Diagnostic::warning("qald-query-not-executed", format!("question {}: a query and no answers; scored as the empty set", q.id))
-                        .at(location),
+                    Diagnostic::warning(
+                        "qald-query-not-executed",
+                        format!("question {}: a query and no answers; scored as the empty set", q.id),
+                    )
+                    .at(location),
                 );
             }
         }
@@ -161,7 +170,11 @@ fn grouping_keys(gold: &Question, system: Option<&Question>, language: &str) -> 
 }
 
 /// One aggregate per value of each grouping key; keys whose only value is `unknown` are left out.
-fn breakdowns(questions: &[QuestionScore], groups: &[Vec<(&'static str, String)>], rule: QaldRule) -> Vec<QaldBreakdown> {
+fn breakdowns(
+    questions: &[QuestionScore],
+    groups: &[Vec<(&'static str, String)>],
+    rule: QaldRule,
+) -> Vec<QaldBreakdown> {
     BREAKDOWN_KEYS
         .iter()
         .enumerate()
@@ -184,7 +197,12 @@ fn breakdowns(questions: &[QuestionScore], groups: &[Vec<(&'static str, String)>
         .collect()
 }
 
-fn failed_question(gold: &Question, system: Option<&Question>, score: &QuestionScore, language: &str) -> FailedQuestion {
+fn failed_question(
+    gold: &Question,
+    system: Option<&Question>,
+    score: &QuestionScore,
+    language: &str,
+) -> FailedQuestion {
     let show = |answers: &[Answer]| answers.iter().map(|a| a.value.to_string()).collect::<Vec<_>>();
     FailedQuestion {
         id: gold.id.clone(),

@@ -335,7 +335,10 @@ mod tests {
         assert_eq!(Normalisation::default().key(&a), Normalisation::default().key(&b));
         let strict = Normalisation { respect_literal_type: true, ..Normalisation::default() };
         assert_ne!(strict.key(&a), strict.key(&b));
-        assert_ne!(strict.key(&AnswerValue::plain("1")), strict.key(&literal("1", Some(&format!("{XSD}string")), None)));
+        assert_ne!(
+            strict.key(&AnswerValue::plain("1")),
+            strict.key(&literal("1", Some(&format!("{XSD}string")), None))
+        );
     }
 
     #[test]

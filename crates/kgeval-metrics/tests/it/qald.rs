@@ -95,11 +95,17 @@ fn four() -> (QaldDataset, QaldDataset) {
         question("3", Some(NONE)),
         question("4", Some(&["d"])),
     ]);
-    for (q, (answertype, language)) in gold.questions.iter_mut().zip([("resource", "en"), ("number", "en"), ("resource", "de"), ("resource", "en")]) {
+    for (q, (answertype, language)) in
+        gold.questions.iter_mut().zip([("resource", "en"), ("number", "en"), ("resource", "de"), ("resource", "en")])
+    {
         q.answertype = Some(answertype.into());
         q.strings = vec![LocalizedText { language: language.into(), text: format!("question {}", q.id) }];
     }
-    let mut system = dataset(vec![question("1", Some(&["a"])), question("2", Some(&["b", "x", "y", "z"])), question("3", Some(NONE))]);
+    let mut system = dataset(vec![
+        question("1", Some(&["a"])),
+        question("2", Some(&["b", "x", "y", "z"])),
+        question("3", Some(NONE)),
+    ]);
     system.questions[2].strings = vec![LocalizedText { language: "de".into(), text: "Frage 3".into() }];
     (gold, system)
 }
@@ -129,7 +135,10 @@ fn aggregates_worked_by_hand() {
     assert_eq!(names, ["resource", "number"]);
     assert!((by_type.groups[0].1.macro_precision - 2.0 / 3.0).abs() < 1e-12);
     let by_language = eval.breakdowns.iter().find(|b| b.key == "language").expect("language");
-    assert_eq!(by_language.groups.iter().map(|(v, a)| (v.as_str(), a.questions)).collect::<Vec<_>>(), [("en", 3), ("de", 1)]);
+    assert_eq!(
+        by_language.groups.iter().map(|(v, a)| (v.as_str(), a.questions)).collect::<Vec<_>>(),
+        [("en", 3), ("de", 1)]
+    );
     assert!(eval.breakdowns.iter().all(|b| b.key != "onlydbo"), "all unknown: left out");
 
     let failed: Vec<(&str, bool)> = eval.failed.iter().map(|f| (f.id.as_str(), f.not_processed)).collect();
