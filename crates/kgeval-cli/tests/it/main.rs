@@ -56,3 +56,25 @@ pub(crate) fn f(v: &serde_json::Value, key: &str) -> f64 {
 pub(crate) fn n(v: &serde_json::Value, key: &str) -> u64 {
     v[key].as_u64().unwrap_or_else(|| panic!("{key} missing in {v}"))
 }
+
+/// `FILE:LINE:COL:` with LINE ≥ 1 and COL ≥ 1 somewhere in the line.
+pub(crate) fn has_position(line: &str, file: &str) -> bool {
+    let Some(at) = line.find(&format!("{file}:")) else { return false };
+    let mut parts = line[at + file.len() + 1..].splitn(3, ':');
+    let line_no = parts.next().and_then(|s| s.parse::<u32>().ok());
+    let col = parts.next().and_then(|s| s.parse::<u32>().ok());
+    matches!((line_no, col), (Some(l), Some(c)) if l >= 1 && c >= 1)
+}
+
+/// Asserts that a run on the malformed `file` failed cleanly: exit 2, no panic, a last
+/// stderr line `error: FILE:LINE:COL: …`, nothing on stdout and no file at `out_path`.
+pub(crate) fn assert_clean_failure(name: &str, out: &Output, file: &str, out_path: &Path) {
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{name}: {stderr}");
+    assert!(!stderr.contains("panicked"), "{name}: {stderr}");
+    let last = stderr.lines().last().unwrap_or_default();
+    assert!(last.starts_with("error: "), "{name}: {stderr}");
+    assert!(has_position(last, file), "{name}: no {file}:LINE:COL in {last:?}");
+    assert!(!out_path.exists(), "{name}: partial output written");
+    assert!(out.stdout.is_empty(), "{name}: output on stdout");
+}

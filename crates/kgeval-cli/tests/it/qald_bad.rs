@@ -1,19 +1,10 @@
 //! Every malformed QALD file under `testdata/qald/bad/`: exit 2, one `error:` line naming
 //! file:line:col, no panic, no output, the submission untouched.
 
-use crate::{kgeval, root};
+use crate::{assert_clean_failure, kgeval, root};
 
 const GOLD: &str = "testdata/qald/sparql/gold.xml";
 const DATA: &str = "testdata/qald/sparql/data.ttl";
-
-/// `FILE:LINE:COL:` with LINE ≥ 1 and COL ≥ 1 somewhere in the line.
-fn has_position(line: &str, file: &str) -> bool {
-    let Some(at) = line.find(&format!("{file}:")) else { return false };
-    let mut parts = line[at + file.len() + 1..].splitn(3, ':');
-    let line_no = parts.next().and_then(|s| s.parse::<u32>().ok());
-    let col = parts.next().and_then(|s| s.parse::<u32>().ok());
-    matches!((line_no, col), (Some(l), Some(c)) if l >= 1 && c >= 1)
-}
 
 #[test]
 fn malformed_qald_inputs_fail_cleanly() {
@@ -38,14 +29,7 @@ fn malformed_qald_inputs_fail_cleanly() {
             args.extend(["--data", DATA]);
         }
         let out = kgeval(&args);
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{name}: {stderr}");
-        assert!(!stderr.contains("panicked"), "{name}: {stderr}");
-        let last = stderr.lines().last().unwrap_or_default();
-        assert!(last.starts_with("error: "), "{name}: {stderr}");
-        assert!(has_position(last, &file), "{name}: no {file}:LINE:COL in {last:?}");
-        assert!(!out_path.exists(), "{name}: partial output written");
-        assert!(out.stdout.is_empty(), "{name}: output on stdout");
+        assert_clean_failure(name, &out, &file, &out_path);
         assert_eq!(std::fs::read(root().join(&file)).expect("fixture"), before, "{name}: rewritten");
         // As the gold, the same file fails the same way (except the one only wrong as a submission).
         if name != "xml-unknown-id.xml" && !name.starts_with("sparql-") {

@@ -63,28 +63,12 @@ impl Walker<'_, '_> {
             return self.extended(inner);
         }
         let mut question = self.head(object)?;
-        let texts = object.get("question").or_else(|| object.get("body"));
-        if let Some(texts) = texts {
-            for (i, entry) in self.array(texts, ".question")?.iter().enumerate() {
-                let entry = self.object(entry, &format!(".question[{i}]"))?;
-                let language = self.string_field(entry, "language", i)?;
-                if let Some(text) = self.optional_string(entry, "string", i)? {
-                    question.strings.push(LocalizedText { language: language.clone(), text });
-                }
-                if let Some(keywords) = self.optional_string(entry, "keywords", i)? {
-                    question.keywords.push(LocalizedText { language, text: keywords });
-                }
-            }
+        if let Some(texts) = object.get("question").or_else(|| object.get("body")) {
+            self.localized(texts, ".question", "string", &mut question)?;
         }
         if let Some(keywords) = object.get("keywords").filter(|k| k.is_array()) {
             // QALD-5: a separate [{"language", "keywords"}] list.
-            for (i, entry) in self.array(keywords, ".keywords")?.iter().enumerate() {
-                let entry = self.object(entry, &format!(".keywords[{i}]"))?;
-                let language = self.string_field(entry, "language", i)?;
-                if let Some(text) = self.optional_string(entry, "keywords", i)? {
-                    question.keywords.push(LocalizedText { language, text });
-                }
-            }
+            self.localized(keywords, ".keywords", "string", &mut question)?;
         }
         question.query = match object.get("query") {
             None | Some(Value::Null) => QaldQuery::None,
@@ -154,15 +138,8 @@ impl Walker<'_, '_> {
     fn extended(&mut self, inner: &Map<String, Value>) -> Result<Question, FormatError> {
         let mut question = self.head(inner)?;
         if let Some(languages) = inner.get("language") {
-            for (i, entry) in self.array(languages, ".language")?.iter().enumerate() {
-                let entry = self.object(entry, &format!(".language[{i}]"))?;
-                let language = self.string_field(entry, "language", i)?;
-                if let Some(text) = self.optional_string(entry, "question", i)? {
-                    question.strings.push(LocalizedText { language: language.clone(), text });
-                }
-                if let Some(keywords) = self.optional_string(entry, "keywords", i)? {
-                    question.keywords.push(LocalizedText { language, text: keywords });
-                }
+            for (i, entry) in self.localized(languages, ".language", "question", &mut question)?.into_iter().enumerate()
+            {
                 if question.query == QaldQuery::None {
                     if let Some(sparql) = self.optional_string(entry, "SPARQL", i)? {
                         question.query = classify_query(&sparql, QaldQuery::Sparql);
@@ -175,6 +152,30 @@ impl Walker<'_, '_> {
             Some(answers) => self.answers(answers, question.answertype.as_deref())?,
         };
         Ok(question)
+    }
+
+    /// A `[{"language", TEXT_KEY, "keywords"}]` list: question strings and keywords per
+    /// language into `question`; the entries are returned for other fields.
+    fn localized<'v>(
+        &self,
+        list: &'v Value,
+        field: &str,
+        text_key: &str,
+        question: &mut Question,
+    ) -> Result<Vec<&'v Map<String, Value>>, FormatError> {
+        let mut entries = Vec::new();
+        for (i, entry) in self.array(list, field)?.iter().enumerate() {
+            let entry = self.object(entry, &format!("{field}[{i}]"))?;
+            let language = self.optional_string(entry, "language", i)?.unwrap_or_default();
+            if let Some(text) = self.optional_string(entry, text_key, i)? {
+                question.strings.push(LocalizedText { language: language.clone(), text });
+            }
+            if let Some(keywords) = self.optional_string(entry, "keywords", i)? {
+                question.keywords.push(LocalizedText { language, text: keywords });
+            }
+            entries.push(entry);
+        }
+        Ok(entries)
     }
 
     fn flag(&mut self, object: &Map<String, Value>, name: &str) -> Result<Option<bool>, FormatError> {
@@ -309,10 +310,6 @@ impl Walker<'_, '_> {
             Value::Object(map) => Ok(map),
             other => Err(self.error(field, format_args!("found {}, expected an object", kind(other)))),
         }
-    }
-
-    fn string_field(&self, entry: &Map<String, Value>, key: &str, index: usize) -> Result<String, FormatError> {
-        Ok(self.optional_string(entry, key, index)?.unwrap_or_default())
     }
 
     fn optional_string(
