@@ -2,4 +2,5 @@
 #![deny(missing_docs)]
 
 pub mod alignment;
+pub mod local;
 pub mod ranking;
