@@ -4,5 +4,6 @@
 pub mod alignment;
 mod error;
 pub mod ontology;
+pub mod ranking;
 
 pub use error::{line_column, FormatError, SyntaxError};
