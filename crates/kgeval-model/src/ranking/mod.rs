@@ -241,6 +241,31 @@ pub struct GoldKey {
     pub entries: Vec<GoldEntry>,
 }
 
+impl GoldKey {
+    /// An empty key.
+    #[must_use]
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Appends a gold answer.
+    pub fn push(&mut self, qid: &str, gold: TermId, line: u32) {
+        self.entries.push(GoldEntry { qid: qid.into(), gold, line });
+    }
+
+    /// The number of entries.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Whether the key is empty.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+}
+
 /// One OntoAligner-style prediction: a scored (source, target) pair.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ScoredPair {
