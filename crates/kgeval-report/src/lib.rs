@@ -2,11 +2,14 @@
 #![deny(missing_docs)]
 
 mod alignment;
+mod common;
 mod number;
+mod ranking;
 mod table;
 
 pub use alignment::{alignment_json, render_alignment, render_labels_tsv};
 pub use number::{format_fixed, format_java_double};
+pub use ranking::{ranking_json, render_biollm, render_ontoaligner, render_ranking, RESERVED_PAIR_NAMES};
 pub use table::Table;
 
 /// The output formats every family renders.
