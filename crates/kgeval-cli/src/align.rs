@@ -10,10 +10,10 @@ use kgeval_formats::ontology::read_entity_types_file;
 use kgeval_metrics::alignment::{evaluate_track, AlignmentOptions, PairInput};
 use kgeval_model::results::{AlignmentProfile, CompletenessMode, TrackEvaluation};
 use kgeval_model::{Alignment, Diagnostic, EntityTypes, Interner};
-use kgeval_report::{render_alignment, render_labels_tsv, OutputFormat, RenderOptions};
+use kgeval_report::{render_alignment, render_labels_tsv, RenderOptions};
 
 use crate::manifest::read_manifest;
-use crate::output::{write_atomically, write_output};
+use crate::output::{print_warnings, stem, write_atomically, write_output, FormatArg};
 use crate::Outcome;
 
 pub(crate) const EXAMPLES: &str = "\
@@ -132,14 +132,6 @@ enum InputFormatArg {
     Sssom,
 }
 
-#[derive(Debug, Clone, Copy, ValueEnum)]
-enum FormatArg {
-    Text,
-    Json,
-    Csv,
-    Markdown,
-}
-
 /// One test case to score, with every input path.
 struct PairPlan {
     name: String,
@@ -214,7 +206,7 @@ pub(crate) fn run(args: &AlignArgs) -> anyhow::Result<Outcome> {
     let tracks = score(&loaded, &options, &interner);
     for track in &tracks {
         for pair in &track.pairs {
-            print_warnings(&track.system, &pair.name, &pair.warnings);
+            print_warnings(&format!("system {}, pair {}", track.system, pair.name), &pair.warnings);
         }
     }
     let render = RenderOptions {
@@ -222,7 +214,7 @@ pub(crate) fn run(args: &AlignArgs) -> anyhow::Result<Outcome> {
         version: env!("CARGO_PKG_VERSION").to_owned(),
         per_item: args.per_item,
     };
-    let rendered = render_alignment(&tracks, output_format(args.format), &render);
+    let rendered = render_alignment(&tracks, args.format.into(), &render);
     if let Some(path) = &args.labels {
         write_atomically(path, render_labels_tsv(&tracks, &interner).as_bytes())?;
     }
@@ -275,10 +267,6 @@ fn split_system(spec: &str) -> (String, PathBuf) {
     }
     let path = PathBuf::from(spec);
     (stem(&path), path)
-}
-
-fn stem(path: &Path) -> String {
-    path.file_stem().map_or_else(|| path.display().to_string(), |s| s.to_string_lossy().into_owned())
 }
 
 fn read(path: &Path, role: &str, options: &ReadOptions, interner: &mut Interner) -> anyhow::Result<ReadAlignment> {
@@ -355,21 +343,6 @@ fn score(pairs: &[LoadedPair], options: &AlignmentOptions, interner: &Interner) 
             track
         })
         .collect()
-}
-
-/// At most this many warnings per pair go to stderr; JSON lists them all.
-const MAX_WARNINGS_SHOWN: usize = 20;
-
-fn print_warnings(system: &str, pair: &str, warnings: &[Diagnostic]) {
-    for w in warnings.iter().take(MAX_WARNINGS_SHOWN) {
-        eprintln!("{w} (system {system}, pair {pair})");
-    }
-    if warnings.len() > MAX_WARNINGS_SHOWN {
-        eprintln!(
-            "warning: {} more warnings for system {system}, pair {pair} (see --format json)",
-            warnings.len() - MAX_WARNINGS_SHOWN
-        );
-    }
 }
 
 /// `--fail-under` gates.
@@ -461,14 +434,5 @@ fn format_of(f: InputFormatArg) -> AlignmentFormat {
         InputFormatArg::Tsv => AlignmentFormat::Tsv,
         InputFormatArg::Csv => AlignmentFormat::Csv,
         InputFormatArg::Sssom => AlignmentFormat::Sssom,
-    }
-}
-
-fn output_format(f: FormatArg) -> OutputFormat {
-    match f {
-        FormatArg::Text => OutputFormat::Text,
-        FormatArg::Json => OutputFormat::Json,
-        FormatArg::Csv => OutputFormat::Csv,
-        FormatArg::Markdown => OutputFormat::Markdown,
     }
 }

@@ -3,7 +3,10 @@
 use std::io::Write as _;
 use std::path::Path;
 
+use kgeval_model::Diagnostic;
+
 use anyhow::Context as _;
+use kgeval_report::OutputFormat;
 
 /// Writes `content` to `path` atomically (never a half-written file), or to stdout.
 pub(crate) fn write_output(path: Option<&Path>, content: &str) -> anyhow::Result<()> {
@@ -28,4 +31,46 @@ pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> anyhow::Result<()> 
     tmp.write_all(bytes).with_context(|| format!("{}: cannot write", path.display()))?;
     tmp.persist(path).map_err(|e| e.error).with_context(|| format!("{}: cannot write", path.display()))?;
     Ok(())
+}
+
+/// `--format`, shared by every subcommand.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum FormatArg {
+    /// An aligned text table with a header stating the conventions.
+    Text,
+    /// JSON, full precision.
+    Json,
+    /// CSV.
+    Csv,
+    /// A Markdown table.
+    Markdown,
+}
+
+impl From<FormatArg> for OutputFormat {
+    fn from(f: FormatArg) -> Self {
+        match f {
+            FormatArg::Text => OutputFormat::Text,
+            FormatArg::Json => OutputFormat::Json,
+            FormatArg::Csv => OutputFormat::Csv,
+            FormatArg::Markdown => OutputFormat::Markdown,
+        }
+    }
+}
+
+/// At most this many warnings per context go to stderr; JSON lists them all.
+const MAX_WARNINGS_SHOWN: usize = 20;
+
+/// Prints warnings on stderr, each followed by `(context)`, at most [`MAX_WARNINGS_SHOWN`].
+pub(crate) fn print_warnings(context: &str, warnings: &[Diagnostic]) {
+    for w in warnings.iter().take(MAX_WARNINGS_SHOWN) {
+        eprintln!("{w} ({context})");
+    }
+    if warnings.len() > MAX_WARNINGS_SHOWN {
+        eprintln!("warning: {} more warnings for {context} (see --format json)", warnings.len() - MAX_WARNINGS_SHOWN);
+    }
+}
+
+/// A file's stem, or the whole path when it has none.
+pub(crate) fn stem(path: &Path) -> String {
+    path.file_stem().map_or_else(|| path.display().to_string(), |s| s.to_string_lossy().into_owned())
 }
