@@ -77,7 +77,11 @@ pub(super) fn read(
                 let (submitted, answers) = reader.candidates(candidates)?;
                 reader.push(&cells[0], line.number, submitted, answers);
                 if format == SubmissionFormat::BioMlCandidates {
-                    let gold = if cells[1].text == BIOML_UNMATCHED { reader.nil } else { reader.interner.intern(&cells[1].text) };
+                    let gold = if cells[1].text == BIOML_UNMATCHED {
+                        reader.nil
+                    } else {
+                        reader.interner.intern(&cells[1].text)
+                    };
                     let qid = reader.entries.last().map_or_else(|| cells[0].text.as_ref().into(), |e| e.qid.clone());
                     reader.gold.push(GoldEntry { qid, gold, line: line.number });
                 }
@@ -161,8 +165,13 @@ impl Reader<'_, '_> {
         let mut scores = Vec::new();
         let mut answers = Vec::new();
         for item in items {
-            let mismatch =
-                |reader: &Self| reader.literal_error(cell, item.offset, format!("found {}, expected {} like the first candidate", item.value.describe(), shape.describe()));
+            let mismatch = |reader: &Self| {
+                reader.literal_error(
+                    cell,
+                    item.offset,
+                    format!("found {}, expected {} like the first candidate", item.value.describe(), shape.describe()),
+                )
+            };
             if shape == Shape::Iri {
                 let Literal::Str(iri) = &item.value else { return Err(mismatch(self)) };
                 ranking.push(self.iri(cell, item, iri)?);
@@ -258,7 +267,7 @@ impl Reader<'_, '_> {
                 Some(size) if start + size > rows.len() => {
                     let last = &rows[rows.len() - 1];
                     let message = format!(
-                        "found {} rows, expected a multiple of the block size {size} (the last block, from line {}, has {} rows)",
+                        "found {} rows, expected a multiple of the block size {size} (the last block, from line {}, has {} of {size})",
                         rows.len(),
                         rows[start].line,
                         rows.len() - start

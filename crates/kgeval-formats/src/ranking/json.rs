@@ -92,14 +92,30 @@ fn rephrase(error: &serde_json::Error) -> String {
     }
     for prefix in ["invalid type: ", "invalid value: ", "invalid length: "] {
         if let Some(rest) = message.strip_prefix(prefix) {
+            // serde's names of JSON kinds, in JSON's words.
+            let rest = [
+                ("sequence", "an array"),
+                ("map", "an object"),
+                ("unit value", "null"),
+                ("floating point", "the number"),
+            ]
+            .iter()
+            .find_map(|(serde, json)| rest.strip_prefix(serde).map(|tail| format!("{json}{tail}")))
+            .unwrap_or_else(|| rest.to_owned());
             return format!("found {rest}");
         }
     }
     if let Some(rest) = message.strip_prefix("missing field ") {
         return format!("found an object without {rest}, expected every required key");
     }
-    if message.starts_with("EOF while parsing") {
-        return format!("found the end of the line ({}), expected the rest of the JSON value", message.to_lowercase());
+    if let Some(what) = message.strip_prefix("EOF while parsing ") {
+        let inside = match what {
+            "a list" => " inside an array",
+            "an object" => " inside an object",
+            "a string" => " inside a string",
+            _ => "",
+        };
+        return format!("found the end of the line{inside}, expected the rest of the JSON value");
     }
     if message.starts_with("expected ") {
         return format!("found invalid JSON, {message}");
@@ -188,9 +204,10 @@ impl<'de> Visitor<'de> for LineSeed<'_> {
         while let Some(key) = map.next_key_seed(KeySeed(self.kind))? {
             let repeated = match key {
                 Key::Qid => line.qid.replace(map.next_value_seed(QidSeed)?).is_some(),
-                Key::Source => {
-                    line.source.replace(map.next_value_seed(TermSeed { interner: self.interner, key: "source" })?).is_some()
-                }
+                Key::Source => line
+                    .source
+                    .replace(map.next_value_seed(TermSeed { interner: self.interner, key: "source" })?)
+                    .is_some(),
                 Key::Type => line.entity_type.replace(map.next_value_seed(TypeSeed)?).is_some(),
                 Key::Candidates => {
                     let seed = TermListSeed { interner: self.interner, key: "candidates", distinct: true };
@@ -200,7 +217,9 @@ impl<'de> Visitor<'de> for LineSeed<'_> {
                     let seed = TermListSeed { interner: self.interner, key: "ranking", distinct: false };
                     line.ranking.replace(map.next_value_seed(seed)?).is_some()
                 }
-                Key::Scores => line.scores.replace(map.next_value_seed(ScoresSeed { interner: self.interner })?).is_some(),
+                Key::Scores => {
+                    line.scores.replace(map.next_value_seed(ScoresSeed { interner: self.interner })?).is_some()
+                }
                 Key::Gold => {
                     let gold = map.next_value_seed(TermSeed { interner: self.interner, key: "gold" })?;
                     let gold = if self.interner.resolve(gold) == super::BIOML_UNMATCHED {
@@ -216,7 +235,10 @@ impl<'de> Visitor<'de> for LineSeed<'_> {
                 }
             };
             if repeated {
-                return Err(de::Error::custom(format!("found `{}` twice in one object, expected each key once", key.name())));
+                return Err(de::Error::custom(format!(
+                    "found `{}` twice in one object, expected each key once",
+                    key.name()
+                )));
             }
         }
         Ok(line)

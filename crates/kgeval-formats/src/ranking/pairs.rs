@@ -12,7 +12,9 @@ use crate::FormatError;
 pub(super) fn read(input: &[u8], file: &str, interner: &mut Interner) -> Result<Vec<ScoredPair>, FormatError> {
     let src = Source::new(file, input)?;
     let Some(first) = src.first_content_line() else {
-        return Err(src.empty_error("scored pairs (a `source<TAB>target[<TAB>score]` header and rows, or a JSON array)"));
+        return Err(
+            src.empty_error("scored pairs (a `source<TAB>target[<TAB>score]` header and rows, or a JSON array)")
+        );
     };
     if first.text.trim_start().starts_with('[') {
         return read_json(&src, interner);
@@ -55,7 +57,8 @@ fn read_tsv(src: &Source<'_>, interner: &mut Interner) -> Result<Vec<ScoredPair>
             let names: Vec<String> = cells.iter().map(|c| c.text.to_ascii_lowercase()).collect();
             let known = matches!(
                 names.iter().map(String::as_str).collect::<Vec<_>>().as_slice(),
-                ["source" | "srcentity", "target" | "tgtentity"] | ["source" | "srcentity", "target" | "tgtentity", "score"]
+                ["source" | "srcentity", "target" | "tgtentity"]
+                    | ["source" | "srcentity", "target" | "tgtentity", "score"]
             );
             if !known {
                 let message = format!(
@@ -80,7 +83,11 @@ fn read_tsv(src: &Source<'_>, interner: &mut Interner) -> Result<Vec<ScoredPair>
             Some(cell) if !cell.text.is_empty() => parse_score(&cell.text).map_err(|m| src.error(cell.offset, m))?,
             _ => 0.0,
         };
-        out.push(ScoredPair { source: interner.intern(&cells[0].text), target: interner.intern(&cells[1].text), score });
+        out.push(ScoredPair {
+            source: interner.intern(&cells[0].text),
+            target: interner.intern(&cells[1].text),
+            score,
+        });
     }
     Ok(out)
 }

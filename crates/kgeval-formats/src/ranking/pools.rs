@@ -34,8 +34,11 @@ pub(super) fn read(input: &[u8], file: &str, interner: &mut Interner) -> Result<
         };
         let pool = Pool { qid, source, entity_type, candidates, line: line.number };
         if let Err(first) = pools.insert(pool) {
-            let message =
-                format!("found qid {} again (first at line {}), expected each qid once", quoted(&first.qid), first.line);
+            let message = format!(
+                "found qid {} again (first at line {}), expected each qid once",
+                quoted(&first.qid),
+                first.line
+            );
             return Err(src.error(key_offset(&line, "qid"), message));
         }
     }

@@ -248,7 +248,8 @@ impl<'a> Parser<'a> {
                     }
                     let buf = owned.get_or_insert_with(String::new);
                     buf.push_str(&self.text[segment..at]);
-                    let (decoded, len) = escape(&self.text[at + 1..]).map_err(|message| LiteralError { offset: at, message })?;
+                    let (decoded, len) =
+                        escape(&self.text[at + 1..]).map_err(|message| LiteralError { offset: at, message })?;
                     if let Some(c) = decoded {
                         buf.push(c);
                     }
@@ -297,7 +298,9 @@ impl<'a> Parser<'a> {
             return Err(bad(format!("found `{}`, expected {VALUE}", self.text[start..].chars().next().unwrap_or(' '))));
         }
         if bytes.get(i).is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_' || *b == b'.') {
-            let end = self.text[i..].find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.')).map_or(self.text.len(), |k| i + k);
+            let end = self.text[i..]
+                .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.'))
+                .map_or(self.text.len(), |k| i + k);
             return Err(bad(format!("found `{}`, expected a number", &self.text[start..end])));
         }
         self.pos = i;
@@ -344,7 +347,9 @@ fn escape(after: &str) -> Result<(Option<char>, usize), String> {
         '0'..='7' => {
             let len = after.bytes().take(3).take_while(|b| (b'0'..=b'7').contains(b)).count();
             let code = u32::from_str_radix(&after[..len], 8).map_err(|e| e.to_string())?;
-            char::from_u32(code).map(|ch| (Some(ch), len)).ok_or_else(|| format!("found the octal escape `\\{}`, expected a character", &after[..len]))
+            char::from_u32(code)
+                .map(|ch| (Some(ch), len))
+                .ok_or_else(|| format!("found the octal escape `\\{}`, expected a character", &after[..len]))
         }
         'x' | 'u' | 'U' => {
             let width = match c {

@@ -21,7 +21,12 @@ impl<'a> Source<'a> {
     /// Checks that `input` is UTF-8.
     pub(crate) fn new(file: &'a str, input: &'a [u8]) -> Result<Self, FormatError> {
         let text = std::str::from_utf8(input).map_err(|e| {
-            FormatError::syntax_at_offset(file, input, e.valid_up_to(), "found bytes that are not UTF-8, expected UTF-8 text")
+            FormatError::syntax_at_offset(
+                file,
+                input,
+                e.valid_up_to(),
+                "found bytes that are not UTF-8, expected UTF-8 text",
+            )
         })?;
         Ok(Source { file, text })
     }
@@ -50,7 +55,7 @@ impl<'a> Source<'a> {
 
     /// The error for an input without any content.
     pub(crate) fn empty_error(&self, expected: &str) -> FormatError {
-        self.error(self.text.len(), format!("found an empty file, expected {expected}"))
+        self.error(0, format!("found an empty file, expected {expected}"))
     }
 }
 

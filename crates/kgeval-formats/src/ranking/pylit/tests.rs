@@ -142,7 +142,10 @@ fn errors_say_where_and_what() {
     let e = error_of("[{'a': 1}]");
     assert_eq!(e.offset, 1);
     let e = error_of("");
-    assert_eq!(e.message, "found the end of the value, expected a Python literal (a string, number, True, False, None, list or tuple)");
+    assert_eq!(
+        e.message,
+        "found the end of the value, expected a Python literal (a string, number, True, False, None, list or tuple)"
+    );
     let e = error_of("99999999999999999999");
     assert!(e.message.contains("between -2^63"), "{}", e.message);
     let e = error_of(r"'\x4'");
