@@ -177,7 +177,8 @@ pub fn read_gold(input: &[u8], file: &str, interner: &mut Interner, nil_iri: &st
 /// use kgeval_formats::ranking::{read_submission, SubmissionFormat, SubmissionReadOptions};
 /// use kgeval_model::{ranking::Submitted, Interner};
 ///
-/// let input = b"SrcEntity\tTgtEntity\tTgtCandidates\nhttp://a/x\thttp://b/y\t[('http://b/z', 0.9), ('http://b/y', 0.4)]\n";
+/// let input = b"SrcEntity\tTgtEntity\tTgtCandidates\n\
+///     http://a/x\thttp://b/y\t[('http://b/z', 0.9), ('http://b/y', 0.4)]\n";
 /// let mut interner = Interner::new();
 /// let read = read_submission(input, "run.tsv", &mut interner, &SubmissionReadOptions::default())?;
 /// assert_eq!(read.format, SubmissionFormat::BioMlCandidates);
@@ -192,8 +193,9 @@ pub fn read_gold(input: &[u8], file: &str, interner: &mut Interner, nil_iri: &st
 /// [`FormatError::Syntax`] with the line and column of the first problem: invalid JSON or
 /// Python literal, a missing or ill-typed key, JSONL lines mixing `ranking` and `scores`, a
 /// row with the wrong number of cells, an unparsable or non-finite score, a candidate given
-/// twice for one query in scored forms, a BLOCK row count that is not a multiple of
-/// `options.block_size`, or a file without any query.
+/// twice for one query in a JSON `scores` object, the `qid IRI score` TSV or a BLOCK (Bio-ML
+/// candidate lists keep repeats, like rankings, for validation to name), a BLOCK row count
+/// that is not a multiple of `options.block_size`, or a file without any query.
 pub fn read_submission(
     input: &[u8],
     file: &str,
