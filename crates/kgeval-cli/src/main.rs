@@ -3,6 +3,7 @@
 mod align;
 mod manifest;
 mod output;
+mod rank;
 
 use std::io::IsTerminal as _;
 use std::process::ExitCode;
@@ -25,6 +26,9 @@ enum Command {
     /// Score OAEI-style alignments against (partial) references (MELT, Alignment API, DISO, …).
     #[command(after_help = align::EXAMPLES)]
     Align(Box<align::AlignArgs>),
+    /// Score local rankings with NIL abstention (DISO Task 2, Bio-ML, DeepOnto, OntoAligner, Bio-LLM).
+    #[command(after_help = rank::EXAMPLES)]
+    Rank(Box<rank::RankArgs>),
 }
 
 /// What a run ended with, beyond errors.
@@ -46,6 +50,7 @@ fn main() -> ExitCode {
     init_tracing(cli.verbose);
     let result = match cli.command {
         Command::Align(args) => align::run(&args),
+        Command::Rank(args) => rank::run(&args),
     };
     match result {
         Ok(Outcome::Ok) => ExitCode::SUCCESS,

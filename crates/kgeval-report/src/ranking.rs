@@ -174,6 +174,10 @@ fn text(e: &RankingEvaluation, options: &RenderOptions) -> String {
     let mut out = header_line(e);
     let _ = writeln!(out, "\nsystem: {}\n", e.system);
     out.push_str(&leaderboard_table(e, d).to_text());
+    let nil_involved = e.pairs.iter().any(|p| p.breakdown.nil.queries > 0 || p.tau.is_some());
+    if !nil_involved {
+        return out;
+    }
 
     let mut abstention = Table::new(
         &[
