@@ -176,6 +176,9 @@ fn text(e: &RankingEvaluation, options: &RenderOptions) -> String {
     out.push_str(&leaderboard_table(e, d).to_text());
     let nil_involved = e.pairs.iter().any(|p| p.breakdown.nil.queries > 0 || p.tau.is_some());
     if !nil_involved {
+        if !out.ends_with('\n') {
+            out.push('\n');
+        }
         return out;
     }
 
@@ -266,6 +269,9 @@ fn text(e: &RankingEvaluation, options: &RenderOptions) -> String {
         }
         let _ = writeln!(out, "\nTau sweep (pair columns: MRR; * = oracle tau, chosen on the test data):");
         out.push_str(&table.to_text());
+    }
+    if !out.ends_with('\n') {
+        out.push('\n');
     }
     out
 }

@@ -6,6 +6,7 @@ mod cli;
 mod conventions;
 mod diso;
 mod melt;
+mod rank;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
