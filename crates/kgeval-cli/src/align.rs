@@ -10,10 +10,10 @@ use kgeval_formats::ontology::read_entity_types_file;
 use kgeval_metrics::alignment::{evaluate_track, AlignmentOptions, PairInput};
 use kgeval_model::results::{AlignmentProfile, CompletenessMode, TrackEvaluation};
 use kgeval_model::{Alignment, Diagnostic, EntityTypes, Interner};
-use kgeval_report::{render_alignment, render_labels_tsv, RenderOptions};
+use kgeval_report::{render_alignment, render_labels_tsv};
 
 use crate::manifest::read_manifest;
-use crate::output::{print_warnings, stem, write_atomically, write_output, FormatArg};
+use crate::output::{print_warnings, stem, write_atomically, write_output, OutputArgs};
 use crate::Outcome;
 
 pub(crate) const EXAMPLES: &str = "\
@@ -86,18 +86,8 @@ pub(crate) struct AlignArgs {
     /// Write every TP / FP / FN / ignored correspondence to this TSV file.
     #[arg(long)]
     labels: Option<PathBuf>,
-    /// Output format.
-    #[arg(long, short = 'f', value_enum, default_value_t = FormatArg::Text)]
-    format: FormatArg,
-    /// Write the result to this file (atomically) instead of stdout.
-    #[arg(long, short = 'o')]
-    output: Option<PathBuf>,
-    /// Decimals in text and Markdown output.
-    #[arg(long, default_value_t = 4)]
-    precision: usize,
-    /// Include the per-item score table in JSON (`per_item`).
-    #[arg(long)]
-    per_item: bool,
+    #[command(flatten)]
+    out: OutputArgs,
     /// Exit 1 when a micro (primary) metric is below VALUE: METRIC=VALUE with METRIC one of
     /// precision, recall, f1.
     #[arg(long, value_name = "METRIC=VALUE")]
@@ -209,16 +199,12 @@ pub(crate) fn run(args: &AlignArgs) -> anyhow::Result<Outcome> {
             print_warnings(&format!("system {}, pair {}", track.system, pair.name), &pair.warnings);
         }
     }
-    let render = RenderOptions {
-        precision: args.precision,
-        version: env!("CARGO_PKG_VERSION").to_owned(),
-        per_item: args.per_item,
-    };
-    let rendered = render_alignment(&tracks, args.format.into(), &render);
+    let render = args.out.render_options();
+    let rendered = render_alignment(&tracks, args.out.format.into(), &render);
     if let Some(path) = &args.labels {
         write_atomically(path, render_labels_tsv(&tracks, &interner).as_bytes())?;
     }
-    write_output(args.output.as_deref(), &rendered)?;
+    write_output(args.out.output.as_deref(), &rendered)?;
     Ok(check_gates(&gates, &tracks))
 }
 

@@ -1,12 +1,12 @@
 //! Writing results: stdout, or a file written atomically (temp file + rename).
 
 use std::io::Write as _;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use kgeval_model::Diagnostic;
 
 use anyhow::Context as _;
-use kgeval_report::OutputFormat;
+use kgeval_report::{OutputFormat, RenderOptions};
 
 /// Writes `content` to `path` atomically (never a half-written file), or to stdout.
 pub(crate) fn write_output(path: Option<&Path>, content: &str) -> anyhow::Result<()> {
@@ -73,4 +73,32 @@ pub(crate) fn print_warnings(context: &str, warnings: &[Diagnostic]) {
 /// A file's stem, or the whole path when it has none.
 pub(crate) fn stem(path: &Path) -> String {
     path.file_stem().map_or_else(|| path.display().to_string(), |s| s.to_string_lossy().into_owned())
+}
+
+/// The output flags every subcommand shares.
+#[derive(Debug, clap::Args)]
+pub(crate) struct OutputArgs {
+    /// Output format.
+    #[arg(long, short = 'f', value_enum, default_value_t = FormatArg::Text)]
+    pub(crate) format: FormatArg,
+    /// Write the result to this file (atomically) instead of stdout.
+    #[arg(long, short = 'o')]
+    pub(crate) output: Option<PathBuf>,
+    /// Decimals in text and Markdown output.
+    #[arg(long, default_value_t = 4)]
+    pub(crate) precision: usize,
+    /// Include the per-item score table in JSON (`per_item`).
+    #[arg(long)]
+    pub(crate) per_item: bool,
+}
+
+impl OutputArgs {
+    /// The renderer options these flags ask for.
+    pub(crate) fn render_options(&self) -> RenderOptions {
+        RenderOptions {
+            precision: self.precision,
+            version: env!("CARGO_PKG_VERSION").to_owned(),
+            per_item: self.per_item,
+        }
+    }
 }

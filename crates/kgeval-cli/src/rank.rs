@@ -18,7 +18,7 @@ use kgeval_model::Interner;
 use kgeval_report::{render_biollm, render_ontoaligner, render_ranking, RenderOptions, RESERVED_PAIR_NAMES};
 use serde::Deserialize;
 
-use crate::output::{print_warnings, stem, write_output, FormatArg};
+use crate::output::{print_warnings, stem, write_output, OutputArgs};
 use crate::Outcome;
 
 pub(crate) const EXAMPLES: &str = "\
@@ -90,18 +90,8 @@ pub(crate) struct RankArgs {
     /// β of OntoAligner's F-score.
     #[arg(long, default_value_t = 1.0)]
     beta: f64,
-    /// Output format.
-    #[arg(long, short = 'f', value_enum, default_value_t = FormatArg::Text)]
-    format: FormatArg,
-    /// Write the result to this file (atomically) instead of stdout.
-    #[arg(long, short = 'o')]
-    output: Option<PathBuf>,
-    /// Decimals in text and Markdown output.
-    #[arg(long, default_value_t = 4)]
-    precision: usize,
-    /// Include the per-query score table in JSON (`per_item`).
-    #[arg(long)]
-    per_item: bool,
+    #[command(flatten)]
+    out: OutputArgs,
     /// Exit 1 when a MACRO metric is below VALUE: METRIC=VALUE with METRIC mrr or hits_at_K.
     #[arg(long, value_name = "METRIC=VALUE")]
     fail_under: Vec<String>,
@@ -178,11 +168,7 @@ pub(crate) fn run(args: &RankArgs) -> anyhow::Result<Outcome> {
         .clone()
         .or(manifest_system)
         .unwrap_or_else(|| plans.first().map_or_else(|| "system".to_owned(), |p| stem(&p.submission)));
-    let render = RenderOptions {
-        precision: args.precision,
-        version: env!("CARGO_PKG_VERSION").to_owned(),
-        per_item: args.per_item,
-    };
+    let render = args.out.render_options();
     let mut interner = Interner::new();
     match profile {
         RankingProfile::Ontoaligner => return run_ontoaligner(args, &plans, &system, &render, &mut interner),
@@ -204,7 +190,7 @@ pub(crate) fn run(args: &RankArgs) -> anyhow::Result<Outcome> {
     let evaluation = evaluate_local(&system, &pairs, &interner, &options)
         .map_err(|e| located(&e, &loaded).unwrap_or_else(|| e.into()))?;
     print_warnings(&format!("system {system}"), &evaluation.warnings);
-    write_output(args.output.as_deref(), &render_ranking(&evaluation, args.format.into(), &render))?;
+    write_output(args.out.output.as_deref(), &render_ranking(&evaluation, args.out.format.into(), &render))?;
     Ok(check_gates(&gates, &evaluation))
 }
 
@@ -349,7 +335,7 @@ fn run_biollm(
     if scores.unmatched == 0 {
         eprintln!("warning: no UnMatched row: the rejection rate is undefined (DeepOnto divides by zero here)");
     }
-    write_output(args.output.as_deref(), &render_biollm(system, &scores, args.format.into(), render))?;
+    write_output(args.out.output.as_deref(), &render_biollm(system, &scores, args.out.format.into(), render))?;
     Ok(Outcome::Ok)
 }
 
@@ -370,7 +356,7 @@ fn run_ontoaligner(
         .collect();
     let ks = if args.k.is_empty() { RankingProfile::Ontoaligner.ks() } else { args.k.clone() };
     let scores = evaluate_ontoaligner(&predictions, &references, &ks, args.beta);
-    write_output(args.output.as_deref(), &render_ontoaligner(system, &scores, args.format.into(), render))?;
+    write_output(args.out.output.as_deref(), &render_ontoaligner(system, &scores, args.out.format.into(), render))?;
     Ok(Outcome::Ok)
 }
 
