@@ -2,6 +2,7 @@
 #![deny(missing_docs)]
 
 pub mod alignment;
+pub mod lexicon;
 mod error;
 pub mod ontology;
 

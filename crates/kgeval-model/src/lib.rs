@@ -5,6 +5,7 @@ mod alignment;
 mod diagnostic;
 mod entity;
 mod interner;
+pub mod lexicon;
 mod relation;
 pub mod results;
 mod score_table;
