@@ -235,9 +235,10 @@ fn check_entry(
     if entry.frames.is_empty() {
         return;
     }
+    let mut reported = HashSet::new();
     for sense in &entry.senses {
         for node in sense.subject_nodes.iter().chain(&sense.object_nodes) {
-            if !argument_nodes.contains(node.as_str()) {
+            if !argument_nodes.contains(node.as_str()) && reported.insert(node.as_str()) {
                 warn(
                     "unmapped-sense-argument",
                     format!("entry {name}: the sense maps {} but no frame of the entry has that argument", short(node)),

@@ -94,8 +94,8 @@ impl<'a> Locator<'a> {
         Self { text, prefixes }
     }
 
-    /// The 1-based line where `node` is first written at the start of a line (as a subject),
-    /// else anywhere; 0 when it cannot be found (blank nodes, unusual spellings).
+    /// The 1-based line where `node` is first written as a subject (at the start of a line,
+    /// followed by a predicate), else anywhere; 0 when it cannot be found (blank nodes, unusual spellings).
     pub(crate) fn line_of(&self, node: &str) -> u32 {
         if node.starts_with("_:") {
             return 0;
@@ -118,7 +118,9 @@ impl<'a> Locator<'a> {
                 }
                 let line_start = self.text[..at].rfind('\n').map_or(0, |i| i + 1);
                 let line = self.text[..at].matches('\n').count() as u32 + 1;
-                if self.text[line_start..at].trim().is_empty() {
+                let rest = self.text[at + spelling.len()..].lines().next().unwrap_or("").trim_start();
+                let as_subject = !rest.is_empty() && !rest.starts_with([',', ';', '.']);
+                if as_subject && self.text[line_start..at].trim().is_empty() {
                     return line;
                 }
                 anywhere.get_or_insert(line);

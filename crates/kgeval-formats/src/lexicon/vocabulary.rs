@@ -141,7 +141,13 @@ fn typo_of(name: &str, known: &[&'static str]) -> Option<&'static str> {
     if known.contains(&name) || name.len() < 5 {
         return None;
     }
-    known.iter().copied().find(|k| edit_distance(name, k) <= 2 || (k.starts_with(name) && k.len() > name.len()))
+    known
+        .iter()
+        .copied()
+        .map(|k| (edit_distance(name, k), k))
+        .filter(|&(distance, k)| distance <= 2 || k.starts_with(name))
+        .min()
+        .map(|(_, k)| k)
 }
 
 /// Levenshtein distance over chars.

@@ -1,4 +1,5 @@
 //! Integration tests of kgeval-formats on real and malformed files (one test binary).
 
+mod lexicon;
 mod rdf;
 mod tsv_sssom;
