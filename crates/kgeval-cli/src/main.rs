@@ -1,6 +1,7 @@
 //! `kgeval`: one binary, one subcommand per evaluation family.
 
 mod align;
+mod lexicon;
 mod manifest;
 mod output;
 
@@ -25,6 +26,9 @@ enum Command {
     /// Score OAEI-style alignments against (partial) references (MELT, Alignment API, DISO, …).
     #[command(after_help = align::EXAMPLES)]
     Align(Box<align::AlignArgs>),
+    /// Score a lemon / OntoLex lexicon against a gold lexicon per class and property (QALD-3 Task 2).
+    #[command(after_help = lexicon::EXAMPLES)]
+    Lexicon(Box<lexicon::LexiconArgs>),
 }
 
 /// What a run ended with, beyond errors.
@@ -46,6 +50,7 @@ fn main() -> ExitCode {
     init_tracing(cli.verbose);
     let result = match cli.command {
         Command::Align(args) => align::run(&args),
+        Command::Lexicon(args) => lexicon::run(&args),
     };
     match result {
         Ok(Outcome::Ok) => ExitCode::SUCCESS,

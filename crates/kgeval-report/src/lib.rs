@@ -2,10 +2,12 @@
 #![deny(missing_docs)]
 
 mod alignment;
+mod lexicon;
 mod number;
 mod table;
 
 pub use alignment::{alignment_json, render_alignment, render_labels_tsv};
+pub use lexicon::{lexicon_json, render_lexicon};
 pub use number::{format_fixed, format_java_double};
 pub use table::Table;
 

@@ -11,6 +11,7 @@ mod graph;
 mod uri_list;
 mod vocabulary;
 
+use std::borrow::Cow;
 use std::path::Path;
 
 use kgeval_model::lexicon::Lexicon;
@@ -73,8 +74,20 @@ pub struct ReadLexicon {
 /// lenient parser, or when the file holds no lexical entry at all.
 pub fn read_lexicon(input: &[u8], file: &str, options: &LexiconReadOptions) -> Result<ReadLexicon, FormatError> {
     let base = options.base_iri.as_deref().unwrap_or(DEFAULT_BASE_IRI);
+    let (repaired, repaired_lines) = repair_directive_dots(input);
+    let input: &[u8] = &repaired;
     let (triples, prefixes) = parse_lenient(input, file, base)?;
-    let mut warnings = strict_defects(input, file, base);
+    let mut warnings: Vec<Diagnostic> = repaired_lines
+        .into_iter()
+        .map(|(line, column)| {
+            Diagnostic::warning(
+                "turtle-repaired",
+                "found a @prefix directive without its final '.': read as if the '.' were there",
+            )
+            .at(Location { file: file.to_owned(), line, column })
+        })
+        .collect();
+    warnings.extend(strict_defects(input, file, base));
     let graph = graph::Graph::new(triples);
     let locator = graph::Locator::new(input, prefixes);
     let lexicon = entries::build(&graph, &locator, file, &mut warnings)?;
@@ -162,4 +175,41 @@ fn strict_defects(input: &[u8], file: &str, base: &str) -> Vec<Diagnostic> {
         out.push(note);
     }
     out
+}
+
+/// M-ATOLL's `foaf_5.ttl` / `foaf_6.ttl` end a `@prefix` line without its `.`, which no Turtle
+/// parser accepts. Such a line (`@prefix p: <iri>` and nothing else) gets its dot back; the
+/// `(line, column)` of each repair is returned for a warning. Other bytes are untouched, so
+/// positions stay those of the file.
+fn repair_directive_dots(input: &[u8]) -> (Cow<'_, [u8]>, Vec<(u32, u32)>) {
+    let Ok(text) = std::str::from_utf8(input) else { return (Cow::Borrowed(input), Vec::new()) };
+    let mut repaired = String::with_capacity(text.len() + 8);
+    let mut lines = Vec::new();
+    for (index, line) in text.split_inclusive('\n').enumerate() {
+        let body = line.trim_end_matches(['\n', '\r']);
+        let trimmed = body.trim();
+        let is_bare_prefix = trimmed.strip_prefix("@prefix").is_some_and(|rest| {
+            let rest = rest.trim_start();
+            rest.split_once(':').is_some_and(|(name, iri)| {
+                !name.contains(char::is_whitespace) && {
+                    let iri = iri.trim();
+                    iri.starts_with('<') && iri.ends_with('>') && iri.matches('>').count() == 1
+                }
+            })
+        });
+        if is_bare_prefix {
+            repaired.push_str(body.trim_end());
+            repaired.push_str(" .");
+            repaired.push_str(&line[body.len()..]);
+            let column = u32::try_from(body.trim_end().chars().count() + 1).unwrap_or(u32::MAX);
+            lines.push((u32::try_from(index + 1).unwrap_or(u32::MAX), column));
+        } else {
+            repaired.push_str(line);
+        }
+    }
+    if lines.is_empty() {
+        (Cow::Borrowed(input), lines)
+    } else {
+        (Cow::Owned(repaired.into_bytes()), lines)
+    }
 }

@@ -56,15 +56,15 @@ pub fn evaluate_lexicon(
     mode: LexiconMode,
     system_name: &str,
 ) -> LexiconEvaluation {
+    let mut warnings = Vec::new();
     let mut rows: Vec<UriEvaluation> = uris
         .uris
         .iter()
         .map(|listed| match mode {
-            LexiconMode::Paper => paper::score_uri(gold, system, &listed.uri, listed.kind),
+            LexiconMode::Paper => paper::score_uri(gold, system, &listed.uri, listed.kind, &mut warnings),
             LexiconMode::Qald3Script => script::score_uri(gold, system, &listed.uri, uris),
         })
         .collect();
-    let mut warnings = Vec::new();
     let listed = rows.len();
     let denominator = match mode {
         LexiconMode::Paper => listed.max(1) as f64,

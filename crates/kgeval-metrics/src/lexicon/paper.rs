@@ -5,6 +5,7 @@ use std::collections::HashMap;
 
 use kgeval_model::lexicon::{EntryAccuracy, Frame, LexicalEntry, Lexicon, Sense, UriEvaluation, UriKind};
 use kgeval_model::results::PrfScores;
+use kgeval_model::Diagnostic;
 
 use super::{entry_label, prf};
 
@@ -83,7 +84,13 @@ pub(crate) fn lexicalizations<'a>(lexicon: &'a Lexicon, uri: &str) -> Vec<((Stri
 }
 
 /// Scores one URI by the paper's formulas.
-pub(crate) fn score_uri(gold: &Lexicon, system: &Lexicon, uri: &str, kind: UriKind) -> UriEvaluation {
+pub(crate) fn score_uri(
+    gold: &Lexicon,
+    system: &Lexicon,
+    uri: &str,
+    kind: UriKind,
+    warnings: &mut Vec<Diagnostic>,
+) -> UriEvaluation {
     let gold_entries = lexicalizations(gold, uri);
     let system_entries = lexicalizations(system, uri);
     let gold_index: HashMap<&(String, Option<String>), &Lexicalization<'_>> =
@@ -98,6 +105,17 @@ pub(crate) fn score_uri(gold: &Lexicon, system: &Lexicon, uri: &str, kind: UriKi
         match gold_index.get(key) {
             Some(gold_lexicalization) => {
                 evaluation.matched.push(entry_label(key));
+                if markers(submitted.entry) != markers(gold_lexicalization.entry) {
+                    warnings.push(Diagnostic::warning(
+                        "marker-differs",
+                        format!(
+                            "{uri}: {} has markers {:?}, gold {:?} (the accuracy formula does not look at markers)",
+                            entry_label(key),
+                            markers(submitted.entry),
+                            markers(gold_lexicalization.entry)
+                        ),
+                    ));
+                }
                 let mut accuracy = entry_accuracy(submitted, gold_lexicalization, kind);
                 accuracy.entry = entry_label(key);
                 evaluation.entries.push(accuracy);
@@ -223,4 +241,16 @@ fn ratio(numerator: usize, denominator: usize, other_side_empty: bool) -> f64 {
     } else {
         numerator as f64 / denominator as f64
     }
+}
+
+/// The sorted `role marker` pairs of an entry's frames (arguments without marker left out).
+fn markers(entry: &LexicalEntry) -> Vec<String> {
+    let mut out: Vec<String> = entry
+        .frames
+        .iter()
+        .flat_map(|f| &f.arguments)
+        .filter_map(|a| a.marker.as_ref().map(|m| format!("{} {m}", a.role)))
+        .collect();
+    out.sort_unstable();
+    out
 }
