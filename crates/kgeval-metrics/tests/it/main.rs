@@ -3,6 +3,7 @@
 //! pseudocode, and property tests.
 
 mod aggregate;
+mod lexicon;
 mod modes;
 mod naive;
 mod profiles;
