@@ -2,8 +2,8 @@
 #![deny(missing_docs)]
 
 pub mod alignment;
-pub mod lexicon;
 mod error;
+pub mod lexicon;
 pub mod ontology;
 
 pub use error::{line_column, FormatError, SyntaxError};

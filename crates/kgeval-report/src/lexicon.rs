@@ -34,12 +34,8 @@ pub fn render_lexicon(evaluation: &LexiconEvaluation, format: OutputFormat, opti
 }
 
 fn header_line(evaluation: &LexiconEvaluation) -> String {
-    let conventions: Vec<String> = evaluation
-        .conventions
-        .iter()
-        .filter(|(k, _)| k != "mode")
-        .map(|(k, v)| format!("{k}: {v}"))
-        .collect();
+    let conventions: Vec<String> =
+        evaluation.conventions.iter().filter(|(k, _)| k != "mode").map(|(k, v)| format!("{k}: {v}")).collect();
     format!("kgeval lexicon: mode {}; {}\n", evaluation.mode, conventions.join("; "))
 }
 
@@ -172,8 +168,7 @@ pub fn lexicon_json(evaluation: &LexiconEvaluation, options: &RenderOptions) -> 
     root.insert("kgeval_version".into(), json!(options.version));
     root.insert("system".into(), json!(evaluation.system));
     root.insert("mode".into(), json!(evaluation.mode.name()));
-    let conventions: Map<String, Value> =
-        evaluation.conventions.iter().map(|(k, v)| (k.clone(), json!(v))).collect();
+    let conventions: Map<String, Value> = evaluation.conventions.iter().map(|(k, v)| (k.clone(), json!(v))).collect();
     root.insert("conventions".into(), Value::Object(conventions));
     let uris: Vec<Value> = evaluation
         .uris
@@ -271,7 +266,8 @@ mod tests {
 
     #[test]
     fn text_rounds_and_json_keeps_precision() {
-        let text = render_lexicon(&evaluation(), OutputFormat::Text, &RenderOptions { precision: 2, ..Default::default() });
+        let text =
+            render_lexicon(&evaluation(), OutputFormat::Text, &RenderOptions { precision: 2, ..Default::default() });
         assert!(
             text.contains("http://dbpedia.org/ontology/crosses  property     2        1        1      0  1.00  0.50  0.67   1.00  1.00  0.00  0.67   2.00"),
             "{text}"

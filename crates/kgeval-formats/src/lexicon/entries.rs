@@ -72,7 +72,10 @@ pub(crate) fn build(
                 warnings.push({
                     Diagnostic::warning(
                         "orphan-entry",
-                        format!("entry {} is typed as a lexical entry but not listed under lemon:entry: not scored", short(node)),
+                        format!(
+                            "entry {} is typed as a lexical entry but not listed under lemon:entry: not scored",
+                            short(node)
+                        ),
                     )
                     .at(at(locator.line_of(node)))
                 });
@@ -104,12 +107,10 @@ fn read_entry(graph: &Graph, node: &str, line: u32) -> LexicalEntry {
         .objects(node, |p| is(p, "canonicalForm"))
         .filter_map(Object::node)
         .find_map(|form| written_rep_of(graph, form));
-    let part_of_speech = graph
-        .objects(node, |p| lexinfo_local(p) == Some("partOfSpeech"))
-        .find_map(|o| match o {
-            Object::Node(iri) => Some(lexinfo_name(iri).rsplit(['#', '/']).next().unwrap_or_default().to_owned()),
-            Object::Literal(text) => Some(text.clone()),
-        });
+    let part_of_speech = graph.objects(node, |p| lexinfo_local(p) == Some("partOfSpeech")).find_map(|o| match o {
+        Object::Node(iri) => Some(lexinfo_name(iri).rsplit(['#', '/']).next().unwrap_or_default().to_owned()),
+        Object::Literal(text) => Some(text.clone()),
+    });
     let mut senses = Vec::new();
     for sense in graph.objects(node, |p| is(p, "sense")).filter_map(Object::node) {
         read_sense(graph, sense, false, &mut senses, 0);
@@ -185,12 +186,7 @@ fn marker_text(graph: &Graph, marker: &Object) -> String {
 }
 
 /// The defects of one entry, located at the entry's line.
-fn check_entry(
-    entry: &LexicalEntry,
-    entry_nodes: &HashSet<&str>,
-    file: &str,
-    warnings: &mut Vec<Diagnostic>,
-) {
+fn check_entry(entry: &LexicalEntry, entry_nodes: &HashSet<&str>, file: &str, warnings: &mut Vec<Diagnostic>) {
     let location = Location { file: file.to_owned(), line: entry.line, column: u32::from(entry.line > 0) };
     let name = short(&entry.node);
     let mut warn = |code: &'static str, message: String| {

@@ -46,7 +46,10 @@ fn qald3_train_gold_reads_with_its_defects_as_warnings() {
     assert!(w.iter().all(|d| d.location.is_some()), "every warning located: {w:?}");
     // Subsenses: `discover` lexicalizes two properties, each with its own mapping.
     let discover = entry(&read.lexicon.entries, "discover");
-    assert_eq!(discover.references(), ["http://dbpedia.org/ontology/discoverer", "http://dbpedia.org/ontology/discovered"]);
+    assert_eq!(
+        discover.references(),
+        ["http://dbpedia.org/ontology/discoverer", "http://dbpedia.org/ontology/discovered"]
+    );
     let sub: Vec<_> = discover.senses.iter().filter(|s| s.subsense).collect();
     assert_eq!(sub.len(), 2);
     assert_ne!(sub[0].object_nodes, sub[1].object_nodes);
@@ -148,7 +151,8 @@ fn syntax_error(result: Result<impl std::fmt::Debug, FormatError>) -> (u32, u32,
 
 #[test]
 fn malformed_turtle_is_a_located_error() {
-    let ttl = b"@prefix lemon: <http://www.monnet-project.eu/lemon#> .\n:lexicon lemon:entry :a ;\n  lemon:entry \"x .\n";
+    let ttl =
+        b"@prefix lemon: <http://www.monnet-project.eu/lemon#> .\n:lexicon lemon:entry :a ;\n  lemon:entry \"x .\n";
     let (line, column, message) = syntax_error(read_lexicon(ttl, "bad.ttl", &LexiconReadOptions::default()));
     assert!(line >= 2 && column >= 1, "{line}:{column}");
     assert!(message.starts_with("invalid Turtle"), "{message}");

@@ -21,7 +21,7 @@
 mod paper;
 mod script;
 
-use kgeval_model::lexicon::{LexiconEvaluation, LexiconMode, Lexicon, UriEvaluation, UriList};
+use kgeval_model::lexicon::{Lexicon, LexiconEvaluation, LexiconMode, UriEvaluation, UriList};
 use kgeval_model::results::{ConfusionCounts, PrfScores};
 use kgeval_model::{Diagnostic, ScoreTable};
 
@@ -74,7 +74,12 @@ pub fn evaluate_lexicon(
             let mentioned = script::mentioned_uris(system);
             for (row, listed_uri) in rows.iter_mut().zip(&uris.uris) {
                 if !mentioned.contains(&listed_uri.uri) {
-                    *row = UriEvaluation { uri: row.uri.clone(), kind: row.kind, gold: row.gold.clone(), ..Default::default() };
+                    *row = UriEvaluation {
+                        uri: row.uri.clone(),
+                        kind: row.kind,
+                        gold: row.gold.clone(),
+                        ..Default::default()
+                    };
                     row.missing = row.gold.clone();
                 }
             }
@@ -132,8 +137,7 @@ pub(crate) fn entry_label((lemma, pos): &(String, Option<String>)) -> String {
 pub(crate) fn prf(matched: usize, submitted: usize, gold: usize) -> PrfScores {
     let div = |a: usize, b: usize| if b == 0 { 0.0 } else { a as f64 / b as f64 };
     let (precision, recall) = (div(matched, submitted), div(matched, gold));
-    let f_measure =
-        if precision + recall > 0.0 { 2.0 * precision * recall / (precision + recall) } else { 0.0 };
+    let f_measure = if precision + recall > 0.0 { 2.0 * precision * recall / (precision + recall) } else { 0.0 };
     PrfScores { precision, recall, f_measure }
 }
 

@@ -67,7 +67,10 @@ pub(crate) struct Lexicalization<'a> {
 }
 
 /// The entries of `lexicon` for `uri`, keyed by (lemma, POS), first entry per key.
-pub(crate) fn lexicalizations<'a>(lexicon: &'a Lexicon, uri: &str) -> Vec<((String, Option<String>), Lexicalization<'a>)> {
+pub(crate) fn lexicalizations<'a>(
+    lexicon: &'a Lexicon,
+    uri: &str,
+) -> Vec<((String, Option<String>), Lexicalization<'a>)> {
     let mut out: Vec<((String, Option<String>), Lexicalization<'a>)> = Vec::new();
     for entry in &lexicon.entries {
         let Some(written) = &entry.written_rep else { continue };
@@ -123,8 +126,11 @@ pub(crate) fn score_uri(
             None => evaluation.extra.push(entry_label(key)),
         }
     }
-    evaluation.missing =
-        gold_entries.iter().filter(|(k, _)| !system_entries.iter().any(|(s, _)| s == k)).map(|(k, _)| entry_label(k)).collect();
+    evaluation.missing = gold_entries
+        .iter()
+        .filter(|(k, _)| !system_entries.iter().any(|(s, _)| s == k))
+        .map(|(k, _)| entry_label(k))
+        .collect();
     let matched = evaluation.matched.len();
     let (n_system, n_gold) = (system_entries.len(), gold_entries.len());
     if n_system == 0 && n_gold == 0 {

@@ -106,11 +106,8 @@ pub(crate) fn score_uri(gold: &Lexicon, system: &Lexicon, uri: &str, list: &UriL
             evaluation.extra.push(label(user));
         }
     }
-    evaluation.missing = gold_entries
-        .iter()
-        .filter(|g| !user_entries.iter().any(|u| same_entry(u, g)))
-        .map(|g| label(g))
-        .collect();
+    evaluation.missing =
+        gold_entries.iter().filter(|g| !user_entries.iter().any(|u| same_entry(u, g))).map(|g| label(g)).collect();
     let correct = counted.len() as f64;
     if correct > 0.0 {
         let recall = round5(correct / gold_entries.len() as f64);
@@ -150,7 +147,14 @@ fn entry_points(user: &ScriptEntry<'_>, gold: &ScriptEntry<'_>, list: &UriList) 
     // not divided by 3. The script asked a SPARQL endpoint; kgeval asks the URI list.
     let is_class = user.references.len() == 1 && list.kind_of(user.references[0]) == Some(UriKind::Class);
     if is_class {
-        return EntryAccuracy { entry: String::new(), frame, arguments: None, mapping: None, raw: frame, accuracy: frame };
+        return EntryAccuracy {
+            entry: String::new(),
+            frame,
+            arguments: None,
+            mapping: None,
+            raw: frame,
+            accuracy: frame,
+        };
     }
     let user_syntax = syntactic_arguments(user.entry);
     let user_semantics = sense_arguments(user.entry);
@@ -174,7 +178,14 @@ fn entry_points(user: &ScriptEntry<'_>, gold: &ScriptEntry<'_>, list: &UriList) 
         0.0
     };
     let raw = frame + mapping + arguments;
-    EntryAccuracy { entry: String::new(), frame, arguments: Some(arguments), mapping: Some(mapping), raw, accuracy: raw / 3.0 }
+    EntryAccuracy {
+        entry: String::new(),
+        frame,
+        arguments: Some(arguments),
+        mapping: Some(mapping),
+        raw,
+        accuracy: raw / 3.0,
+    }
 }
 
 /// Every (role, node) of every frame.

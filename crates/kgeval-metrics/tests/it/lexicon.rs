@@ -3,8 +3,7 @@
 
 use kgeval_metrics::lexicon::{evaluate_lexicon, SCRIPT_DENOMINATOR};
 use kgeval_model::lexicon::{
-    Frame, LexicalEntry, Lexicon, LexiconEvaluation, LexiconMode, ListedUri, Sense, SyntacticArgument, UriKind,
-    UriList,
+    Frame, LexicalEntry, Lexicon, LexiconEvaluation, LexiconMode, ListedUri, Sense, SyntacticArgument, UriKind, UriList,
 };
 
 const P: &str = "http://x/crosses";
@@ -21,7 +20,15 @@ fn uris() -> UriList {
 
 /// An entry for `reference` with one frame of `(role, node)` arguments, mapping the nodes in
 /// `subject` / `object`.
-fn entry(lemma: &str, pos: &str, reference: &str, frame: Option<&str>, args: &[(&str, &str)], subject: &[&str], object: &[&str]) -> LexicalEntry {
+fn entry(
+    lemma: &str,
+    pos: &str,
+    reference: &str,
+    frame: Option<&str>,
+    args: &[(&str, &str)],
+    subject: &[&str],
+    object: &[&str],
+) -> LexicalEntry {
     let strings = |v: &[&str]| v.iter().map(|s| (*s).to_owned()).collect();
     LexicalEntry {
         node: format!("http://lex/{lemma}"),
@@ -80,7 +87,15 @@ fn identical_entry_scores_one_everywhere() {
 #[test]
 fn frame_differs() {
     // frameEq 0; both roles shared (2/2); both mappings right (2/2): A = (0 + 1 + 1) / 3.
-    let sys = entry("cross", "verb", P, Some("IntransitivePPFrame"), &[("subject", "s"), ("directObject", "o")], &["s"], &["o"]);
+    let sys = entry(
+        "cross",
+        "verb",
+        P,
+        Some("IntransitivePPFrame"),
+        &[("subject", "s"), ("directObject", "o")],
+        &["s"],
+        &["o"],
+    );
     let r = score(vec![cross()], vec![sys], LexiconMode::Paper);
     let e = property_entry(&r);
     assert_eq!((e.frame, e.arguments, e.mapping, e.raw), (0.0, Some(1.0), Some(1.0), 2.0));
@@ -103,7 +118,8 @@ fn an_argument_missing() {
 #[test]
 fn subject_and_object_swapped() {
     // subjOfProp names the object node and vice versa: every map(a) = 0. A = (1 + 1 + 0) / 3.
-    let sys = entry("cross", "verb", P, Some("TransitiveFrame"), &[("subject", "s"), ("directObject", "o")], &["o"], &["s"]);
+    let sys =
+        entry("cross", "verb", P, Some("TransitiveFrame"), &[("subject", "s"), ("directObject", "o")], &["o"], &["s"]);
     let r = score(vec![cross()], vec![sys], LexiconMode::Paper);
     let e = property_entry(&r);
     assert_eq!((e.frame, e.arguments, e.mapping), (1.0, Some(1.0), Some(0.0)));
@@ -111,7 +127,15 @@ fn subject_and_object_swapped() {
 }
 
 fn similar(role: &str) -> LexicalEntry {
-    entry("similar", "adjective", P, Some("AdjectivePPFrame"), &[(role, "a1"), ("prepositionalObject", "a2")], &["a1"], &["a2"])
+    entry(
+        "similar",
+        "adjective",
+        P,
+        Some("AdjectivePPFrame"),
+        &[(role, "a1"), ("prepositionalObject", "a2")],
+        &["a1"],
+        &["a2"],
+    )
 }
 
 #[test]
@@ -222,7 +246,15 @@ fn script_partial_mapping_is_zero_by_integer_division() {
     // mapping to a node that is no argument: user fingerprint {3}, gold {3, 4}; the lengths
     // differ and 1/2 in Python 2 is 0, so the mapping point is lost. Syntactic arguments (2)
     // and sense arguments (2) agree in number, role point 1, frame 1: A = 2/3.
-    let sys = entry("cross", "verb", P, Some("TransitiveFrame"), &[("subject", "s"), ("directObject", "o")], &["s"], &["elsewhere"]);
+    let sys = entry(
+        "cross",
+        "verb",
+        P,
+        Some("TransitiveFrame"),
+        &[("subject", "s"), ("directObject", "o")],
+        &["s"],
+        &["elsewhere"],
+    );
     let r = score(vec![cross()], vec![sys.clone()], LexiconMode::Qald3Script);
     let e = property_entry(&r);
     assert_eq!((e.frame, e.mapping, e.arguments), (1.0, Some(0.0), Some(1.0)));
@@ -236,7 +268,11 @@ fn script_counts_a_lemma_once_and_scores_unlisted_uris() {
     // Two system entries with the same lemma, one as noun, one as verb; gold has both.
     // The script counts the lemma once: correct 1 of 2 (P = R = 0.5); the paper counts 2.
     let gold = vec![cross(), entry("cross", "noun", P, None, &[], &[], &[])];
-    let system = vec![cross(), entry("cross", "noun", P, None, &[], &[], &[]), entry("bridge", "noun", "http://x/Other", None, &[], &[], &[])];
+    let system = vec![
+        cross(),
+        entry("cross", "noun", P, None, &[], &[], &[]),
+        entry("bridge", "noun", "http://x/Other", None, &[], &[], &[]),
+    ];
     let script = score(gold.clone(), system.clone(), LexiconMode::Qald3Script);
     assert_eq!((script.uris[1].scores.precision, script.uris[1].scores.recall), (0.5, 0.5));
     // http://x/Other is not listed: the script still scores it (here 0: no gold entry).
