@@ -107,9 +107,9 @@ fn read_entry(graph: &Graph, node: &str, line: u32) -> LexicalEntry {
         .objects(node, |p| is(p, "canonicalForm"))
         .filter_map(Object::node)
         .find_map(|form| written_rep_of(graph, form));
-    let part_of_speech = graph.objects(node, |p| lexinfo_local(p) == Some("partOfSpeech")).find_map(|o| match o {
-        Object::Node(iri) => Some(lexinfo_name(iri).rsplit(['#', '/']).next().unwrap_or_default().to_owned()),
-        Object::Literal(text) => Some(text.clone()),
+    let part_of_speech = graph.objects(node, |p| lexinfo_local(p) == Some("partOfSpeech")).next().map(|o| match o {
+        Object::Node(iri) => lexinfo_name(iri).rsplit(['#', '/']).next().unwrap_or_default().to_owned(),
+        Object::Literal(text) => text.clone(),
     });
     let mut senses = Vec::new();
     for sense in graph.objects(node, |p| is(p, "sense")).filter_map(Object::node) {

@@ -96,6 +96,12 @@ pub fn evaluate_lexicon(
             SCRIPT_DENOMINATOR
         }
     };
+    for row in rows.iter().take(listed).filter(|r| r.gold.is_empty()) {
+        warnings.push(Diagnostic::warning(
+            "uri-without-gold-entries",
+            format!("{}: the gold lexicon has no scorable entry for this listed URI", row.uri),
+        ));
+    }
     let sum = |f: &dyn Fn(&UriEvaluation) -> f64| rows.iter().map(f).sum::<f64>() / denominator;
     let average = PrfScores {
         precision: sum(&|r| r.scores.precision),
