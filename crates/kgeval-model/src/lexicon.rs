@@ -185,6 +185,28 @@ pub struct EntryAccuracy {
     pub accuracy: f64,
 }
 
+impl EntryAccuracy {
+    /// A class entry: the frame component only, not divided.
+    #[must_use]
+    pub fn class(frame: f64) -> Self {
+        Self { entry: String::new(), frame, arguments: None, mapping: None, raw: frame, accuracy: frame }
+    }
+
+    /// A property entry: the three components, their raw sum and the sum divided by 3.
+    #[must_use]
+    pub fn property(frame: f64, arguments: f64, mapping: f64) -> Self {
+        let raw = frame + arguments + mapping;
+        Self {
+            entry: String::new(),
+            frame,
+            arguments: Some(arguments),
+            mapping: Some(mapping),
+            raw,
+            accuracy: raw / 3.0,
+        }
+    }
+}
+
 /// The evaluation of one URI.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct UriEvaluation {
@@ -209,6 +231,15 @@ pub struct UriEvaluation {
     pub accuracy_raw: f64,
     /// The per-entry accuracy components.
     pub entries: Vec<EntryAccuracy>,
+}
+
+impl UriEvaluation {
+    /// The mean of one accuracy component over the matched entries (`None` when no entry has it).
+    #[must_use]
+    pub fn mean_component(&self, component: impl Fn(&EntryAccuracy) -> Option<f64>) -> Option<f64> {
+        let values: Vec<f64> = self.entries.iter().filter_map(component).collect();
+        (!values.is_empty()).then(|| values.iter().sum::<f64>() / values.len() as f64)
+    }
 }
 
 /// The whole evaluation of one submitted lexicon.

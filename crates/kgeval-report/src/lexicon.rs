@@ -2,7 +2,7 @@
 
 use std::fmt::Write as _;
 
-use kgeval_model::lexicon::{LexiconEvaluation, UriEvaluation};
+use kgeval_model::lexicon::LexiconEvaluation;
 use kgeval_model::{Diagnostic, Severity};
 use serde_json::{json, Map, Value};
 
@@ -39,12 +39,6 @@ fn header_line(evaluation: &LexiconEvaluation) -> String {
     format!("kgeval lexicon: mode {}; {}\n", evaluation.mode, conventions.join("; "))
 }
 
-/// The mean of one accuracy component over a URI's matched entries.
-fn component(row: &UriEvaluation, f: impl Fn(&kgeval_model::lexicon::EntryAccuracy) -> Option<f64>) -> Option<f64> {
-    let values: Vec<f64> = row.entries.iter().filter_map(f).collect();
-    (!values.is_empty()).then(|| values.iter().sum::<f64>() / values.len() as f64)
-}
-
 fn table(evaluation: &LexiconEvaluation, decimals: usize) -> Table {
     let header =
         ["uri", "kind", "gold", "matched", "missing", "extra", "P", "R", "F", "frame", "args", "map", "A", "A_raw"];
@@ -63,9 +57,9 @@ fn table(evaluation: &LexiconEvaluation, decimals: usize) -> Table {
             fixed(row.scores.precision),
             fixed(row.scores.recall),
             fixed(row.scores.f_measure),
-            optional(component(row, |e| Some(e.frame))),
-            optional(component(row, |e| e.arguments)),
-            optional(component(row, |e| e.mapping)),
+            optional(row.mean_component(|e| Some(e.frame))),
+            optional(row.mean_component(|e| e.arguments)),
+            optional(row.mean_component(|e| e.mapping)),
             fixed(row.accuracy),
             fixed(row.accuracy_raw),
         ]);
@@ -121,9 +115,9 @@ fn csv(evaluation: &LexiconEvaluation) -> String {
             row.scores.precision,
             row.scores.recall,
             row.scores.f_measure,
-            opt(component(row, |e| Some(e.frame))),
-            opt(component(row, |e| e.arguments)),
-            opt(component(row, |e| e.mapping)),
+            opt(row.mean_component(|e| Some(e.frame))),
+            opt(row.mean_component(|e| e.arguments)),
+            opt(row.mean_component(|e| e.mapping)),
             row.accuracy,
             row.accuracy_raw,
         );
@@ -233,7 +227,7 @@ fn diagnostic_json(d: &Diagnostic) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use kgeval_model::lexicon::{EntryAccuracy, LexiconMode, UriKind};
+    use kgeval_model::lexicon::{EntryAccuracy, LexiconMode, UriEvaluation, UriKind};
     use kgeval_model::results::PrfScores;
 
     fn evaluation() -> LexiconEvaluation {

@@ -153,19 +153,15 @@ fn score_table(rows: &[UriEvaluation], system_name: &str) -> ScoreTable {
     for row in rows {
         let kind = row.kind.map_or("unlisted", |k| k.name());
         let item = table.item(&row.uri, &[("kind", kind)]);
-        let mean = |f: &dyn Fn(&kgeval_model::lexicon::EntryAccuracy) -> Option<f64>| {
-            let values: Vec<f64> = row.entries.iter().filter_map(f).collect();
-            (!values.is_empty()).then(|| values.iter().sum::<f64>() / values.len() as f64)
-        };
         let mut values = vec![
             ("precision", Some(row.scores.precision)),
             ("recall", Some(row.scores.recall)),
             ("f1", Some(row.scores.f_measure)),
             ("accuracy", Some(row.accuracy)),
             ("accuracy_raw", Some(row.accuracy_raw)),
-            ("frame", mean(&|e| Some(e.frame))),
-            ("arguments", mean(&|e| e.arguments)),
-            ("mapping", mean(&|e| e.mapping)),
+            ("frame", row.mean_component(|e| Some(e.frame))),
+            ("arguments", row.mean_component(|e| e.arguments)),
+            ("mapping", row.mean_component(|e| e.mapping)),
         ];
         values.extend([
             ("gold_entries", Some(row.gold.len() as f64)),

@@ -199,7 +199,7 @@ pub(crate) fn frame_accuracy(
 ) -> EntryAccuracy {
     let frame = f64::from(u8::from(submitted.frame_type == gold.frame_type));
     if kind == UriKind::Class {
-        return EntryAccuracy { frame, raw: frame, accuracy: frame, ..EntryAccuracy::default() };
+        return EntryAccuracy::class(frame);
     }
     let (n_submitted, n_gold) = (submitted.arguments.len(), gold.arguments.len());
     // Role multiset intersection.
@@ -229,15 +229,7 @@ pub(crate) fn frame_accuracy(
         })
         .count();
     let mapping = ratio(mapped, n_submitted, n_gold == 0);
-    let raw = frame + arguments + mapping;
-    EntryAccuracy {
-        entry: String::new(),
-        frame,
-        arguments: Some(arguments),
-        mapping: Some(mapping),
-        raw,
-        accuracy: raw / 3.0,
-    }
+    EntryAccuracy::property(frame, arguments, mapping)
 }
 
 /// `numerator / denominator`; a zero denominator gives 1 when `other_side_empty`, else 0.

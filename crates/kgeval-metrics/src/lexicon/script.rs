@@ -177,15 +177,7 @@ fn entry_points(user: &ScriptEntry<'_>, gold: &ScriptEntry<'_>, list: &UriList) 
     } else {
         0.0
     };
-    let raw = frame + mapping + arguments;
-    EntryAccuracy {
-        entry: String::new(),
-        frame,
-        arguments: Some(arguments),
-        mapping: Some(mapping),
-        raw,
-        accuracy: raw / 3.0,
-    }
+    EntryAccuracy::property(frame, arguments, mapping)
 }
 
 /// Every (role, node) of every frame.
