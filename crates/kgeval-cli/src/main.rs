@@ -1,6 +1,7 @@
 //! `kgeval`: one binary, one subcommand per evaluation family.
 
 mod align;
+mod lexicon;
 mod manifest;
 mod output;
 mod rank;
@@ -29,6 +30,9 @@ enum Command {
     /// Score local rankings with NIL abstention (DISO Task 2, Bio-ML, DeepOnto, OntoAligner, Bio-LLM).
     #[command(after_help = rank::EXAMPLES)]
     Rank(Box<rank::RankArgs>),
+    /// Score a lemon / OntoLex lexicon against a gold lexicon per class and property (QALD-3 Task 2).
+    #[command(after_help = lexicon::EXAMPLES)]
+    Lexicon(Box<lexicon::LexiconArgs>),
 }
 
 /// What a run ended with, beyond errors.
@@ -51,6 +55,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Align(args) => align::run(&args),
         Command::Rank(args) => rank::run(&args),
+        Command::Lexicon(args) => lexicon::run(&args),
     };
     match result {
         Ok(Outcome::Ok) => ExitCode::SUCCESS,

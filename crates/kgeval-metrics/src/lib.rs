@@ -2,5 +2,6 @@
 #![deny(missing_docs)]
 
 pub mod alignment;
+pub mod lexicon;
 pub mod local;
 pub mod ranking;

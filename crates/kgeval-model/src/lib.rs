@@ -5,6 +5,7 @@ mod alignment;
 mod diagnostic;
 mod entity;
 mod interner;
+pub mod lexicon;
 pub mod ranking;
 mod relation;
 pub mod results;

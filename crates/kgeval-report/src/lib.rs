@@ -3,11 +3,13 @@
 
 mod alignment;
 mod common;
+mod lexicon;
 mod number;
 mod ranking;
 mod table;
 
 pub use alignment::{alignment_json, render_alignment, render_labels_tsv};
+pub use lexicon::{lexicon_json, render_lexicon};
 pub use number::{format_fixed, format_java_double};
 pub use ranking::{ranking_json, render_biollm, render_ontoaligner, render_ranking, RESERVED_PAIR_NAMES};
 pub use table::Table;
