@@ -10,10 +10,10 @@ use kgeval_formats::ontology::read_entity_types_file;
 use kgeval_metrics::alignment::{evaluate_track, AlignmentOptions, PairInput};
 use kgeval_model::results::{AlignmentProfile, CompletenessMode, TrackEvaluation};
 use kgeval_model::{Alignment, Diagnostic, EntityTypes, Interner};
-use kgeval_report::{render_alignment, render_labels_tsv, OutputFormat, RenderOptions};
+use kgeval_report::{render_alignment, render_labels_tsv};
 
 use crate::manifest::read_manifest;
-use crate::output::{write_atomically, write_output};
+use crate::output::{print_warnings, stem, write_atomically, write_output, OutputArgs};
 use crate::Outcome;
 
 pub(crate) const EXAMPLES: &str = "\
@@ -86,18 +86,8 @@ pub(crate) struct AlignArgs {
     /// Write every TP / FP / FN / ignored correspondence to this TSV file.
     #[arg(long)]
     labels: Option<PathBuf>,
-    /// Output format.
-    #[arg(long, short = 'f', value_enum, default_value_t = FormatArg::Text)]
-    format: FormatArg,
-    /// Write the result to this file (atomically) instead of stdout.
-    #[arg(long, short = 'o')]
-    output: Option<PathBuf>,
-    /// Decimals in text and Markdown output.
-    #[arg(long, default_value_t = 4)]
-    precision: usize,
-    /// Include the per-item score table in JSON (`per_item`).
-    #[arg(long)]
-    per_item: bool,
+    #[command(flatten)]
+    out: OutputArgs,
     /// Exit 1 when a micro (primary) metric is below VALUE: METRIC=VALUE with METRIC one of
     /// precision, recall, f1.
     #[arg(long, value_name = "METRIC=VALUE")]
@@ -130,14 +120,6 @@ enum InputFormatArg {
     Tsv,
     Csv,
     Sssom,
-}
-
-#[derive(Debug, Clone, Copy, ValueEnum)]
-enum FormatArg {
-    Text,
-    Json,
-    Csv,
-    Markdown,
 }
 
 /// One test case to score, with every input path.
@@ -214,19 +196,15 @@ pub(crate) fn run(args: &AlignArgs) -> anyhow::Result<Outcome> {
     let tracks = score(&loaded, &options, &interner);
     for track in &tracks {
         for pair in &track.pairs {
-            print_warnings(&track.system, &pair.name, &pair.warnings);
+            print_warnings(&format!("system {}, pair {}", track.system, pair.name), &pair.warnings);
         }
     }
-    let render = RenderOptions {
-        precision: args.precision,
-        version: env!("CARGO_PKG_VERSION").to_owned(),
-        per_item: args.per_item,
-    };
-    let rendered = render_alignment(&tracks, output_format(args.format), &render);
+    let render = args.out.render_options();
+    let rendered = render_alignment(&tracks, args.out.format.into(), &render);
     if let Some(path) = &args.labels {
         write_atomically(path, render_labels_tsv(&tracks, &interner).as_bytes())?;
     }
-    write_output(args.output.as_deref(), &rendered)?;
+    write_output(args.out.output.as_deref(), &rendered)?;
     Ok(check_gates(&gates, &tracks))
 }
 
@@ -275,10 +253,6 @@ fn split_system(spec: &str) -> (String, PathBuf) {
     }
     let path = PathBuf::from(spec);
     (stem(&path), path)
-}
-
-fn stem(path: &Path) -> String {
-    path.file_stem().map_or_else(|| path.display().to_string(), |s| s.to_string_lossy().into_owned())
 }
 
 fn read(path: &Path, role: &str, options: &ReadOptions, interner: &mut Interner) -> anyhow::Result<ReadAlignment> {
@@ -355,21 +329,6 @@ fn score(pairs: &[LoadedPair], options: &AlignmentOptions, interner: &Interner) 
             track
         })
         .collect()
-}
-
-/// At most this many warnings per pair go to stderr; JSON lists them all.
-const MAX_WARNINGS_SHOWN: usize = 20;
-
-fn print_warnings(system: &str, pair: &str, warnings: &[Diagnostic]) {
-    for w in warnings.iter().take(MAX_WARNINGS_SHOWN) {
-        eprintln!("{w} (system {system}, pair {pair})");
-    }
-    if warnings.len() > MAX_WARNINGS_SHOWN {
-        eprintln!(
-            "warning: {} more warnings for system {system}, pair {pair} (see --format json)",
-            warnings.len() - MAX_WARNINGS_SHOWN
-        );
-    }
 }
 
 /// `--fail-under` gates.
@@ -461,14 +420,5 @@ fn format_of(f: InputFormatArg) -> AlignmentFormat {
         InputFormatArg::Tsv => AlignmentFormat::Tsv,
         InputFormatArg::Csv => AlignmentFormat::Csv,
         InputFormatArg::Sssom => AlignmentFormat::Sssom,
-    }
-}
-
-fn output_format(f: FormatArg) -> OutputFormat {
-    match f {
-        FormatArg::Text => OutputFormat::Text,
-        FormatArg::Json => OutputFormat::Json,
-        FormatArg::Csv => OutputFormat::Csv,
-        FormatArg::Markdown => OutputFormat::Markdown,
     }
 }

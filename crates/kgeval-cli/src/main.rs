@@ -1,9 +1,11 @@
 //! `kgeval`: one binary, one subcommand per evaluation family.
 
 mod align;
+mod lexicon;
 mod manifest;
 mod output;
 mod qald;
+mod rank;
 
 use std::io::IsTerminal as _;
 use std::process::ExitCode;
@@ -26,6 +28,12 @@ enum Command {
     /// Score OAEI-style alignments against (partial) references (MELT, Alignment API, DISO, …).
     #[command(after_help = align::EXAMPLES)]
     Align(Box<align::AlignArgs>),
+    /// Score local rankings with NIL abstention (DISO Task 2, Bio-ML, DeepOnto, OntoAligner, Bio-LLM).
+    #[command(after_help = rank::EXAMPLES)]
+    Rank(Box<rank::RankArgs>),
+    /// Score a lemon / OntoLex lexicon against a gold lexicon per class and property (QALD-3 Task 2).
+    #[command(after_help = lexicon::EXAMPLES)]
+    Lexicon(Box<lexicon::LexiconArgs>),
     /// Score question answering over linked data (every QALD dialect; QALD-3, QALD-6 and GERBIL rules).
     #[command(after_help = qald::EXAMPLES)]
     Qald(Box<qald::QaldArgs>),
@@ -50,6 +58,8 @@ fn main() -> ExitCode {
     init_tracing(cli.verbose);
     let result = match cli.command {
         Command::Align(args) => align::run(&args),
+        Command::Rank(args) => rank::run(&args),
+        Command::Lexicon(args) => lexicon::run(&args),
         Command::Qald(args) => qald::run(&args),
     };
     match result {

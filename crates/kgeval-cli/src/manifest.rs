@@ -101,7 +101,7 @@ pub(crate) fn read_manifest(path: &Path) -> anyhow::Result<Manifest> {
     Ok(manifest)
 }
 
-fn line_column(text: &str, offset: usize) -> (usize, usize) {
+pub(crate) fn line_column(text: &str, offset: usize) -> (usize, usize) {
     let before = &text[..offset.min(text.len())];
     let line = before.matches('\n').count() + 1;
     let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;

@@ -1,9 +1,12 @@
 //! Writing results: stdout, or a file written atomically (temp file + rename).
 
 use std::io::Write as _;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+use kgeval_model::Diagnostic;
 
 use anyhow::Context as _;
+use kgeval_report::{OutputFormat, RenderOptions};
 
 /// Writes `content` to `path` atomically (never a half-written file), or to stdout.
 pub(crate) fn write_output(path: Option<&Path>, content: &str) -> anyhow::Result<()> {
@@ -28,4 +31,85 @@ pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> anyhow::Result<()> 
     tmp.write_all(bytes).with_context(|| format!("{}: cannot write", path.display()))?;
     tmp.persist(path).map_err(|e| e.error).with_context(|| format!("{}: cannot write", path.display()))?;
     Ok(())
+}
+
+/// `--format`, shared by every subcommand.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum FormatArg {
+    /// An aligned text table with a header stating the conventions.
+    Text,
+    /// JSON, full precision.
+    Json,
+    /// CSV.
+    Csv,
+    /// A Markdown table.
+    Markdown,
+}
+
+impl From<FormatArg> for OutputFormat {
+    fn from(f: FormatArg) -> Self {
+        match f {
+            FormatArg::Text => OutputFormat::Text,
+            FormatArg::Json => OutputFormat::Json,
+            FormatArg::Csv => OutputFormat::Csv,
+            FormatArg::Markdown => OutputFormat::Markdown,
+        }
+    }
+}
+
+/// At most this many warnings per context go to stderr; JSON lists them all.
+const MAX_WARNINGS_SHOWN: usize = 20;
+
+/// Prints warnings on stderr, each followed by `(context)`, at most [`MAX_WARNINGS_SHOWN`].
+pub(crate) fn print_warnings(context: &str, warnings: &[Diagnostic]) {
+    for w in warnings.iter().take(MAX_WARNINGS_SHOWN) {
+        eprintln!("{w} ({context})");
+    }
+    if warnings.len() > MAX_WARNINGS_SHOWN {
+        eprintln!("warning: {} more warnings for {context} (see --format json)", warnings.len() - MAX_WARNINGS_SHOWN);
+    }
+}
+
+/// A file's stem, or the whole path when it has none.
+pub(crate) fn stem(path: &Path) -> String {
+    path.file_stem().map_or_else(|| path.display().to_string(), |s| s.to_string_lossy().into_owned())
+}
+
+/// `NAME=PATH`, or `PATH` named by its file stem (a `=` inside a path is not a name).
+pub(crate) fn named_path(spec: &str) -> (String, PathBuf) {
+    if let Some((name, path)) = spec.split_once('=') {
+        if !name.is_empty() && !name.contains(['/', '\\']) {
+            return (name.to_owned(), PathBuf::from(path));
+        }
+    }
+    let path = PathBuf::from(spec);
+    (stem(&path), path)
+}
+
+/// The output flags every subcommand shares.
+#[derive(Debug, clap::Args)]
+pub(crate) struct OutputArgs {
+    /// Output format.
+    #[arg(long, short = 'f', value_enum, default_value_t = FormatArg::Text)]
+    pub(crate) format: FormatArg,
+    /// Write the result to this file (atomically) instead of stdout.
+    #[arg(long, short = 'o')]
+    pub(crate) output: Option<PathBuf>,
+    /// Decimals in text and Markdown output.
+    #[arg(long, default_value_t = 4)]
+    pub(crate) precision: usize,
+    /// Include the per-item score table in JSON (`per_item`).
+    #[arg(long)]
+    pub(crate) per_item: bool,
+}
+
+impl OutputArgs {
+    /// The renderer options these flags ask for.
+    pub(crate) fn render_options(&self) -> RenderOptions {
+        RenderOptions {
+            precision: self.precision,
+            version: env!("CARGO_PKG_VERSION").to_owned(),
+            per_item: self.per_item,
+        }
+    }
 }

@@ -3,7 +3,9 @@
 
 pub mod alignment;
 mod error;
+pub mod lexicon;
 pub mod ontology;
 pub mod qald;
+pub mod ranking;
 
 pub use error::{line_column, FormatError, SyntaxError};

@@ -2,4 +2,7 @@
 #![deny(missing_docs)]
 
 pub mod alignment;
+pub mod lexicon;
+pub mod local;
 pub mod qald;
+pub mod ranking;

@@ -5,9 +5,10 @@ use std::fmt::Write as _;
 use kgeval_model::results::{
     Aggregate, AlignmentProfile, ConfusionCounts, PairEvaluation, PairScores, TrackEvaluation,
 };
-use kgeval_model::{Diagnostic, Interner, Severity};
+use kgeval_model::Interner;
 use serde_json::{json, Map, Value};
 
+use crate::common::{csv_field, diagnostic_json, per_item_json, pretty};
 use crate::{format_fixed, format_java_double, OutputFormat, RenderOptions, Table};
 
 /// Renders the evaluation of one or more systems (one [`TrackEvaluation`] each).
@@ -17,11 +18,7 @@ pub fn render_alignment(tracks: &[TrackEvaluation], format: OutputFormat, option
         OutputFormat::Text => text(tracks, options),
         OutputFormat::Markdown => markdown(tracks, options),
         OutputFormat::Csv => csv(tracks),
-        OutputFormat::Json => {
-            let mut s = serde_json::to_string_pretty(&alignment_json(tracks, options)).unwrap_or_default();
-            s.push('\n');
-            s
-        }
+        OutputFormat::Json => pretty(&alignment_json(tracks, options)),
     }
 }
 
@@ -71,15 +68,7 @@ fn track_json(track: &TrackEvaluation, options: &RenderOptions) -> Map<String, V
         json!({"primary": scores_json(&track.primary.macro_, track.profile), "secondary": secondary.map(|a| scores_json(&a.macro_, track.profile))}),
     );
     if options.per_item {
-        let table = &track.score_table;
-        let rows: Vec<Value> = table
-            .rows()
-            .into_iter()
-            .map(|(s, i, metric, v)| {
-                json!({"system": table.system_name(s), "item": table.item_info(i).name, "metric": table.metric_name(metric), "value": v})
-            })
-            .collect();
-        m.insert("per_item".into(), Value::Array(rows));
+        m.insert("per_item".into(), per_item_json(&track.score_table));
     }
     m
 }
@@ -141,16 +130,6 @@ fn scores_json(s: &PairScores, profile: AlignmentProfile) -> Value {
         });
     }
     v
-}
-
-/// A diagnostic as JSON: `{"severity", "code", "message", "location"}`.
-fn diagnostic_json(d: &Diagnostic) -> Value {
-    json!({
-        "severity": match d.severity { Severity::Note => "note", Severity::Warning => "warning" },
-        "code": d.code,
-        "message": d.message,
-        "location": d.location.as_ref().map(ToString::to_string),
-    })
 }
 
 /// The rows shared by text and Markdown: one per (system, pair, reference[, type]), then
@@ -320,14 +299,6 @@ fn csv(tracks: &[TrackEvaluation]) -> String {
         }
     }
     out
-}
-
-fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_owned()
-    }
 }
 
 /// Every judged correspondence as TSV:

@@ -2,13 +2,18 @@
 #![deny(missing_docs)]
 
 mod alignment;
+mod common;
+mod lexicon;
 mod number;
 mod qald;
+mod ranking;
 mod table;
 
 pub use alignment::{alignment_json, render_alignment, render_labels_tsv};
+pub use lexicon::{lexicon_json, render_lexicon};
 pub use number::{format_fixed, format_java_double};
 pub use qald::{qald_json, render_qald};
+pub use ranking::{ranking_json, render_biollm, render_ontoaligner, render_ranking, RESERVED_PAIR_NAMES};
 pub use table::Table;
 
 /// The output formats every family renders.

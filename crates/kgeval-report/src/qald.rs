@@ -3,9 +3,9 @@
 use std::fmt::Write as _;
 
 use kgeval_model::qald::{QaldAggregate, QaldEvaluation, QuestionScore};
-use kgeval_model::{Diagnostic, Severity};
 use serde_json::{json, Map, Value};
 
+use crate::common::{csv_field, diagnostic_json, per_item_json, pretty};
 use crate::{format_fixed, OutputFormat, RenderOptions, Table};
 
 /// At most this many answers per side are shown for a failed question in text and Markdown.
@@ -18,11 +18,7 @@ pub fn render_qald(evaluations: &[QaldEvaluation], format: OutputFormat, options
         OutputFormat::Text => text(evaluations, options),
         OutputFormat::Markdown => markdown(evaluations, options),
         OutputFormat::Csv => csv(evaluations),
-        OutputFormat::Json => {
-            let mut s = serde_json::to_string_pretty(&qald_json(evaluations, options)).unwrap_or_default();
-            s.push('\n');
-            s
-        }
+        OutputFormat::Json => pretty(&qald_json(evaluations, options)),
     }
 }
 
@@ -78,17 +74,7 @@ fn evaluation_json(e: &QaldEvaluation, options: &RenderOptions) -> Value {
     m.insert("failed".into(), Value::Array(failed));
     m.insert("warnings".into(), Value::Array(e.warnings.iter().map(diagnostic_json).collect()));
     if options.per_item {
-        let table = &e.score_table;
-        let rows: Vec<Value> = table
-            .rows()
-            .into_iter()
-            .map(|(s, i, metric, v)| {
-                let info = table.item_info(i);
-                let groups: Map<String, Value> = info.groups.iter().map(|(k, v)| (k.clone(), json!(v))).collect();
-                json!({"system": table.system_name(s), "item": info.name, "groups": groups, "metric": table.metric_name(metric), "value": v})
-            })
-            .collect();
-        m.insert("per_item".into(), Value::Array(rows));
+        m.insert("per_item".into(), per_item_json(&e.score_table));
     }
     Value::Object(m)
 }
@@ -108,15 +94,6 @@ fn question_json(q: &QuestionScore) -> Value {
         "id": q.id, "status": q.status.name(), "out_of_scope": q.out_of_scope,
         "precision": q.scores.precision, "recall": q.scores.recall, "f1": q.scores.f_measure,
         "tp": q.true_positives, "fp": q.false_positives, "fn": q.false_negatives,
-    })
-}
-
-fn diagnostic_json(d: &Diagnostic) -> Value {
-    json!({
-        "severity": match d.severity { Severity::Note => "note", Severity::Warning => "warning" },
-        "code": d.code,
-        "message": d.message,
-        "location": d.location.as_ref().map(ToString::to_string),
     })
 }
 
@@ -288,14 +265,6 @@ fn csv(evaluations: &[QaldEvaluation]) -> String {
         }
     }
     out
-}
-
-fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_owned()
-    }
 }
 
 #[cfg(test)]

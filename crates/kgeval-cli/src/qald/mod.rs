@@ -11,9 +11,9 @@ use kgeval_formats::qald::{read_label_map_file, read_qald_file, ReadQald};
 use kgeval_metrics::qald::{evaluate_qald, unknown_questions, Normalisation, QaldOptions};
 use kgeval_model::qald::{QaldDataset, QaldEvaluation, QaldQuery, QaldRule};
 use kgeval_model::Diagnostic;
-use kgeval_report::{render_qald, OutputFormat, RenderOptions};
+use kgeval_report::render_qald;
 
-use crate::output::write_output;
+use crate::output::{named_path, print_warnings, write_output, OutputArgs};
 use crate::Outcome;
 use sparql::SparqlBackend;
 
@@ -76,18 +76,8 @@ pub(crate) struct QaldArgs {
     /// Also compare literals on datatype and language tag.
     #[arg(long)]
     respect_literal_type: bool,
-    /// Output format.
-    #[arg(long, short = 'f', value_enum, default_value_t = FormatArg::Text)]
-    format: FormatArg,
-    /// Write the result to this file (atomically) instead of stdout.
-    #[arg(long, short = 'o')]
-    output: Option<PathBuf>,
-    /// Decimals in text and Markdown output.
-    #[arg(long, default_value_t = 4)]
-    precision: usize,
-    /// Include the per-item score table in JSON (`per_item`).
-    #[arg(long)]
-    per_item: bool,
+    #[command(flatten)]
+    out: OutputArgs,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -96,14 +86,6 @@ enum RuleArg {
     Qald6,
     #[value(alias = "gerbil-qald")]
     Gerbil,
-}
-
-#[derive(Debug, Clone, Copy, ValueEnum)]
-enum FormatArg {
-    Text,
-    Json,
-    Csv,
-    Markdown,
 }
 
 pub(crate) fn run(args: &QaldArgs) -> anyhow::Result<Outcome> {
@@ -121,7 +103,7 @@ pub(crate) fn run(args: &QaldArgs) -> anyhow::Result<Outcome> {
     };
     let mut submissions = Vec::with_capacity(args.system.len());
     for spec in &args.system {
-        let (name, path) = split_system(spec);
+        let (name, path) = named_path(spec);
         let ReadQald { dataset: system, warnings } = read(&path, "system")?;
         if let Some(q) = unknown_questions(&gold, &system).first() {
             bail!("{}: found question id {:?}, expected an id of the gold {gold_file}", q.location, q.id);
@@ -167,14 +149,10 @@ pub(crate) fn run(args: &QaldArgs) -> anyhow::Result<Outcome> {
         })
         .collect();
     for evaluation in &evaluations {
-        print_warnings(&evaluation.system, &evaluation.warnings);
+        print_warnings(&format!("system {}", evaluation.system), &evaluation.warnings);
     }
-    let render = RenderOptions {
-        precision: args.precision,
-        version: env!("CARGO_PKG_VERSION").to_owned(),
-        per_item: args.per_item,
-    };
-    write_output(args.output.as_deref(), &render_qald(&evaluations, output_format(args.format), &render))?;
+    let rendered = render_qald(&evaluations, args.out.format.into(), &args.out.render_options());
+    write_output(args.out.output.as_deref(), &rendered)?;
     Ok(Outcome::Ok)
 }
 
@@ -199,46 +177,10 @@ fn execute(dataset: &mut QaldDataset, backend: &SparqlBackend, all: bool) -> any
     Ok(())
 }
 
-/// `NAME=PATH` or `PATH` (named by the file stem).
-fn split_system(spec: &str) -> (String, PathBuf) {
-    if let Some((name, path)) = spec.split_once('=') {
-        if !name.is_empty() && !name.contains(['/', '\\']) {
-            return (name.to_owned(), PathBuf::from(path));
-        }
-    }
-    let path = PathBuf::from(spec);
-    let name = path.file_stem().map_or_else(|| spec.to_owned(), |s| s.to_string_lossy().into_owned());
-    (name, path)
-}
-
-/// At most this many warnings per system go to stderr; JSON lists them all.
-const MAX_WARNINGS_SHOWN: usize = 20;
-
-fn print_warnings(system: &str, warnings: &[Diagnostic]) {
-    for w in warnings.iter().take(MAX_WARNINGS_SHOWN) {
-        eprintln!("{w}");
-    }
-    if warnings.len() > MAX_WARNINGS_SHOWN {
-        eprintln!(
-            "warning: {} more warnings for system {system} (see --format json)",
-            warnings.len() - MAX_WARNINGS_SHOWN
-        );
-    }
-}
-
 fn rule_of(rule: RuleArg) -> QaldRule {
     match rule {
         RuleArg::Qald3 => QaldRule::Qald3,
         RuleArg::Qald6 => QaldRule::Qald6,
         RuleArg::Gerbil => QaldRule::Gerbil,
-    }
-}
-
-fn output_format(f: FormatArg) -> OutputFormat {
-    match f {
-        FormatArg::Text => OutputFormat::Text,
-        FormatArg::Json => OutputFormat::Json,
-        FormatArg::Csv => OutputFormat::Csv,
-        FormatArg::Markdown => OutputFormat::Markdown,
     }
 }

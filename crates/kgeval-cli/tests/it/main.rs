@@ -5,10 +5,12 @@ mod bad_input;
 mod cli;
 mod conventions;
 mod diso;
+mod lexicon;
 mod melt;
 mod qald;
 mod qald_bad;
 mod qald_server;
+mod rank;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

@@ -1,5 +1,7 @@
 //! Integration tests of kgeval-formats on real and malformed files (one test binary).
 
+mod lexicon;
 mod qald;
+mod ranking;
 mod rdf;
 mod tsv_sssom;

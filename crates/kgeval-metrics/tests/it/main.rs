@@ -3,6 +3,8 @@
 //! pseudocode, and property tests.
 
 mod aggregate;
+mod lexicon;
+mod local;
 mod modes;
 mod naive;
 mod profiles;

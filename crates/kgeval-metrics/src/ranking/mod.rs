@@ -1,0 +1,26 @@
+//! The one ranking core shared by every ranking family (local ranking with NIL, IR runs,
+//! knowledge-graph completion): the rank of a target under a named [`TiePolicy`], full orders
+//! for the order policies, per-query [`RankRecord`]s, and their aggregation (mean over queries,
+//! breakdown by any grouping key, macro over groups with counts summed).
+//!
+//! ```
+//! use kgeval_metrics::ranking::{rank_of, summarize, RankRecord};
+//! use kgeval_model::ranking::TiePolicy;
+//!
+//! // Candidates (identifier, score) in submission order; the target is "b".
+//! let pool = [("a", 0.9), ("b", 0.5), ("c", 0.5), ("d", 0.1)];
+//! assert_eq!(rank_of(&pool, 1, TiePolicy::Optimistic), 2.0);
+//! assert_eq!(rank_of(&pool, 1, TiePolicy::Pessimistic), 3.0);
+//! assert_eq!(rank_of(&pool, 1, TiePolicy::Expected), 2.5);
+//!
+//! let records = [RankRecord::at(2.0), RankRecord::at(1.0)];
+//! let summary = summarize(&records, &[1, 5, 10]);
+//! assert_eq!(summary.mrr, 0.75);
+//! assert_eq!(summary.hits_at(1), Some(0.5));
+//! ```
+
+mod aggregate;
+mod rank;
+
+pub use aggregate::{macro_mean, record_into_table, summarize, summarize_by, RankAccumulator, RankRecord};
+pub use rank::{order, quantize_12dp, rank_in_permutation, rank_of, ScorePosition};

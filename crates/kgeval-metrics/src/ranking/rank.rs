@@ -1,0 +1,209 @@
+//! Ranks of targets under tie policies, and full orders.
+
+use std::cmp::Ordering;
+
+use kgeval_model::ranking::TiePolicy;
+
+/// Where a target stands among scored candidates: how many score strictly higher and how many
+/// score the same (the target included). Enough for the optimistic, pessimistic and expected
+/// ranks; KGC rank files give these two numbers directly.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ScorePosition {
+    /// Candidates scoring strictly higher than the target.
+    pub greater: usize,
+    /// Candidates scoring the same as the target, the target included (≥ 1).
+    pub equal: usize,
+}
+
+impl ScorePosition {
+    /// Counts over `scores` (the target's own score included) for a target scoring
+    /// `target_score`.
+    #[must_use]
+    pub fn of(scores: impl IntoIterator<Item = f64>, target_score: f64) -> Self {
+        let mut position = ScorePosition::default();
+        for s in scores {
+            if s > target_score {
+                position.greater += 1;
+            } else if s == target_score {
+                position.equal += 1;
+            }
+        }
+        position
+    }
+
+    /// The target ranks first among its ties: greater + 1.
+    #[must_use]
+    pub fn optimistic(self) -> f64 {
+        (self.greater + 1) as f64
+    }
+
+    /// The target ranks last among its ties: greater + equal.
+    #[must_use]
+    pub fn pessimistic(self) -> f64 {
+        (self.greater + self.equal.max(1)) as f64
+    }
+
+    /// The mean rank over the orders of the tie: greater + (equal + 1) / 2.
+    #[must_use]
+    pub fn expected(self) -> f64 {
+        self.greater as f64 + (self.equal.max(1) as f64 + 1.0) / 2.0
+    }
+
+    /// Whether the target shares its score with another candidate.
+    #[must_use]
+    pub fn is_tied(self) -> bool {
+        self.equal > 1
+    }
+}
+
+/// A score rounded to 12 decimal places the way Python's `round(x, 12)` does (correctly
+/// rounded from the exact binary value), as OAEI-Bio-ML-eval does before comparing scores.
+#[must_use]
+pub fn quantize_12dp(score: f64) -> f64 {
+    if !score.is_finite() {
+        return score;
+    }
+    // `{:.12}` rounds the exact decimal expansion, half to even, like CPython's round().
+    format!("{score:.12}").parse().unwrap_or(score)
+}
+
+/// The 1-based rank of `candidates[target]` among `candidates` (identifier, score; in
+/// submission order) under `policy`:
+///
+/// - `stable`: greater + earlier equal candidates + 1;
+/// - `lexicographic`: on scores rounded to 12 dp, greater + equal candidates with a smaller
+///   identifier + 1;
+/// - `trec-eval`: greater + equal candidates with a larger identifier + 1;
+/// - `optimistic` / `pessimistic` / `expected`: from [`ScorePosition`].
+///
+/// Scores must not be NaN (readers reject them).
+///
+/// # Panics
+/// When `target` is out of bounds.
+#[must_use]
+pub fn rank_of<K: Ord>(candidates: &[(K, f64)], target: usize, policy: TiePolicy) -> f64 {
+    let (ref key, score) = candidates[target];
+    match policy {
+        TiePolicy::Stable => {
+            let greater = candidates.iter().filter(|(_, s)| *s > score).count();
+            let earlier = candidates[..target].iter().filter(|(_, s)| *s == score).count();
+            (greater + earlier + 1) as f64
+        }
+        TiePolicy::Lexicographic => {
+            let q = quantize_12dp(score);
+            let before = candidates
+                .iter()
+                .filter(|(k, s)| {
+                    let qs = quantize_12dp(*s);
+                    qs > q || (qs == q && k < key)
+                })
+                .count();
+            (before + 1) as f64
+        }
+        TiePolicy::TrecEval => {
+            let before = candidates.iter().filter(|(k, s)| *s > score || (*s == score && k > key)).count();
+            (before + 1) as f64
+        }
+        TiePolicy::Optimistic => ScorePosition::of(candidates.iter().map(|c| c.1), score).optimistic(),
+        TiePolicy::Pessimistic => ScorePosition::of(candidates.iter().map(|c| c.1), score).pessimistic(),
+        TiePolicy::Expected => ScorePosition::of(candidates.iter().map(|c| c.1), score).expected(),
+    }
+}
+
+/// The indices of `candidates` best first under `policy`. For the count policies
+/// (`optimistic`, `pessimistic`, `expected`), which rank one target rather than order a list,
+/// the order is the stable one.
+#[must_use]
+pub fn order<K: Ord>(candidates: &[(K, f64)], policy: TiePolicy) -> Vec<u32> {
+    let mut indices: Vec<u32> = (0..candidates.len() as u32).collect();
+    let by_score = |a: f64, b: f64| b.partial_cmp(&a).unwrap_or(Ordering::Equal);
+    match policy {
+        TiePolicy::Lexicographic => {
+            let quantized: Vec<f64> = candidates.iter().map(|c| quantize_12dp(c.1)).collect();
+            indices.sort_by(|&a, &b| {
+                by_score(quantized[a as usize], quantized[b as usize])
+                    .then_with(|| candidates[a as usize].0.cmp(&candidates[b as usize].0))
+            });
+        }
+        TiePolicy::TrecEval => indices.sort_by(|&a, &b| {
+            let (ka, sa) = &candidates[a as usize];
+            let (kb, sb) = &candidates[b as usize];
+            by_score(*sa, *sb).then_with(|| kb.cmp(ka))
+        }),
+        _ => indices.sort_by(|&a, &b| by_score(candidates[a as usize].1, candidates[b as usize].1)),
+    }
+    indices
+}
+
+/// The 1-based position of `target` in an explicit ranking (best first), `None` when absent.
+#[must_use]
+pub fn rank_in_permutation<T: PartialEq>(ranking: &[T], target: &T) -> Option<usize> {
+    ranking.iter().position(|c| c == target).map(|i| i + 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A hand-made pool with ties around the gold (`g`) and NIL (`nil`):
+    /// x 0.9 | g 0.5, y 0.5, nil 0.5 | z 0.1 — in this submission order.
+    const POOL: [(&str, f64); 5] = [("x", 0.9), ("y", 0.5), ("g", 0.5), ("nil", 0.5), ("z", 0.1)];
+
+    #[test]
+    fn every_policy_on_a_tie_of_three() {
+        // gold at index 2: 1 greater, 3 equal (y, g, nil).
+        assert_eq!(rank_of(&POOL, 2, TiePolicy::Stable), 3.0); // x, y before it
+        assert_eq!(rank_of(&POOL, 2, TiePolicy::Lexicographic), 2.0); // "g" < "nil" < "y"
+        assert_eq!(rank_of(&POOL, 2, TiePolicy::TrecEval), 4.0); // "y", "nil" > "g"
+        assert_eq!(rank_of(&POOL, 2, TiePolicy::Optimistic), 2.0);
+        assert_eq!(rank_of(&POOL, 2, TiePolicy::Pessimistic), 4.0);
+        assert_eq!(rank_of(&POOL, 2, TiePolicy::Expected), 3.0);
+        // NIL at index 3.
+        assert_eq!(rank_of(&POOL, 3, TiePolicy::Stable), 4.0);
+        assert_eq!(rank_of(&POOL, 3, TiePolicy::Lexicographic), 3.0);
+        assert_eq!(rank_of(&POOL, 3, TiePolicy::TrecEval), 3.0);
+        // An untied candidate has the same rank under every policy.
+        for policy in TiePolicy::ALL {
+            assert_eq!(rank_of(&POOL, 0, policy), 1.0, "{policy}");
+            assert_eq!(rank_of(&POOL, 4, policy), 5.0, "{policy}");
+        }
+    }
+
+    #[test]
+    fn orders_agree_with_ranks() {
+        for policy in [TiePolicy::Stable, TiePolicy::Lexicographic, TiePolicy::TrecEval] {
+            let order = order(&POOL, policy);
+            for (position, &index) in order.iter().enumerate() {
+                assert_eq!(rank_of(&POOL, index as usize, policy), (position + 1) as f64, "{policy}");
+            }
+        }
+        assert_eq!(order(&POOL, TiePolicy::TrecEval), vec![0, 1, 3, 2, 4]);
+    }
+
+    #[test]
+    fn lexicographic_quantizes_to_12_decimal_places() {
+        // 0.5 + 1e-13 rounds to 0.5: the tie is broken by identifier, "a" first.
+        let pool = [("b", 0.5 + 1e-13), ("a", 0.5)];
+        assert_eq!(rank_of(&pool, 1, TiePolicy::Lexicographic), 1.0);
+        assert_eq!(rank_of(&pool, 1, TiePolicy::Stable), 2.0);
+        assert_eq!(quantize_12dp(0.123_456_789_012_49), 0.123_456_789_012);
+    }
+
+    #[test]
+    fn pykeen_fixture_ranks() {
+        // PyKEEN: scores [[2,2,1,3,5],[1,1,3,4,0]], true [2,3] → optimistic [3,2],
+        // pessimistic [4,2], realistic [3.5,2].
+        let rows: [(&[f64], usize); 2] = [(&[2.0, 2.0, 1.0, 3.0, 5.0], 0), (&[1.0, 1.0, 3.0, 4.0, 0.0], 2)];
+        let expected = [(3.0, 4.0, 3.5), (2.0, 2.0, 2.0)];
+        for ((scores, target), (o, p, r)) in rows.into_iter().zip(expected) {
+            let position = ScorePosition::of(scores.iter().copied(), scores[target]);
+            assert_eq!((position.optimistic(), position.pessimistic(), position.expected()), (o, p, r));
+        }
+    }
+
+    #[test]
+    fn permutation_rank() {
+        assert_eq!(rank_in_permutation(&["a", "b", "c"], &"c"), Some(3));
+        assert_eq!(rank_in_permutation(&["a", "b", "c"], &"d"), None);
+    }
+}

@@ -1,0 +1,305 @@
+//! Result types of the ranking families. The ranking core in `kgeval-metrics` fills
+//! [`RankSummary`]; the local-ranking family (DISO Task 2, Bio-ML, OntoAligner, Bio-LLM) fills
+//! the rest; `kgeval-report` renders them.
+
+use std::fmt;
+
+use crate::ranking::TiePolicy;
+use crate::{Diagnostic, ScoreTable};
+
+/// Mean rank metrics over a set of queries (the output of the ranking core's aggregation).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct RankSummary {
+    /// The number of queries (the denominator: queries whose gold is absent count).
+    pub queries: usize,
+    /// Mean reciprocal rank.
+    pub mrr: f64,
+    /// Hits@k for each configured k, in the configured order.
+    pub hits: Vec<(u32, f64)>,
+    /// Mean rank over the queries whose gold was ranked (`None` when none was).
+    pub mean_rank: Option<f64>,
+    /// Queries whose gold was ranked.
+    pub ranked: usize,
+    /// Queries whose gold was inside a score tie (0 for rankings given as permutations).
+    pub gold_tied: usize,
+}
+
+impl RankSummary {
+    /// Hits@k, if k was configured.
+    #[must_use]
+    pub fn hits_at(&self, k: u32) -> Option<f64> {
+        self.hits.iter().find(|(kk, _)| *kk == k).map(|(_, v)| *v)
+    }
+}
+
+/// The named conventions of the local-ranking family.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum RankingProfile {
+    /// DISO-OAEI 2026 Task 2: Hits@{1,3,5,10}, MRR, NIL abstention, stable ties, τ = 0.5.
+    #[default]
+    Diso,
+    /// OAEI-Bio-ML-eval: Hits@{1,5,10}, MRR, lexicographic ties.
+    Bioml,
+    /// DeepOnto's local-ranking evaluation: Hits@{1,5,10}, MRR, stable ties.
+    Deeponto,
+    /// OntoAligner `hit_at_k` / `mrr` / `evaluation_report` (seed 001).
+    Ontoaligner,
+    /// DeepOnto `biollm_eval`: matched-only Hits@1 / MRR, answer P/R/F1, rejection rate.
+    Biollm,
+}
+
+impl RankingProfile {
+    /// Every profile.
+    pub const ALL: [RankingProfile; 5] = [
+        RankingProfile::Diso,
+        RankingProfile::Bioml,
+        RankingProfile::Deeponto,
+        RankingProfile::Ontoaligner,
+        RankingProfile::Biollm,
+    ];
+
+    /// The CLI / JSON name.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            RankingProfile::Diso => "diso",
+            RankingProfile::Bioml => "bioml",
+            RankingProfile::Deeponto => "deeponto",
+            RankingProfile::Ontoaligner => "ontoaligner",
+            RankingProfile::Biollm => "biollm",
+        }
+    }
+
+    /// Parses a name as printed by [`RankingProfile::name`].
+    #[must_use]
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|p| p.name() == name)
+    }
+
+    /// The profile's default tie policy.
+    #[must_use]
+    pub const fn tie_policy(self) -> TiePolicy {
+        match self {
+            RankingProfile::Bioml => TiePolicy::Lexicographic,
+            _ => TiePolicy::Stable,
+        }
+    }
+
+    /// The profile's default cut-offs k of Hits@k.
+    #[must_use]
+    pub fn ks(self) -> Vec<u32> {
+        match self {
+            RankingProfile::Diso => vec![1, 3, 5, 10],
+            RankingProfile::Biollm => vec![1],
+            _ => vec![1, 5, 10],
+        }
+    }
+}
+
+impl fmt::Display for RankingProfile {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The four breakdowns DISO reports per pair.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct RankBreakdown {
+    /// Every query.
+    pub overall: RankSummary,
+    /// Queries whose gold is not NIL.
+    pub matched: RankSummary,
+    /// Queries whose gold is NIL.
+    pub nil: RankSummary,
+    /// Per source-entity type (`CLS`, `OPROP`, `DPROP`), NIL queries included, in first-seen
+    /// order.
+    pub per_type: Vec<(String, RankSummary)>,
+}
+
+/// Hard abstention: a query whose rank-1 candidate is NIL abstains.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct AbstentionScores {
+    /// Matched queries answered (rank-1 not NIL).
+    pub answered_matched: usize,
+    /// Matched queries abstained on (false abstentions).
+    pub abstained_matched: usize,
+    /// NIL queries answered (false answers).
+    pub answered_nil: usize,
+    /// NIL queries abstained on (correct abstentions).
+    pub abstained_nil: usize,
+    /// Correct abstentions / abstentions (0 when there is none).
+    pub precision: f64,
+    /// Correct abstentions / NIL queries (0 when there is none). Equals Bio-LLM's rejection
+    /// rate.
+    pub recall: f64,
+    /// Harmonic mean of precision and recall (0 when both are 0).
+    pub f1: f64,
+    /// False abstentions / matched queries (0 when there is none).
+    pub false_abstention_rate: f64,
+}
+
+/// The trivial baselines printed beside a system (they need only the gold key).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Baselines {
+    /// NIL queries / queries.
+    pub nil_share: f64,
+    /// "Always NIL first", with the gold second on matched queries (the best such a system
+    /// can do).
+    pub nil_first: RankSummary,
+    /// Hedging: the gold first and NIL second everywhere (gold first on matched queries,
+    /// NIL second on NIL queries). Shows how much MRR rewards hedging.
+    pub hedge: RankSummary,
+}
+
+/// How the queries' tie situations looked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct TieCounts {
+    /// Queries whose gold was inside a score tie.
+    pub gold_tied: usize,
+    /// Queries whose NIL was inside a score tie.
+    pub nil_tied: usize,
+}
+
+/// One pair (ontology pair, or the single file of a Bio-ML run).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct PairRanking {
+    /// The pair name (`uco-stix`).
+    pub pair: String,
+    /// The τ given to NIL in scored submissions (`None` when the submission is rankings only).
+    pub tau: Option<f64>,
+    /// The number of queries (gold entries).
+    pub n: usize,
+    /// Overall, matched, NIL and per-type summaries.
+    pub breakdown: RankBreakdown,
+    /// Hard-abstention scores.
+    pub abstention: AbstentionScores,
+    /// Tie situations.
+    pub ties: TieCounts,
+    /// Gold queries absent from the submission (scored 0).
+    pub missing_queries: usize,
+    /// Queries whose ranking was completed by repair mode.
+    pub repaired_queries: usize,
+    /// Trivial baselines.
+    pub baselines: Baselines,
+    /// Risk–coverage of the answered queries (scored submissions only).
+    pub risk_coverage: Option<RiskCoverage>,
+}
+
+/// One τ of a sweep.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct TauPoint {
+    /// The τ given to NIL.
+    pub tau: f64,
+    /// Overall summary per pair, in pair order.
+    pub pairs: Vec<RankSummary>,
+    /// Unweighted mean over pairs.
+    pub macro_summary: RankSummary,
+    /// Hard abstention pooled over pairs.
+    pub abstention: AbstentionScores,
+}
+
+/// Metrics as functions of τ.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct TauSweep {
+    /// The grid points in ascending τ.
+    pub points: Vec<TauPoint>,
+    /// The index of the point with the best macro MRR (first on ties): an *oracle* choice made
+    /// on the test data, not a tuned threshold.
+    pub oracle: usize,
+}
+
+/// The risk–coverage curve of selective answering: queries sorted by the confidence of their
+/// best non-NIL candidate, descending; at coverage i/n the risk is the error rate among the i
+/// most confident queries (an answer is wrong when it is not the gold, so every answer on a
+/// NIL query is wrong).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct RiskCoverage {
+    /// `(coverage, risk)` for i = 1..=n.
+    pub points: Vec<(f64, f64)>,
+    /// The area under the curve: the mean of the risks.
+    pub aurc: f64,
+}
+
+/// A whole local-ranking evaluation: one system over one or more pairs.
+#[derive(Debug, Clone, Default)]
+pub struct RankingEvaluation {
+    /// The system name.
+    pub system: String,
+    /// The profile.
+    pub profile: RankingProfile,
+    /// The tie policy used for scored submissions.
+    pub tie_policy: TiePolicy,
+    /// The cut-offs of Hits@k.
+    pub ks: Vec<u32>,
+    /// The NIL IRI.
+    pub nil_iri: String,
+    /// What happens to a candidate scoring exactly τ, in words.
+    pub tau_rule: String,
+    /// Per-pair results.
+    pub pairs: Vec<PairRanking>,
+    /// Unweighted mean over pairs of the overall values (queries summed): DISO's headline.
+    pub macro_summary: RankSummary,
+    /// Query-weighted mean over every query of every pair.
+    pub micro_summary: RankSummary,
+    /// Hard abstention pooled over pairs.
+    pub abstention: AbstentionScores,
+    /// The τ sweep, when asked for.
+    pub sweep: Option<TauSweep>,
+    /// Warnings (identical pools, sibling golds, repairs, …), each with its location.
+    pub warnings: Vec<Diagnostic>,
+    /// Per-query values (`rr`, `hits_at_k`, `rank`) with grouping keys `pair`, `type`, `gold`.
+    pub score_table: ScoreTable,
+}
+
+/// DeepOnto `biollm_eval` figures.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct BiollmScores {
+    /// The answer threshold: a candidate is predicted when its answer flag is true and its
+    /// score ≥ threshold.
+    pub threshold: f64,
+    /// Predicted candidates that are the gold of a matched row.
+    pub true_positives: usize,
+    /// Predicted candidates over every row.
+    pub predictions: usize,
+    /// Matched rows (the references).
+    pub references: usize,
+    /// Unmatched rows.
+    pub unmatched: usize,
+    /// TP / predictions (0 when there is none).
+    pub precision: f64,
+    /// TP / references (0 when there is none).
+    pub recall: f64,
+    /// Harmonic mean (0 when both are 0).
+    pub f1: f64,
+    /// Hits@1 over matched rows.
+    pub hits_at_1: f64,
+    /// MRR over matched rows.
+    pub mrr: f64,
+    /// Unmatched rows with no prediction / unmatched rows (`None` when there is no unmatched
+    /// row: DeepOnto divides by zero there).
+    pub rejection_rate: Option<f64>,
+}
+
+/// OntoAligner `evaluation_report` plus `hit_at_k` and `mrr` (values as fractions, not ×100;
+/// renderers scale).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct OntoalignerScores {
+    /// |pred ∩ ref| over unique (source, target) pairs.
+    pub intersection: usize,
+    /// Precision.
+    pub precision: f64,
+    /// Recall.
+    pub recall: f64,
+    /// Fβ.
+    pub f_score: f64,
+    /// β.
+    pub beta: f64,
+    /// Predictions supplied (with duplicates, as OntoAligner's `len(predicts)`).
+    pub predictions_len: usize,
+    /// References supplied.
+    pub reference_len: usize,
+    /// `hit_at_k` per k.
+    pub hits: Vec<(u32, f64)>,
+    /// `mrr`.
+    pub mrr: f64,
+}
