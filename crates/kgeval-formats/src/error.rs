@@ -63,6 +63,18 @@ impl FormatError {
     }
 }
 
+/// `input` as UTF-8 text, or an error at the first byte that is not UTF-8.
+pub(crate) fn utf8_text<'a>(file: &str, input: &'a [u8]) -> Result<&'a str, FormatError> {
+    std::str::from_utf8(input).map_err(|e| {
+        FormatError::syntax_at_offset(
+            file,
+            input,
+            e.valid_up_to(),
+            "found bytes that are not UTF-8, expected UTF-8 text",
+        )
+    })
+}
+
 /// The 1-based line and column (in characters) of byte `offset` in `input`.
 ///
 /// ```

@@ -24,6 +24,7 @@ use std::path::Path;
 use kgeval_model::qald::{AnswerValue, LabelMap, QaldDataset, QaldQuery};
 use kgeval_model::{Diagnostic, Location};
 
+use crate::error::utf8_text;
 use crate::FormatError;
 pub(crate) use warnings::Warnings;
 
@@ -80,14 +81,7 @@ pub fn read_qald(input: &[u8], file: &str) -> Result<ReadQald, FormatError> {
         }
         None => (input, 0),
     };
-    if let Err(e) = std::str::from_utf8(body) {
-        return Err(FormatError::syntax_at_offset(
-            file,
-            input,
-            offset + e.valid_up_to(),
-            "found bytes that are not UTF-8, expected UTF-8 text",
-        ));
-    }
+    utf8_text(file, input)?;
     let first = body.iter().position(|b| !b.is_ascii_whitespace());
     let mut source = Source { file, input, offset, warnings };
     let dataset = match first.map(|i| body[i]) {
@@ -219,14 +213,7 @@ pub(crate) fn untyped_answer(text: &str, answertype: Option<&str>) -> AnswerValu
 /// # Errors
 /// [`FormatError::Syntax`] on a line without a label, or whose first field is not an IRI.
 pub fn read_label_map(input: &[u8], file: &str) -> Result<LabelMap, FormatError> {
-    let text = std::str::from_utf8(input).map_err(|e| {
-        FormatError::syntax_at_offset(
-            file,
-            input,
-            e.valid_up_to(),
-            "found bytes that are not UTF-8, expected UTF-8 text",
-        )
-    })?;
+    let text = utf8_text(file, input)?;
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut map = LabelMap::new();
     for (index, line) in text.lines().enumerate() {
