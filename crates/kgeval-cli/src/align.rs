@@ -13,7 +13,7 @@ use kgeval_model::{Alignment, Diagnostic, EntityTypes, Interner};
 use kgeval_report::{render_alignment, render_labels_tsv};
 
 use crate::manifest::read_manifest;
-use crate::output::{print_warnings, stem, write_atomically, write_output, OutputArgs};
+use crate::output::{named_path, print_warnings, stem, write_atomically, write_output, OutputArgs};
 use crate::Outcome;
 
 pub(crate) const EXAMPLES: &str = "\
@@ -227,7 +227,7 @@ fn plan(args: &AlignArgs) -> anyhow::Result<(Vec<PairPlan>, Option<String>, Opti
         return Ok((plans, manifest.profile, manifest.mode));
     }
     let reference = args.reference.clone().context("--reference is required without --manifest")?;
-    let systems = args.system.iter().map(|s| split_system(s)).collect();
+    let systems = args.system.iter().map(|s| named_path(s)).collect();
     let name = args.name.clone().unwrap_or_else(|| stem(&reference));
     let ontologies = args.onto1.clone().zip(args.onto2.clone());
     Ok((
@@ -242,17 +242,6 @@ fn plan(args: &AlignArgs) -> anyhow::Result<(Vec<PairPlan>, Option<String>, Opti
         None,
         None,
     ))
-}
-
-/// `NAME=PATH` or `PATH` (named by the file stem).
-fn split_system(spec: &str) -> (String, PathBuf) {
-    if let Some((name, path)) = spec.split_once('=') {
-        if !name.is_empty() && !name.contains(['/', '\\']) {
-            return (name.to_owned(), PathBuf::from(path));
-        }
-    }
-    let path = PathBuf::from(spec);
-    (stem(&path), path)
 }
 
 fn read(path: &Path, role: &str, options: &ReadOptions, interner: &mut Interner) -> anyhow::Result<ReadAlignment> {

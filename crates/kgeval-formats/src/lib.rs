@@ -7,5 +7,6 @@ pub mod lexicon;
 pub mod ontology;
 pub mod qald;
 pub mod ranking;
+mod warnings;
 
 pub use error::{line_column, FormatError, SyntaxError};

@@ -6,7 +6,6 @@ mod rdf_triples;
 mod rdfxml;
 mod sssom;
 mod tsv;
-mod warnings;
 
 use std::path::Path;
 

@@ -12,8 +12,8 @@ use kgeval_model::{Alignment, AlignmentHeader, Correspondence, Diagnostic, Inter
 use oxrdf::{NamedOrBlankNode, Term, Triple};
 
 use super::measure::{is_out_of_range, measure_value, out_of_range_warning, OUT_OF_RANGE};
-use super::warnings::Warnings;
 use super::{rdfxml, AlignmentFormat, ReadAlignment, ReadOptions, ALIGN_NS, EDOAL_NS, RDF_NS};
+use crate::warnings::Warnings;
 use crate::FormatError;
 
 /// What the triples say about one cell node.

@@ -28,8 +28,8 @@ use kgeval_model::{Alignment, Correspondence, Interner, Location, Relation};
 use serde::Deserialize;
 
 use super::tsv::{self, Field, Records};
-use super::warnings::Warnings;
 use super::{AlignmentFormat, ReadAlignment, ReadOptions};
+use crate::warnings::Warnings;
 use crate::FormatError;
 
 /// The prefixes every SSSOM file may use without declaring them.

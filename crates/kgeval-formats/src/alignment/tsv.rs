@@ -24,8 +24,8 @@ use std::borrow::Cow;
 use kgeval_model::{Alignment, Correspondence, Diagnostic, Interner, Location, Relation};
 
 use super::measure::{is_out_of_range, measure_value, out_of_range_warning, OUT_OF_RANGE};
-use super::warnings::Warnings;
 use super::{AlignmentFormat, ReadAlignment, ReadOptions};
+use crate::warnings::Warnings;
 use crate::FormatError;
 
 /// One field of a delimited record.
@@ -453,7 +453,7 @@ pub(crate) fn read(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::alignment::warnings::MAX_WARNINGS_PER_CODE;
+    use crate::warnings::MAX_WARNINGS_PER_CODE;
 
     fn split(input: &[u8], delimiter: u8) -> Result<Vec<(u32, Vec<String>)>, SplitError> {
         let mut records = Records::new(input, 0, 1, delimiter);

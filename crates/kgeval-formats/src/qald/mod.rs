@@ -12,21 +12,14 @@
 mod json;
 mod xml;
 
-// The alignment readers' capped warning list, compiled here a second time because it is
-// private to `alignment` (whose modules this change leaves untouched); moving
-// `alignment/warnings.rs` to the crate root would let both families share one copy.
-#[path = "../alignment/warnings.rs"]
-#[allow(dead_code, clippy::duplicate_mod)]
-mod warnings;
-
 use std::path::Path;
 
 use kgeval_model::qald::{AnswerValue, LabelMap, QaldDataset, QaldQuery};
 use kgeval_model::{Diagnostic, Location};
 
 use crate::error::utf8_text;
+pub(crate) use crate::warnings::Warnings;
 use crate::FormatError;
-pub(crate) use warnings::Warnings;
 
 /// A QALD file read: the dataset and the quirks met on the way.
 #[derive(Debug, Clone, Default)]

@@ -38,8 +38,8 @@ use rayon::prelude::*;
 
 use self::parser::{Mode, Parser};
 use self::records::Records;
-use super::warnings::Warnings;
 use super::{AlignmentFormat, ReadAlignment, ReadOptions};
+use crate::warnings::Warnings;
 use crate::FormatError;
 
 pub(crate) use self::repair::{decode, repair_ampersands};

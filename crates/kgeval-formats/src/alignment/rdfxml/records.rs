@@ -7,7 +7,7 @@ use std::borrow::Cow;
 use kgeval_model::{Alignment, Correspondence, Diagnostic, InsertOutcome, Interner, Location, Relation, TermId};
 
 use crate::alignment::tsv::column_of;
-use crate::alignment::warnings::{Warnings, MAX_WARNINGS_PER_CODE};
+use crate::warnings::{Warnings, MAX_WARNINGS_PER_CODE};
 
 /// A finished cell; entities are indices into [`Records::terms`].
 #[derive(Debug, Clone, Copy)]

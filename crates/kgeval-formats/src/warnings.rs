@@ -1,4 +1,4 @@
-//! The warning list every alignment reader fills: at most [`MAX_WARNINGS_PER_CODE`] warnings
+//! The warning list every reader fills: at most [`MAX_WARNINGS_PER_CODE`] warnings
 //! of one code are listed, the rest are summed up in one closing warning per code (a million
 //! duplicate rows must not mean a million diagnostics, nor a million formatted messages).
 
