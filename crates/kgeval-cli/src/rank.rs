@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context as _};
-use clap::{Args, ValueEnum};
+use clap::Args;
 use kgeval_formats::ranking::{
     read_gold_file, read_pools_file, read_scored_pairs_file, read_submission_file, SubmissionReadOptions,
 };
@@ -51,12 +51,13 @@ pub(crate) struct RankArgs {
     /// The system name printed with the results.
     #[arg(long)]
     system: Option<String>,
-    /// Conventions of a reference scorer.
-    #[arg(long, value_enum)]
-    profile: Option<ProfileArg>,
-    /// How equal scores are ordered (default: the profile's).
-    #[arg(long, value_enum)]
-    ties: Option<TiesArg>,
+    /// Conventions of a reference scorer: diso, bioml, deeponto, ontoaligner, biollm.
+    #[arg(long, value_parser = parse_profile)]
+    profile: Option<RankingProfile>,
+    /// How equal scores are ordered (default: the profile's): stable, lexicographic, trec-eval,
+    /// optimistic, pessimistic, expected.
+    #[arg(long, value_parser = parse_ties)]
+    ties: Option<TiePolicy>,
     /// The confidence given to NIL in scored submissions (diso default 0.5).
     #[arg(long)]
     tau: Option<f64>,
@@ -95,25 +96,6 @@ pub(crate) struct RankArgs {
     /// Exit 1 when a MACRO metric is below VALUE: METRIC=VALUE with METRIC mrr or hits_at_K.
     #[arg(long, value_name = "METRIC=VALUE")]
     fail_under: Vec<String>,
-}
-
-#[derive(Debug, Clone, Copy, ValueEnum)]
-enum ProfileArg {
-    Diso,
-    Bioml,
-    Deeponto,
-    Ontoaligner,
-    Biollm,
-}
-
-#[derive(Debug, Clone, Copy, ValueEnum)]
-enum TiesArg {
-    Stable,
-    Lexicographic,
-    TrecEval,
-    Optimistic,
-    Pessimistic,
-    Expected,
 }
 
 /// A `task2.toml` manifest; paths are relative to the file.
@@ -157,7 +139,7 @@ struct LoadedPair {
 pub(crate) fn run(args: &RankArgs) -> anyhow::Result<Outcome> {
     let (plans, manifest_profile, manifest_system) = plan(args)?;
     let profile = match (args.profile, manifest_profile.as_deref()) {
-        (Some(p), _) => profile_of(p),
+        (Some(p), _) => p,
         (None, Some(name)) => {
             RankingProfile::from_name(name).with_context(|| format!("manifest: unknown profile {name:?}"))?
         }
@@ -198,7 +180,7 @@ pub(crate) fn run(args: &RankArgs) -> anyhow::Result<Outcome> {
 fn local_options(args: &RankArgs, profile: RankingProfile) -> anyhow::Result<LocalOptions> {
     let mut options = LocalOptions::for_profile(profile);
     if let Some(t) = args.ties {
-        options.ties = ties_of(t);
+        options.ties = t;
     }
     if !args.k.is_empty() {
         options.ks.clone_from(&args.k);
@@ -418,23 +400,16 @@ fn check_gates(gates: &[(String, f64)], evaluation: &RankingEvaluation) -> Outco
     }
 }
 
-fn profile_of(p: ProfileArg) -> RankingProfile {
-    match p {
-        ProfileArg::Diso => RankingProfile::Diso,
-        ProfileArg::Bioml => RankingProfile::Bioml,
-        ProfileArg::Deeponto => RankingProfile::Deeponto,
-        ProfileArg::Ontoaligner => RankingProfile::Ontoaligner,
-        ProfileArg::Biollm => RankingProfile::Biollm,
-    }
+fn parse_profile(name: &str) -> Result<RankingProfile, String> {
+    RankingProfile::from_name(name).ok_or_else(|| {
+        let names: Vec<&str> = RankingProfile::ALL.iter().map(|p| p.name()).collect();
+        format!("expected one of {}", names.join(", "))
+    })
 }
 
-fn ties_of(t: TiesArg) -> TiePolicy {
-    match t {
-        TiesArg::Stable => TiePolicy::Stable,
-        TiesArg::Lexicographic => TiePolicy::Lexicographic,
-        TiesArg::TrecEval => TiePolicy::TrecEval,
-        TiesArg::Optimistic => TiePolicy::Optimistic,
-        TiesArg::Pessimistic => TiePolicy::Pessimistic,
-        TiesArg::Expected => TiePolicy::Expected,
-    }
+fn parse_ties(name: &str) -> Result<TiePolicy, String> {
+    TiePolicy::from_name(name).ok_or_else(|| {
+        let names: Vec<&str> = TiePolicy::ALL.iter().map(|p| p.name()).collect();
+        format!("expected one of {}", names.join(", "))
+    })
 }
