@@ -5,6 +5,7 @@ mod alignment;
 mod diagnostic;
 mod entity;
 mod interner;
+pub mod ir;
 pub mod lexicon;
 pub mod qald;
 pub mod ranking;

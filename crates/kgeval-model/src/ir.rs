@@ -1,0 +1,358 @@
+//! IR runs and relevance judgments (TREC qrels and runs), the trec_eval measure names, and the
+//! evaluation policies (tie-break, query set, relevance level) every IR result states.
+//!
+//! The run side is borrowed: a reader (or a user's own parser) hands the metrics engine a
+//! slice of [`RunDoc`]s per query that point into its own buffer, so a 10-million-line run is
+//! never copied into owned strings.
+
+use std::fmt;
+
+use indexmap::IndexMap;
+use rustc_hash::FxHashMap;
+
+mod measure;
+
+pub use measure::{Aggregation, Measure, MeasureFamily, MeasureRequest, MeasureSet, UnknownMeasure};
+
+/// One retrieved document of a run line: `qid Q0 docno rank score tag`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RunDoc<'a> {
+    /// The document id (UTF-8, no whitespace).
+    pub docno: &'a str,
+    /// The retrieval score (finite; readers reject NaN and infinities).
+    pub score: f64,
+    /// The rank column as written (trec_eval ignores it; `--tie-break rank` uses it).
+    pub rank: i64,
+    /// The position of the line in the input (any increasing number: byte offset, line
+    /// number); `--tie-break input` keeps this order among equal scores, and error messages
+    /// turn it back into a line.
+    pub position: u64,
+}
+
+/// How documents with equal scores are ordered within a query. The default is trec_eval's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum TieBreak {
+    /// Docno descending in byte order (trec_eval, pytrec_eval).
+    #[default]
+    DocnoDescending,
+    /// Docno ascending in byte order.
+    DocnoAscending,
+    /// The run's rank column ascending, then docno descending.
+    Rank,
+    /// Input order (ranx and other stable sorts).
+    Input,
+}
+
+impl TieBreak {
+    /// Every tie-break.
+    pub const ALL: [TieBreak; 4] = [TieBreak::DocnoDescending, TieBreak::DocnoAscending, TieBreak::Rank, TieBreak::Input];
+
+    /// The CLI / JSON name.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            TieBreak::DocnoDescending => "docno-desc",
+            TieBreak::DocnoAscending => "docno-asc",
+            TieBreak::Rank => "rank",
+            TieBreak::Input => "input",
+        }
+    }
+
+    /// Parses a name printed by [`TieBreak::name`].
+    #[must_use]
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|t| t.name() == name)
+    }
+}
+
+impl fmt::Display for TieBreak {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Which topics are evaluated and averaged.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum QuerySet {
+    /// Topics present in both the qrels and the run (trec_eval's documented default).
+    #[default]
+    Intersection,
+    /// Every qrels topic; topics the run lacks are scored on an empty ranking (trec_eval `-c`).
+    Complete,
+}
+
+impl QuerySet {
+    /// The JSON name.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            QuerySet::Intersection => "intersection",
+            QuerySet::Complete => "complete",
+        }
+    }
+}
+
+/// The policies of one IR evaluation; every result carries them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct IrOptions {
+    /// Order among equal scores.
+    pub tie_break: TieBreak,
+    /// Evaluated topics.
+    pub query_set: QuerySet,
+    /// A document is relevant iff its judgment is ≥ this level (trec_eval `-l`, default 1).
+    pub relevance_level: i64,
+    /// Apply the relevance level to the ndcg family too (trec_eval ignores it there).
+    pub ndcg_uses_level: bool,
+    /// Only the first `max_docs` documents of each ranking count (trec_eval `-M`).
+    pub max_docs: Option<usize>,
+}
+
+impl Default for IrOptions {
+    fn default() -> Self {
+        IrOptions {
+            tie_break: TieBreak::default(),
+            query_set: QuerySet::default(),
+            relevance_level: 1,
+            ndcg_uses_level: false,
+            max_docs: None,
+        }
+    }
+}
+
+/// The judgments of one topic: docno → relevance value (negative = in the pool but not
+/// judged).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct TopicJudgments {
+    docs: FxHashMap<Box<str>, i64>,
+}
+
+impl TopicJudgments {
+    /// Records a judgment; returns the previous value when `docno` was already judged.
+    pub fn insert(&mut self, docno: &str, relevance: i64) -> Option<i64> {
+        self.docs.insert(docno.into(), relevance)
+    }
+
+    /// The judgment of `docno`, `None` when it was not pooled.
+    #[must_use]
+    pub fn get(&self, docno: &str) -> Option<i64> {
+        self.docs.get(docno).copied()
+    }
+
+    /// Number of judgment lines (negative ones included).
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.docs.len()
+    }
+
+    /// Whether the topic has no judgment.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.docs.is_empty()
+    }
+
+    /// Every (docno, relevance) in no particular order.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, i64)> {
+        self.docs.iter().map(|(d, &r)| (&**d, r))
+    }
+
+    /// The relevance values, in no particular order.
+    pub fn relevances(&self) -> impl Iterator<Item = i64> + '_ {
+        self.docs.values().copied()
+    }
+}
+
+/// TREC qrels: topics in input order, each with its judgments.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Qrels {
+    topics: IndexMap<Box<str>, TopicJudgments>,
+}
+
+impl Qrels {
+    /// An empty set of judgments.
+    #[must_use]
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The judgments of `qid`, created empty on first use.
+    pub fn topic_mut(&mut self, qid: &str) -> &mut TopicJudgments {
+        if !self.topics.contains_key(qid) {
+            self.topics.insert(qid.into(), TopicJudgments::default());
+        }
+        self.topics.get_mut(qid).expect("inserted above")
+    }
+
+    /// The judgments of `qid`.
+    #[must_use]
+    pub fn topic(&self, qid: &str) -> Option<&TopicJudgments> {
+        self.topics.get(qid)
+    }
+
+    /// Every topic in input order.
+    pub fn topics(&self) -> impl ExactSizeIterator<Item = (&str, &TopicJudgments)> {
+        self.topics.iter().map(|(q, t)| (&**q, t))
+    }
+
+    /// Number of topics.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.topics.len()
+    }
+
+    /// Whether there is no topic.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.topics.is_empty()
+    }
+}
+
+/// The measures of one topic of one run, in the order of the evaluated [`MeasureSet`]'s
+/// [`MeasureSet::measures`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct TopicScores {
+    /// The topic id.
+    pub qid: String,
+    /// Whether the run retrieved nothing for the topic (scored on an empty ranking under
+    /// `-c`).
+    pub missing_from_run: bool,
+    /// One value per measure.
+    pub values: Vec<f64>,
+}
+
+/// The evaluation of one run against qrels.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunEvaluation {
+    /// The tag of the last run line (trec_eval's `runid`).
+    pub run_id: String,
+    /// The file the run came from, as named by the user.
+    pub source: String,
+    /// Per-topic values, qids in strcmp (byte) order.
+    pub topics: Vec<TopicScores>,
+    /// The summary over the evaluated topics, one value per measure (means; counts summed;
+    /// geometric means for `gm_*`).
+    pub summary: Vec<f64>,
+    /// Qrels topics the run has no line for.
+    pub qrels_topics_missing_from_run: Vec<String>,
+    /// Run topics without qrels (never evaluated).
+    pub run_topics_missing_from_qrels: Vec<String>,
+    /// Topics with at least two retrieved documents sharing a score (within the `-M` depth).
+    pub topics_with_tied_scores: usize,
+}
+
+/// The evaluation of one or more runs against one qrels.
+#[derive(Debug, Clone, PartialEq)]
+pub struct IrEvaluation {
+    /// The qrels file as named by the user.
+    pub qrels_source: String,
+    /// The policies used.
+    pub options: IrOptions,
+    /// The measures, in output order.
+    pub measures: MeasureSet,
+    /// One evaluation per run, in command-line order.
+    pub runs: Vec<RunEvaluation>,
+}
+
+/// A run the metrics engine can evaluate topic by topic, in parallel: a reader's memory-mapped
+/// file or the in-memory [`Run`]. Topics are indexed `0..topic_count()` in any order; documents
+/// are handed out as borrowed [`RunDoc`]s in input order.
+pub trait RunSource: Sync {
+    /// What reading a topic's documents can fail with (malformed lines found lazily).
+    type Error: Send;
+
+    /// The tag of the last run line (trec_eval's `runid`).
+    fn run_id(&self) -> &str;
+
+    /// Number of distinct topics.
+    fn topic_count(&self) -> usize;
+
+    /// The id of topic `index`.
+    fn topic_id(&self, index: usize) -> &str;
+
+    /// Clears `out` and fills it with the documents of topic `index` in input order.
+    ///
+    /// # Errors
+    /// When a line of the topic is malformed or a docno repeats within the topic.
+    fn topic_docs<'a>(&'a self, index: usize, out: &mut Vec<RunDoc<'a>>) -> Result<(), Self::Error>;
+}
+
+/// An owned run line, for runs built in memory.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OwnedRunDoc {
+    /// The document id.
+    pub docno: String,
+    /// The retrieval score.
+    pub score: f64,
+    /// The rank column.
+    pub rank: i64,
+}
+
+/// A run held in memory: topics in insertion order, documents in input order.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Run {
+    /// The run tag.
+    pub run_id: String,
+    /// (qid, documents).
+    pub topics: Vec<(String, Vec<OwnedRunDoc>)>,
+}
+
+impl Run {
+    /// Adds a document to `qid` (a new topic on first use).
+    pub fn push(&mut self, qid: &str, docno: &str, score: f64) {
+        let slot = match self.topics.iter().position(|(q, _)| q == qid) {
+            Some(slot) => slot,
+            None => {
+                self.topics.push((qid.to_owned(), Vec::new()));
+                self.topics.len() - 1
+            }
+        };
+        let docs = &mut self.topics[slot].1;
+        let rank = docs.len() as i64 + 1;
+        docs.push(OwnedRunDoc { docno: docno.to_owned(), score, rank });
+    }
+}
+
+/// A docno repeated within a topic of an in-memory [`Run`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DuplicateDoc {
+    /// The topic.
+    pub qid: String,
+    /// The repeated docno.
+    pub docno: String,
+}
+
+impl fmt::Display for DuplicateDoc {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "topic {}: document {} is retrieved twice", self.qid, self.docno)
+    }
+}
+
+impl std::error::Error for DuplicateDoc {}
+
+impl RunSource for Run {
+    type Error = DuplicateDoc;
+
+    fn run_id(&self) -> &str {
+        &self.run_id
+    }
+
+    fn topic_count(&self) -> usize {
+        self.topics.len()
+    }
+
+    fn topic_id(&self, index: usize) -> &str {
+        &self.topics[index].0
+    }
+
+    fn topic_docs<'a>(&'a self, index: usize, out: &mut Vec<RunDoc<'a>>) -> Result<(), DuplicateDoc> {
+        out.clear();
+        let (qid, docs) = &self.topics[index];
+        let mut seen = rustc_hash::FxHashSet::default();
+        for (position, doc) in docs.iter().enumerate() {
+            if !seen.insert(doc.docno.as_str()) {
+                return Err(DuplicateDoc { qid: qid.clone(), docno: doc.docno.clone() });
+            }
+            out.push(RunDoc { docno: &doc.docno, score: doc.score, rank: doc.rank, position: position as u64 });
+        }
+        Ok(())
+    }
+}
