@@ -6,6 +6,7 @@ mod diagnostic;
 mod entity;
 mod interner;
 pub mod ir;
+pub mod kgc;
 pub mod lexicon;
 pub mod qald;
 pub mod ranking;

@@ -1,0 +1,340 @@
+//! Knowledge-graph completion (KGC): triples, the head and tail questions of a test split with
+//! their kgc-sparsity ids, known answers for filtering, per-answer rank observations, relation
+//! categories, and the family's result types.
+//!
+//! Entities and relations are interned in two [`Interner`]s of one [`KgcVocabulary`]; an
+//! entity's [`TermId`] index is its column in a dense score matrix when the vocabulary was
+//! built from the entity list.
+
+mod questions;
+pub mod results;
+
+use std::fmt;
+
+use rustc_hash::FxHashMap;
+
+use crate::{Interner, TermId};
+
+pub use questions::{Question, QuestionKey, QuestionSet, TestSet};
+
+/// Entity and relation names of one evaluation.
+///
+/// With a *closed* entity set (read from an entity list) a triple naming another entity is an
+/// error for the readers; an open set grows as triples are read.
+#[derive(Debug, Clone, Default)]
+pub struct KgcVocabulary {
+    /// Entity names; the id's index is the entity's column in a score matrix.
+    pub entities: Interner,
+    /// Relation names.
+    pub relations: Interner,
+    /// Whether the entity set is fixed (an entity list was given).
+    pub closed_entities: bool,
+}
+
+impl KgcVocabulary {
+    /// An open vocabulary: entities are added as triples name them.
+    #[must_use]
+    pub fn open() -> Self {
+        Self::default()
+    }
+
+    /// A vocabulary whose entities are exactly `names`, in this order (repeats are kept once).
+    #[must_use]
+    pub fn with_entities<'a>(names: impl IntoIterator<Item = &'a str>) -> Self {
+        let mut entities = Interner::new();
+        for name in names {
+            entities.intern(name);
+        }
+        Self { entities, relations: Interner::new(), closed_entities: true }
+    }
+
+    /// The id of entity `name`: added when the set is open, `None` when the set is closed and
+    /// does not hold it.
+    pub fn entity(&mut self, name: &str) -> Option<TermId> {
+        if self.closed_entities {
+            self.entities.get(name)
+        } else {
+            Some(self.entities.intern(name))
+        }
+    }
+
+    /// The number of entities (the candidates of every question before filtering).
+    #[must_use]
+    pub fn entity_count(&self) -> usize {
+        self.entities.len()
+    }
+}
+
+/// One `(head, relation, tail)` fact.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Triple {
+    /// The subject.
+    pub head: TermId,
+    /// The predicate.
+    pub relation: TermId,
+    /// The object.
+    pub tail: TermId,
+}
+
+/// The triples of one file, in file order, with the 1-based line of each.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TripleFile {
+    /// The file as the user named it.
+    pub name: String,
+    /// The triples in file order (repeats kept).
+    pub triples: Vec<Triple>,
+    /// The line of each triple.
+    pub lines: Vec<u32>,
+}
+
+/// Which entity of a triple a question asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Side {
+    /// `(?, p, o)`: predict the head.
+    Head,
+    /// `(s, p, ?)`: predict the tail.
+    Tail,
+}
+
+impl Side {
+    /// Both sides, heads first (the kgc-sparsity order).
+    pub const BOTH: [Side; 2] = [Side::Head, Side::Tail];
+
+    /// `head` or `tail`.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Side::Head => "head",
+            Side::Tail => "tail",
+        }
+    }
+
+    /// Parses `head` or `tail` (also PyKEEN's `left` / `right`).
+    #[must_use]
+    pub fn from_name(name: &str) -> Option<Self> {
+        match name {
+            "head" | "left" => Some(Side::Head),
+            "tail" | "right" => Some(Side::Tail),
+            _ => None,
+        }
+    }
+
+    /// The question of `triple` on this side and the answer it has.
+    #[must_use]
+    pub fn question_of(self, triple: Triple) -> (QuestionKey, TermId) {
+        match self {
+            Side::Head => (QuestionKey { side: self, relation: triple.relation, anchor: triple.tail }, triple.head),
+            Side::Tail => (QuestionKey { side: self, relation: triple.relation, anchor: triple.head }, triple.tail),
+        }
+    }
+}
+
+impl fmt::Display for Side {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The known answers of every question a set of triples answers: the filter of filtered
+/// ranking.
+#[derive(Debug, Clone, Default)]
+pub struct KnownAnswers {
+    answers: FxHashMap<QuestionKey, Vec<TermId>>,
+}
+
+impl KnownAnswers {
+    /// No known answer.
+    #[must_use]
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds both questions of every triple with their answers.
+    pub fn extend<'a>(&mut self, triples: impl IntoIterator<Item = &'a Triple>) {
+        for &triple in triples {
+            for side in Side::BOTH {
+                let (key, answer) = side.question_of(triple);
+                let list = self.answers.entry(key).or_default();
+                if let Err(at) = list.binary_search(&answer) {
+                    list.insert(at, answer);
+                }
+            }
+        }
+    }
+
+    /// The known answers of `key`, sorted by id (empty when none).
+    #[must_use]
+    pub fn answers(&self, key: &QuestionKey) -> &[TermId] {
+        self.answers.get(key).map_or(&[], Vec::as_slice)
+    }
+
+    /// Whether `answer` is a known answer of `key`.
+    #[must_use]
+    pub fn contains(&self, key: &QuestionKey, answer: TermId) -> bool {
+        self.answers(key).binary_search(&answer).is_ok()
+    }
+}
+
+/// Which known answers were removed from the candidates before a rank was taken.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum FilterScope {
+    /// Every known answer but the target: the filter files and the evaluated split (the
+    /// PyKEEN / LibKGE standard for micro metrics).
+    #[default]
+    Known,
+    /// Only the answers of the filter files: other test answers stay in the ranking (the
+    /// aggregated questions of macro metrics).
+    Filters,
+}
+
+impl FilterScope {
+    /// The JSON / header name.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            FilterScope::Known => "filters+test",
+            FilterScope::Filters => "filters",
+        }
+    }
+}
+
+/// What an input says about where one answer ranks for its question.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum RankObservation {
+    /// A rank as given (a rank file without counts, or a position in a run); the tie policy
+    /// was applied by whoever wrote it.
+    Rank(f64),
+    /// Candidates scoring strictly higher and equal (the answer included): any tie policy
+    /// applies.
+    Counts {
+        /// Candidates scoring strictly higher.
+        greater: u64,
+        /// Candidates scoring the same, the answer included (≥ 1).
+        equal: u64,
+    },
+    /// The answer is not in the ranking (beyond a run's depth): reciprocal rank 0.
+    Absent,
+}
+
+/// One answer of one question with its observed rank.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct AnswerObservation {
+    /// The question's index in the [`QuestionSet`].
+    pub question: u32,
+    /// The answer entity.
+    pub answer: TermId,
+    /// Its rank or tie counts under the input's [`FilterScope`].
+    pub observed: RankObservation,
+    /// The candidates ranked for it after filtering, when the input says (else derived from
+    /// the entity count and the filter).
+    pub candidates: Option<u64>,
+}
+
+/// The four relation categories of Bordes et al. (2013), from the average number of tails per
+/// (head, relation) and heads per (relation, tail).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum RelationCategory {
+    /// Few heads per tail, few tails per head.
+    OneToOne,
+    /// Few heads per tail, many tails per head.
+    OneToMany,
+    /// Many heads per tail, few tails per head.
+    ManyToOne,
+    /// Many of both.
+    ManyToMany,
+}
+
+impl RelationCategory {
+    /// Every category.
+    pub const ALL: [RelationCategory; 4] = [
+        RelationCategory::OneToOne,
+        RelationCategory::OneToMany,
+        RelationCategory::ManyToOne,
+        RelationCategory::ManyToMany,
+    ];
+
+    /// `1-1`, `1-N`, `N-1`, `N-N`.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            RelationCategory::OneToOne => "1-1",
+            RelationCategory::OneToMany => "1-N",
+            RelationCategory::ManyToOne => "N-1",
+            RelationCategory::ManyToMany => "N-N",
+        }
+    }
+
+    /// The kgc-sparsity file stem (`one_to_one`, `one_to_many`, `many_to_one`, `many_to_many`).
+    #[must_use]
+    pub const fn long_name(self) -> &'static str {
+        match self {
+            RelationCategory::OneToOne => "one_to_one",
+            RelationCategory::OneToMany => "one_to_many",
+            RelationCategory::ManyToOne => "many_to_one",
+            RelationCategory::ManyToMany => "many_to_many",
+        }
+    }
+
+    /// The category whose head side is `many_heads` and tail side `many_tails`.
+    #[must_use]
+    pub const fn of(many_heads: bool, many_tails: bool) -> Self {
+        match (many_heads, many_tails) {
+            (false, false) => RelationCategory::OneToOne,
+            (false, true) => RelationCategory::OneToMany,
+            (true, false) => RelationCategory::ManyToOne,
+            (true, true) => RelationCategory::ManyToMany,
+        }
+    }
+}
+
+impl fmt::Display for RelationCategory {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// How relation categories are decided: a side is "many" iff its average exceeds `threshold`
+/// (or reaches it, when `inclusive`), counted on the triples of `source`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CategoryRule {
+    /// The threshold on the averages (LibKGE: 1.5).
+    pub threshold: f64,
+    /// `≥` instead of `>`.
+    pub inclusive: bool,
+    /// The files the averages were counted on, as named by the user.
+    pub source: String,
+}
+
+impl CategoryRule {
+    /// Whether an average makes a side "many".
+    #[must_use]
+    pub fn is_many(&self, average: f64) -> bool {
+        if self.inclusive {
+            average >= self.threshold
+        } else {
+            average > self.threshold
+        }
+    }
+
+    /// The rule in words (`many iff average > 1.5 on train.txt`).
+    #[must_use]
+    pub fn describe(&self) -> String {
+        let op = if self.inclusive { "≥" } else { ">" };
+        format!("many iff average {op} {} on {}", self.threshold, self.source)
+    }
+}
+
+/// One relation's averages and category.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RelationCardinality {
+    /// The relation.
+    pub relation: TermId,
+    /// Triples counted.
+    pub triples: usize,
+    /// Average tails per distinct (head, relation).
+    pub tails_per_head: f64,
+    /// Average heads per distinct (relation, tail).
+    pub heads_per_tail: f64,
+    /// The category under the rule used.
+    pub category: RelationCategory,
+}
