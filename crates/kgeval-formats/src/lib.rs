@@ -3,6 +3,7 @@
 
 pub mod alignment;
 mod error;
+pub mod kgc;
 pub mod lexicon;
 pub mod ontology;
 pub mod qald;

@@ -338,3 +338,26 @@ pub struct RelationCardinality {
     /// The category under the rule used.
     pub category: RelationCategory,
 }
+
+/// One human judgment of a triple (kgc-sparsity `annotations.txt`: `s p o {Y,N}`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Judgment {
+    /// The judged triple.
+    pub triple: Triple,
+    /// `Y` (true) or `N` / blank (false).
+    pub relevant: bool,
+    /// The 1-based line.
+    pub line: u32,
+}
+
+/// A pooled triple with the smallest pool depth that brought it in (kgc-sparsity
+/// `pooling_depth.txt`: `s p o depth`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PooledTriple {
+    /// The triple.
+    pub triple: Triple,
+    /// The depth (1 = the systems' top-1).
+    pub depth: u32,
+    /// The 1-based line.
+    pub line: u32,
+}
