@@ -129,6 +129,9 @@ pub fn tau_rule(ties: TiePolicy) -> &'static str {
         TiePolicy::Optimistic => "a candidate scoring exactly tau ties with NIL; each is ranked first among the tie",
         TiePolicy::Pessimistic => "a candidate scoring exactly tau ties with NIL; each is ranked last among the tie",
         TiePolicy::Expected => "a candidate scoring exactly tau ties with NIL; each gets the mean rank of the tie",
+        TiePolicy::RoundedMean => {
+            "a candidate scoring exactly tau ties with NIL; each gets the mean rank of the tie rounded up (LibKGE)"
+        }
     }
 }
 

@@ -1,7 +1,8 @@
 //! The one ranking core shared by every ranking family (local ranking with NIL, IR runs,
 //! knowledge-graph completion): the rank of a target under a named [`TiePolicy`], full orders
-//! for the order policies, per-query [`RankRecord`]s, and their aggregation (mean over queries,
-//! breakdown by any grouping key, macro over groups with counts summed).
+//! for the order policies, the filtered positions of every target of a dense score row
+//! ([`rank_row`], KGC score matrices), per-query [`RankRecord`]s, and their aggregation (mean
+//! over queries, breakdown by any grouping key, macro over groups with counts summed).
 //!
 //! ```
 //! use kgeval_metrics::ranking::{rank_of, summarize, RankRecord};
@@ -21,6 +22,8 @@
 
 mod aggregate;
 mod rank;
+mod row;
 
 pub use aggregate::{macro_mean, record_into_table, summarize, summarize_by, RankAccumulator, RankRecord};
 pub use rank::{order, quantize_12dp, rank_in_permutation, rank_of, ScorePosition};
+pub use row::{rank_row, NanScore, RowOptions, RowPositions};

@@ -2,11 +2,12 @@
 
 use std::cmp::Ordering;
 
-use kgeval_model::ranking::TiePolicy;
+use kgeval_model::ranking::{TiePolicy, Tolerance};
 
 /// Where a target stands among scored candidates: how many score strictly higher and how many
-/// score the same (the target included). Enough for the optimistic, pessimistic and expected
-/// ranks; KGC rank files give these two numbers directly.
+/// score the same (the target included). Enough for the optimistic, pessimistic, expected and
+/// rounded-mean ranks; KGC rank files give these two numbers directly, and
+/// [`rank_row`](super::rank_row) computes them for every target of a dense score row.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct ScorePosition {
     /// Candidates scoring strictly higher than the target.
@@ -31,6 +32,31 @@ impl ScorePosition {
         position
     }
 
+    /// Counts where a tie is LibKGE's `isclose` under `tolerance` (see [`Tolerance`]): `equal`
+    /// counts the scores close to `target_score` (the target's own included), `greater` the
+    /// scores above it that are **not** close (LibKGE: `is_greater & ~is_close`). NaN scores
+    /// count in neither. Computed in `f64`, the precision of the inputs.
+    ///
+    /// ```
+    /// use kgeval_metrics::ranking::ScorePosition;
+    /// use kgeval_model::ranking::Tolerance;
+    /// // 10.0005 is within 1e-5 + 1e-4 · 10 of 10: a tie, not a better score.
+    /// let position = ScorePosition::of_tolerant([10.0005, 10.0, 9.0], 10.0, Tolerance::LIBKGE);
+    /// assert_eq!((position.greater, position.equal), (0, 2));
+    /// ```
+    #[must_use]
+    pub fn of_tolerant(scores: impl IntoIterator<Item = f64>, target_score: f64, tolerance: Tolerance) -> Self {
+        let allowed = tolerance.atol + (tolerance.rtol * target_score).abs();
+        let mut position = ScorePosition::default();
+        for s in scores {
+            let difference = (s - target_score).abs();
+            let close = s == target_score || (difference <= allowed && difference.is_finite());
+            position.greater += usize::from(s > target_score && !close);
+            position.equal += usize::from(close);
+        }
+        position
+    }
+
     /// The target ranks first among its ties: greater + 1.
     #[must_use]
     pub fn optimistic(self) -> f64 {
@@ -47,6 +73,26 @@ impl ScorePosition {
     #[must_use]
     pub fn expected(self) -> f64 {
         self.greater as f64 + (self.equal.max(1) as f64 + 1.0) / 2.0
+    }
+
+    /// The mean rank of the tie rounded up: greater + ⌊equal / 2⌋ + 1 (LibKGE's
+    /// `rounded_mean_rank`: its `rank + num_ties // 2` is 0-based).
+    #[must_use]
+    pub fn rounded_mean(self) -> f64 {
+        (self.greater + self.equal.max(1) / 2 + 1) as f64
+    }
+
+    /// The rank under a count policy (`optimistic`, `pessimistic`, `expected`, `rounded-mean`);
+    /// `None` for the order policies, which need identifiers to break ties.
+    #[must_use]
+    pub fn rank(self, policy: TiePolicy) -> Option<f64> {
+        match policy {
+            TiePolicy::Optimistic => Some(self.optimistic()),
+            TiePolicy::Pessimistic => Some(self.pessimistic()),
+            TiePolicy::Expected => Some(self.expected()),
+            TiePolicy::RoundedMean => Some(self.rounded_mean()),
+            TiePolicy::Stable | TiePolicy::Lexicographic | TiePolicy::TrecEval => None,
+        }
     }
 
     /// Whether the target shares its score with another candidate.
@@ -74,7 +120,8 @@ pub fn quantize_12dp(score: f64) -> f64 {
 /// - `lexicographic`: on scores rounded to 12 dp, greater + equal candidates with a smaller
 ///   identifier + 1;
 /// - `trec-eval`: greater + equal candidates with a larger identifier + 1;
-/// - `optimistic` / `pessimistic` / `expected`: from [`ScorePosition`].
+/// - `optimistic` / `pessimistic` / `expected` / `rounded-mean`: from [`ScorePosition`]
+///   (exact ties; [`ScorePosition::of_tolerant`] for LibKGE's tolerance).
 ///
 /// Scores must not be NaN (readers reject them).
 ///
@@ -83,6 +130,7 @@ pub fn quantize_12dp(score: f64) -> f64 {
 #[must_use]
 pub fn rank_of<K: Ord>(candidates: &[(K, f64)], target: usize, policy: TiePolicy) -> f64 {
     let (ref key, score) = candidates[target];
+    let position = || ScorePosition::of(candidates.iter().map(|c| c.1), score);
     match policy {
         TiePolicy::Stable => {
             let greater = candidates.iter().filter(|(_, s)| *s > score).count();
@@ -104,14 +152,16 @@ pub fn rank_of<K: Ord>(candidates: &[(K, f64)], target: usize, policy: TiePolicy
             let before = candidates.iter().filter(|(k, s)| *s > score || (*s == score && k > key)).count();
             (before + 1) as f64
         }
-        TiePolicy::Optimistic => ScorePosition::of(candidates.iter().map(|c| c.1), score).optimistic(),
-        TiePolicy::Pessimistic => ScorePosition::of(candidates.iter().map(|c| c.1), score).pessimistic(),
-        TiePolicy::Expected => ScorePosition::of(candidates.iter().map(|c| c.1), score).expected(),
+        TiePolicy::Optimistic => position().optimistic(),
+        TiePolicy::Pessimistic => position().pessimistic(),
+        TiePolicy::Expected => position().expected(),
+        TiePolicy::RoundedMean => position().rounded_mean(),
     }
 }
 
 /// The indices of `candidates` best first under `policy`. For the count policies
-/// (`optimistic`, `pessimistic`, `expected`), which rank one target rather than order a list,
+/// (`optimistic`, `pessimistic`, `expected`, `rounded-mean`), which rank one target rather than
+/// order a list,
 /// the order is the stable one.
 #[must_use]
 pub fn order<K: Ord>(candidates: &[(K, f64)], policy: TiePolicy) -> Vec<u32> {
@@ -158,7 +208,8 @@ mod tests {
         assert_eq!(rank_of(&POOL, 2, TiePolicy::Optimistic), 2.0);
         assert_eq!(rank_of(&POOL, 2, TiePolicy::Pessimistic), 4.0);
         assert_eq!(rank_of(&POOL, 2, TiePolicy::Expected), 3.0);
-        // NIL at index 3.
+        assert_eq!(rank_of(&POOL, 2, TiePolicy::RoundedMean), 3.0); // 1 + ⌊3/2⌋ + 1
+                                                                    // NIL at index 3.
         assert_eq!(rank_of(&POOL, 3, TiePolicy::Stable), 4.0);
         assert_eq!(rank_of(&POOL, 3, TiePolicy::Lexicographic), 3.0);
         assert_eq!(rank_of(&POOL, 3, TiePolicy::TrecEval), 3.0);
@@ -199,6 +250,47 @@ mod tests {
             let position = ScorePosition::of(scores.iter().copied(), scores[target]);
             assert_eq!((position.optimistic(), position.pessimistic(), position.expected()), (o, p, r));
         }
+    }
+
+    #[test]
+    fn libkge_tie_handling_example() {
+        // LibKGE config-default.yaml: a 10, b 10, c 10, d 11, e 9; correct a → best_rank 2,
+        // worst_rank 4, rounded_mean_rank 3. The same with exact ties and with isclose.
+        let scores = [10.0, 10.0, 10.0, 11.0, 9.0];
+        for position in [ScorePosition::of(scores, 10.0), ScorePosition::of_tolerant(scores, 10.0, Tolerance::LIBKGE)] {
+            assert_eq!((position.greater, position.equal), (1, 3));
+            assert_eq!((position.optimistic(), position.pessimistic(), position.rounded_mean()), (2.0, 4.0, 3.0));
+        }
+        let pool: Vec<(&str, f64)> = ["a", "b", "c", "d", "e"].into_iter().zip(scores).collect();
+        assert_eq!(rank_of(&pool, 0, TiePolicy::RoundedMean), 3.0);
+    }
+
+    #[test]
+    fn rounded_mean_rounds_the_mean_rank_up() {
+        // e = 1, 2, 3, 4 with g = 5: means 6, 6.5, 7, 7.5 → 6, 7, 7, 8.
+        for (equal, rank) in [(1, 6.0), (2, 7.0), (3, 7.0), (4, 8.0)] {
+            let position = ScorePosition { greater: 5, equal };
+            assert_eq!(position.rounded_mean(), rank);
+            assert_eq!(position.rank(TiePolicy::RoundedMean), Some(rank));
+            assert_eq!(position.expected().ceil(), rank);
+        }
+        assert_eq!(ScorePosition { greater: 5, equal: 1 }.rank(TiePolicy::TrecEval), None);
+    }
+
+    #[test]
+    fn tolerant_ties_follow_torch_isclose() {
+        let tolerance = Tolerance { atol: 1e-5, rtol: 1e-4 };
+        // Allowed difference around a target of 100: 1e-5 + 1e-2 — rtol scales the target.
+        let position = ScorePosition::of_tolerant([100.009, 100.011, 99.991, 99.989, 100.0], 100.0, tolerance);
+        assert_eq!((position.greater, position.equal), (1, 3));
+        // A close score above the target is a tie, not "greater"; around 0 only atol counts.
+        let position = ScorePosition::of_tolerant([0.000_009, 0.000_011, -0.000_009, 0.0], 0.0, tolerance);
+        assert_eq!((position.greater, position.equal), (1, 3));
+        // Infinities tie only with themselves; NaN with nothing.
+        let position = ScorePosition::of_tolerant([f64::INFINITY, f64::NAN, 1.0], f64::INFINITY, tolerance);
+        assert_eq!((position.greater, position.equal), (0, 1));
+        let position = ScorePosition::of_tolerant([f64::INFINITY, f64::NAN, 1.0], 1.0, tolerance);
+        assert_eq!((position.greater, position.equal), (1, 1));
     }
 
     #[test]

@@ -10,6 +10,7 @@ mod naive;
 mod profiles;
 mod props;
 mod qald;
+mod row;
 mod support;
 mod threshold;
 mod track;

@@ -1,6 +1,7 @@
 //! Inputs of the ranking families: candidate pools, submitted rankings or scores, gold keys,
 //! and the tie policies every ranking family shares (local ranking, IR runs, KGC).
 
+mod dense;
 pub mod results;
 
 use std::fmt;
@@ -9,14 +10,16 @@ use rustc_hash::FxHashMap;
 
 use crate::TermId;
 
+pub use dense::{ScoreDtype, ScoreRow};
+
 /// The NIL IRI of the DISO-OAEI 2026 track: the candidate a system ranks first to abstain.
 pub const DISO_NIL_IRI: &str = "https://oaei.ontologymatching.org/2026/diso/NIL";
 
 /// How candidates with equal scores are ordered when a ranking comes from scores.
 ///
-/// The first three are *orders* (a full permutation follows); the last three give the rank of
-/// one target from the counts of candidates scoring above and equal to it (PyKEEN's
-/// optimistic / pessimistic / realistic ranks).
+/// The first three are *orders* (a full permutation follows); the last four give the rank of
+/// one target from the counts of candidates scoring above (g) and equal to it (e, the target
+/// included): PyKEEN's optimistic / pessimistic / realistic ranks and LibKGE's rounded mean.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum TiePolicy {
     /// Submission order among equal scores (DeepOnto, OntoAligner: a stable sort).
@@ -33,17 +36,22 @@ pub enum TiePolicy {
     /// The mean rank over all orders of the tie: (optimistic + pessimistic) / 2 (PyKEEN's
     /// "realistic" rank).
     Expected,
+    /// g + ⌊e/2⌋ + 1: the mean rank of the tie rounded up (LibKGE's `rounded_mean_rank`, its
+    /// default). LibKGE decides ties with `isclose` (see [`Tolerance`]); [`TiePolicy`] itself
+    /// only names the rank, the tolerance is a separate option.
+    RoundedMean,
 }
 
 impl TiePolicy {
     /// Every policy.
-    pub const ALL: [TiePolicy; 6] = [
+    pub const ALL: [TiePolicy; 7] = [
         TiePolicy::Stable,
         TiePolicy::Lexicographic,
         TiePolicy::TrecEval,
         TiePolicy::Optimistic,
         TiePolicy::Pessimistic,
         TiePolicy::Expected,
+        TiePolicy::RoundedMean,
     ];
 
     /// The CLI / JSON name.
@@ -56,6 +64,7 @@ impl TiePolicy {
             TiePolicy::Optimistic => "optimistic",
             TiePolicy::Pessimistic => "pessimistic",
             TiePolicy::Expected => "expected",
+            TiePolicy::RoundedMean => "rounded-mean",
         }
     }
 
@@ -77,6 +86,92 @@ impl TiePolicy {
 }
 
 impl fmt::Display for TiePolicy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// When two scores tie: LibKGE's `torch.isclose(score, target_score, rtol, atol)`, i.e.
+/// `score == target` or `|score − target| ≤ atol + |rtol · target|` (the difference finite).
+/// `rtol` scales the **target's** score; a score within the tolerance above the target is a
+/// tie, not "greater". Without a tolerance, ties are exact (`==`, PyKEEN).
+///
+/// Comparisons run in the precision of the scores (`f32` for float32/float16 matrices, with
+/// `atol` and `rtol` rounded to `f32`, as torch does on a float32 tensor).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Tolerance {
+    /// Absolute tolerance (LibKGE `entity_ranking.tie_handling.atol`, default 1e-5).
+    pub atol: f64,
+    /// Relative tolerance, applied to the target's score (LibKGE `…tie_handling.rtol`,
+    /// default 1e-4).
+    pub rtol: f64,
+}
+
+impl Tolerance {
+    /// LibKGE's defaults: atol 1e-5, rtol 1e-4.
+    pub const LIBKGE: Tolerance = Tolerance { atol: 1e-5, rtol: 1e-4 };
+
+    /// Parses `atol,rtol` (the CLI's `--tie-tolerance 1e-5,1e-4`); both finite and ≥ 0.
+    ///
+    /// ```
+    /// use kgeval_model::ranking::Tolerance;
+    /// assert_eq!(Tolerance::parse("1e-5,1e-4"), Some(Tolerance::LIBKGE));
+    /// assert_eq!(Tolerance::parse("1e-5"), None);
+    /// ```
+    #[must_use]
+    pub fn parse(text: &str) -> Option<Self> {
+        let (atol, rtol) = text.split_once(',')?;
+        let value = |t: &str| t.trim().parse::<f64>().ok().filter(|v| v.is_finite() && *v >= 0.0);
+        Some(Tolerance { atol: value(atol)?, rtol: value(rtol)? })
+    }
+}
+
+impl Default for Tolerance {
+    fn default() -> Self {
+        Self::LIBKGE
+    }
+}
+
+impl fmt::Display for Tolerance {
+    /// `atol,rtol`, the form [`Tolerance::parse`] reads.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:e},{:e}", self.atol, self.rtol)
+    }
+}
+
+/// What a NaN score means when ranking from scores.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum NanPolicy {
+    /// A NaN score is an error naming its row and column.
+    #[default]
+    Error,
+    /// A NaN candidate never outranks or ties the target and is not counted as a candidate
+    /// (PyKEEN: NaN compares false and only finite scores count as options); a NaN target ranks
+    /// below every other candidate.
+    Worst,
+}
+
+impl NanPolicy {
+    /// Every policy.
+    pub const ALL: [NanPolicy; 2] = [NanPolicy::Error, NanPolicy::Worst];
+
+    /// The CLI / JSON name (`--nan error|worst`).
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            NanPolicy::Error => "error",
+            NanPolicy::Worst => "worst",
+        }
+    }
+
+    /// Parses a name as printed by [`NanPolicy::name`].
+    #[must_use]
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|p| p.name() == name)
+    }
+}
+
+impl fmt::Display for NanPolicy {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
     }
