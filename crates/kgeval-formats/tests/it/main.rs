@@ -1,6 +1,7 @@
 //! Integration tests of kgeval-formats on real and malformed files (one test binary).
 
 mod lexicon;
+mod npy;
 mod qald;
 mod ranking;
 mod rdf;
