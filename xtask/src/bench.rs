@@ -18,6 +18,9 @@ use rand_chacha::ChaCha8Rng;
 const SEED: u64 = 20_261_121;
 
 pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
+    if args.first().map(String::as_str) == Some("kgc") {
+        return crate::bench_kgc::run(&args[1..]);
+    }
     if args.first().map(String::as_str) != Some("align") {
         bail!("usage: cargo xtask bench align [--cells N] [--runs N] [--no-peers]");
     }

@@ -9,8 +9,6 @@ use super::ScorePosition;
 /// Columns converted and compared per step: 8 KiB of `f32`, resident in L1 while every target
 /// of the row is counted over it.
 const CHUNK: usize = 2048;
-/// Independent counters per step, so that the compiler vectorises the comparisons.
-const LANES: usize = 8;
 
 /// How [`rank_row`] compares scores.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
@@ -154,17 +152,9 @@ pub fn rank_row(
     Ok(RowPositions { positions, candidates })
 }
 
-/// The NaN values of `values`.
+/// The NaN values of `values` (≤ [`CHUNK`] of them: the `u32` sum cannot overflow).
 fn count_nan(values: &[f32]) -> usize {
-    let mut lanes = [0_u32; LANES];
-    let mut blocks = values.chunks_exact(LANES);
-    for block in &mut blocks {
-        for (lane, &s) in lanes.iter_mut().zip(block) {
-            *lane += u32::from(s.is_nan());
-        }
-    }
-    let rest = blocks.remainder().iter().filter(|s| s.is_nan()).count();
-    lanes.iter().map(|&n| n as usize).sum::<usize>() + rest
+    values.iter().map(|s| u32::from(s.is_nan())).sum::<u32>() as usize
 }
 
 /// Exact ties, or LibKGE's `isclose` with the tolerance in `f32`.
@@ -198,10 +188,18 @@ impl Ties {
             Ties::Exact => count_lanes(values, |s| (s > target, s == target)),
             Ties::Close { atol, rtol } => {
                 let allowed = atol + (rtol * target).abs();
-                count_lanes(values, |s| {
-                    let close = is_close(s, target, allowed);
-                    (s > target && !close, close)
-                })
+                if allowed.is_finite() {
+                    // A difference within a finite bound is finite: one test fewer per score.
+                    count_lanes(values, |s| {
+                        let close = (s == target) | ((s - target).abs() <= allowed);
+                        (s > target && !close, close)
+                    })
+                } else {
+                    count_lanes(values, |s| {
+                        let close = is_close(s, target, allowed);
+                        (s > target && !close, close)
+                    })
+                }
             }
         }
     }
@@ -214,27 +212,15 @@ fn is_close(score: f32, target: f32, allowed: f32) -> bool {
     (score == target) | ((difference <= allowed) & (difference < f32::INFINITY))
 }
 
-/// Sums of the two flags of `compare` over `values`, in [`LANES`] independent counters.
+/// Sums of the two flags of `compare` over `values` (≤ [`CHUNK`] of them), in a plain loop
+/// the compiler vectorises.
 #[inline]
 fn count_lanes(values: &[f32], compare: impl Fn(f32) -> (bool, bool)) -> (usize, usize) {
-    let mut greater = [0_u32; LANES];
-    let mut equal = [0_u32; LANES];
-    let mut blocks = values.chunks_exact(LANES);
-    for block in &mut blocks {
-        for lane in 0..LANES {
-            let (g, e) = compare(block[lane]);
-            greater[lane] += u32::from(g);
-            equal[lane] += u32::from(e);
-        }
-    }
-    let (mut g, mut e) = (0, 0);
-    for &s in blocks.remainder() {
+    let (greater, equal) = values.iter().fold((0_u32, 0_u32), |(g, e), &s| {
         let (is_greater, is_equal) = compare(s);
-        g += usize::from(is_greater);
-        e += usize::from(is_equal);
-    }
-    let sum = |lanes: [u32; LANES]| lanes.iter().map(|&n| n as usize).sum::<usize>();
-    (sum(greater) + g, sum(equal) + e)
+        (g + u32::from(is_greater), e + u32::from(is_equal))
+    });
+    (greater as usize, equal as usize)
 }
 
 #[cfg(test)]
