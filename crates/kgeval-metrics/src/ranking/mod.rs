@@ -1,6 +1,7 @@
 //! The one ranking core shared by every ranking family (local ranking with NIL, IR runs,
 //! knowledge-graph completion): the rank of a target under a named [`TiePolicy`], full orders
-//! for the order policies, per-query [`RankRecord`]s, and their aggregation (mean over queries,
+//! for the order policies and for retrieved lists ([`sort_run`], trec_eval's order and its
+//! alternatives), per-query [`RankRecord`]s, and their aggregation (mean over queries,
 //! breakdown by any grouping key, macro over groups with counts summed).
 //!
 //! ```
@@ -21,6 +22,8 @@
 
 mod aggregate;
 mod rank;
+mod run;
 
 pub use aggregate::{macro_mean, record_into_table, summarize, summarize_by, RankAccumulator, RankRecord};
 pub use rank::{order, quantize_12dp, rank_in_permutation, rank_of, ScorePosition};
+pub use run::{sort_run, trec_eval_order};
