@@ -3,6 +3,7 @@
 
 mod alignment;
 mod common;
+mod ir;
 mod lexicon;
 mod number;
 mod qald;
@@ -10,6 +11,7 @@ mod ranking;
 mod table;
 
 pub use alignment::{alignment_json, render_alignment, render_labels_tsv};
+pub use ir::{ir_json, render_ir, trec_eval_text, IrFormat, TrecTextLines};
 pub use lexicon::{lexicon_json, render_lexicon};
 pub use number::{format_fixed, format_java_double};
 pub use qald::{qald_json, render_qald};

@@ -201,7 +201,7 @@ impl RankedRelevance {
                     gain / ((i + 2) as f64).log2()
                 }
             })
-            .sum();
+            .fold(0.0, |sum, gain| sum + gain); // an empty `sum()` is -0.0
         let mut ideal_gains: Vec<(f64, u64)> = self
             .level_counts
             .iter()
@@ -239,7 +239,7 @@ impl RankedRelevance {
             .filter(|(_, &value)| value > 0)
             .map(|(i, &value)| gain(self.leveled(value)) / ((i + 2) as f64).log2())
             .filter(|g| *g > 0.0)
-            .sum();
+            .fold(0.0, |sum, gain| sum + gain); // an empty `sum()` is -0.0
         let mut ideal = 0.0;
         let mut position = 0usize;
         'levels: for level in (1..self.level_counts.len()).rev() {
@@ -340,6 +340,9 @@ mod tests {
             assert_eq!(value(&none, name), 0.0, "{name}");
         }
         assert_eq!(value(&empty, "iprec_at_recall.0"), 0.0);
+        // Positive zero: trec_eval prints 0.0000, never -0.0000.
+        assert!(value(&none, "ndcg_cut.5").is_sign_positive());
+        assert!(value(&none, "ndcg").is_sign_positive());
     }
 
     #[test]

@@ -158,7 +158,7 @@ pub fn summarize_topics(topics: &[TopicScores], measures: &MeasureSet) -> Vec<f6
             match measure.family.aggregation() {
                 Aggregation::Text => 0.0,
                 Aggregation::Count => n,
-                Aggregation::Sum => values.sum(),
+                Aggregation::Sum => values.fold(0.0, |sum, v| sum + v),
                 Aggregation::Mean if topics.is_empty() => 0.0,
                 Aggregation::Mean => values.sum::<f64>() / n,
                 Aggregation::GeometricMean if topics.is_empty() => 0.0,
