@@ -4,4 +4,5 @@ mod lexicon;
 mod qald;
 mod ranking;
 mod rdf;
+mod trec;
 mod tsv_sssom;
