@@ -21,8 +21,13 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
     if args.first().map(String::as_str) == Some("kgc") {
         return crate::bench_kgc::run(&args[1..]);
     }
+    if args.first().map(String::as_str) == Some("trec") {
+        return crate::bench_trec::run(&args[1..]);
+    }
     if args.first().map(String::as_str) != Some("align") {
-        bail!("usage: cargo xtask bench align [--cells N] [--runs N] [--no-peers]");
+        bail!(
+            "usage: cargo xtask bench align [--cells N] [--runs N] [--no-peers] | cargo xtask bench trec [--queries N]"
+        );
     }
     let cells = flag_value(args, "--cells").unwrap_or(1_000_000);
     let runs = flag_value(args, "--runs").unwrap_or(3);

@@ -1,7 +1,9 @@
-//! Project automation: `cargo xtask fixtures [--check]` and `cargo xtask bench align`.
+//! Project automation: `cargo xtask fixtures [--check]`, `cargo xtask bench align` and
+//! `cargo xtask bench trec`.
 
 mod bench;
 mod bench_kgc;
+mod bench_trec;
 mod fixtures;
 
 use std::path::{Path, PathBuf};
@@ -16,7 +18,9 @@ fn main() -> anyhow::Result<()> {
     match args.first().map(String::as_str) {
         Some("fixtures") => fixtures::run(args.iter().any(|a| a == "--check")),
         Some("bench") => bench::run(&args[1..]),
-        _ => bail!("usage: cargo xtask fixtures [--check] | cargo xtask bench align [--cells N] | cargo xtask bench kgc [--rows N]"),
+        _ => bail!(
+            "usage: cargo xtask fixtures [--check] | cargo xtask bench align [--cells N] | cargo xtask bench kgc [--rows N] | cargo xtask bench trec [--queries N --docs M]"
+        ),
     }
 }
 

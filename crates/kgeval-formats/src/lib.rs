@@ -8,6 +8,7 @@ pub mod lexicon;
 pub mod ontology;
 pub mod qald;
 pub mod ranking;
+pub mod trec;
 mod warnings;
 
 pub use error::{line_column, FormatError, SyntaxError};

@@ -2,6 +2,7 @@
 #![deny(missing_docs)]
 
 pub mod alignment;
+pub mod ir;
 pub mod lexicon;
 pub mod local;
 pub mod qald;

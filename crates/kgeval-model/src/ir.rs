@@ -45,7 +45,8 @@ pub enum TieBreak {
 
 impl TieBreak {
     /// Every tie-break.
-    pub const ALL: [TieBreak; 4] = [TieBreak::DocnoDescending, TieBreak::DocnoAscending, TieBreak::Rank, TieBreak::Input];
+    pub const ALL: [TieBreak; 4] =
+        [TieBreak::DocnoDescending, TieBreak::DocnoAscending, TieBreak::Rank, TieBreak::Input];
 
     /// The CLI / JSON name.
     #[must_use]

@@ -5,4 +5,5 @@ mod npy;
 mod qald;
 mod ranking;
 mod rdf;
+mod trec;
 mod tsv_sssom;

@@ -1,8 +1,9 @@
 //! The one ranking core shared by every ranking family (local ranking with NIL, IR runs,
 //! knowledge-graph completion): the rank of a target under a named [`TiePolicy`], full orders
-//! for the order policies, the filtered positions of every target of a dense score row
-//! ([`rank_row`], KGC score matrices), per-query [`RankRecord`]s, and their aggregation (mean
-//! over queries, breakdown by any grouping key, macro over groups with counts summed).
+//! for the order policies and for retrieved lists ([`sort_run`], trec_eval's order and its
+//! alternatives), the filtered positions of every target of a dense score row ([`rank_row`],
+//! KGC score matrices), per-query [`RankRecord`]s, and their aggregation (mean over queries,
+//! breakdown by any grouping key, macro over groups with counts summed).
 //!
 //! ```
 //! use kgeval_metrics::ranking::{rank_of, summarize, RankRecord};
@@ -23,7 +24,9 @@
 mod aggregate;
 mod rank;
 mod row;
+mod run;
 
 pub use aggregate::{macro_mean, record_into_table, summarize, summarize_by, RankAccumulator, RankRecord};
 pub use rank::{order, quantize_12dp, rank_in_permutation, rank_of, ScorePosition};
 pub use row::{rank_row, NanScore, RowOptions, RowPositions};
+pub use run::{sort_run, trec_eval_order};

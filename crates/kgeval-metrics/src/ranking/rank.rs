@@ -4,6 +4,8 @@ use std::cmp::Ordering;
 
 use kgeval_model::ranking::{TiePolicy, Tolerance};
 
+use super::run::trec_eval_order;
+
 /// Where a target stands among scored candidates: how many score strictly higher and how many
 /// score the same (the target included). Enough for the optimistic, pessimistic, expected and
 /// rounded-mean ranks; KGC rank files give these two numbers directly, and
@@ -178,7 +180,7 @@ pub fn order<K: Ord>(candidates: &[(K, f64)], policy: TiePolicy) -> Vec<u32> {
         TiePolicy::TrecEval => indices.sort_by(|&a, &b| {
             let (ka, sa) = &candidates[a as usize];
             let (kb, sb) = &candidates[b as usize];
-            by_score(*sa, *sb).then_with(|| kb.cmp(ka))
+            trec_eval_order((ka, *sa), (kb, *sb))
         }),
         _ => indices.sort_by(|&a, &b| by_score(candidates[a as usize].1, candidates[b as usize].1)),
     }

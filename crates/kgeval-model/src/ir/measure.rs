@@ -50,7 +50,8 @@ pub enum MeasureFamily {
     SetF,
     /// Extension `recip_rank_cut`: reciprocal rank when within the top k, else 0 (mrr@k).
     RecipRankCut,
-    /// Extension `hits`: number of relevant documents in the top k.
+    /// Extension `hits`: number of relevant documents in the top k (averaged over topics, like
+    /// ranx `hits`).
     Hits,
     /// Extension `ndcg_exp_cut`: nDCG at k with exponential gain 2^rel − 1 (ranx
     /// `ndcg_burges`).
@@ -168,10 +169,9 @@ impl MeasureFamily {
         match self {
             MeasureFamily::P | MeasureFamily::Recall | MeasureFamily::NdcgCut | MeasureFamily::MapCut => LONG,
             MeasureFamily::Success => &[1, 5, 10],
-            MeasureFamily::RecipRankCut
-            | MeasureFamily::Hits
-            | MeasureFamily::NdcgExpCut
-            | MeasureFamily::F1 => &[1, 3, 5, 10, 20],
+            MeasureFamily::RecipRankCut | MeasureFamily::Hits | MeasureFamily::NdcgExpCut | MeasureFamily::F1 => {
+                &[1, 3, 5, 10, 20]
+            }
             _ => &[],
         }
     }
@@ -197,23 +197,13 @@ impl MeasureFamily {
     /// Whether trec_eval prints the family on per-topic (`-q`) lines.
     #[must_use]
     pub const fn per_topic(self) -> bool {
-        !matches!(
-            self,
-            MeasureFamily::Runid | MeasureFamily::NumQ | MeasureFamily::GmMap | MeasureFamily::GmBpref
-        )
+        !matches!(self, MeasureFamily::Runid | MeasureFamily::NumQ | MeasureFamily::GmMap | MeasureFamily::GmBpref)
     }
 
     /// Whether values are counts (printed as integers).
     #[must_use]
     pub const fn is_count(self) -> bool {
-        matches!(
-            self,
-            MeasureFamily::NumQ
-                | MeasureFamily::NumRet
-                | MeasureFamily::NumRel
-                | MeasureFamily::NumRelRet
-                | MeasureFamily::Hits
-        )
+        matches!(self, MeasureFamily::NumQ | MeasureFamily::NumRet | MeasureFamily::NumRel | MeasureFamily::NumRelRet)
     }
 
     /// Parses a trec_eval family name.
@@ -287,8 +277,19 @@ pub enum MeasureRequest {
         /// Explicit recall levels (`iprec_at_recall`).
         recall_levels: Option<Vec<f64>>,
         /// Explicit gains (`ndcg.1=3,2=9`) and the parameter text as given.
-        gains: Option<(String, Vec<(i64, f64)>)>,
+        gains: Option<GainOverrides>,
     },
+}
+
+/// `ndcg` gain overrides: the parameter text as given and (relevance value, gain) pairs.
+pub type GainOverrides = (String, Vec<(i64, f64)>);
+
+/// One family chosen by the requests; `None` = its defaults.
+struct Chosen {
+    family: MeasureFamily,
+    cutoffs: Option<Vec<u32>>,
+    levels: Option<Vec<f64>>,
+    gains: Option<GainOverrides>,
 }
 
 impl MeasureRequest {
@@ -317,7 +318,11 @@ impl MeasureRequest {
             _ => {}
         }
         if let Some((alias, k)) = argument.split_once('@') {
-            let k: u32 = k.parse().ok().filter(|&k| k > 0).ok_or_else(|| fail("the cutoff after '@' must be a positive integer"))?;
+            let k: u32 = k
+                .parse()
+                .ok()
+                .filter(|&k| k > 0)
+                .ok_or_else(|| fail("the cutoff after '@' must be a positive integer"))?;
             let family = alias_family(alias).ok_or_else(|| fail("unknown measure"))?;
             return Ok(match family {
                 // MAP@k is trec_eval's map_cut.k; MRR@k is recip_rank_cut.k.
@@ -367,12 +372,19 @@ impl MeasureRequest {
             MeasureFamily::Ndcg => {
                 let mut gains = Vec::new();
                 for part in parameters.split(',') {
-                    let (rel, gain) = part.split_once('=').ok_or_else(|| fail("gains are REL=GAIN, as in ndcg.1=3,2=9"))?;
-                    let rel: i64 = rel.trim().parse().map_err(|_| fail("a gain's relevance value must be an integer"))?;
+                    let (rel, gain) =
+                        part.split_once('=').ok_or_else(|| fail("gains are REL=GAIN, as in ndcg.1=3,2=9"))?;
+                    let rel: i64 =
+                        rel.trim().parse().map_err(|_| fail("a gain's relevance value must be an integer"))?;
                     let gain: f64 = gain.trim().parse().map_err(|_| fail("a gain must be a number"))?;
                     gains.push((rel, gain));
                 }
-                Ok(MeasureRequest::Family { family, cutoffs: None, recall_levels: None, gains: Some((parameters.to_owned(), gains)) })
+                Ok(MeasureRequest::Family {
+                    family,
+                    cutoffs: None,
+                    recall_levels: None,
+                    gains: Some((parameters.to_owned(), gains)),
+                })
             }
             _ => Err(fail("this measure takes no parameter")),
         }
@@ -422,28 +434,27 @@ impl MeasureSet {
     pub fn from_requests(requests: &[MeasureRequest]) -> Self {
         let official = [MeasureRequest::Official];
         let requests = if requests.is_empty() { &official[..] } else { requests };
-        // family → (cutoffs, levels, gains); None = defaults.
-        let mut chosen: Vec<(MeasureFamily, Option<Vec<u32>>, Option<Vec<f64>>, Option<(String, Vec<(i64, f64)>)>)> = Vec::new();
+        let mut chosen: Vec<Chosen> = Vec::new();
         let mut choose = |family: MeasureFamily,
                           cutoffs: Option<&Vec<u32>>,
                           levels: Option<&Vec<f64>>,
-                          gains: Option<&(String, Vec<(i64, f64)>)>| {
-            let slot = match chosen.iter().position(|c| c.0 == family) {
+                          gains: Option<&GainOverrides>| {
+            let slot = match chosen.iter().position(|c| c.family == family) {
                 Some(slot) => slot,
                 None => {
-                    chosen.push((family, None, None, None));
+                    chosen.push(Chosen { family, cutoffs: None, levels: None, gains: None });
                     chosen.len() - 1
                 }
             };
             let entry = &mut chosen[slot];
             if let Some(cutoffs) = cutoffs {
-                entry.1.get_or_insert_with(Vec::new).extend(cutoffs);
+                entry.cutoffs.get_or_insert_with(Vec::new).extend(cutoffs);
             }
             if let Some(levels) = levels {
-                entry.2.get_or_insert_with(Vec::new).extend(levels);
+                entry.levels.get_or_insert_with(Vec::new).extend(levels);
             }
             if let Some(gains) = gains {
-                entry.3 = Some(gains.clone());
+                entry.gains = Some(gains.clone());
             }
         };
         for request in requests {
@@ -463,17 +474,16 @@ impl MeasureSet {
                 }
             }
         }
-        chosen.sort_by_key(|c| c.0);
+        chosen.sort_by_key(|c| c.family);
         let mut measures = Vec::new();
-        for (family, cutoffs, levels, gains) in chosen {
+        for Chosen { family, cutoffs, levels, gains } in chosen {
             if family.has_cutoffs() {
                 let mut cutoffs = cutoffs.unwrap_or_else(|| family.default_cutoffs().to_vec());
                 cutoffs.sort_unstable();
                 cutoffs.dedup();
                 measures.extend(cutoffs.into_iter().map(|k| Measure::at_cutoff(family, k)));
             } else if family == MeasureFamily::IprecAtRecall {
-                let mut levels =
-                    levels.unwrap_or_else(|| vec![0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0]);
+                let mut levels = levels.unwrap_or_else(|| vec![0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0]);
                 levels.sort_by(f64::total_cmp);
                 levels.dedup();
                 measures.extend(levels.into_iter().map(|level| Measure {
@@ -535,7 +545,8 @@ mod tests {
     use super::*;
 
     fn names(requests: &[&str]) -> Vec<String> {
-        let requests: Vec<MeasureRequest> = requests.iter().map(|r| MeasureRequest::parse(r).expect("parses")).collect();
+        let requests: Vec<MeasureRequest> =
+            requests.iter().map(|r| MeasureRequest::parse(r).expect("parses")).collect();
         MeasureSet::from_requests(&requests).measures().iter().map(|m| m.name.clone()).collect()
     }
 

@@ -1,0 +1,250 @@
+//! `cargo xtask bench trec [--queries N] [--docs M] [--runs R] [--no-peers] [--ranx]`:
+//! whole-process timings of `kgeval trec` on the spec's IR workload (10,000 queries × 1,000
+//! documents, ~5 % tied scores, graded qrels with ~28 judgments per query), next to `cat` on
+//! the same file and, when installed, pytrec_eval (and ranx with `--ranx`, trec_eval when it
+//! is on `PATH`), measured in the same run with `/usr/bin/time -v` (wall clock and peak RSS).
+//!
+//! Inputs are generated with a seeded ChaCha8 RNG into `target/bench-trec/{qrels,run}`
+//! (regenerated when the sizes change), so every run measures the same bytes. A step that
+//! fails (e.g. `kgeval trec` before the CLI exists) is reported and the others still run.
+
+use std::collections::HashSet;
+use std::fmt::Write as _;
+use std::io::{BufWriter, Write as _};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context as _};
+use rand::{Rng as _, SeedableRng as _};
+use rand_chacha::ChaCha8Rng;
+
+const SEED: u64 = 20_261_204;
+const JUDGED_PER_QUERY: usize = 28;
+/// The measures of the spec's workload, as `kgeval trec` and trec_eval take them.
+const MEASURES: [&str; 4] = ["map", "ndcg_cut.10", "recip_rank", "P.10"];
+const USAGE: &str = "usage: cargo xtask bench trec [--queries N] [--docs M] [--runs R] [--no-peers] [--ranx]";
+
+pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
+    if args.iter().any(|a| a == "--help" || a == "-h") {
+        println!("{USAGE}");
+        return Ok(());
+    }
+    let value = |flag: &str, default: usize| -> anyhow::Result<usize> {
+        match args.iter().position(|a| a == flag) {
+            None => Ok(default),
+            Some(i) => args.get(i + 1).and_then(|v| v.parse().ok()).with_context(|| format!("{flag} N\n{USAGE}")),
+        }
+    };
+    let queries = value("--queries", 10_000)?;
+    let docs = value("--docs", 1_000)?;
+    let runs = value("--runs", 3)?.max(1);
+    let peers = !args.iter().any(|a| a == "--no-peers");
+    let with_ranx = args.iter().any(|a| a == "--ranx");
+
+    let dir = Path::new("target/bench-trec");
+    let (qrels, run) = (dir.join("qrels"), dir.join("run"));
+    let params = dir.join("params");
+    let wanted = format!("queries={queries} docs={docs} seed={SEED}\n");
+    if std::fs::read_to_string(&params).ok().as_deref() != Some(wanted.as_str()) || !qrels.exists() || !run.exists() {
+        std::fs::create_dir_all(dir)?;
+        println!("generating {} and {} ({queries} queries × {docs} docs, seed {SEED})", run.display(), qrels.display());
+        generate(&qrels, &run, queries, docs)?;
+        std::fs::write(&params, &wanted)?;
+    }
+    let size = std::fs::metadata(&run)?.len();
+    let (qrels_s, run_s) = (qrels.to_string_lossy().into_owned(), run.to_string_lossy().into_owned());
+
+    let mut rows: Vec<Row> = Vec::new();
+    rows.push(measure("cat run > /dev/null", &["cat", &run_s], runs, false));
+    match crate::build_kgeval(true) {
+        Ok(kgeval) => {
+            let kgeval = kgeval.to_string_lossy().into_owned();
+            let mut cmd = vec![kgeval.as_str(), "trec"];
+            for m in &MEASURES {
+                cmd.extend(["-m", m]);
+            }
+            cmd.extend([qrels_s.as_str(), run_s.as_str()]);
+            rows.push(measure("kgeval trec -m map -m ndcg_cut.10 -m recip_rank -m P.10", &cmd, runs, true));
+        }
+        Err(e) => rows.push(Row::failed("kgeval trec (release build)", &format!("{e:#}"))),
+    }
+    if peers {
+        if let Some(trec_eval) = on_path("trec_eval") {
+            let trec_eval = trec_eval.to_string_lossy().into_owned();
+            let mut cmd = vec![trec_eval.as_str()];
+            for m in &MEASURES {
+                cmd.extend(["-m", m]);
+            }
+            cmd.extend([qrels_s.as_str(), run_s.as_str()]);
+            rows.push(measure("trec_eval (on PATH)", &cmd, 1, true));
+        }
+        let python = Path::new(".venv-bench/bin/python");
+        if has_module(python, "pytrec_eval") {
+            let py = python.to_string_lossy().into_owned();
+            let cmd = [py.as_str(), "xtask/peer/trec_bench.py", "pytrec_eval", &qrels_s, &run_s];
+            rows.push(measure("pytrec_eval (load + evaluate)", &cmd, 1, true));
+        } else {
+            println!("pytrec_eval: skipped (.venv-bench/bin/python with pytrec_eval not found; see {USAGE})");
+        }
+        if with_ranx && has_module(python, "ranx") {
+            let py = python.to_string_lossy().into_owned();
+            let cmd = [py.as_str(), "xtask/peer/trec_bench.py", "ranx", &qrels_s, &run_s];
+            rows.push(measure("ranx (load + evaluate)", &cmd, 1, true));
+        }
+    }
+    println!("\n{}", table(&rows, size));
+    Ok(())
+}
+
+/// One measured command.
+struct Row {
+    label: String,
+    /// Best wall time and the peak RSS (KiB) of that run, or why the command failed.
+    result: Result<(Duration, u64), String>,
+    /// The first lines of the command's standard output.
+    output: String,
+}
+
+impl Row {
+    fn failed(label: &str, why: &str) -> Self {
+        println!("{label}: FAILED: {why}");
+        Row { label: label.to_owned(), result: Err(why.to_owned()), output: String::new() }
+    }
+}
+
+/// Runs `cmd` `runs` times under `/usr/bin/time -v`; keeps the fastest run (and the first
+/// lines of its standard output when `capture`, else sends it to /dev/null).
+fn measure(label: &str, cmd: &[&str], runs: usize, capture: bool) -> Row {
+    let mut best: Option<(Duration, u64)> = None;
+    let mut output = String::new();
+    for _ in 0..runs {
+        match time_once(cmd, capture) {
+            Ok((wall, rss, stdout)) => {
+                if best.is_none_or(|(b, _)| wall < b) {
+                    best = Some((wall, rss));
+                }
+                output = stdout;
+            }
+            Err(e) => return Row::failed(label, &format!("{e:#}")),
+        }
+    }
+    let (wall, rss) = best.unwrap_or_default();
+    println!("{label}: {:.3} s, {:.1} MiB", wall.as_secs_f64(), rss as f64 / 1024.0);
+    Row { label: label.to_owned(), result: Ok((wall, rss)), output }
+}
+
+/// Wall time (measured here), peak RSS in KiB (from `time -v`) and the first lines of stdout.
+fn time_once(cmd: &[&str], capture: bool) -> anyhow::Result<(Duration, u64, String)> {
+    let start = Instant::now();
+    let out = Command::new("/usr/bin/time")
+        .arg("-v")
+        .args(cmd)
+        .stdin(Stdio::null())
+        .stdout(if capture { Stdio::piped() } else { Stdio::null() })
+        .stderr(Stdio::piped())
+        .output()
+        .with_context(|| format!("running /usr/bin/time -v {}", cmd.join(" ")))?;
+    let wall = start.elapsed();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    if !out.status.success() {
+        let own: Vec<&str> = stderr.lines().take_while(|l| !l.starts_with("\tCommand being timed")).take(5).collect();
+        bail!("exit status {}: {}", out.status.code().unwrap_or(-1), own.join(" | "));
+    }
+    let rss = stderr
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("Maximum resident set size (kbytes):"))
+        .and_then(|v| v.trim().parse().ok())
+        .context("no `Maximum resident set size` in the output of /usr/bin/time -v")?;
+    let stdout: String = String::from_utf8_lossy(&out.stdout).lines().take(8).map(|l| format!("    {l}\n")).collect();
+    Ok((wall, rss, stdout))
+}
+
+/// The Markdown table of the results, then what each tool printed.
+fn table(rows: &[Row], size: u64) -> String {
+    let mut out = String::new();
+    let size_mb = size as f64 / 1e6;
+    let _ = writeln!(out, "| tool | wall s | peak RSS MiB | run size MB | RSS / run size |");
+    let _ = writeln!(out, "|---|---:|---:|---:|---:|");
+    for row in rows {
+        match &row.result {
+            Ok((wall, rss)) => {
+                let rss_bytes = *rss as f64 * 1024.0;
+                let _ = writeln!(
+                    out,
+                    "| {} | {:.3} | {:.1} | {size_mb:.1} | {:.2} |",
+                    row.label,
+                    wall.as_secs_f64(),
+                    *rss as f64 / 1024.0,
+                    rss_bytes / size as f64
+                );
+            }
+            Err(why) => {
+                let short: String = why.chars().take(120).collect();
+                let _ = writeln!(out, "| {} | failed: {} | | {size_mb:.1} | |", row.label, short.replace('|', "/"));
+            }
+        }
+    }
+    for row in rows.iter().filter(|r| !r.output.is_empty() && !r.label.starts_with("cat")) {
+        let _ = write!(out, "\n{} printed:\n{}", row.label, row.output);
+    }
+    out
+}
+
+fn on_path(program: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path).map(|dir| dir.join(program)).find(|p| p.is_file())
+}
+
+fn has_module(python: &Path, module: &str) -> bool {
+    python.exists()
+        && Command::new(python)
+            .args(["-c", &format!("import {module}")])
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success())
+}
+
+/// Writes the run (`qid Q0 docno rank score tag`, scores descending with ~5 % equal to the
+/// previous one) and the qrels (about 28 judgments per query: 20 among the top 200 retrieved,
+/// 8 never retrieved; relevance 0, 1 or 2).
+fn generate(qrels: &Path, run: &Path, queries: usize, docs: usize) -> anyhow::Result<()> {
+    let mut rng = ChaCha8Rng::seed_from_u64(SEED);
+    let mut run_out = BufWriter::with_capacity(1 << 20, std::fs::File::create(run)?);
+    let mut qrels_out = BufWriter::new(std::fs::File::create(qrels)?);
+    let mut docnos: Vec<u32> = Vec::with_capacity(docs);
+    let mut seen: HashSet<u32> = HashSet::with_capacity(docs * 2);
+    for q in 0..queries {
+        let qid = 100_000 + q;
+        docnos.clear();
+        seen.clear();
+        while docnos.len() < docs {
+            let docno = rng.gen_range(1_000_000..10_000_000);
+            if seen.insert(docno) {
+                docnos.push(docno);
+            }
+        }
+        let mut score: f64 = rng.gen_range(15.0..30.0);
+        for (rank, docno) in docnos.iter().enumerate() {
+            if rank > 0 && !rng.gen_bool(0.05) {
+                score -= rng.gen_range(0.000_001..0.02);
+            }
+            writeln!(run_out, "{qid} Q0 D{docno} {} {score:.6} kgevalrun", rank + 1)?;
+        }
+        let mut judged: HashSet<u32> = HashSet::with_capacity(JUDGED_PER_QUERY);
+        for j in 0..JUDGED_PER_QUERY {
+            let docno = if j < 20 && !docnos.is_empty() {
+                docnos[rng.gen_range(0..docnos.len().min(200))]
+            } else {
+                10_000_000 + j as u32
+            };
+            let relevance = [0, 0, 0, 1, 1, 2][rng.gen_range(0..6)];
+            if judged.insert(docno) {
+                writeln!(qrels_out, "{qid} 0 D{docno} {relevance}")?;
+            }
+        }
+    }
+    run_out.flush()?;
+    qrels_out.flush()?;
+    Ok(())
+}
