@@ -1,6 +1,7 @@
 //! `kgeval`: one binary, one subcommand per evaluation family.
 
 mod align;
+mod kgc;
 mod lexicon;
 mod manifest;
 mod output;
@@ -37,6 +38,9 @@ enum Command {
     /// Score question answering over linked data (every QALD dialect; QALD-3, QALD-6 and GERBIL rules).
     #[command(after_help = qald::EXAMPLES)]
     Qald(Box<qald::QaldArgs>),
+    /// Score knowledge-graph completion: micro and macro metrics, every tie policy, ranks, runs or dense scores.
+    #[command(after_help = kgc::EXAMPLES)]
+    Kgc(Box<kgc::KgcArgs>),
 }
 
 /// What a run ended with, beyond errors.
@@ -61,6 +65,7 @@ fn main() -> ExitCode {
         Command::Rank(args) => rank::run(&args),
         Command::Lexicon(args) => lexicon::run(&args),
         Command::Qald(args) => qald::run(&args),
+        Command::Kgc(args) => kgc::run(&args),
     };
     match result {
         Ok(Outcome::Ok) => ExitCode::SUCCESS,

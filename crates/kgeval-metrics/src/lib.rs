@@ -3,6 +3,7 @@
 
 pub mod alignment;
 pub mod ir;
+pub mod kgc;
 pub mod lexicon;
 pub mod local;
 pub mod qald;

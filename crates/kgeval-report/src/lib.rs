@@ -3,8 +3,8 @@
 
 mod alignment;
 mod common;
-mod kgc;
 mod ir;
+mod kgc;
 mod lexicon;
 mod number;
 mod qald;
@@ -12,8 +12,8 @@ mod ranking;
 mod table;
 
 pub use alignment::{alignment_json, render_alignment, render_labels_tsv};
-pub use kgc::{kgc_json, render_kgc};
 pub use ir::{ir_json, render_ir, trec_eval_text, IrFormat, TrecTextLines};
+pub use kgc::{kgc_json, render_kgc};
 pub use lexicon::{lexicon_json, render_lexicon};
 pub use number::{format_fixed, format_java_double};
 pub use qald::{qald_json, render_qald};

@@ -1,0 +1,373 @@
+//! `kgeval kgc`: knowledge-graph completion, micro and macro from one input.
+
+use std::io::IsTerminal as _;
+use std::path::{Path, PathBuf};
+
+use anyhow::bail;
+use clap::Args;
+use kgeval_formats::kgc::npy::{ScoreMatrix, DEFAULT_BLOCK_BYTES};
+use kgeval_formats::kgc::{
+    read_entities_file, read_queries_file, read_ranks_file, read_relation_weights_file, read_triples_file,
+    write_queries, QueryLine,
+};
+use kgeval_formats::FormatError;
+use kgeval_metrics::kgc::{
+    evaluate_kgc, relation_categories, relation_counts, Categories, KgcData, KgcInput, KgcOptions, ScorePlan,
+};
+use kgeval_metrics::ranking::RowOptions;
+use kgeval_model::ir::{MeasureSet, Qrels, Run};
+use kgeval_model::kgc::{
+    AnswerObservation, CategoryRule, FilterScope, KgcVocabulary, KnownAnswers, TestSet, TripleFile,
+};
+use kgeval_model::ranking::{NanPolicy, TiePolicy, Tolerance};
+use kgeval_model::{Diagnostic, TermId};
+use kgeval_report::render_kgc;
+
+use crate::output::{print_warnings, stem, write_atomically, write_output, OutputArgs};
+use crate::Outcome;
+
+pub(crate) const EXAMPLES: &str = "\
+Examples:
+  kgeval kgc --test test.txt --filter train.txt --filter valid.txt --ranks ranks.tsv
+  kgeval kgc --test test.txt --filter train.txt --filter valid.txt --entities entities.txt \\
+      --scores scores.npy --questions questions.txt --ties rounded-mean --format json
+  kgeval kgc --test test.txt --filter train.txt --filter valid.txt --write-questions questions.txt
+  kgeval kgc --test testdata/kgc/fb15k-237/test.txt.gz --filter testdata/kgc/fb15k-237/train.txt.gz \\
+      --filter testdata/kgc/fb15k-237/valid.txt.gz --ranks ranks.tsv --relation-weights triples:samples.txt
+
+Rank files (--ranks): `# filter: train valid test`, then a header
+`head relation tail side rank [n_greater n_equal num_candidates]` (tab-separated), one line per
+test triple and side.";
+
+/// Arguments of `kgeval kgc`.
+#[derive(Debug, Args)]
+pub(crate) struct KgcArgs {
+    /// The evaluated split: `head<TAB>relation<TAB>tail` lines (gzip accepted).
+    #[arg(long)]
+    test: PathBuf,
+    /// A split whose triples are known answers (train, valid), removed from every ranking;
+    /// repeat for several. The test split is added for micro metrics.
+    #[arg(long)]
+    filter: Vec<PathBuf>,
+    /// The entity list, one per line (the columns of --scores). Default: every entity of the
+    /// triple files.
+    #[arg(long)]
+    entities: Option<PathBuf>,
+    /// Per-answer ranks (see below).
+    #[arg(long, group = "input")]
+    ranks: Option<PathBuf>,
+    /// A dense score matrix `.npy` (float32 or float16, C order): one row per line of
+    /// --questions, one column per entity of --entities.
+    #[arg(long, group = "input", requires_all = ["questions", "entities"])]
+    scores: Option<PathBuf>,
+    /// The questions of the --scores rows: `qid<TAB>entity<TAB>relation` (kgc-sparsity
+    /// `trec_queries.txt`; see --write-questions).
+    #[arg(long, requires = "scores")]
+    questions: Option<PathBuf>,
+    /// Write the test split's questions (kgc-sparsity ids and layout) to this file.
+    #[arg(long)]
+    write_questions: Option<PathBuf>,
+    /// The system name (default: the input's file stem).
+    #[arg(long)]
+    system: Option<String>,
+    /// The rank inside a score tie: optimistic, pessimistic, realistic (the mean; PyKEEN's
+    /// default) or rounded-mean (LibKGE).
+    #[arg(long, default_value = "realistic", value_parser = parse_ties)]
+    ties: TiePolicy,
+    /// Scores tie when |s − t| ≤ atol + rtol·|t| (LibKGE's isclose), given as `atol,rtol`.
+    /// Default: exact ties, except 1e-5,1e-4 under rounded-mean.
+    #[arg(long, value_parser = parse_tolerance)]
+    tie_tolerance: Option<Tolerance>,
+    /// NaN scores: error, or worst (ranked below everything, not counted as candidates).
+    #[arg(long, default_value = "error", value_parser = parse_nan)]
+    nan: NanPolicy,
+    /// Cut-offs of Hits@k, comma-separated.
+    #[arg(long, value_delimiter = ',', default_value = "1,3,10")]
+    k: Vec<u32>,
+    /// Relation weights of the weighted micro metrics: `uniform`, `triples:FILE` (the number
+    /// of triples per relation in FILE, e.g. another test set) or FILE (`relation<TAB>weight`).
+    #[arg(long)]
+    relation_weights: Option<String>,
+    /// Triple files the relation categories are counted on (default: the first --filter).
+    #[arg(long)]
+    categories_from: Vec<PathBuf>,
+    /// A side is "many" iff its average exceeds this.
+    #[arg(long, default_value_t = 1.5)]
+    category_threshold: f64,
+    /// "many" iff the average reaches the threshold (≥ instead of >).
+    #[arg(long)]
+    category_inclusive: bool,
+    /// Judgments `s p o {Y,N}` as the qrels of the IR measures (judged negatives kept).
+    #[arg(long)]
+    judgments: Option<PathBuf>,
+    /// trec_eval measures of the macro IR list (comma-separated).
+    #[arg(long, value_delimiter = ',', default_value = "map_cut.20,ndcg_cut.20")]
+    ir_measures: Vec<String>,
+    #[command(flatten)]
+    out: OutputArgs,
+}
+
+fn parse_ties(name: &str) -> Result<TiePolicy, String> {
+    TiePolicy::from_name(name)
+        .filter(|p| !p.is_order())
+        .ok_or_else(|| "expected one of optimistic, pessimistic, realistic, rounded-mean".to_owned())
+}
+
+fn parse_tolerance(text: &str) -> Result<Tolerance, String> {
+    Tolerance::parse(text).ok_or_else(|| "expected `atol,rtol`, two finite numbers ≥ 0".to_owned())
+}
+
+fn parse_nan(name: &str) -> Result<NanPolicy, String> {
+    NanPolicy::from_name(name).ok_or_else(|| "expected error or worst".to_owned())
+}
+
+/// The triple files of one evaluation, read with one vocabulary.
+struct Splits {
+    vocabulary: KgcVocabulary,
+    entity_source: String,
+    test: TestSet,
+    filters: Vec<TripleFile>,
+}
+
+pub(crate) fn run(args: &KgcArgs) -> anyhow::Result<Outcome> {
+    if args.k.iter().any(|&k| k == 0) {
+        bail!("--k: expected positive cut-offs, found 0");
+    }
+    if !(args.category_threshold.is_finite()) {
+        bail!("--category-threshold: expected a finite number, found {}", args.category_threshold);
+    }
+    let mut splits = read_splits(args)?;
+    if let Some(path) = &args.write_questions {
+        write_atomically(path, write_queries(&splits.test.questions, &splits.vocabulary).as_bytes())?;
+    }
+    if args.ranks.is_none() && args.scores.is_none() {
+        if args.write_questions.is_some() {
+            return Ok(Outcome::Ok);
+        }
+        bail!("expected an input: --ranks FILE, or --scores FILE with --questions and --entities");
+    }
+    let options = options(args, &mut splits)?;
+    let mut filters = KnownAnswers::new();
+    for file in &splits.filters {
+        filters.extend(&file.triples);
+    }
+    let mut known = filters.clone();
+    known.extend(&splits.test.file.triples);
+    let data = KgcData { vocabulary: &splits.vocabulary, test: &splits.test, filters: &filters, known: &known };
+
+    let mut warnings: Vec<Diagnostic> = Vec::new();
+    let mut conventions = vec![
+        ("test".to_owned(), splits.test.file.name.clone()),
+        ("filters".to_owned(), filter_names(&splits.filters)),
+        ("entity list".to_owned(), splits.entity_source.clone()),
+    ];
+    let (observations, scope, system_path) = if let Some(path) = &args.ranks {
+        let read = read_ranks_file(path, &splits.test, &splits.vocabulary)?;
+        warnings.extend(read.warnings);
+        conventions
+            .push(("input".to_owned(), format!("ranks {} (filter: {})", path.display(), read.scope_names.join(" "))));
+        (read.observations, read.scope, path)
+    } else {
+        let (Some(path), Some(questions)) = (&args.scores, &args.questions) else {
+            unreachable!("clap requires --questions with --scores")
+        };
+        let tolerance = args.tie_tolerance.or((args.ties == TiePolicy::RoundedMean).then_some(Tolerance::LIBKGE));
+        conventions.push(("input".to_owned(), format!("scores {} (rows: {})", path.display(), questions.display())));
+        conventions.push((
+            "score ties".to_owned(),
+            tolerance
+                .map_or_else(|| "exact".to_owned(), |t| format!("isclose: |s - t| <= {} + {} * |t|", t.atol, t.rtol)),
+        ));
+        conventions.push(("NaN scores".to_owned(), args.nan.name().to_owned()));
+        let observations =
+            score_observations(&data, path, questions, RowOptions { tolerance, nan: args.nan }, &mut warnings)?;
+        (observations, FilterScope::Known, path)
+    };
+
+    if args.judgments.is_some() {
+        bail!("--judgments: expected a run input (the derived IR list has no judged non-answers)");
+    }
+    let ir_qrels: Option<&Qrels> = None;
+    let input = KgcInput { observations: &observations, scope, ir_run: None::<&Run>, ir_qrels };
+    let system = args.system.clone().unwrap_or_else(|| system_name(system_path));
+    let mut evaluation = evaluate_kgc(&data, &input, &options, &system);
+    conventions.append(&mut evaluation.conventions);
+    evaluation.conventions = conventions;
+    warnings.append(&mut evaluation.warnings);
+    evaluation.warnings = warnings;
+    print_warnings(&format!("system {system}"), &evaluation.warnings);
+    let rendered = render_kgc(&[evaluation], args.out.format.into(), &args.out.render_options());
+    write_output(args.out.output.as_deref(), &rendered)?;
+    Ok(Outcome::Ok)
+}
+
+/// The file stem, without `.gz` first (`ranks.tsv.gz` → `ranks`).
+fn system_name(path: &Path) -> String {
+    match path.extension() {
+        Some(ext) if ext == "gz" => stem(Path::new(path.file_stem().unwrap_or_default())),
+        _ => stem(path),
+    }
+}
+
+fn filter_names(filters: &[TripleFile]) -> String {
+    if filters.is_empty() {
+        return "none".to_owned();
+    }
+    filters.iter().map(|f| f.name.as_str()).collect::<Vec<_>>().join(", ")
+}
+
+fn read_splits(args: &KgcArgs) -> anyhow::Result<Splits> {
+    let (mut vocabulary, entity_source) = match &args.entities {
+        Some(path) => {
+            let vocabulary = read_entities_file(path)?;
+            let source = format!("{} ({} entities)", path.display(), vocabulary.entity_count());
+            (vocabulary, source)
+        }
+        None => (KgcVocabulary::open(), "the entities of the triple files".to_owned()),
+    };
+    let test = read_triples_file(&args.test, &mut vocabulary)?;
+    if test.triples.is_empty() {
+        bail!("{}: found no triple, expected `head<TAB>relation<TAB>tail` lines", args.test.display());
+    }
+    let filters = args.filter.iter().map(|p| read_triples_file(p, &mut vocabulary)).collect::<Result<Vec<_>, _>>()?;
+    Ok(Splits { vocabulary, entity_source, test: TestSet::new(test), filters })
+}
+
+fn options(args: &KgcArgs, splits: &mut Splits) -> anyhow::Result<KgcOptions> {
+    let requests = args
+        .ir_measures
+        .iter()
+        .filter(|m| !m.is_empty())
+        .map(|m| kgeval_model::ir::MeasureRequest::parse(m))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| anyhow::anyhow!("--ir-measures: {e}"))?;
+    let ir_measures = if requests.is_empty() { MeasureSet::default() } else { MeasureSet::from_requests(&requests) };
+    let categories = categories(args, splits)?;
+    let weights = match args.relation_weights.as_deref() {
+        None => None,
+        Some("uniform") => {
+            let mut relations: Vec<TermId> = splits.test.file.triples.iter().map(|t| t.relation).collect();
+            relations.sort_unstable();
+            relations.dedup();
+            Some((relations.into_iter().map(|r| (r, 1.0)).collect(), "uniform over the test relations".to_owned()))
+        }
+        Some(spec) => {
+            if let Some(path) = spec.strip_prefix("triples:") {
+                let file = read_triples_file(Path::new(path), &mut splits.vocabulary)?;
+                Some((relation_counts(&file.triples), format!("triples per relation in {path}")))
+            } else {
+                let weights = read_relation_weights_file(Path::new(spec), &mut splits.vocabulary)?;
+                Some((weights, format!("file {spec}")))
+            }
+        }
+    };
+    Ok(KgcOptions { ties: args.ties, ks: args.k.clone(), ir_measures, weights, categories })
+}
+
+fn categories(args: &KgcArgs, splits: &mut Splits) -> anyhow::Result<Option<Categories>> {
+    let mut triples = Vec::new();
+    let mut names = Vec::new();
+    if args.categories_from.is_empty() {
+        let Some(first) = splits.filters.first() else { return Ok(None) };
+        triples.extend_from_slice(&first.triples);
+        names.push(first.name.clone());
+    }
+    for path in &args.categories_from {
+        let file = read_triples_file(path, &mut splits.vocabulary)?;
+        triples.extend(file.triples);
+        names.push(file.name);
+    }
+    let rule = CategoryRule {
+        threshold: args.category_threshold,
+        inclusive: args.category_inclusive,
+        source: names.join(" + "),
+    };
+    Ok(Some(Categories { relations: relation_categories(&triples, &rule), rule }))
+}
+
+/// Observations of every planned row of a score matrix, in parallel with bounded memory.
+fn score_observations(
+    data: &KgcData<'_>,
+    path: &Path,
+    questions_path: &Path,
+    row_options: RowOptions,
+    warnings: &mut Vec<Diagnostic>,
+) -> anyhow::Result<Vec<AnswerObservation>> {
+    let rows: Vec<QueryLine> = read_queries_file(questions_path, data.vocabulary)?;
+    let keys: Vec<_> = rows.iter().map(|r| r.key).collect();
+    let plan = ScorePlan::new(data, &keys);
+    let questions_file = questions_path.display().to_string();
+    if let Some(&missing) = plan.missing_questions().first() {
+        let q = data.test.questions.get(missing);
+        bail!(
+            "{questions_file}: found no row for question {} ({} {}, {} of {} questions missing), expected one row per test question",
+            q.id,
+            data.vocabulary.entities.resolve(q.key.anchor),
+            data.vocabulary.relations.resolve(q.key.relation),
+            plan.missing_questions().len(),
+            data.test.questions.len()
+        );
+    }
+    if let Some(&(row, first)) = plan.repeated_rows().first() {
+        bail!(
+            "{questions_file}:{}:1: found the question of line {} again, expected each question once",
+            rows[row].line,
+            rows[first].line
+        );
+    }
+    for &row in plan.rows_without_question().iter().take(20) {
+        warnings.push(
+            Diagnostic::warning("row-without-test-question", format!("row {} asks no test question; skipped", row + 1))
+                .at(kgeval_model::Location { file: questions_file.clone(), line: rows[row].line, column: 1 }),
+        );
+    }
+    let matrix = ScoreMatrix::open(path)?;
+    matrix.expect_shape(rows.len(), data.vocabulary.entity_count())?;
+    let bar = progress_bar(matrix.rows() as u64);
+    let per_row =
+        |index: usize, row: kgeval_model::ranking::ScoreRow<'_>| -> Result<Vec<AnswerObservation>, RowError> {
+            bar.inc(1);
+            plan.observe(index, &row, row_options).map_err(|nan| RowError::Nan { row: index, column: nan.column })
+        };
+    let result = matrix.try_map_rows(DEFAULT_BLOCK_BYTES, per_row);
+    bar.finish_and_clear();
+    let per_row = match result {
+        Ok(per_row) => per_row,
+        Err(RowError::Format(e)) => return Err(e.into()),
+        Err(RowError::Nan { row, column }) => bail!(
+            "{}:{}:{}: found a NaN score (row {}: question {}, column {}: entity {} of the entity list), expected a \
+             number (or --nan worst)",
+            matrix.name(),
+            row + 1,
+            column + 1,
+            row + 1,
+            rows[row].qid,
+            column + 1,
+            column + 1
+        ),
+    };
+    Ok(per_row.into_iter().flatten().collect())
+}
+
+/// A failed row: a read error or a NaN score.
+enum RowError {
+    Format(FormatError),
+    Nan { row: usize, column: usize },
+}
+
+impl From<FormatError> for RowError {
+    fn from(e: FormatError) -> Self {
+        RowError::Format(e)
+    }
+}
+
+fn progress_bar(total: u64) -> indicatif::ProgressBar {
+    if !std::io::stderr().is_terminal() || total < 64 {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar = indicatif::ProgressBar::new(total);
+    if let Ok(style) = indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} score rows") {
+        bar.set_style(style);
+    }
+    bar
+}
