@@ -97,14 +97,21 @@ pub fn rank_row(
     // Counts over the whole row, then minus the removed columns (targets included).
     let mut counts = vec![(0_usize, 0_usize); targets.len()];
     let mut nan = 0;
+    // The NaN count rides along with the first target that is a number (one pass fewer).
+    let counter = target_scores.iter().position(|s| !s.is_nan());
     let mut scan = |chunk: &[f32]| {
-        nan += count_nan(chunk);
-        for (count, &target) in counts.iter_mut().zip(&target_scores) {
-            if !target.is_nan() {
-                let (greater, equal) = ties.count(chunk, target);
-                count.0 += greater;
-                count.1 += equal;
+        if counter.is_none() {
+            nan += count_nan(chunk);
+        }
+        for (j, (count, &target)) in counts.iter_mut().zip(&target_scores).enumerate() {
+            if target.is_nan() {
+                continue;
             }
+            let (greater, equal, nans) =
+                if Some(j) == counter { ties.count::<true>(chunk, target) } else { ties.count::<false>(chunk, target) };
+            count.0 += greater;
+            count.1 += equal;
+            nan += nans;
         }
     };
     match row {
@@ -181,21 +188,21 @@ impl Ties {
         }
     }
 
-    /// How many of `values` are above `target` and how many tie with it (`values.len()` ≤
-    /// [`CHUNK`], so the `u32` lanes cannot overflow).
-    fn count(self, values: &[f32], target: f32) -> (usize, usize) {
+    /// How many of `values` are above `target`, how many tie with it, and (with `NAN`) how
+    /// many are NaN; `values.len()` ≤ [`CHUNK`], so the `u32` sums cannot overflow.
+    fn count<const NAN: bool>(self, values: &[f32], target: f32) -> (usize, usize, usize) {
         match self {
-            Ties::Exact => count_lanes(values, |s| (s > target, s == target)),
+            Ties::Exact => count_flags::<NAN>(values, |s| (s > target, s == target)),
             Ties::Close { atol, rtol } => {
                 let allowed = atol + (rtol * target).abs();
                 if allowed.is_finite() {
                     // A difference within a finite bound is finite: one test fewer per score.
-                    count_lanes(values, |s| {
+                    count_flags::<NAN>(values, |s| {
                         let close = (s == target) | ((s - target).abs() <= allowed);
                         (s > target && !close, close)
                     })
                 } else {
-                    count_lanes(values, |s| {
+                    count_flags::<NAN>(values, |s| {
                         let close = is_close(s, target, allowed);
                         (s > target && !close, close)
                     })
@@ -212,15 +219,15 @@ fn is_close(score: f32, target: f32, allowed: f32) -> bool {
     (score == target) | ((difference <= allowed) & (difference < f32::INFINITY))
 }
 
-/// Sums of the two flags of `compare` over `values` (≤ [`CHUNK`] of them), in a plain loop
-/// the compiler vectorises.
+/// Sums of the two flags of `compare` over `values` (≤ [`CHUNK`] of them), and of NaN values
+/// when `NAN`, in a plain loop the compiler vectorises.
 #[inline]
-fn count_lanes(values: &[f32], compare: impl Fn(f32) -> (bool, bool)) -> (usize, usize) {
-    let (greater, equal) = values.iter().fold((0_u32, 0_u32), |(g, e), &s| {
+fn count_flags<const NAN: bool>(values: &[f32], compare: impl Fn(f32) -> (bool, bool)) -> (usize, usize, usize) {
+    let (greater, equal, nan) = values.iter().fold((0_u32, 0_u32, 0_u32), |(g, e, n), &s| {
         let (is_greater, is_equal) = compare(s);
-        (g + u32::from(is_greater), e + u32::from(is_equal))
+        (g + u32::from(is_greater), e + u32::from(is_equal), if NAN { n + u32::from(s.is_nan()) } else { n })
     });
-    (greater as usize, equal as usize)
+    (greater as usize, equal as usize, nan as usize)
 }
 
 #[cfg(test)]
