@@ -55,7 +55,7 @@ pub(crate) struct RankArgs {
     #[arg(long, value_parser = parse_profile)]
     profile: Option<RankingProfile>,
     /// How equal scores are ordered (default: the profile's): stable, lexicographic, trec-eval,
-    /// optimistic, pessimistic, expected.
+    /// optimistic, pessimistic, expected, rounded-mean.
     #[arg(long, value_parser = parse_ties)]
     ties: Option<TiePolicy>,
     /// The confidence given to NIL in scored submissions (diso default 0.5).
