@@ -38,8 +38,13 @@ pub(crate) fn read_judgments(
         line.fields_into(&mut fields);
         let blank = fields.len() == 3 || (fields.len() == 4 && fields[3].text.trim().is_empty());
         if blank {
-            fields.truncate(3);
-            line.expect_fields(file, &["head", "relation", "tail"], &mut fields)?;
+            if let Some(empty) = fields[..3].iter().find(|f| f.text.trim().is_empty()) {
+                return Err(line.error(
+                    file,
+                    empty.start,
+                    "found an empty field, expected `head<TAB>relation<TAB>tail<TAB>{Y,N}`",
+                ));
+            }
             warnings.push("blank-judgment", || {
                 Diagnostic::warning("blank-judgment", "found no judgment; read as N (not relevant)")
                     .at(line.location(file, line.text.len()))
@@ -48,7 +53,7 @@ pub(crate) fn read_judgments(
             line.expect_fields(file, &["head", "relation", "tail", "judgment"], &mut fields)?;
         }
         let relevant = match fields.get(3).map(|f| f.text.trim()) {
-            None => false,
+            None | Some("") => false,
             Some("Y" | "y") => true,
             Some("N" | "n") => false,
             Some(other) => {

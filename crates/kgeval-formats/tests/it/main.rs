@@ -1,5 +1,6 @@
 //! Integration tests of kgeval-formats on real and malformed files (one test binary).
 
+mod kgc;
 mod lexicon;
 mod npy;
 mod qald;

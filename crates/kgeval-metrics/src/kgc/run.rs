@@ -23,7 +23,7 @@ pub struct RunObservations {
     pub warnings: Vec<Diagnostic>,
 }
 
-/// Reads every topic of `run`, keeps those `question_of` maps to a test question, removes the
+/// Reads every topic of `run`, keeps those `question_of` maps to a test question (its index), removes the
 /// answers the filter files know, orders the rest as trec_eval does (score descending, then
 /// docno descending; the ranking core's [`order`]) and notes the place of every test answer.
 ///
@@ -33,7 +33,7 @@ pub struct RunObservations {
 pub fn observe_run<S: RunSource>(
     data: &KgcData<'_>,
     run: &S,
-    question_of: &FxHashMap<String, u32>,
+    question_of: impl Fn(&str) -> Option<u32>,
 ) -> Result<RunObservations, S::Error> {
     let questions = &data.test.questions;
     let mut out =
@@ -42,7 +42,7 @@ pub fn observe_run<S: RunSource>(
     let mut docs: Vec<RunDoc<'_>> = Vec::new();
     for topic in 0..run.topic_count() {
         let qid = run.topic_id(topic);
-        let Some(&index) = question_of.get(qid) else {
+        let Some(index) = question_of(qid) else {
             unknown_topics.push(qid.to_owned());
             continue;
         };

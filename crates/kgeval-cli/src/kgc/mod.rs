@@ -1,24 +1,21 @@
 //! `kgeval kgc`: knowledge-graph completion, micro and macro from one input.
 
-use std::io::IsTerminal as _;
+mod inputs;
+
 use std::path::{Path, PathBuf};
 
 use anyhow::bail;
 use clap::Args;
-use kgeval_formats::kgc::npy::{ScoreMatrix, DEFAULT_BLOCK_BYTES};
 use kgeval_formats::kgc::{
-    read_entities_file, read_queries_file, read_ranks_file, read_relation_weights_file, read_triples_file,
-    write_queries, QueryLine,
+    read_entities_file, read_judgments_file, read_ranks_file, read_relation_weights_file, read_triples_file,
+    write_queries,
 };
-use kgeval_formats::FormatError;
 use kgeval_metrics::kgc::{
-    evaluate_kgc, relation_categories, relation_counts, Categories, KgcData, KgcInput, KgcOptions, ScorePlan,
+    evaluate_kgc, judgment_qrels, relation_categories, relation_counts, Categories, KgcData, KgcInput, KgcOptions,
 };
 use kgeval_metrics::ranking::RowOptions;
-use kgeval_model::ir::{MeasureSet, Qrels, Run};
-use kgeval_model::kgc::{
-    AnswerObservation, CategoryRule, FilterScope, KgcVocabulary, KnownAnswers, TestSet, TripleFile,
-};
+use kgeval_model::ir::{MeasureSet, Run};
+use kgeval_model::kgc::{AnswerObservation, CategoryRule, FilterScope, KgcVocabulary, KnownAnswers, TestSet, TripleFile};
 use kgeval_model::ranking::{NanPolicy, TiePolicy, Tolerance};
 use kgeval_model::{Diagnostic, TermId};
 use kgeval_report::render_kgc;
@@ -64,6 +61,13 @@ pub(crate) struct KgcArgs {
     /// `trec_queries.txt`; see --write-questions).
     #[arg(long, requires = "scores")]
     questions: Option<PathBuf>,
+    /// A TREC top-k run over the aggregated questions (`qid Q0 entity rank score tag`; gzip
+    /// accepted); ranked as trec_eval ranks (score descending, then docno descending).
+    #[arg(long, group = "input", requires = "queries")]
+    run: Option<PathBuf>,
+    /// The questions of the --run qids: `qid<TAB>entity<TAB>relation`.
+    #[arg(long, requires = "run")]
+    queries: Option<PathBuf>,
     /// Write the test split's questions (kgc-sparsity ids and layout) to this file.
     #[arg(long)]
     write_questions: Option<PathBuf>,
@@ -121,6 +125,15 @@ fn parse_nan(name: &str) -> Result<NanPolicy, String> {
     NanPolicy::from_name(name).ok_or_else(|| "expected error or worst".to_owned())
 }
 
+/// What the system gave, as observations.
+struct Observed {
+    observations: Vec<AnswerObservation>,
+    scope: FilterScope,
+    /// The filtered run (run input): the list of the IR measures.
+    run: Option<Run>,
+    path: PathBuf,
+}
+
 /// The triple files of one evaluation, read with one vocabulary.
 struct Splits {
     vocabulary: KgcVocabulary,
@@ -140,13 +153,17 @@ pub(crate) fn run(args: &KgcArgs) -> anyhow::Result<Outcome> {
     if let Some(path) = &args.write_questions {
         write_atomically(path, write_queries(&splits.test.questions, &splits.vocabulary).as_bytes())?;
     }
-    if args.ranks.is_none() && args.scores.is_none() {
+    if args.ranks.is_none() && args.scores.is_none() && args.run.is_none() {
         if args.write_questions.is_some() {
             return Ok(Outcome::Ok);
         }
-        bail!("expected an input: --ranks FILE, or --scores FILE with --questions and --entities");
+        bail!("expected an input: --ranks FILE, --scores FILE with --questions and --entities, or --run FILE with --queries");
     }
     let options = options(args, &mut splits)?;
+    let judgments = match &args.judgments {
+        Some(path) => Some((read_judgments_file(path, &mut splits.vocabulary)?, path.display().to_string())),
+        None => None,
+    };
     let mut filters = KnownAnswers::new();
     for file in &splits.filters {
         filters.extend(&file.triples);
@@ -161,16 +178,13 @@ pub(crate) fn run(args: &KgcArgs) -> anyhow::Result<Outcome> {
         ("filters".to_owned(), filter_names(&splits.filters)),
         ("entity list".to_owned(), splits.entity_source.clone()),
     ];
-    let (observations, scope, system_path) = if let Some(path) = &args.ranks {
+    let observed = if let Some(path) = &args.ranks {
         let read = read_ranks_file(path, &splits.test, &splits.vocabulary)?;
         warnings.extend(read.warnings);
         conventions
             .push(("input".to_owned(), format!("ranks {} (filter: {})", path.display(), read.scope_names.join(" "))));
-        (read.observations, read.scope, path)
-    } else {
-        let (Some(path), Some(questions)) = (&args.scores, &args.questions) else {
-            unreachable!("clap requires --questions with --scores")
-        };
+        Observed { observations: read.observations, scope: read.scope, run: None, path: path.clone() }
+    } else if let (Some(path), Some(questions)) = (&args.scores, &args.questions) {
         let tolerance = args.tie_tolerance.or((args.ties == TiePolicy::RoundedMean).then_some(Tolerance::LIBKGE));
         conventions.push(("input".to_owned(), format!("scores {} (rows: {})", path.display(), questions.display())));
         conventions.push((
@@ -179,17 +193,40 @@ pub(crate) fn run(args: &KgcArgs) -> anyhow::Result<Outcome> {
                 .map_or_else(|| "exact".to_owned(), |t| format!("isclose: |s - t| <= {} + {} * |t|", t.atol, t.rtol)),
         ));
         conventions.push(("NaN scores".to_owned(), args.nan.name().to_owned()));
-        let observations =
-            score_observations(&data, path, questions, RowOptions { tolerance, nan: args.nan }, &mut warnings)?;
-        (observations, FilterScope::Known, path)
+        let observations = inputs::score_observations(
+            &data,
+            path,
+            questions,
+            RowOptions { tolerance, nan: args.nan },
+            &mut warnings,
+        )?;
+        Observed { observations, scope: FilterScope::Known, run: None, path: path.clone() }
+    } else if let (Some(path), Some(queries)) = (&args.run, &args.queries) {
+        conventions.push(("input".to_owned(), format!("run {} (questions: {})", path.display(), queries.display())));
+        conventions.push(("run order".to_owned(), "trec_eval: score descending, then docno descending".to_owned()));
+        let read = inputs::run_observations(&data, path, queries, &mut warnings)?;
+        Observed { observations: read.observations, scope: FilterScope::Filters, run: Some(read.filtered), path: path.clone() }
+    } else {
+        unreachable!("clap requires one input with its companion files")
     };
 
-    if args.judgments.is_some() {
-        bail!("--judgments: expected a run input (the derived IR list has no judged non-answers)");
-    }
-    let ir_qrels: Option<&Qrels> = None;
-    let input = KgcInput { observations: &observations, scope, ir_run: None::<&Run>, ir_qrels };
-    let system = args.system.clone().unwrap_or_else(|| system_name(system_path));
+    let qrels = match (&judgments, &observed.run) {
+        (Some(_), None) => bail!("--judgments: expected --run (the IR list derived from ranks has no judged non-answers)"),
+        (Some((read, file)), Some(_)) => {
+            let qrels = judgment_qrels(&data, &read.judgments, file);
+            warnings.extend(read.warnings.iter().cloned());
+            warnings.extend(qrels.warnings);
+            Some(qrels.qrels)
+        }
+        (None, _) => None,
+    };
+    let input = KgcInput {
+        observations: &observed.observations,
+        scope: observed.scope,
+        ir_run: observed.run.as_ref(),
+        ir_qrels: qrels.as_ref(),
+    };
+    let system = args.system.clone().unwrap_or_else(|| system_name(&observed.path));
     let mut evaluation = evaluate_kgc(&data, &input, &options, &system);
     conventions.append(&mut evaluation.conventions);
     evaluation.conventions = conventions;
@@ -283,91 +320,4 @@ fn categories(args: &KgcArgs, splits: &mut Splits) -> anyhow::Result<Option<Cate
         source: names.join(" + "),
     };
     Ok(Some(Categories { relations: relation_categories(&triples, &rule), rule }))
-}
-
-/// Observations of every planned row of a score matrix, in parallel with bounded memory.
-fn score_observations(
-    data: &KgcData<'_>,
-    path: &Path,
-    questions_path: &Path,
-    row_options: RowOptions,
-    warnings: &mut Vec<Diagnostic>,
-) -> anyhow::Result<Vec<AnswerObservation>> {
-    let rows: Vec<QueryLine> = read_queries_file(questions_path, data.vocabulary)?;
-    let keys: Vec<_> = rows.iter().map(|r| r.key).collect();
-    let plan = ScorePlan::new(data, &keys);
-    let questions_file = questions_path.display().to_string();
-    if let Some(&missing) = plan.missing_questions().first() {
-        let q = data.test.questions.get(missing);
-        bail!(
-            "{questions_file}: found no row for question {} ({} {}, {} of {} questions missing), expected one row per test question",
-            q.id,
-            data.vocabulary.entities.resolve(q.key.anchor),
-            data.vocabulary.relations.resolve(q.key.relation),
-            plan.missing_questions().len(),
-            data.test.questions.len()
-        );
-    }
-    if let Some(&(row, first)) = plan.repeated_rows().first() {
-        bail!(
-            "{questions_file}:{}:1: found the question of line {} again, expected each question once",
-            rows[row].line,
-            rows[first].line
-        );
-    }
-    for &row in plan.rows_without_question().iter().take(20) {
-        warnings.push(
-            Diagnostic::warning("row-without-test-question", format!("row {} asks no test question; skipped", row + 1))
-                .at(kgeval_model::Location { file: questions_file.clone(), line: rows[row].line, column: 1 }),
-        );
-    }
-    let matrix = ScoreMatrix::open(path)?;
-    matrix.expect_shape(rows.len(), data.vocabulary.entity_count())?;
-    let bar = progress_bar(matrix.rows() as u64);
-    let per_row =
-        |index: usize, row: kgeval_model::ranking::ScoreRow<'_>| -> Result<Vec<AnswerObservation>, RowError> {
-            bar.inc(1);
-            plan.observe(index, &row, row_options).map_err(|nan| RowError::Nan { row: index, column: nan.column })
-        };
-    let result = matrix.try_map_rows(DEFAULT_BLOCK_BYTES, per_row);
-    bar.finish_and_clear();
-    let per_row = match result {
-        Ok(per_row) => per_row,
-        Err(RowError::Format(e)) => return Err(e.into()),
-        Err(RowError::Nan { row, column }) => bail!(
-            "{}:{}:{}: found a NaN score (row {}: question {}, column {}: entity {} of the entity list), expected a \
-             number (or --nan worst)",
-            matrix.name(),
-            row + 1,
-            column + 1,
-            row + 1,
-            rows[row].qid,
-            column + 1,
-            column + 1
-        ),
-    };
-    Ok(per_row.into_iter().flatten().collect())
-}
-
-/// A failed row: a read error or a NaN score.
-enum RowError {
-    Format(FormatError),
-    Nan { row: usize, column: usize },
-}
-
-impl From<FormatError> for RowError {
-    fn from(e: FormatError) -> Self {
-        RowError::Format(e)
-    }
-}
-
-fn progress_bar(total: u64) -> indicatif::ProgressBar {
-    if !std::io::stderr().is_terminal() || total < 64 {
-        return indicatif::ProgressBar::hidden();
-    }
-    let bar = indicatif::ProgressBar::new(total);
-    if let Ok(style) = indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} score rows") {
-        bar.set_style(style);
-    }
-    bar
 }
