@@ -87,7 +87,7 @@ pub fn judgment_qrels(data: &KgcData<'_>, judgments: &[Judgment], file: &str) ->
 }
 
 /// The positives each pool depth adds (seed 004 §3): for d = 1..=`max_depth`, the pooled
-/// triples judged `Y` whose smallest pool depth is d. Judged triples outside the pool (the
+/// triples judged `Y` (first judgment) whose smallest pool depth is d. Judged triples outside the pool (the
 /// original test triples) are depth 0 and not counted.
 ///
 /// ```
@@ -103,7 +103,12 @@ pub fn judgment_qrels(data: &KgcData<'_>, judgments: &[Judgment], file: &str) ->
 /// ```
 #[must_use]
 pub fn depth_series_positives(judgments: &[Judgment], pool: &[PooledTriple], max_depth: u32) -> Vec<usize> {
-    let positive: FxHashSet<Triple> = judgments.iter().filter(|j| j.relevant).map(|j| j.triple).collect();
+    // The first judgment of a triple wins, as in [`judgment_qrels`].
+    let mut first: FxHashMap<Triple, bool> = FxHashMap::default();
+    for j in judgments {
+        first.entry(j.triple).or_insert(j.relevant);
+    }
+    let positive: FxHashSet<Triple> = first.into_iter().filter(|(_, relevant)| *relevant).map(|(t, _)| t).collect();
     let mut counts = vec![0usize; max_depth as usize];
     let mut seen: FxHashSet<Triple> = FxHashSet::default();
     for p in pool {

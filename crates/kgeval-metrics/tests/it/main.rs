@@ -3,6 +3,7 @@
 //! pseudocode, and property tests.
 
 mod aggregate;
+mod kgc;
 mod lexicon;
 mod local;
 mod modes;
