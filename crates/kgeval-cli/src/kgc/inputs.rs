@@ -108,14 +108,11 @@ pub(super) fn score_observations(
         Ok(per_row) => per_row,
         Err(RowError::Format(e)) => return Err(e.into()),
         Err(RowError::Nan { row, column }) => bail!(
-            "{}:{}:{}: found a NaN score (row {}: question {}, column {}: entity {} of the entity list), expected a \
-             number (or --nan worst)",
+            "{}:{}:{}: found a NaN score (question {}, entity column {}), expected a number (or --nan worst)",
             matrix.name(),
             row + 1,
             column + 1,
-            row + 1,
             rows[row].qid,
-            column + 1,
             column + 1
         ),
     };

@@ -5,6 +5,7 @@ mod bad_input;
 mod cli;
 mod conventions;
 mod diso;
+mod kgc;
 mod lexicon;
 mod melt;
 mod qald;

@@ -4,6 +4,7 @@ use kgeval_model::ir::{IrOptions, Qrels, QuerySet, Run};
 use kgeval_model::kgc::results::{CategoryBreakdown, KgcEvaluation, MacroScores, MicroScores, TieShare};
 use kgeval_model::kgc::{AnswerObservation, FilterScope, RankObservation, RelationCategory, Side};
 use kgeval_model::ranking::results::RankSummary;
+use kgeval_model::ranking::TiePolicy;
 use kgeval_model::{Diagnostic, TermId};
 use rustc_hash::FxHashMap;
 
@@ -180,7 +181,7 @@ pub fn evaluate_kgc(data: &KgcData<'_>, input: &KgcInput<'_>, options: &KgcOptio
 
     let score_table = table::fill(data, system, ks, &records, &best, &category_of, ir.as_ref(), &options.ir_measures);
     let mut conventions = vec![
-        ("tie policy".to_owned(), options.ties.name().to_owned()),
+        ("tie policy".to_owned(), tie_policy_name(options.ties).to_owned()),
         ("entities".to_owned(), entity_count.to_string()),
         ("micro pairs".to_owned(), pairs.len().to_string()),
         ("macro questions".to_owned(), questions.len().to_string()),
@@ -221,6 +222,14 @@ pub fn evaluate_kgc(data: &KgcData<'_>, input: &KgcInput<'_>, options: &KgcOptio
         categories,
         warnings,
         score_table,
+    }
+}
+
+/// The policy's name in KGC terms: PyKEEN's `realistic` for the core's `expected`.
+fn tie_policy_name(policy: TiePolicy) -> &'static str {
+    match policy {
+        TiePolicy::Expected => "realistic",
+        other => other.name(),
     }
 }
 
