@@ -154,10 +154,14 @@ impl KnownAnswers {
         for &triple in triples {
             for side in Side::BOTH {
                 let (key, answer) = side.question_of(triple);
-                let list = self.answers.entry(key).or_default();
-                if let Err(at) = list.binary_search(&answer) {
-                    list.insert(at, answer);
-                }
+                self.answers.entry(key).or_default().push(answer);
+            }
+        }
+        // Sorted and deduplicated once, not per insertion (a popular question has thousands).
+        for list in self.answers.values_mut() {
+            if !list.is_sorted_by(|a, b| a < b) {
+                list.sort_unstable();
+                list.dedup();
             }
         }
     }
