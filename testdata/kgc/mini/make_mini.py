@@ -56,6 +56,12 @@ def main():
         for tail, r, head, side, g, e, n in counts:
             h, t = (head, tail) if side == "head" else (tail, head)
             f.write(f"{h}\t{r}\t{t}\t{side}\t{g + (e + 1) / 2!r}\t{g}\t{e}\t{n}\n")
+    # Judgments for the run: e1 (a non-answer of tail0) judged Y, e3 N; the pool brought e1 in
+    # at depth 2 and e3 at depth 1.
+    with open("judgments.txt", "w") as f:
+        f.write("e5\tr0\te0\tY\ne5\tr0\te1\tY\ne5\tr0\te3\tN\n")
+    with open("pool_depths.txt", "w") as f:
+        f.write("e5\tr0\te1\t2\ne5\tr0\te3\t1\n")
     npy("../bad/scores-wrong-shape.npy", ROWS[:5])
     npy("../bad/scores-float64.npy", ROWS, descr="<f8", fmt="<d")
 

@@ -34,8 +34,11 @@ pub(super) fn run_observations(
                 outside += 1;
                 if outside <= 20 {
                     warnings.push(
-                        Diagnostic::warning("query-without-test-question", format!("{} asks no test question; ignored", row.qid))
-                            .at(Location { file: queries_file.clone(), line: row.line, column: 1 }),
+                        Diagnostic::warning(
+                            "query-without-test-question",
+                            format!("{} asks no test question; ignored", row.qid),
+                        )
+                        .at(Location { file: queries_file.clone(), line: row.line, column: 1 }),
                     );
                 }
             }

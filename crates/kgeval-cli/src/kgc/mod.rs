@@ -7,15 +7,18 @@ use std::path::{Path, PathBuf};
 use anyhow::bail;
 use clap::Args;
 use kgeval_formats::kgc::{
-    read_entities_file, read_judgments_file, read_ranks_file, read_relation_weights_file, read_triples_file,
-    write_queries,
+    read_entities_file, read_judgments_file, read_pool_depths_file, read_ranks_file, read_relation_weights_file,
+    read_triples_file, write_queries,
 };
 use kgeval_metrics::kgc::{
-    evaluate_kgc, judgment_qrels, relation_categories, relation_counts, Categories, KgcData, KgcInput, KgcOptions,
+    evaluate_kgc, judgment_qrels, judgments_up_to_depth, relation_categories, relation_counts, Categories, KgcData,
+    KgcInput, KgcOptions,
 };
 use kgeval_metrics::ranking::RowOptions;
 use kgeval_model::ir::{MeasureSet, Run};
-use kgeval_model::kgc::{AnswerObservation, CategoryRule, FilterScope, KgcVocabulary, KnownAnswers, TestSet, TripleFile};
+use kgeval_model::kgc::{
+    AnswerObservation, CategoryRule, FilterScope, KgcVocabulary, KnownAnswers, TestSet, TripleFile,
+};
 use kgeval_model::ranking::{NanPolicy, TiePolicy, Tolerance};
 use kgeval_model::{Diagnostic, TermId};
 use kgeval_report::render_kgc;
@@ -104,6 +107,13 @@ pub(crate) struct KgcArgs {
     /// Judgments `s p o {Y,N}` as the qrels of the IR measures (judged negatives kept).
     #[arg(long)]
     judgments: Option<PathBuf>,
+    /// Pool depths `s p o depth` (kgc-sparsity `pooling_depth.txt`): with --max-depth, only
+    /// the judgments of pooled triples up to that depth count (the depth series of seed 004).
+    #[arg(long, requires_all = ["judgments", "max_depth"])]
+    pool_depths: Option<PathBuf>,
+    /// The pool depth of the series point (judged triples outside the pool always count).
+    #[arg(long, requires = "pool_depths")]
+    max_depth: Option<u32>,
     /// trec_eval measures of the macro IR list (comma-separated).
     #[arg(long, value_delimiter = ',', default_value = "map_cut.20,ndcg_cut.20")]
     ir_measures: Vec<String>,
@@ -161,7 +171,14 @@ pub(crate) fn run(args: &KgcArgs) -> anyhow::Result<Outcome> {
     }
     let options = options(args, &mut splits)?;
     let judgments = match &args.judgments {
-        Some(path) => Some((read_judgments_file(path, &mut splits.vocabulary)?, path.display().to_string())),
+        Some(path) => {
+            let mut read = read_judgments_file(path, &mut splits.vocabulary)?;
+            if let (Some(depths), Some(depth)) = (&args.pool_depths, args.max_depth) {
+                let pool = read_pool_depths_file(depths, &mut splits.vocabulary)?;
+                read.judgments = judgments_up_to_depth(&read.judgments, &pool, depth);
+            }
+            Some((read, path.display().to_string()))
+        }
         None => None,
     };
     let mut filters = KnownAnswers::new();
@@ -193,29 +210,33 @@ pub(crate) fn run(args: &KgcArgs) -> anyhow::Result<Outcome> {
                 .map_or_else(|| "exact".to_owned(), |t| format!("isclose: |s - t| <= {} + {} * |t|", t.atol, t.rtol)),
         ));
         conventions.push(("NaN scores".to_owned(), args.nan.name().to_owned()));
-        let observations = inputs::score_observations(
-            &data,
-            path,
-            questions,
-            RowOptions { tolerance, nan: args.nan },
-            &mut warnings,
-        )?;
+        let observations =
+            inputs::score_observations(&data, path, questions, RowOptions { tolerance, nan: args.nan }, &mut warnings)?;
         Observed { observations, scope: FilterScope::Known, run: None, path: path.clone() }
     } else if let (Some(path), Some(queries)) = (&args.run, &args.queries) {
         conventions.push(("input".to_owned(), format!("run {} (questions: {})", path.display(), queries.display())));
         conventions.push(("run order".to_owned(), "trec_eval: score descending, then docno descending".to_owned()));
         let read = inputs::run_observations(&data, path, queries, &mut warnings)?;
-        Observed { observations: read.observations, scope: FilterScope::Filters, run: Some(read.filtered), path: path.clone() }
+        Observed {
+            observations: read.observations,
+            scope: FilterScope::Filters,
+            run: Some(read.filtered),
+            path: path.clone(),
+        }
     } else {
         unreachable!("clap requires one input with its companion files")
     };
 
     let qrels = match (&judgments, &observed.run) {
-        (Some(_), None) => bail!("--judgments: expected --run (the IR list derived from ranks has no judged non-answers)"),
+        (Some(_), None) => {
+            bail!("--judgments: expected --run (the IR list derived from ranks has no judged non-answers)")
+        }
         (Some((read, file)), Some(_)) => {
             let qrels = judgment_qrels(&data, &read.judgments, file);
             warnings.extend(read.warnings.iter().cloned());
             warnings.extend(qrels.warnings);
+            let depth = args.max_depth.map_or_else(String::new, |d| format!(", pooled triples up to depth {d}"));
+            conventions.push(("judgments".to_owned(), format!("{file}{depth}")));
             Some(qrels.qrels)
         }
         (None, _) => None,

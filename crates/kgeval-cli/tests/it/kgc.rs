@@ -95,6 +95,29 @@ fn mini_case_from_a_run() {
     // AP@20 of one relevant document at rank r is 1 / r.
     assert!(close(f(&s["scopes"]["both"], "map_cut_20"), (3.0 + 0.25 + 0.5 + 1.0) / 6.0));
     assert_eq!(s["system"], "run");
+    // Judgments as qrels: e1, a non-answer of tail0 at rank 3, judged Y: AP@20 of tail0 goes
+    // from 1/4 to (1/3 + 2/4) / 2. The pool brought e1 in at depth 2: at depth 1 it is out.
+    let judged = ["--judgments", "testdata/kgc/mini/judgments.txt"];
+    let with_depth = |depth: &'static str| {
+        let mut args = mini(&["--run", "testdata/kgc/mini/run.txt", "--queries", "testdata/kgc/mini/questions.txt"]);
+        args.extend(judged.map(str::to_owned));
+        if !depth.is_empty() {
+            args.extend(
+                ["--pool-depths", "testdata/kgc/mini/pool_depths.txt", "--max-depth", depth].map(str::to_owned),
+            );
+        }
+        f(&json(&args)["systems"][0]["scopes"]["both"], "map_cut_20")
+    };
+    let judged_ap = (1.0 / 3.0 + 0.5) / 2.0;
+    assert!(close(with_depth(""), (3.0 + judged_ap + 0.5 + 1.0) / 6.0));
+    assert!(close(with_depth("2"), (3.0 + judged_ap + 0.5 + 1.0) / 6.0));
+    assert!(close(with_depth("1"), (3.0 + 0.25 + 0.5 + 1.0) / 6.0));
+    // Micro and macro rank metrics do not use the judgments.
+    assert_eq!(f(&s["scopes"]["both"], "macro_mrr"), {
+        let mut args = mini(&["--run", "testdata/kgc/mini/run.txt", "--queries", "testdata/kgc/mini/questions.txt"]);
+        args.extend(judged.map(str::to_owned));
+        f(&json(&args)["systems"][0]["scopes"]["both"], "macro_mrr")
+    });
 }
 
 #[test]

@@ -98,7 +98,7 @@ pub fn observe_run<S: RunSource>(
     if unknown_docs > 0 {
         out.warnings.push(Diagnostic::warning(
             "run-document-not-an-entity",
-            format!("{unknown_docs} retrieved documents are not entities; ranked as non-answers"),
+            format!("{unknown_docs} retrieved documents name no known entity; ranked as non-answers"),
         ));
     }
     Ok(out)
