@@ -91,7 +91,10 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
         "matrix: {s} ({questions} × {entities} float32, {:.2} GB); best of {runs}",
         matrix_bytes as f64 / 1e9
     );
-    let _ = writeln!(report, "| command | wall (s) | × cat | max RSS (MB) | CPU % |\n|---|---:|---:|---:|---:|");
+    let _ = writeln!(
+        report,
+        "| command | wall (s) | × cat | user + sys (s) | CPU % | max RSS (MB) |\n|---|---:|---:|---:|---:|---:|"
+    );
     let mut cat = None;
     for (label, cmd) in &commands {
         match best_of(cmd, runs) {
@@ -99,11 +102,12 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
                 let base = *cat.get_or_insert(m.wall);
                 let _ = writeln!(
                     report,
-                    "| {label} | {:.3} | {:.2} | {:.1} | {} |",
+                    "| {label} | {:.3} | {:.2} | {:.2} | {} | {:.1} |",
                     m.wall.as_secs_f64(),
                     m.wall.as_secs_f64() / base.as_secs_f64(),
+                    m.cpu_seconds,
+                    m.cpu_percent,
                     m.max_rss_kb as f64 / 1024.0,
-                    m.cpu_percent
                 );
                 println!("{label}: {:.3} s", m.wall.as_secs_f64());
             }
@@ -117,12 +121,14 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// One timed run: wall time (measured here), and `/usr/bin/time -v`'s peak RSS and CPU share.
+/// One timed run: wall time (measured here), and `/usr/bin/time -v`'s CPU time (user +
+/// system), CPU share and peak RSS.
 #[derive(Debug, Clone, Copy)]
 struct Measurement {
     wall: Duration,
-    max_rss_kb: u64,
+    cpu_seconds: f64,
     cpu_percent: u32,
+    max_rss_kb: u64,
 }
 
 fn best_of(cmd: &[&str], runs: usize) -> anyhow::Result<Measurement> {
@@ -153,10 +159,12 @@ fn measure(cmd: &[&str]) -> anyhow::Result<Measurement> {
     let field = |prefix: &str| {
         stderr.lines().find_map(|l| l.trim().strip_prefix(prefix)).map(|v| v.trim().trim_end_matches('%').to_owned())
     };
+    let seconds = |prefix: &str| field(prefix).and_then(|v| v.parse::<f64>().ok()).unwrap_or(0.0);
     Ok(Measurement {
         wall,
-        max_rss_kb: field("Maximum resident set size (kbytes):").and_then(|v| v.parse().ok()).unwrap_or(0),
+        cpu_seconds: seconds("User time (seconds):") + seconds("System time (seconds):"),
         cpu_percent: field("Percent of CPU this job got:").and_then(|v| v.parse().ok()).unwrap_or(0),
+        max_rss_kb: field("Maximum resident set size (kbytes):").and_then(|v| v.parse().ok()).unwrap_or(0),
     })
 }
 
