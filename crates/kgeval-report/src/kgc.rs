@@ -45,7 +45,11 @@ fn ties_json(t: &TieShare) -> Value {
     })
 }
 
-fn category_values(c: &CategoryBreakdown) -> (String, String, Vec<(String, f64)>, Vec<(String, f64)>) {
+/// Named metric values.
+type Values = Vec<(String, f64)>;
+
+/// The category and side names and the micro and macro values of one breakdown row.
+fn category_values(c: &CategoryBreakdown) -> (String, String, Values, Values) {
     let category = c.category.map_or_else(|| "none".to_owned(), |c| c.name().to_owned());
     let side = c.side.map_or_else(String::new, |s| s.name().to_owned());
     (category, side, summary_values("micro", &c.micro), summary_values("macro", &c.best))

@@ -153,7 +153,7 @@ struct Splits {
 }
 
 pub(crate) fn run(args: &KgcArgs) -> anyhow::Result<Outcome> {
-    if args.k.iter().any(|&k| k == 0) {
+    if args.k.contains(&0) {
         bail!("--k: expected positive cut-offs, found 0");
     }
     if !(args.category_threshold.is_finite()) {

@@ -218,7 +218,7 @@ fn relation_categories_match_kgc_sparsity() {
     }
     assert_eq!(matched, 237);
     // On train + valid + test instead, 4 relations move (233 / 237 agree).
-    let mut all = train.triples.clone();
+    let mut all = train.triples;
     for split in ["valid", "test"] {
         all.extend(
             read_triples_file(&root().join(FB).join(format!("{split}.txt.gz")), &mut vocabulary)

@@ -14,7 +14,7 @@ fn data(path: &str) -> PathBuf {
 
 fn questions_of(path: &str) -> (TestSet, KgcVocabulary) {
     let mut vocabulary = KgcVocabulary::open();
-    let file = read_triples_file(&data(path), &mut vocabulary).unwrap();
+    let file = read_triples_file(&data(path), &mut vocabulary).expect("fixture");
     (TestSet::new(file), vocabulary)
 }
 
@@ -109,7 +109,7 @@ fn malformed_triples_and_unknown_entities() {
 
 fn small_test() -> (TestSet, KgcVocabulary) {
     let mut vocabulary = KgcVocabulary::with_entities(["a", "b", "c", "d"]);
-    let file = read_triples(b"a\tr\tb\nc\tr\tb\n", "test.txt", &mut vocabulary).unwrap();
+    let file = read_triples(b"a\tr\tb\nc\tr\tb\n", "test.txt", &mut vocabulary).expect("fixture");
     (TestSet::new(file), vocabulary)
 }
 

@@ -78,7 +78,7 @@ pub fn judgment_qrels(data: &KgcData<'_>, judgments: &[Judgment], file: &str) ->
             }
         }
     }
-    let mut judged: Vec<(&(u32, kgeval_model::TermId), &(bool, u32))> = first.iter().collect();
+    let mut judged: Vec<_> = first.iter().collect();
     judged.sort_unstable_by_key(|(k, _)| (k.0, names.resolve(k.1)));
     for ((index, doc), (relevant, _)) in judged {
         out.qrels.topic_mut(&questions.get(*index).id).insert(names.resolve(*doc), i64::from(*relevant));

@@ -30,9 +30,9 @@ impl Dataset {
         let mut triples = |list: &[(usize, &str, usize)]| -> Vec<Triple> {
             list.iter()
                 .map(|&(h, r, t)| Triple {
-                    head: vocabulary.entities.get(&names[h]).unwrap(),
+                    head: vocabulary.entities.get(&names[h]).expect("fixture"),
                     relation: vocabulary.relations.intern(r),
-                    tail: vocabulary.entities.get(&names[t]).unwrap(),
+                    tail: vocabulary.entities.get(&names[t]).expect("fixture"),
                 })
                 .collect()
         };
@@ -59,8 +59,8 @@ impl Dataset {
     fn key(&self, side: Side, relation: &str, anchor: usize) -> QuestionKey {
         QuestionKey {
             side,
-            relation: self.vocabulary.relations.get(relation).unwrap(),
-            anchor: self.vocabulary.entities.get(&format!("e{anchor}")).unwrap(),
+            relation: self.vocabulary.relations.get(relation).expect("fixture"),
+            anchor: self.vocabulary.entities.get(&format!("e{anchor}")).expect("fixture"),
         }
     }
 }
@@ -87,7 +87,7 @@ fn pykeen_fixture() -> (Dataset, Vec<AnswerObservation>) {
     let worst = RowOptions { nan: NanPolicy::Worst, ..RowOptions::default() };
     let mut observations = Vec::new();
     for (i, row) in rows.iter().enumerate() {
-        observations.extend(plan.observe(i, &ScoreRow::F32(Cow::Borrowed(row)), worst).unwrap());
+        observations.extend(plan.observe(i, &ScoreRow::F32(Cow::Borrowed(row)), worst).expect("fixture"));
     }
     (data, observations)
 }
