@@ -1,26 +1,14 @@
 //! Judgments (`s p o {Y,N}`), pool depths (`s p o depth`) and relation weights
 //! (`relation weight`).
 
-use kgeval_model::kgc::{Judgment, KgcVocabulary, PooledTriple, Triple};
+use kgeval_model::kgc::{Judgment, KgcVocabulary, PooledTriple};
 use kgeval_model::{Diagnostic, TermId};
 
-use super::lines::{quoted, Field, Line, Text};
-use super::triples::entity;
+use super::lines::{quoted, Text};
+use super::triples::triple;
 use super::ReadJudgments;
 use crate::warnings::Warnings;
 use crate::FormatError;
-
-fn triple(
-    vocabulary: &mut KgcVocabulary,
-    line: &Line<'_>,
-    fields: &[Field<'_>],
-    file: &str,
-) -> Result<Triple, FormatError> {
-    let head = entity(vocabulary, line, fields[0], file)?;
-    let relation = vocabulary.relations.intern(fields[1].text.trim());
-    let tail = entity(vocabulary, line, fields[2], file)?;
-    Ok(Triple { head, relation, tail })
-}
 
 pub(crate) fn read_judgments(
     input: &[u8],

@@ -21,17 +21,28 @@ pub(crate) fn read_triples(
             continue;
         }
         line.expect_fields(file, &TRIPLE_FIELDS, &mut fields)?;
-        let head = entity(vocabulary, &line, fields[0], file)?;
-        let relation = vocabulary.relations.intern(fields[1].text.trim());
-        let tail = entity(vocabulary, &line, fields[2], file)?;
-        out.triples.push(Triple { head, relation, tail });
+        out.triples.push(triple(vocabulary, &line, &fields, file)?);
         out.lines.push(line.number);
     }
     Ok(out)
 }
 
+/// The triple of the first three fields of a line (relations are always added; entities as
+/// [`entity`]).
+pub(crate) fn triple(
+    vocabulary: &mut KgcVocabulary,
+    line: &Line<'_>,
+    fields: &[Field<'_>],
+    file: &str,
+) -> Result<Triple, FormatError> {
+    let head = entity(vocabulary, line, fields[0], file)?;
+    let relation = vocabulary.relations.intern(fields[1].text.trim());
+    let tail = entity(vocabulary, line, fields[2], file)?;
+    Ok(Triple { head, relation, tail })
+}
+
 /// The id of the entity in `field`, or the error for an entity outside a closed list.
-pub(crate) fn entity(
+fn entity(
     vocabulary: &mut KgcVocabulary,
     line: &Line<'_>,
     field: Field<'_>,

@@ -32,44 +32,39 @@ pub fn judgment_qrels(data: &KgcData<'_>, judgments: &[Judgment], file: &str) ->
     let names = &data.vocabulary.entities;
     let mut out = JudgmentQrels::default();
     let mut first: FxHashMap<(u32, kgeval_model::TermId), (bool, u32)> = FxHashMap::default();
-    let at = |line: u32| Location { file: file.to_owned(), line, column: 1 };
+    let mut warn = |code: &'static str, message: String, line: u32| {
+        out.warnings.push(Diagnostic::warning(code, message).at(Location { file: file.to_owned(), line, column: 1 }));
+    };
+    let mut unused = 0;
     for j in judgments {
         let mut used = false;
         for side in Side::BOTH {
             let (key, doc) = side.question_of(j.triple);
             let Some(index) = questions.index_of(&key) else { continue };
             used = true;
+            let id = &questions.get(index).id;
             match first.get(&(index, doc)) {
-                Some(&(relevant, line)) if relevant != j.relevant => out.warnings.push(
-                    Diagnostic::warning(
-                        "conflicting-judgment",
-                        format!(
-                            "this judgment disagrees with line {line} for question {}; the first wins",
-                            questions.get(index).id
-                        ),
-                    )
-                    .at(at(j.line)),
+                Some(&(relevant, line)) if relevant != j.relevant => warn(
+                    "conflicting-judgment",
+                    format!("this judgment disagrees with line {line} for question {id}; the first wins"),
+                    j.line,
                 ),
                 Some(_) => {}
                 None => {
                     first.insert((index, doc), (j.relevant, j.line));
                     if !j.relevant && questions.get(index).answers.contains(&doc) {
-                        out.warnings.push(
-                            Diagnostic::warning(
-                                "test-answer-judged-not-relevant",
-                                format!(
-                                    "a test answer of question {} is judged N; the judgment is kept",
-                                    questions.get(index).id
-                                ),
-                            )
-                            .at(at(j.line)),
+                        warn(
+                            "test-answer-judged-not-relevant",
+                            format!("a test answer of question {id} is judged N; the judgment is kept"),
+                            j.line,
                         );
                     }
                 }
             }
         }
-        out.unused += usize::from(!used);
+        unused += usize::from(!used);
     }
+    out.unused = unused;
     for (index, question) in questions.questions().iter().enumerate() {
         let topic = out.qrels.topic_mut(&question.id);
         for &answer in &question.answers {
