@@ -6,6 +6,7 @@ mod manifest;
 mod output;
 mod qald;
 mod rank;
+mod trec;
 
 use std::io::IsTerminal as _;
 use std::process::ExitCode;
@@ -37,6 +38,10 @@ enum Command {
     /// Score question answering over linked data (every QALD dialect; QALD-3, QALD-6 and GERBIL rules).
     #[command(after_help = qald::EXAMPLES)]
     Qald(Box<qald::QaldArgs>),
+    /// Evaluate TREC runs against qrels with trec_eval's measures and output (ranx and
+    /// ir_measures names accepted).
+    #[command(after_help = trec::EXAMPLES)]
+    Trec(Box<trec::TrecArgs>),
 }
 
 /// What a run ended with, beyond errors.
@@ -61,6 +66,7 @@ fn main() -> ExitCode {
         Command::Rank(args) => rank::run(&args),
         Command::Lexicon(args) => lexicon::run(&args),
         Command::Qald(args) => qald::run(&args),
+        Command::Trec(args) => trec::run(&args),
     };
     match result {
         Ok(Outcome::Ok) => ExitCode::SUCCESS,
