@@ -115,8 +115,11 @@ pub(crate) fn run(args: &TrecArgs) -> anyhow::Result<Outcome> {
         bail!("stdin (-) can be read only once");
     }
     let qrels_name = args.qrels.display().to_string();
-    let (qrels, warnings) = read_qrels(&qrels_name)?;
+    // The qrels and the first run are read at the same time (both cores).
+    let (qrels, first_run) = rayon::join(|| read_qrels(&qrels_name), || RunFile::open(&args.runs[0]));
+    let (qrels, warnings) = qrels?;
     print_warnings(&format!("qrels {qrels_name}"), &warnings);
+    let mut first_run = Some(first_run?);
     let format = match args.format {
         TrecFormatArg::Text => IrFormat::TrecEval,
         TrecFormatArg::Json => IrFormat::Json,
@@ -127,7 +130,10 @@ pub(crate) fn run(args: &TrecArgs) -> anyhow::Result<Outcome> {
     let mut table = ScoreTable::new();
     let mut evaluation = IrEvaluation { qrels_source: qrels_name.clone(), options, measures, runs: Vec::new() };
     for path in &args.runs {
-        let run = RunFile::open(path)?;
+        let run = match first_run.take() {
+            Some(run) => run,
+            None => RunFile::open(path)?,
+        };
         let mut result = evaluate_run(&qrels, &run, &evaluation.measures, &evaluation.options)?;
         if result.topics.is_empty() {
             bail!(
