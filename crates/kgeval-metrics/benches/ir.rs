@@ -17,6 +17,18 @@ struct Topic {
     judgments: TopicJudgments,
 }
 
+impl Topic {
+    /// The run lines, in input order.
+    fn docs(&self) -> Vec<RunDoc<'_>> {
+        self.docnos
+            .iter()
+            .zip(&self.scores)
+            .enumerate()
+            .map(|(i, (docno, &score))| RunDoc { docno, score, rank: i as i64, position: i as u64 })
+            .collect()
+    }
+}
+
 fn topic() -> Topic {
     let mut x: u64 = 0x2545_F491_4F6C_DD1D;
     let mut next = move || {
@@ -43,26 +55,14 @@ fn measures(names: &[&str]) -> MeasureSet {
 fn rank_1000_docs(bencher: Bencher<'_, '_>) {
     let topic = topic();
     let options = IrOptions::default();
-    let docs: Vec<RunDoc<'_>> = topic
-        .docnos
-        .iter()
-        .zip(&topic.scores)
-        .enumerate()
-        .map(|(i, (docno, &score))| RunDoc { docno, score, rank: i as i64, position: i as u64 })
-        .collect();
+    let docs = topic.docs();
     bencher.with_inputs(|| docs.clone()).bench_local_refs(|docs| rank_topic(Some(&topic.judgments), docs, &options));
 }
 
 #[divan::bench(args = [&["map", "ndcg_cut.10", "recip_rank", "P.10"][..], &["all_trec"][..]])]
 fn measures_of_a_ranked_topic(bencher: Bencher<'_, '_>, names: &[&str]) {
     let topic = topic();
-    let mut docs: Vec<RunDoc<'_>> = topic
-        .docnos
-        .iter()
-        .zip(&topic.scores)
-        .enumerate()
-        .map(|(i, (docno, &score))| RunDoc { docno, score, rank: i as i64, position: i as u64 })
-        .collect();
+    let mut docs = topic.docs();
     let (ranked, _) = rank_topic(Some(&topic.judgments), &mut docs, &IrOptions::default());
     let set = measures(names);
     bencher.bench(|| topic_values(&ranked, &set));
