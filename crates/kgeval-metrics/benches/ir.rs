@@ -1,5 +1,5 @@
 //! One IR topic of the `cargo xtask bench trec` workload (1,000 retrieved documents, ~5 % tied
-//! scores, 28 judged of which ~10 relevant): ranking with the core's `sort_run` plus
+//! scores, 28 judged of which ~10 relevant): ranking with the core's `rank_order` plus
 //! relevance lookup, and the measures of the benchmark command on the ranked topic. Run with
 //! `cargo bench -p kgeval-metrics --bench ir`.
 
@@ -62,8 +62,8 @@ fn rank_1000_docs(bencher: Bencher<'_, '_>) {
 #[divan::bench(args = [&["map", "ndcg_cut.10", "recip_rank", "P.10"][..], &["all_trec"][..]])]
 fn measures_of_a_ranked_topic(bencher: Bencher<'_, '_>, names: &[&str]) {
     let topic = topic();
-    let mut docs = topic.docs();
-    let (ranked, _) = rank_topic(Some(&topic.judgments), &mut docs, &IrOptions::default());
+    let docs = topic.docs();
+    let (ranked, _) = rank_topic(Some(&topic.judgments), &docs, &IrOptions::default());
     let set = measures(names);
     bencher.bench(|| topic_values(&ranked, &set));
 }

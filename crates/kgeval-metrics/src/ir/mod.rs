@@ -1,5 +1,5 @@
 //! IR-run evaluation with trec_eval's definitions: rank each topic with the shared ranking
-//! core ([`sort_run`]), turn it into relevance values against the qrels, compute every
+//! core ([`rank_order`]), turn it into relevance values against the qrels, compute every
 //! requested measure, and summarise over topics.
 //!
 //! ```
@@ -33,7 +33,7 @@ use rayon::prelude::*;
 
 pub use measures::{RankedRelevance, NOT_JUDGED, NOT_POOLED};
 
-use crate::ranking::sort_run;
+use crate::ranking::rank_order;
 
 /// One evaluated topic: its scores and whether it has tied scores within the depth.
 type TopicOutcome = (TopicScores, bool);
@@ -41,22 +41,23 @@ type TopicOutcome = (TopicScores, bool);
 /// trec_eval's floor for geometric means (`MIN_GEO_MEAN`).
 pub const MIN_GEO_MEAN: f64 = 0.00001;
 
-/// Ranks `docs` (in place, with the shared ranking core) and pairs them with `judgments`:
-/// the input of every measure. Returns it with whether two documents within the depth share a
-/// score.
+/// Ranks `docs` with the shared ranking core ([`rank_order`]) and pairs them with
+/// `judgments`: the input of every measure. Returns it with whether two documents within the
+/// depth share a score.
 #[must_use]
 pub fn rank_topic(
     judgments: Option<&TopicJudgments>,
-    docs: &mut [RunDoc<'_>],
+    docs: &[RunDoc<'_>],
     options: &IrOptions,
 ) -> (RankedRelevance, bool) {
-    sort_run(docs, options.tie_break);
-    let depth = options.max_docs.map_or(docs.len(), |m| m.min(docs.len()));
-    let docs = &docs[..depth];
-    let tied = docs.windows(2).any(|w| w[0].score == w[1].score);
-    let ranked = docs
+    let mut order = Vec::new();
+    rank_order(docs, options.tie_break, &mut order);
+    let depth = options.max_docs.map_or(order.len(), |m| m.min(order.len()));
+    let order = &order[..depth];
+    let tied = order.windows(2).any(|w| w[0].0 == w[1].0);
+    let ranked = order
         .iter()
-        .map(|doc| match judgments.and_then(|j| j.get(doc.docno)) {
+        .map(|&(_, i)| match judgments.and_then(|j| j.get(docs[i as usize].docno)) {
             None => measures::NOT_POOLED,
             Some(value) if value < 0 => measures::NOT_JUDGED,
             Some(value) => value,
