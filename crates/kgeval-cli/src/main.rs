@@ -7,6 +7,7 @@ mod manifest;
 mod output;
 mod qald;
 mod rank;
+mod trec;
 
 use std::io::IsTerminal as _;
 use std::process::ExitCode;
@@ -41,6 +42,10 @@ enum Command {
     /// Score knowledge-graph completion: micro and macro metrics, every tie policy, ranks, runs or dense scores.
     #[command(after_help = kgc::EXAMPLES)]
     Kgc(Box<kgc::KgcArgs>),
+    /// Evaluate TREC runs against qrels with trec_eval's measures and output (ranx and
+    /// ir_measures names accepted).
+    #[command(after_help = trec::EXAMPLES)]
+    Trec(Box<trec::TrecArgs>),
 }
 
 /// What a run ended with, beyond errors.
@@ -66,6 +71,7 @@ fn main() -> ExitCode {
         Command::Lexicon(args) => lexicon::run(&args),
         Command::Qald(args) => qald::run(&args),
         Command::Kgc(args) => kgc::run(&args),
+        Command::Trec(args) => trec::run(&args),
     };
     match result {
         Ok(Outcome::Ok) => ExitCode::SUCCESS,

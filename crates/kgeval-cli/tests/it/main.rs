@@ -12,6 +12,7 @@ mod qald;
 mod qald_bad;
 mod qald_server;
 mod rank;
+mod trec;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

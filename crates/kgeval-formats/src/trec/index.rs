@@ -101,12 +101,15 @@ fn chunk_bounds(bytes: &[u8]) -> Vec<Range<usize>> {
 fn index_chunk(file: &str, bytes: &[u8], range: Range<usize>) -> Result<Vec<ChunkSegment>, FormatError> {
     let mut segments = Vec::new();
     let mut current: Option<ChunkSegment> = None;
+    // Line ends come from one SIMD pass over the chunk (`memchr_iter`), not a search per line.
+    let mut newlines = memchr::memchr_iter(b'\n', &bytes[range.clone()]).map(|i| range.start + i);
     let mut pos = range.start;
     while pos < range.end {
-        let first = scan::skip_separators(bytes, pos, range.end);
-        if first >= range.end || bytes[first] == b'\n' || bytes[first] == b'#' {
+        let line_end = newlines.next().unwrap_or(range.end);
+        let next = (line_end + 1).min(range.end);
+        let first = scan::skip_separators(bytes, pos, line_end);
+        if first == line_end || bytes[first] == b'#' {
             // A blank or comment line: kept inside the current segment, skipped when read.
-            let next = scan::next_line(bytes, first, range.end);
             if let Some(current) = &mut current {
                 current.segment.end = next;
             }
@@ -116,19 +119,17 @@ fn index_chunk(file: &str, bytes: &[u8], range: Range<usize>) -> Result<Vec<Chun
         if let Some(current) = &mut current {
             // The common case, a line of the current topic: compare its qid without scanning.
             let after = first + current.qid.len();
-            if after <= range.end
+            if after <= line_end
                 && same_bytes(&bytes[first..after], &bytes[current.qid.clone()])
-                && (after == range.end || bytes[after] == b'\n' || is_space(bytes[after]))
+                && (after == line_end || is_space(bytes[after]))
             {
-                let next = scan::next_line(bytes, after, range.end);
                 current.segment.end = next;
                 current.segment.lines += 1;
                 pos = next;
                 continue;
             }
         }
-        let qid = first..scan::field_end(bytes, first, range.end);
-        let next = scan::next_line(bytes, qid.end, range.end);
+        let qid = first..scan::field_end(bytes, first, line_end);
         utf8_id(file, bytes, qid.start, &bytes[qid.clone()], "qid")?;
         segments.extend(current.take());
         current = Some(ChunkSegment { qid, segment: Segment { start: pos, end: next, lines: 1 } });

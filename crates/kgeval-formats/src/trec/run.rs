@@ -106,7 +106,8 @@ impl RunFile {
         self.topic_by_qid.get(qid).copied()
     }
 
-    /// The 1-based line of a [`RunDoc::position`] (a byte offset), counted on demand.
+    /// The 1-based line of a [`RunDoc::position`] (a byte offset), counted on demand (a scan of
+    /// the bytes before it: meant for error messages).
     #[must_use]
     pub fn line_of(&self, position: u64) -> u32 {
         let end = usize::try_from(position).unwrap_or(usize::MAX).min(self.bytes().len());
@@ -126,8 +127,7 @@ impl RunFile {
         errors.map_or(Ok(()), Err)
     }
 
-    /// Parses one content line starting at byte `start`.
-    #[inline]
+    /// Parses one content line starting at byte `start`, naming the first problem.
     fn parse_line<'a>(&self, start: usize, line: &'a [u8]) -> Result<(&'a str, f64, i64), FormatError> {
         let mut fields = Fields::new(line);
         let (_qid, _iter, docno, rank, score, tag) =

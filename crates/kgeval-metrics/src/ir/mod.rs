@@ -1,5 +1,5 @@
 //! IR-run evaluation with trec_eval's definitions: rank each topic with the shared ranking
-//! core ([`sort_run`]), turn it into relevance values against the qrels, compute every
+//! core ([`rank_order`]), turn it into relevance values against the qrels, compute every
 //! requested measure, and summarise over topics.
 //!
 //! ```
@@ -33,27 +33,31 @@ use rayon::prelude::*;
 
 pub use measures::{RankedRelevance, NOT_JUDGED, NOT_POOLED};
 
-use crate::ranking::sort_run;
+use crate::ranking::rank_order;
+
+/// One evaluated topic: its scores and whether it has tied scores within the depth.
+type TopicOutcome = (TopicScores, bool);
 
 /// trec_eval's floor for geometric means (`MIN_GEO_MEAN`).
 pub const MIN_GEO_MEAN: f64 = 0.00001;
 
-/// Ranks `docs` (in place, with the shared ranking core) and pairs them with `judgments`:
-/// the input of every measure. Returns it with whether two documents within the depth share a
-/// score.
+/// Ranks `docs` with the shared ranking core ([`rank_order`]) and pairs them with
+/// `judgments`: the input of every measure. Returns it with whether two documents within the
+/// depth share a score.
 #[must_use]
 pub fn rank_topic(
     judgments: Option<&TopicJudgments>,
-    docs: &mut [RunDoc<'_>],
+    docs: &[RunDoc<'_>],
     options: &IrOptions,
 ) -> (RankedRelevance, bool) {
-    sort_run(docs, options.tie_break);
-    let depth = options.max_docs.map_or(docs.len(), |m| m.min(docs.len()));
-    let docs = &docs[..depth];
-    let tied = docs.windows(2).any(|w| w[0].score == w[1].score);
-    let ranked = docs
+    let mut order = Vec::new();
+    rank_order(docs, options.tie_break, &mut order);
+    let depth = options.max_docs.map_or(order.len(), |m| m.min(order.len()));
+    let order = &order[..depth];
+    let tied = order.windows(2).any(|w| w[0].0 == w[1].0);
+    let ranked = order
         .iter()
-        .map(|doc| match judgments.and_then(|j| j.get(doc.docno)) {
+        .map(|&(_, i)| match judgments.and_then(|j| j.get(docs[i as usize].docno)) {
             None => measures::NOT_POOLED,
             Some(value) if value < 0 => measures::NOT_JUDGED,
             Some(value) => value,
@@ -86,7 +90,9 @@ pub fn topic_values(topic: &RankedRelevance, measures: &MeasureSet) -> Vec<f64> 
 /// in parallel, returned in strcmp order of qid with the summary.
 ///
 /// # Errors
-/// The first error (in topic order) `run` reports while handing out a topic's documents.
+/// The first error, in topic order (evaluated topics first, then run topics without qrels,
+/// which are read only to be checked), that `run` reports while handing out a topic's
+/// documents. Deterministic at any thread count.
 pub fn evaluate_run<S: RunSource>(
     qrels: &Qrels,
     run: &S,
@@ -110,22 +116,34 @@ pub fn evaluate_run<S: RunSource>(
     if options.query_set == QuerySet::Complete {
         selected.extend(qrels_topics_missing_from_run.iter().map(|qid| (qid.as_str(), None)));
     }
-    let results: Vec<Result<(TopicScores, bool), S::Error>> = selected
+    // Run topics without qrels are read too (and their results dropped), so a malformed line
+    // is an error wherever it is.
+    let unjudged: Vec<(&str, Option<usize>)> = (0..run.topic_count())
+        .filter(|&index| qrels.topic(run.topic_id(index)).is_none())
+        .map(|index| (run.topic_id(index), Some(index)))
+        .collect();
+    let evaluated = selected.len();
+    selected.extend(unjudged);
+    let results: Vec<Result<Option<TopicOutcome>, S::Error>> = selected
         .par_iter()
-        .map_init(Vec::new, |docs, &(qid, index)| {
+        .enumerate()
+        .map_init(Vec::new, |docs, (position, &(qid, index))| {
             docs.clear();
             if let Some(index) = index {
                 run.topic_docs(index, docs)?;
             }
+            if position >= evaluated {
+                return Ok(None);
+            }
             let (topic, tied) = rank_topic(qrels.topic(qid), docs, options);
             let values = topic_values(&topic, measures);
-            Ok((TopicScores { qid: qid.to_owned(), missing_from_run: index.is_none(), values }, tied))
+            Ok(Some((TopicScores { qid: qid.to_owned(), missing_from_run: index.is_none(), values }, tied)))
         })
         .collect();
     let mut topics = Vec::with_capacity(results.len());
     let mut topics_with_tied_scores = 0;
     for result in results {
-        let (scores, tied) = result?;
+        let Some((scores, tied)) = result? else { continue };
         topics_with_tied_scores += usize::from(tied);
         topics.push(scores);
     }
@@ -268,6 +286,14 @@ mod tests {
             .collect();
         let summary = summarize_topics(&topics, &set(&["gm_map"]));
         assert!((summary[0] - (MIN_GEO_MEAN * 0.25).sqrt()).abs() < 1e-15);
+    }
+
+    #[test]
+    fn topics_without_qrels_are_still_checked() {
+        let (qrels, mut run) = tie_example();
+        run.push("unjudged", "x", 1.0);
+        run.push("unjudged", "x", 0.5);
+        assert!(evaluate_run(&qrels, &run, &set(&["map"]), &IrOptions::default()).is_err());
     }
 
     #[test]

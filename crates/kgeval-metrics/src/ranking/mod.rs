@@ -29,4 +29,4 @@ mod run;
 pub use aggregate::{macro_mean, record_into_table, summarize, summarize_by, RankAccumulator, RankRecord};
 pub use rank::{order, quantize_12dp, rank_in_permutation, rank_of, ScorePosition};
 pub use row::{rank_row, NanScore, RowOptions, RowPositions};
-pub use run::{sort_run, trec_eval_order};
+pub use run::{rank_order, sort_run, trec_eval_order};

@@ -105,21 +105,8 @@ impl MeasureFamily {
         MeasureFamily::F1,
     ];
 
-    /// trec_eval's `official` set (its default).
-    pub const OFFICIAL: [MeasureFamily; 12] = [
-        MeasureFamily::Runid,
-        MeasureFamily::NumQ,
-        MeasureFamily::NumRet,
-        MeasureFamily::NumRel,
-        MeasureFamily::NumRelRet,
-        MeasureFamily::Map,
-        MeasureFamily::GmMap,
-        MeasureFamily::Rprec,
-        MeasureFamily::Bpref,
-        MeasureFamily::RecipRank,
-        MeasureFamily::IprecAtRecall,
-        MeasureFamily::P,
-    ];
+    /// trec_eval's `official` set (its default): the first twelve families, `runid` to `P`.
+    pub const OFFICIAL: &'static [MeasureFamily] = Self::ALL.split_at(12).0;
 
     /// The name trec_eval prints (before any `_parameter`).
     #[must_use]
@@ -460,7 +447,7 @@ impl MeasureSet {
         for request in requests {
             match request {
                 MeasureRequest::Official => {
-                    for family in MeasureFamily::OFFICIAL {
+                    for &family in MeasureFamily::OFFICIAL {
                         choose(family, None, None, None);
                     }
                 }

@@ -1,0 +1,263 @@
+//! `kgeval trec` end to end: trec_eval's own conformance suite (NIST, `testdata/trec_eval/test`),
+//! the tie example, policies, output formats and malformed input.
+
+use std::collections::BTreeMap;
+
+use crate::{assert_clean_failure, f, kgeval, kgeval_json};
+
+const T: &str = "testdata/trec_eval/test";
+
+/// The families kgeval implements, as trec_eval prints them (the conformance scope of
+/// `testdata/trec_eval/SOURCES.md`, plus gm_map, gm_bpref and iprec_at_recall).
+const IN_SCOPE: [&str; 23] = [
+    "runid",
+    "num_q",
+    "num_ret",
+    "num_rel",
+    "num_rel_ret",
+    "map",
+    "gm_map",
+    "Rprec",
+    "bpref",
+    "recip_rank",
+    "iprec_at_recall",
+    "P",
+    "recall",
+    "gm_bpref",
+    "ndcg",
+    "ndcg_cut",
+    "map_cut",
+    "success",
+    "set_P",
+    "set_recall",
+    "set_F",
+    "num_nonrel_judged_ret", // never printed by us; listed so the filter below names it
+    "relstring",             // idem
+];
+
+/// Whether a trec_eval output line's measure belongs to a family kgeval implements.
+fn in_scope(measure: &str) -> bool {
+    IN_SCOPE[..21].iter().any(|family| {
+        measure == *family
+            || measure
+                .strip_prefix(family)
+                .is_some_and(|rest| rest.starts_with('_') && !rest[1..].starts_with(|c: char| c.is_ascii_alphabetic()))
+    })
+}
+
+fn stdout(args: &[&str]) -> String {
+    let out = kgeval(args);
+    assert!(out.status.success(), "kgeval {} failed: {}", args.join(" "), String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).expect("UTF-8 output")
+}
+
+/// Asserts that every in-scope line of the expected trec_eval output is reproduced (same
+/// string, or |Δ| ≤ 5e-5), in the same order, and that we print nothing else.
+fn assert_conforms(expected_file: &str, args: &[&str]) {
+    let expected = std::fs::read_to_string(crate::root().join(T).join(expected_file)).expect("expected output");
+    let expected: Vec<&str> =
+        expected.lines().filter(|l| in_scope(l.split('\t').next().unwrap_or("").trim_end())).collect();
+    let mut all = vec!["trec"];
+    all.extend_from_slice(args);
+    let ours = stdout(&all);
+    let ours: Vec<&str> = ours.lines().collect();
+    assert!(expected.len() > 25, "{expected_file}: too few in-scope lines");
+    assert_eq!(ours.len(), expected.len(), "{expected_file}: line count");
+    for (mine, theirs) in ours.iter().zip(&expected) {
+        if mine == theirs {
+            continue;
+        }
+        let (m, t): (Vec<&str>, Vec<&str>) = (mine.split('\t').collect(), theirs.split('\t').collect());
+        assert_eq!(m[..2], t[..2], "{expected_file}: {mine:?} vs {theirs:?}");
+        let (a, b): (f64, f64) = (m[2].parse().expect("number"), t[2].parse().expect("number"));
+        assert!((a - b).abs() <= 5e-5, "{expected_file}: {mine:?} vs {theirs:?}");
+    }
+}
+
+#[test]
+fn official_measures_byte_for_byte() {
+    let ours = stdout(&["trec", &format!("{T}/qrels.test"), &format!("{T}/results.test")]);
+    let expected = std::fs::read_to_string(crate::root().join(T).join("out.test")).expect("out.test");
+    assert_eq!(ours, expected);
+    // Comment lines in the qrels change nothing.
+    let ours = stdout(&["trec", &format!("{T}/qrels.test.with-comments"), &format!("{T}/results.test")]);
+    assert_eq!(ours, expected);
+    // MS MARCO ids containing '#'.
+    let ours = stdout(&["trec", &format!("{T}/qrels.comment.test"), &format!("{T}/results.comment.test")]);
+    let expected = std::fs::read_to_string(crate::root().join(T).join("out.comment.test")).expect("out.comment.test");
+    assert_eq!(ours, expected);
+}
+
+#[test]
+fn all_trec_conformance() {
+    let (q, r, trunc) = (format!("{T}/qrels.test"), format!("{T}/results.test"), format!("{T}/results.trunc"));
+    assert_conforms("out.test.a", &["-m", "all_trec", &q, &r]);
+    assert_conforms("out.test.aq", &["-m", "all_trec", "-q", &q, &r]);
+    assert_conforms("out.test.aqc", &["-m", "all_trec", "-q", "-c", &q, &trunc]);
+    assert_conforms("out.test.aqcM", &["-m", "all_trec", "-q", "-c", "-M100", &q, &trunc]);
+    // Graded qrels (−1..4) at relevance level 2 (relstring is out of scope).
+    assert_conforms("out.test.aql", &["-m", "all_trec", "-q", "-l2", &format!("{T}/qrels.rel_level"), &r]);
+}
+
+#[test]
+fn measure_parameters_conformance() {
+    let (q, r) = (format!("{T}/qrels.test"), format!("{T}/results.test"));
+    #[rustfmt::skip]
+    let args = [
+        "-q", "-miprec_at_recall..10,.20,.25,.75,.50", "-m", "P.5,7,3", "-m", "recall.20,2000",
+        "-mndcg.1=3,2=9,4=4.5", "-mndcg_cut.10,20,23.4", "-msuccess.2,5,20", &q, &r,
+    ];
+    assert_conforms("out.test.meas_params", &args);
+}
+
+#[test]
+fn published_values_asserted_directly() {
+    // out.test: map 0.1785, P_10 0.3000, bpref 0.1981 over 3 topics.
+    let v = kgeval_json(&["trec", "-m", "official", &format!("{T}/qrels.test"), &format!("{T}/results.test")]);
+    let summary = &v["runs"][0]["summary"];
+    assert_eq!(summary["num_q"], 3);
+    assert_eq!(summary["num_rel_ret"], 131);
+    assert!((f(summary, "map") - 0.1785).abs() < 5e-5);
+    assert!((f(summary, "P_10") - 0.3).abs() < 5e-5);
+    assert!((f(summary, "bpref") - 0.1981).abs() < 5e-5);
+    assert_eq!(v["runs"][0]["runid"], "STANDARD");
+    assert_eq!(v["conventions"]["tie_break"], "docno-desc");
+}
+
+#[test]
+fn tie_example_follows_trec_eval() {
+    // d1, d2, d3 all at 0.5; trec_eval (and pytrec_eval, checked) rank d3, d2, d1.
+    let q = "testdata/trec_eval/ties/qrels";
+    let r = "testdata/trec_eval/ties/run";
+    let v = kgeval_json(&["trec", "-m", "P.1", "-m", "recip_rank", q, r]);
+    let topic = &v["runs"][0]["topics"]["q1"];
+    assert_eq!(f(topic, "P_1"), 0.0);
+    assert_eq!(f(topic, "recip_rank"), 1.0 / 3.0);
+    assert_eq!(v["runs"][0]["topics_with_tied_scores"], 1);
+    // ranx's input order puts d1 first.
+    let v = kgeval_json(&["trec", "--tie-break", "input", "-m", "P.1", "-m", "recip_rank", q, r]);
+    assert_eq!(f(&v["runs"][0]["topics"]["q1"], "recip_rank"), 1.0);
+}
+
+#[test]
+fn several_runs_share_the_qrels_and_policies_are_reported() {
+    let q = format!("{T}/qrels.test");
+    let (r, trunc) = (format!("{T}/results.test"), format!("{T}/results.trunc"));
+    let v = kgeval_json(&["trec", "-m", "map", "-m", "ndcg@10", "-m", "mrr@10", &q, &r, &trunc]);
+    let runs = v["runs"].as_array().expect("runs");
+    assert_eq!(runs.len(), 2);
+    assert_eq!(v["measures"], serde_json::json!(["map", "ndcg_cut_10", "recip_rank_cut_10"]));
+    // results.trunc lacks topic 302: intersection evaluates 2 topics and says so.
+    assert_eq!(runs[1]["topics_evaluated"], 2);
+    assert_eq!(runs[1]["qrels_topics_missing_from_run"], serde_json::json!(["302"]));
+    let c = kgeval_json(&["trec", "-c", "-m", "map", &q, &trunc]);
+    assert_eq!(c["runs"][0]["topics_evaluated"], 3);
+    assert_eq!(c["conventions"]["query_set"], "complete");
+    // Text mode reports the counts on stderr.
+    let out = kgeval(&["trec", "-m", "map", &q, &trunc]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("2 topics evaluated (intersection); 1 qrels topics without run lines"), "{stderr}");
+}
+
+#[test]
+fn csv_tsv_and_markdown() {
+    let (q, r) = (format!("{T}/qrels.test"), format!("{T}/results.test"));
+    let csv = stdout(&["trec", "-m", "map", "-m", "num_rel", "--format", "csv", &q, &r]);
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines[0], "run,runid,qid,num_rel,map");
+    assert_eq!(lines.len(), 1 + 3 + 1);
+    assert!(lines[4].starts_with(&format!("{r},STANDARD,all,561,0.1785")));
+    let tsv = stdout(&["trec", "-m", "map", "--format", "tsv", &q, &r]);
+    assert!(tsv.starts_with("run\trunid\tqid\tmap\n"));
+    let md = stdout(&["trec", "-m", "map", "--format", "markdown", &q, &r]);
+    assert!(md.contains("| map"), "{md}");
+    assert!(md.contains("0.1785"), "{md}");
+}
+
+#[test]
+fn stdin_and_gzip_runs() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let run = std::fs::read(crate::root().join(T).join("results.test")).expect("run");
+    let gz = dir.path().join("run.gz");
+    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    std::io::Write::write_all(&mut encoder, &run).expect("gzip");
+    std::fs::write(&gz, encoder.finish().expect("gzip")).expect("write gz");
+    let q = format!("{T}/qrels.test");
+    let plain = stdout(&["trec", &q, &format!("{T}/results.test")]);
+    assert_eq!(stdout(&["trec", &q, gz.to_str().expect("path")]), plain);
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_kgeval"))
+        .args(["trec", &q, "-"])
+        .current_dir(crate::root())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let writer = std::thread::spawn(move || std::io::Write::write_all(&mut stdin, &run));
+    let out = child.wait_with_output().expect("wait");
+    writer.join().expect("writer").expect("write stdin");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), plain);
+}
+
+/// Each malformed file of `testdata/trec_eval/bad/README.md` exits 2 with `error: FILE:LINE:…`.
+#[test]
+fn malformed_inputs_fail_cleanly() {
+    let readme = std::fs::read_to_string(crate::root().join("testdata/trec_eval/bad/README.md")).expect("README");
+    let good_qrels = format!("{T}/qrels.test");
+    let good_run = format!("{T}/results.test");
+    let mut checked = BTreeMap::new();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out_path = dir.path().join("out.txt");
+    for row in readme.lines().filter(|l| l.starts_with("| `")) {
+        let name = row.trim_start_matches("| `").split('`').next().expect("file name");
+        let file = format!("testdata/trec_eval/bad/{name}");
+        let out_arg = out_path.to_str().expect("path");
+        let args: Vec<&str> = if name.ends_with(".qrels") {
+            vec!["trec", "-o", out_arg, &file, &good_run]
+        } else {
+            vec!["trec", "-o", out_arg, &good_qrels, &file]
+        };
+        let out = kgeval(&args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        // The expected message of the table's last column, without its file prefix.
+        let cell = row.trim_end().trim_end_matches('|').rsplit('|').next().expect("expected error cell");
+        let expected = cell.trim().trim_matches('`').trim();
+        let message = expected.split_once(": ").map_or(expected, |(_, m)| m);
+        assert!(stderr.contains(message), "{name}: expected {message:?} in {stderr}");
+        if name.ends_with(".gz") {
+            assert_eq!(out.status.code(), Some(2), "{name}: {stderr}");
+            assert!(
+                stderr.lines().last().is_some_and(|l| l.starts_with("error: ") && l.contains(&file)),
+                "{name}: {stderr}"
+            );
+            assert!(!out_path.exists() && out.stdout.is_empty(), "{name}");
+        } else {
+            assert_clean_failure(name, &out, &file, &out_path);
+        }
+        checked.insert(name.to_owned(), ());
+    }
+    assert!(checked.len() >= 15, "only {} malformed files", checked.len());
+}
+
+#[test]
+fn no_common_topic_is_an_error() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let run = dir.path().join("run");
+    std::fs::write(&run, "999 Q0 d1 1 0.5 tag\n").expect("write");
+    let out = kgeval(&["trec", &format!("{T}/qrels.test"), run.to_str().expect("path")]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no topic in common"));
+    assert!(out.stdout.is_empty());
+    // -c scores every qrels topic as empty instead.
+    let out = kgeval(&["trec", "-c", "-m", "map", &format!("{T}/qrels.test"), run.to_str().expect("path")]);
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("map                   \tall\t0.0000"));
+}
+
+#[test]
+fn unknown_measure_is_refused() {
+    let out = kgeval(&["trec", "-m", "nope", &format!("{T}/qrels.test"), &format!("{T}/results.test")]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("measure 'nope'"));
+}
