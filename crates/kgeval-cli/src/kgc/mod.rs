@@ -181,12 +181,9 @@ pub(crate) fn run(args: &KgcArgs) -> anyhow::Result<Outcome> {
         }
         None => None,
     };
-    let mut filters = KnownAnswers::new();
-    for file in &splits.filters {
-        filters.extend(&file.triples);
-    }
-    let mut known = filters.clone();
-    known.extend(&splits.test.file.triples);
+    let questions = &splits.test.questions;
+    let filters = KnownAnswers::of_questions(questions, splits.filters.iter().flat_map(|f| &f.triples));
+    let known = filters.with_answers_of(questions);
     let data = KgcData { vocabulary: &splits.vocabulary, test: &splits.test, filters: &filters, known: &known };
 
     let mut warnings: Vec<Diagnostic> = Vec::new();
@@ -319,7 +316,14 @@ fn options(args: &KgcArgs, splits: &mut Splits) -> anyhow::Result<KgcOptions> {
             }
         }
     };
-    Ok(KgcOptions { ties: args.ties, ks: args.k.clone(), ir_measures, weights, categories })
+    Ok(KgcOptions {
+        ties: args.ties,
+        ks: args.k.clone(),
+        ir_measures,
+        weights,
+        categories,
+        per_item: args.out.per_item,
+    })
 }
 
 fn categories(args: &KgcArgs, splits: &mut Splits) -> anyhow::Result<Option<Categories>> {

@@ -1,6 +1,6 @@
 //! The evaluation of one system from its per-answer observations.
 
-use kgeval_model::ir::{IrOptions, Qrels, QuerySet, Run};
+use kgeval_model::ir::{Qrels, Run};
 use kgeval_model::kgc::results::{CategoryBreakdown, KgcEvaluation, MacroScores, MicroScores, TieShare};
 use kgeval_model::kgc::{AnswerObservation, FilterScope, RankObservation, RelationCategory, Side};
 use kgeval_model::ranking::results::RankSummary;
@@ -8,8 +8,8 @@ use kgeval_model::ranking::TiePolicy;
 use kgeval_model::{Diagnostic, TermId};
 use rustc_hash::FxHashMap;
 
-use super::answers;
 use super::{adjusted_metrics, table, weighted_summary, KgcData, KgcOptions};
+use super::{answers, ir_list};
 use crate::ranking::{macro_mean, summarize, summarize_by, RankRecord};
 
 /// What one system gave.
@@ -22,8 +22,8 @@ pub struct KgcInput<'a> {
     /// The system's own ranked lists (filtered), to evaluate the IR measures on instead of the
     /// list derived from the per-answer ranks (run input).
     pub ir_run: Option<&'a Run>,
-    /// Qrels replacing the test answers as the relevant documents of the IR measures
-    /// (judgments with judged negatives).
+    /// Qrels replacing the test answers as the relevant documents of the IR measures on
+    /// `ir_run` (judgments with judged negatives); unused without a run.
     pub ir_qrels: Option<&'a Qrels>,
 }
 
@@ -125,7 +125,7 @@ pub fn evaluate_kgc(data: &KgcData<'_>, input: &KgcInput<'_>, options: &KgcOptio
     let answer_mean = macro_mean(&per_question);
     let may_tie: Vec<bool> = slots.iter().map(|s| answers::answers_may_tie(s)).collect();
     let questions_with_tied_answers = may_tie.iter().filter(|&&t| t).count();
-    let ir = evaluate_ir(data, input, options, &records);
+    let ir = ir_list::evaluate_ir(data, input, &options.ir_measures, &records);
 
     let has_counts = slots.iter().flatten().any(|s| matches!(s.observed, RankObservation::Counts { .. }));
     let ties = TieShare {
@@ -179,7 +179,11 @@ pub fn evaluate_kgc(data: &KgcData<'_>, input: &KgcInput<'_>, options: &KgcOptio
         })
         .unwrap_or_default();
 
-    let score_table = table::fill(data, system, ks, &records, &best, &category_of, ir.as_ref(), &options.ir_measures);
+    let score_table = if options.per_item {
+        table::fill(data, system, ks, &records, &best, &category_of, ir.as_ref(), &options.ir_measures)
+    } else {
+        kgeval_model::ScoreTable::new()
+    };
     let mut conventions = vec![
         ("tie policy".to_owned(), tie_policy_name(options.ties).to_owned()),
         ("entities".to_owned(), entity_count.to_string()),
@@ -241,83 +245,4 @@ fn best_record(records: &[RankRecord]) -> RankRecord {
         .min_by(|a, b| a.rank.unwrap_or(f64::INFINITY).total_cmp(&b.rank.unwrap_or(f64::INFINITY)))
         .copied()
         .unwrap_or_else(RankRecord::absent)
-}
-
-/// The IR measures' summary and per-question values.
-pub(crate) struct IrValues {
-    /// `(measure name, mean)` in the measure set's order.
-    pub(crate) summary: Vec<(String, f64)>,
-    /// qid → values in the measure set's order.
-    pub(crate) topics: FxHashMap<String, Vec<f64>>,
-}
-
-/// The IR measures over every question: on the system's run when given, else on the list the
-/// per-answer ranks imply; relevant = the question's test answers (or the judgments).
-fn evaluate_ir(
-    data: &KgcData<'_>,
-    input: &KgcInput<'_>,
-    options: &KgcOptions,
-    records: &[Vec<RankRecord>],
-) -> Option<IrValues> {
-    if options.ir_measures.is_empty() {
-        return None;
-    }
-    let questions = data.test.questions.questions();
-    let answers_qrels;
-    let qrels = match input.ir_qrels {
-        Some(qrels) => qrels,
-        None => {
-            let mut qrels = Qrels::new();
-            for q in questions {
-                let topic = qrels.topic_mut(&q.id);
-                for &a in &q.answers {
-                    topic.insert(data.vocabulary.entities.resolve(a), 1);
-                }
-            }
-            answers_qrels = qrels;
-            &answers_qrels
-        }
-    };
-    let derived;
-    let run = match input.ir_run {
-        Some(run) => run,
-        None => {
-            derived = derived_run(data, records, options.ir_measures.depth_needed());
-            &derived
-        }
-    };
-    let ir_options = IrOptions { query_set: QuerySet::Complete, ..IrOptions::default() };
-    let evaluation = crate::ir::evaluate_run(qrels, run, &options.ir_measures, &ir_options).ok()?;
-    let summary =
-        options.ir_measures.measures().iter().map(|m| m.name.clone()).zip(evaluation.summary.iter().copied()).collect();
-    let topics = evaluation.topics.into_iter().map(|t| (t.qid, t.values)).collect();
-    Some(IrValues { summary, topics })
-}
-
-/// The ranked list the per-answer ranks imply, up to `depth` (`None`: every place): answers at
-/// their places ([`answers::list_places`]), other places filled with non-relevant stand-ins.
-/// Scores are the negated places, so no two documents tie.
-fn derived_run(data: &KgcData<'_>, records: &[Vec<RankRecord>], depth: Option<usize>) -> Run {
-    let mut run = Run { run_id: "derived".to_owned(), topics: Vec::with_capacity(records.len()) };
-    for (q, records) in data.test.questions.questions().iter().zip(records) {
-        let places = answers::list_places(records);
-        let last = places.iter().flatten().copied().max().unwrap_or(0);
-        let end = depth.map_or(last, |d| last.min(d as u64));
-        let mut docs = Vec::new();
-        let mut at_place: FxHashMap<u64, TermId> = FxHashMap::default();
-        for (&place, &answer) in places.iter().zip(&q.answers) {
-            if let Some(place) = place {
-                at_place.insert(place, answer);
-            }
-        }
-        for place in 1..=end {
-            let docno = match at_place.get(&place) {
-                Some(&answer) => data.vocabulary.entities.resolve(answer).to_owned(),
-                None => format!("\u{1}filler{place}"),
-            };
-            docs.push(kgeval_model::ir::OwnedRunDoc { docno, score: -(place as f64), rank: place as i64 });
-        }
-        run.topics.push((q.id.clone(), docs));
-    }
-    run
 }

@@ -5,7 +5,7 @@ use kgeval_model::kgc::RelationCategory;
 use kgeval_model::{ScoreTable, TermId};
 use rustc_hash::FxHashMap;
 
-use super::evaluate::IrValues;
+use super::ir_list::IrValues;
 use super::KgcData;
 use crate::ranking::{record_into_table, RankRecord};
 
@@ -27,7 +27,9 @@ pub(super) fn fill(
     let system = table.system(system);
     let ir_metrics: Vec<_> = measures.measures().iter().map(|m| table.metric(&m.name)).collect();
     let names = &data.vocabulary;
-    for (q, (records, best)) in data.test.questions.questions().iter().zip(records.iter().zip(best)) {
+    for (index, (q, (records, best))) in
+        data.test.questions.questions().iter().zip(records.iter().zip(best)).enumerate()
+    {
         let relation = names.relations.resolve(q.key.relation);
         let category = category_of.get(&q.key.relation).map(|c| c.name());
         let mut groups = vec![("level", "macro"), ("side", q.key.side.name()), ("relation", relation)];
@@ -36,7 +38,7 @@ pub(super) fn fill(
         }
         let item = table.item(&q.id, &groups);
         record_into_table(&mut table, system, item, best, ks);
-        if let Some(values) = ir.and_then(|ir| ir.topics.get(&q.id)) {
+        if let Some(values) = ir.and_then(|ir| ir.topics[index].as_ref()) {
             for (&metric, &value) in ir_metrics.iter().zip(values) {
                 table.set(system, item, metric, value);
             }

@@ -158,6 +158,41 @@ impl KnownAnswers {
             }
         }
         // Sorted and deduplicated once, not per insertion (a popular question has thousands).
+        self.sort_lists();
+    }
+
+    /// The answers `triples` give the questions of `questions` (the filter of a test split:
+    /// answers of other questions are never looked at, so they are not kept).
+    #[must_use]
+    pub fn of_questions<'a>(questions: &QuestionSet, triples: impl IntoIterator<Item = &'a Triple>) -> Self {
+        let mut known = KnownAnswers::default();
+        for &triple in triples {
+            for side in Side::BOTH {
+                let (key, answer) = side.question_of(triple);
+                if questions.index_of(&key).is_some() {
+                    known.answers.entry(key).or_default().push(answer);
+                }
+            }
+        }
+        known.sort_lists();
+        known
+    }
+
+    /// `self` plus every question's own answers: the filter of micro metrics (every known
+    /// answer), for the questions of `questions`.
+    #[must_use]
+    pub fn with_answers_of(&self, questions: &QuestionSet) -> Self {
+        let mut known = KnownAnswers::default();
+        for q in questions.questions() {
+            let mut list = self.answers(&q.key).to_vec();
+            list.extend_from_slice(&q.answers);
+            known.answers.insert(q.key, list);
+        }
+        known.sort_lists();
+        known
+    }
+
+    fn sort_lists(&mut self) {
         for list in self.answers.values_mut() {
             if !list.is_sorted_by(|a, b| a < b) {
                 list.sort_unstable();
