@@ -120,8 +120,9 @@ fn rank_key(slot: &AnswerSlot) -> f64 {
 }
 
 /// Whether some answers of the question may tie with each other *and* other candidates (equal
-/// counts with a tie, or equal plain ranks), so that their places in the ranked list are not
-/// exact.
+/// counts with a tie, or an equal fractional plain rank), so that their places in the ranked
+/// list are not exact. Equal integer ranks are answers next to each other (or tied among
+/// themselves only): their places are exact.
 pub(crate) fn answers_may_tie(slots: &[AnswerSlot]) -> bool {
     for (i, a) in slots.iter().enumerate() {
         for b in &slots[i + 1..] {
@@ -130,7 +131,8 @@ pub(crate) fn answers_may_tie(slots: &[AnswerSlot]) -> bool {
                     RankObservation::Counts { greater: g1, equal: e1 },
                     RankObservation::Counts { greater: g2, equal: e2 },
                 ) => g1 == g2 && e1 == e2 && e1 > 1,
-                (RankObservation::Rank(r1), RankObservation::Rank(r2)) => r1 == r2,
+                // Plain ranks say nothing about ties, except a shared fractional (mean) rank.
+                (RankObservation::Rank(r1), RankObservation::Rank(r2)) => r1 == r2 && r1.fract() != 0.0,
                 _ => false,
             };
             if tie {
@@ -220,5 +222,8 @@ mod tests {
         assert_eq!(list_places(&records), vec![Some(6), Some(1), None, Some(3)]);
         assert!(answers_may_tie(&[counts(3, 2), counts(3, 2)]));
         assert!(!answers_may_tie(&[counts(3, 1), counts(3, 1)]));
+        let rank = |r| AnswerSlot { observed: RankObservation::Rank(r), candidates: None };
+        assert!(!answers_may_tie(&[rank(1.0), rank(1.0)]));
+        assert!(answers_may_tie(&[rank(2.5), rank(2.5)]));
     }
 }
