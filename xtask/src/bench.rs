@@ -9,9 +9,9 @@ use std::fmt::Write as _;
 use std::io::{BufWriter, Write as _};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use anyhow::{bail, Context as _};
+use anyhow::bail;
 use rand::{Rng as _, SeedableRng as _};
 use rand_chacha::ChaCha8Rng;
 
@@ -53,7 +53,8 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
     );
     let _ = writeln!(report, "{:<44} {:>10} {:>10} {:>12}", "command", "best s", "MB/s", "max RSS MB");
     let measure = |report: &mut String, size: u64, label: &str, cmd: &[&str]| -> anyhow::Result<Duration> {
-        let (best, rss) = time_best(cmd, runs)?;
+        let timed = crate::timing::best_of(cmd, runs, false)?;
+        let (best, rss) = (timed.wall, timed.max_rss_kb);
         let _ = writeln!(
             report,
             "{label:<44} {:>10.3} {:>10.0} {:>12.1}",
@@ -118,31 +119,6 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
 
 fn flag_value(args: &[String], flag: &str) -> Option<usize> {
     args.iter().position(|a| a == flag).and_then(|i| args.get(i + 1)).and_then(|v| v.parse().ok())
-}
-
-/// Best wall time over `runs` runs and the max RSS (KiB, from `/usr/bin/time -f %M`).
-fn time_best(cmd: &[&str], runs: usize) -> anyhow::Result<(Duration, u64)> {
-    let mut best = Duration::MAX;
-    let mut rss = 0;
-    for _ in 0..runs.max(1) {
-        let start = Instant::now();
-        let out = Command::new("/usr/bin/time")
-            .arg("-f")
-            .arg("%M")
-            .args(cmd)
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .output()
-            .with_context(|| format!("running {}", cmd.join(" ")))?;
-        let elapsed = start.elapsed();
-        if !out.status.success() {
-            bail!("{} failed: {}", cmd.join(" "), String::from_utf8_lossy(&out.stderr));
-        }
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        rss = stderr.lines().last().and_then(|l| l.trim().parse().ok()).unwrap_or(rss);
-        best = best.min(elapsed);
-    }
-    Ok((best, rss))
 }
 
 /// A venv under `.venv-bench` with rdflib, created on first use.

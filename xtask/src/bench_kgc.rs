@@ -13,12 +13,13 @@ use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::io::{BufWriter, Write as _};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Command;
 
 use anyhow::{bail, Context as _};
 use rand::{Rng as _, SeedableRng as _};
 use rand_chacha::ChaCha8Rng;
+
+use crate::timing::{best_of, time_once};
 
 const SEED: u64 = 20_261_121;
 const RELATIONS: u32 = 237;
@@ -84,7 +85,7 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
         ),
     ];
     // Warm the page cache, so that every command reads the same cached bytes.
-    measure(&commands[0].1)?;
+    time_once(&commands[0].1, false)?;
     let mut report = String::new();
     let _ = writeln!(
         report,
@@ -97,7 +98,7 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
     );
     let mut cat = None;
     for (label, cmd) in &commands {
-        match best_of(cmd, runs) {
+        match best_of(cmd, runs, false) {
             Ok(m) => {
                 let base = *cat.get_or_insert(m.wall);
                 let _ = writeln!(
@@ -119,53 +120,6 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
     }
     println!("\n{report}");
     Ok(())
-}
-
-/// One timed run: wall time (measured here), and `/usr/bin/time -v`'s CPU time (user +
-/// system), CPU share and peak RSS.
-#[derive(Debug, Clone, Copy)]
-struct Measurement {
-    wall: Duration,
-    cpu_seconds: f64,
-    cpu_percent: u32,
-    max_rss_kb: u64,
-}
-
-fn best_of(cmd: &[&str], runs: usize) -> anyhow::Result<Measurement> {
-    let mut best: Option<Measurement> = None;
-    for _ in 0..runs.max(1) {
-        let m = measure(cmd)?;
-        if best.is_none_or(|b| m.wall < b.wall) {
-            best = Some(m);
-        }
-    }
-    best.context("no run")
-}
-
-fn measure(cmd: &[&str]) -> anyhow::Result<Measurement> {
-    let start = Instant::now();
-    let out = Command::new("/usr/bin/time")
-        .arg("-v")
-        .args(cmd)
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .output()
-        .with_context(|| format!("running {}", cmd.join(" ")))?;
-    let wall = start.elapsed();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    if !out.status.success() {
-        bail!("{}", stderr.lines().next().unwrap_or("failed"));
-    }
-    let field = |prefix: &str| {
-        stderr.lines().find_map(|l| l.trim().strip_prefix(prefix)).map(|v| v.trim().trim_end_matches('%').to_owned())
-    };
-    let seconds = |prefix: &str| field(prefix).and_then(|v| v.parse::<f64>().ok()).unwrap_or(0.0);
-    Ok(Measurement {
-        wall,
-        cpu_seconds: seconds("User time (seconds):") + seconds("System time (seconds):"),
-        cpu_percent: field("Percent of CPU this job got:").and_then(|v| v.parse().ok()).unwrap_or(0),
-        max_rss_kb: field("Maximum resident set size (kbytes):").and_then(|v| v.parse().ok()).unwrap_or(0),
-    })
 }
 
 /// Builds the `rank_dense` example (release) and returns its path.

@@ -13,11 +13,13 @@ use std::fmt::Write as _;
 use std::io::{BufWriter, Write as _};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use anyhow::{bail, Context as _};
+use anyhow::Context as _;
 use rand::{Rng as _, SeedableRng as _};
 use rand_chacha::ChaCha8Rng;
+
+use crate::timing::best_of;
 
 const SEED: u64 = 20_261_204;
 const JUDGED_PER_QUERY: usize = 28;
@@ -116,48 +118,13 @@ impl Row {
 /// Runs `cmd` `runs` times under `/usr/bin/time -v`; keeps the fastest run (and the first
 /// lines of its standard output when `capture`, else sends it to /dev/null).
 fn measure(label: &str, cmd: &[&str], runs: usize, capture: bool) -> Row {
-    let mut best: Option<(Duration, u64)> = None;
-    let mut output = String::new();
-    for _ in 0..runs {
-        match time_once(cmd, capture) {
-            Ok((wall, rss, stdout)) => {
-                if best.is_none_or(|(b, _)| wall < b) {
-                    best = Some((wall, rss));
-                }
-                output = stdout;
-            }
-            Err(e) => return Row::failed(label, &format!("{e:#}")),
+    match best_of(cmd, runs, capture) {
+        Ok(timed) => {
+            println!("{label}: {:.3} s, {:.1} MiB", timed.wall.as_secs_f64(), timed.max_rss_kb as f64 / 1024.0);
+            Row { label: label.to_owned(), result: Ok((timed.wall, timed.max_rss_kb)), output: timed.stdout_head }
         }
+        Err(e) => Row::failed(label, &format!("{e:#}")),
     }
-    let (wall, rss) = best.unwrap_or_default();
-    println!("{label}: {:.3} s, {:.1} MiB", wall.as_secs_f64(), rss as f64 / 1024.0);
-    Row { label: label.to_owned(), result: Ok((wall, rss)), output }
-}
-
-/// Wall time (measured here), peak RSS in KiB (from `time -v`) and the first lines of stdout.
-fn time_once(cmd: &[&str], capture: bool) -> anyhow::Result<(Duration, u64, String)> {
-    let start = Instant::now();
-    let out = Command::new("/usr/bin/time")
-        .arg("-v")
-        .args(cmd)
-        .stdin(Stdio::null())
-        .stdout(if capture { Stdio::piped() } else { Stdio::null() })
-        .stderr(Stdio::piped())
-        .output()
-        .with_context(|| format!("running /usr/bin/time -v {}", cmd.join(" ")))?;
-    let wall = start.elapsed();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    if !out.status.success() {
-        let own: Vec<&str> = stderr.lines().take_while(|l| !l.starts_with("\tCommand being timed")).take(5).collect();
-        bail!("exit status {}: {}", out.status.code().unwrap_or(-1), own.join(" | "));
-    }
-    let rss = stderr
-        .lines()
-        .find_map(|l| l.trim().strip_prefix("Maximum resident set size (kbytes):"))
-        .and_then(|v| v.trim().parse().ok())
-        .context("no `Maximum resident set size` in the output of /usr/bin/time -v")?;
-    let stdout: String = String::from_utf8_lossy(&out.stdout).lines().take(8).map(|l| format!("    {l}\n")).collect();
-    Ok((wall, rss, stdout))
 }
 
 /// The Markdown table of the results, then what each tool printed.

@@ -5,6 +5,7 @@ mod bench;
 mod bench_kgc;
 mod bench_trec;
 mod fixtures;
+mod timing;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

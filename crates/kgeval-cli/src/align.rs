@@ -1,6 +1,5 @@
 //! `kgeval align`: OAEI alignment scoring.
 
-use std::io::IsTerminal as _;
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context as _};
@@ -13,7 +12,7 @@ use kgeval_model::{Alignment, Diagnostic, EntityTypes, Interner};
 use kgeval_report::{render_alignment, render_labels_tsv};
 
 use crate::manifest::read_manifest;
-use crate::output::{named_path, print_warnings, stem, write_atomically, write_output, OutputArgs};
+use crate::output::{named_path, print_warnings, progress_bar, stem, write_atomically, write_output, OutputArgs};
 use crate::Outcome;
 
 pub(crate) const EXAMPLES: &str = "\
@@ -184,7 +183,7 @@ pub(crate) fn run(args: &AlignArgs) -> anyhow::Result<Outcome> {
         ..ReadOptions::default()
     };
     let mut interner = Interner::new();
-    let progress = progress_bar(plans.iter().map(|p| p.systems.len() as u64 + 1).sum());
+    let progress = progress_bar(plans.iter().map(|p| p.systems.len() as u64 + 1).sum(), 8, "reading {msg}");
     let mut loaded = Vec::with_capacity(plans.len());
     for plan in &plans {
         progress.set_message(plan.name.clone());
@@ -368,17 +367,6 @@ fn check_gates(gates: &[(GateMetric, f64)], tracks: &[TrackEvaluation]) -> Outco
     } else {
         Outcome::Ok
     }
-}
-
-fn progress_bar(total: u64) -> indicatif::ProgressBar {
-    if !std::io::stderr().is_terminal() || total < 8 {
-        return indicatif::ProgressBar::hidden();
-    }
-    let bar = indicatif::ProgressBar::new(total);
-    if let Ok(style) = indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} reading {msg}") {
-        bar.set_style(style);
-    }
-    bar
 }
 
 fn mode_of(m: ModeArg) -> CompletenessMode {

@@ -5,6 +5,7 @@ pub mod alignment;
 mod error;
 pub mod kgc;
 pub mod lexicon;
+mod lines;
 pub mod ontology;
 pub mod qald;
 pub mod ranking;

@@ -1,7 +1,6 @@
 //! Reading a system's output: dense score matrices and TREC runs.
 
 use std::collections::{HashMap, HashSet};
-use std::io::IsTerminal as _;
 use std::path::Path;
 
 use anyhow::bail;
@@ -13,6 +12,8 @@ use kgeval_metrics::kgc::{observe_run, KgcData, RunObservations, ScorePlan};
 use kgeval_metrics::ranking::RowOptions;
 use kgeval_model::kgc::AnswerObservation;
 use kgeval_model::{Diagnostic, Location};
+
+use crate::output::progress_bar;
 
 /// Observations of a run: its qids resolved through the question list `queries_path`.
 pub(super) fn run_observations(
@@ -99,7 +100,7 @@ pub(super) fn score_observations(
     }
     let matrix = ScoreMatrix::open(path)?;
     matrix.expect_shape(rows.len(), data.vocabulary.entity_count())?;
-    let bar = progress_bar(matrix.rows() as u64);
+    let bar = progress_bar(matrix.rows() as u64, 64, "score rows");
     let per_row =
         |index: usize, row: kgeval_model::ranking::ScoreRow<'_>| -> Result<Vec<AnswerObservation>, RowError> {
             bar.inc(1);
@@ -132,15 +133,4 @@ impl From<FormatError> for RowError {
     fn from(e: FormatError) -> Self {
         RowError::Format(e)
     }
-}
-
-fn progress_bar(total: u64) -> indicatif::ProgressBar {
-    if !std::io::stderr().is_terminal() || total < 64 {
-        return indicatif::ProgressBar::hidden();
-    }
-    let bar = indicatif::ProgressBar::new(total);
-    if let Ok(style) = indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} score rows") {
-        bar.set_style(style);
-    }
-    bar
 }

@@ -2,6 +2,7 @@
 
 use kgeval_model::Location;
 
+pub(crate) use crate::lines::{Line, Lines};
 use crate::FormatError;
 
 /// One input file as UTF-8 text.
@@ -17,33 +18,9 @@ impl<'a> Text<'a> {
     }
 
     /// The lines (a byte-order mark skipped, `\r\n` trimmed), blank lines included.
-    pub(crate) fn lines(&self) -> impl Iterator<Item = Line<'a>> + 'a {
-        let text = self.text;
-        let mut pos = if text.starts_with('\u{feff}') { 3 } else { 0 };
-        let mut number = 0u32;
-        std::iter::from_fn(move || {
-            if pos >= text.len() {
-                return None;
-            }
-            let rest = &text[pos..];
-            let (content, advance) = match memchr::memchr(b'\n', rest.as_bytes()) {
-                Some(end) => (&rest[..end], end + 1),
-                None => (rest, rest.len()),
-            };
-            number = number.saturating_add(1);
-            let line = Line { number, text: content.strip_suffix('\r').unwrap_or(content) };
-            pos += advance;
-            Some(line)
-        })
+    pub(crate) fn lines(&self) -> Lines<'a> {
+        crate::lines::lines(self.text)
     }
-}
-
-/// One line without its ending.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Line<'a> {
-    /// 1-based.
-    pub(crate) number: u32,
-    pub(crate) text: &'a str,
 }
 
 /// One tab-separated field: its text and its byte offset within the line.
@@ -54,11 +31,6 @@ pub(crate) struct Field<'a> {
 }
 
 impl<'a> Line<'a> {
-    /// Whether the line holds only whitespace.
-    pub(crate) fn is_blank(&self) -> bool {
-        self.text.trim().is_empty()
-    }
-
     /// The tab-separated fields, into `out` (cleared first), untrimmed.
     pub(crate) fn fields_into(&self, out: &mut Vec<Field<'a>>) {
         out.clear();

@@ -6,6 +6,7 @@ use std::collections::HashMap;
 
 use kgeval_model::{Diagnostic, Location};
 
+pub(crate) use crate::lines::{Line, Lines};
 use crate::FormatError;
 
 /// One input file as text, with its display name (for errors).
@@ -20,14 +21,7 @@ pub(crate) struct Source<'a> {
 impl<'a> Source<'a> {
     /// Checks that `input` is UTF-8.
     pub(crate) fn new(file: &'a str, input: &'a [u8]) -> Result<Self, FormatError> {
-        let text = std::str::from_utf8(input).map_err(|e| {
-            FormatError::syntax_at_offset(
-                file,
-                input,
-                e.valid_up_to(),
-                "found bytes that are not UTF-8, expected UTF-8 text",
-            )
-        })?;
+        let text = crate::error::utf8_text(file, input)?;
         Ok(Source { file, text })
     }
 
@@ -44,8 +38,7 @@ impl<'a> Source<'a> {
 
     /// The lines of the input (a byte-order mark skipped, `\r\n` endings trimmed).
     pub(crate) fn lines(&self) -> Lines<'a> {
-        let start = if self.text.starts_with('\u{feff}') { 3 } else { 0 };
-        Lines { text: self.text, pos: start, number: 0 }
+        crate::lines::lines(self.text)
     }
 
     /// The first non-blank line, if any.
@@ -59,23 +52,7 @@ impl<'a> Source<'a> {
     }
 }
 
-/// One line of the input, without its line ending.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Line<'a> {
-    /// The 1-based line number.
-    pub(crate) number: u32,
-    /// The byte offset of the line's first byte in the input.
-    pub(crate) offset: usize,
-    /// The line's text.
-    pub(crate) text: &'a str,
-}
-
 impl<'a> Line<'a> {
-    /// Whether the line holds only whitespace.
-    pub(crate) fn is_blank(&self) -> bool {
-        self.text.trim().is_empty()
-    }
-
     /// The line's tab-separated cells, into `cells` (cleared first).
     ///
     /// Each cell is trimmed; a cell quoted as a whole by CSV rules (pandas quotes a cell that
@@ -97,33 +74,6 @@ impl<'a> Line<'a> {
             cells.push(cell);
             start += raw.len() + 1;
         }
-    }
-}
-
-/// The lines of an input.
-pub(crate) struct Lines<'a> {
-    text: &'a str,
-    pos: usize,
-    number: u32,
-}
-
-impl<'a> Iterator for Lines<'a> {
-    type Item = Line<'a>;
-
-    fn next(&mut self) -> Option<Line<'a>> {
-        if self.pos >= self.text.len() {
-            return None;
-        }
-        let rest = &self.text[self.pos..];
-        let (content, advance) = match memchr::memchr(b'\n', rest.as_bytes()) {
-            Some(end) => (&rest[..end], end + 1),
-            None => (rest, rest.len()),
-        };
-        let content = content.strip_suffix('\r').unwrap_or(content);
-        self.number = self.number.saturating_add(1);
-        let line = Line { number: self.number, offset: self.pos, text: content };
-        self.pos += advance;
-        Some(line)
     }
 }
 
