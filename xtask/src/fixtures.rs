@@ -45,6 +45,43 @@ const FIXTURES: &[(&str, &[&str])] = &[
             "--best-threshold",
         ],
     ),
+    ("diso-synthetic-task2.json", &["rank", "--manifest", "testdata/ranking/diso-synthetic/task2.toml", "--format", "json"]),
+    (
+        "trec-all-trec.json",
+        &[
+            "trec",
+            "-m",
+            "all_trec",
+            "-m",
+            "ndcg@10",
+            "-m",
+            "mrr@10",
+            "testdata/trec_eval/test/qrels.test",
+            "testdata/trec_eval/test/results.test",
+            "--format",
+            "json",
+        ],
+    ),
+    (
+        "kgc-fb15k237-popularity.json",
+        &[
+            "kgc",
+            "--test",
+            "testdata/kgc/fb15k-237/test.txt.gz",
+            "--filter",
+            "testdata/kgc/fb15k-237/train.txt.gz",
+            "--filter",
+            "testdata/kgc/fb15k-237/valid.txt.gz",
+            "--entities",
+            "testdata/kgc/fb15k-237/entities.txt.gz",
+            "--ranks",
+            "testdata/kgc/baseline/popularity-ranks.tsv.gz",
+            "--relation-weights",
+            "triples:testdata/kgc/kgc-sparsity/data/FB-Test-S/samples.txt",
+            "--format",
+            "json",
+        ],
+    ),
 ];
 
 pub(crate) fn run(check: bool) -> anyhow::Result<()> {
