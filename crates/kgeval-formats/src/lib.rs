@@ -3,6 +3,7 @@
 
 pub mod alignment;
 mod error;
+pub mod input;
 pub mod kgc;
 pub mod lexicon;
 mod lines;
@@ -13,3 +14,4 @@ pub mod trec;
 mod warnings;
 
 pub use error::{line_column, FormatError, SyntaxError};
+pub use input::{Input, InputBytes};

@@ -109,9 +109,8 @@ pub fn read_entity_types(input: &[u8], file: &str, interner: &mut Interner) -> R
 /// # Errors
 /// The file cannot be read, or a syntax error.
 pub fn read_entity_types_file(path: &Path, interner: &mut Interner) -> Result<EntityTypes, FormatError> {
-    let file = path.display().to_string();
-    let input = std::fs::read(path).map_err(|e| FormatError::io(&file, e))?;
-    read_entity_types(&input, &file, interner)
+    let opened = crate::input::Input::path(path).open()?;
+    read_entity_types(opened.bytes(), opened.name(), interner)
 }
 
 /// Whether the content is XML rather than Turtle / N-Triples: after a BOM, white space and

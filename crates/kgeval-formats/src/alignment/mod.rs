@@ -99,9 +99,6 @@ pub(crate) const RDF_NS: &str = "http://www.w3.org/1999/02/22-rdf-syntax-ns#";
 /// The EDOAL namespace without its trailing `#`.
 pub(crate) const EDOAL_NS: &str = "http://ns.inria.org/edoal/1.0/";
 
-/// Files at least this large are memory-mapped instead of read.
-const MMAP_THRESHOLD: u64 = 1 << 20;
-
 /// Reads an alignment from bytes, detecting the format unless `options.format` forces one.
 ///
 /// `file` is only used in error messages and diagnostics. Every IRI goes through `interner`,
@@ -192,58 +189,17 @@ pub fn read_alignment_file(
     options: &ReadOptions,
     interner: &mut Interner,
 ) -> Result<ReadAlignment, FormatError> {
-    let file = path.display().to_string();
-    let content = FileContent::open(path).map_err(|e| FormatError::io(&file, e))?;
-    let input = content.bytes();
-    let format = options.format.unwrap_or_else(|| detect_format(input, &file));
+    let content = crate::input::Input::path(path).open()?;
+    let (input, file) = (content.bytes(), content.name());
+    let format = options.format.unwrap_or_else(|| detect_format(input, file));
     if format == AlignmentFormat::Sssom && options.sssom_metadata.is_none() {
         if let Some(metadata) = sibling_sssom_metadata(path)? {
             let options = ReadOptions { format: Some(format), sssom_metadata: Some(metadata), ..options.clone() };
-            return read_alignment(input, &file, &options, interner);
+            return read_alignment(input, file, &options, interner);
         }
     }
     let options = ReadOptions { format: Some(format), ..options.clone() };
-    read_alignment(input, &file, &options, interner)
-}
-
-/// The bytes of a file, read or memory-mapped.
-enum FileContent {
-    Read(Vec<u8>),
-    Mapped(memmap2::Mmap),
-}
-
-impl FileContent {
-    fn open(path: &Path) -> std::io::Result<Self> {
-        let file = std::fs::File::open(path)?;
-        let len = file.metadata()?.len();
-        if len < MMAP_THRESHOLD {
-            let mut bytes = Vec::with_capacity(len as usize);
-            std::io::Read::read_to_end(&mut &file, &mut bytes)?;
-            return Ok(FileContent::Read(bytes));
-        }
-        // SAFETY: the map is read-only and lives only as long as this read. Mapping a file is
-        // unsafe because another process could truncate or rewrite it meanwhile (SIGBUS or a
-        // torn read); kgeval reads input files that are not being written, as every mmap-based
-        // reader (ripgrep, oxigraph's bulk loader) assumes. Should mapping fail (e.g. a pipe or a
-        // special file), we fall back to reading.
-        #[allow(unsafe_code)]
-        let mapped = unsafe { memmap2::Mmap::map(&file) };
-        match mapped {
-            Ok(map) => Ok(FileContent::Mapped(map)),
-            Err(_) => {
-                let mut bytes = Vec::new();
-                std::io::Read::read_to_end(&mut &file, &mut bytes)?;
-                Ok(FileContent::Read(bytes))
-            }
-        }
-    }
-
-    fn bytes(&self) -> &[u8] {
-        match self {
-            FileContent::Read(bytes) => bytes,
-            FileContent::Mapped(map) => map,
-        }
-    }
+    read_alignment(input, file, &options, interner)
 }
 
 /// `<stem>.sssom.yml` or `<stem>.yml` next to an SSSOM TSV file, read.

@@ -38,7 +38,6 @@ mod queries;
 mod ranks;
 mod triples;
 
-use std::io::Read as _;
 use std::path::Path;
 
 use kgeval_model::kgc::{
@@ -47,6 +46,7 @@ use kgeval_model::kgc::{
 };
 use kgeval_model::{Diagnostic, TermId};
 
+use crate::input::Input;
 use crate::FormatError;
 
 /// A per-answer rank file.
@@ -227,85 +227,75 @@ pub fn read_relation_weights(
     judgments::read_relation_weights(input, file, vocabulary)
 }
 
-/// The display name and content of a file, gunzipped when it starts with the gzip magic bytes.
-///
-/// # Errors
-/// [`FormatError::Io`] when the file cannot be read or its gzip stream is corrupt.
-pub fn read_input(path: &Path) -> Result<(String, Vec<u8>), FormatError> {
-    let file = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|e| FormatError::io(&file, e))?;
-    if bytes.starts_with(&[0x1f, 0x8b]) {
-        let mut out = Vec::with_capacity(bytes.len() * 4);
-        flate2::read::MultiGzDecoder::new(bytes.as_slice())
-            .read_to_end(&mut out)
-            .map_err(|e| FormatError::io(&file, std::io::Error::new(e.kind(), format!("gzip: {e}"))))?;
-        return Ok((file, out));
-    }
-    Ok((file, bytes))
-}
-
 /// [`read_triples`] on a file (gzip accepted).
 ///
 /// # Errors
-/// As [`read_input`] and [`read_triples`].
+/// As [`Input::open`] and [`read_triples`].
 pub fn read_triples_file(path: &Path, vocabulary: &mut KgcVocabulary) -> Result<TripleFile, FormatError> {
-    let (file, bytes) = read_input(path)?;
-    read_triples(&bytes, &file, vocabulary)
+    let opened = Input::path(path).open()?;
+    let (file, bytes) = (opened.name(), opened.bytes());
+    read_triples(bytes, file, vocabulary)
 }
 
 /// [`read_entities`] on a file (gzip accepted).
 ///
 /// # Errors
-/// As [`read_input`] and [`read_entities`].
+/// As [`Input::open`] and [`read_entities`].
 pub fn read_entities_file(path: &Path) -> Result<KgcVocabulary, FormatError> {
-    let (file, bytes) = read_input(path)?;
-    read_entities(&bytes, &file)
+    let opened = Input::path(path).open()?;
+    let (file, bytes) = (opened.name(), opened.bytes());
+    read_entities(bytes, file)
 }
 
 /// [`read_ranks`] on a file (gzip accepted).
 ///
 /// # Errors
-/// As [`read_input`] and [`read_ranks`].
+/// As [`Input::open`] and [`read_ranks`].
 pub fn read_ranks_file(path: &Path, test: &TestSet, vocabulary: &KgcVocabulary) -> Result<ReadRanks, FormatError> {
-    let (file, bytes) = read_input(path)?;
-    read_ranks(&bytes, &file, test, vocabulary)
+    let opened = Input::path(path).open()?;
+    let (file, bytes) = (opened.name(), opened.bytes());
+    read_ranks(bytes, file, test, vocabulary)
 }
 
 /// [`read_queries`] on a file (gzip accepted).
 ///
 /// # Errors
-/// As [`read_input`] and [`read_queries`].
+/// As [`Input::open`] and [`read_queries`].
 pub fn read_queries_file(path: &Path, vocabulary: &KgcVocabulary) -> Result<Vec<QueryLine>, FormatError> {
-    let (file, bytes) = read_input(path)?;
-    read_queries(&bytes, &file, vocabulary)
+    let opened = Input::path(path).open()?;
+    let (file, bytes) = (opened.name(), opened.bytes());
+    read_queries(bytes, file, vocabulary)
 }
 
 /// [`read_judgments`] on a file (gzip accepted).
 ///
 /// # Errors
-/// As [`read_input`] and [`read_judgments`].
+/// As [`Input::open`] and [`read_judgments`].
 pub fn read_judgments_file(path: &Path, vocabulary: &mut KgcVocabulary) -> Result<ReadJudgments, FormatError> {
-    let (file, bytes) = read_input(path)?;
-    read_judgments(&bytes, &file, vocabulary)
+    let opened = Input::path(path).open()?;
+    let (file, bytes) = (opened.name(), opened.bytes());
+    read_judgments(bytes, file, vocabulary)
 }
 
 /// [`read_pool_depths`] on a file (gzip accepted).
 ///
 /// # Errors
-/// As [`read_input`] and [`read_pool_depths`].
+/// As [`Input::open`] and [`read_pool_depths`].
 pub fn read_pool_depths_file(path: &Path, vocabulary: &mut KgcVocabulary) -> Result<Vec<PooledTriple>, FormatError> {
-    let (file, bytes) = read_input(path)?;
-    read_pool_depths(&bytes, &file, vocabulary)
+    let opened = Input::path(path).open()?;
+    let (file, bytes) = (opened.name(), opened.bytes());
+    read_pool_depths(bytes, file, vocabulary)
 }
 
 /// [`read_relation_weights`] on a file (gzip accepted).
 ///
 /// # Errors
-/// As [`read_input`] and [`read_relation_weights`].
+/// As [`Input::open`] and [`read_relation_weights`].
 pub fn read_relation_weights_file(
     path: &Path,
     vocabulary: &mut KgcVocabulary,
 ) -> Result<Vec<(TermId, f64)>, FormatError> {
-    let (file, bytes) = read_input(path)?;
-    read_relation_weights(&bytes, &file, vocabulary)
+    let opened = Input::path(path).open()?;
+    let (file, bytes) = (opened.name(), opened.bytes());
+    read_relation_weights(bytes, file, vocabulary)
 }

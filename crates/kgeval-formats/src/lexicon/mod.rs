@@ -99,9 +99,8 @@ pub fn read_lexicon(input: &[u8], file: &str, options: &LexiconReadOptions) -> R
 /// # Errors
 /// [`FormatError::Io`] when the file cannot be read, [`FormatError::Syntax`] when it is malformed.
 pub fn read_lexicon_file(path: &Path, options: &LexiconReadOptions) -> Result<ReadLexicon, FormatError> {
-    let file = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|e| FormatError::io(&file, e))?;
-    read_lexicon(&bytes, &file, options)
+    let opened = crate::input::Input::path(path).open()?;
+    read_lexicon(opened.bytes(), opened.name(), options)
 }
 
 fn turtle_error(file: &str, error: &oxttl::TurtleSyntaxError) -> (Location, String) {

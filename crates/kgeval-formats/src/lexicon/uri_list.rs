@@ -108,9 +108,8 @@ pub fn read_uri_list(input: &[u8], file: &str) -> Result<(UriList, Vec<Diagnosti
 /// # Errors
 /// [`FormatError::Io`] when the file cannot be read, [`FormatError::Syntax`] when it is malformed.
 pub fn read_uri_list_file(path: &Path) -> Result<(UriList, Vec<Diagnostic>), FormatError> {
-    let file = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|e| FormatError::io(&file, e))?;
-    read_uri_list(&bytes, &file)
+    let opened = crate::input::Input::path(path).open()?;
+    read_uri_list(opened.bytes(), opened.name())
 }
 
 /// At most 60 characters of a line, for messages.

@@ -36,9 +36,8 @@ pub struct ReadQald {
 /// [`FormatError::Io`] when the file cannot be read, [`FormatError::Syntax`] when it is
 /// malformed (with file, line and column).
 pub fn read_qald_file(path: &Path) -> Result<ReadQald, FormatError> {
-    let file = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|e| FormatError::io(&file, e))?;
-    read_qald(&bytes, &file)
+    let opened = crate::input::Input::path(path).open()?;
+    read_qald(opened.bytes(), opened.name())
 }
 
 /// Reads QALD XML or JSON from bytes; `file` names the input in errors and warnings.
@@ -235,9 +234,8 @@ pub fn read_label_map(input: &[u8], file: &str) -> Result<LabelMap, FormatError>
 /// # Errors
 /// [`FormatError::Io`] when the file cannot be read, [`FormatError::Syntax`] when malformed.
 pub fn read_label_map_file(path: &Path) -> Result<LabelMap, FormatError> {
-    let file = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|e| FormatError::io(&file, e))?;
-    read_label_map(&bytes, &file)
+    let opened = crate::input::Input::path(path).open()?;
+    read_label_map(opened.bytes(), opened.name())
 }
 
 #[cfg(test)]

@@ -24,6 +24,7 @@ use std::path::Path;
 use kgeval_model::ranking::{GoldKey, PoolSet, ScoredPair, Submission, DISO_NIL_IRI};
 use kgeval_model::{Diagnostic, Interner};
 
+use crate::input::Input;
 use crate::FormatError;
 
 /// The gold value of Bio-ML / DeepOnto files for a source without a match; read as the NIL IRI.
@@ -231,8 +232,9 @@ pub fn read_scored_pairs(input: &[u8], file: &str, interner: &mut Interner) -> R
 /// # Errors
 /// [`FormatError::Io`] when the file cannot be read, else as [`read_pools`].
 pub fn read_pools_file(path: &Path, interner: &mut Interner) -> Result<ReadPools, FormatError> {
-    let (file, bytes) = read_file(path)?;
-    read_pools(&bytes, &file, interner)
+    let opened = Input::path(path).open()?;
+    let (file, bytes) = (opened.name(), opened.bytes());
+    read_pools(bytes, file, interner)
 }
 
 /// [`read_gold`] on a file.
@@ -240,8 +242,9 @@ pub fn read_pools_file(path: &Path, interner: &mut Interner) -> Result<ReadPools
 /// # Errors
 /// [`FormatError::Io`] when the file cannot be read, else as [`read_gold`].
 pub fn read_gold_file(path: &Path, interner: &mut Interner, nil_iri: &str) -> Result<ReadGold, FormatError> {
-    let (file, bytes) = read_file(path)?;
-    read_gold(&bytes, &file, interner, nil_iri)
+    let opened = Input::path(path).open()?;
+    let (file, bytes) = (opened.name(), opened.bytes());
+    read_gold(bytes, file, interner, nil_iri)
 }
 
 /// [`read_submission`] on a file.
@@ -253,8 +256,9 @@ pub fn read_submission_file(
     interner: &mut Interner,
     options: &SubmissionReadOptions,
 ) -> Result<ReadSubmission, FormatError> {
-    let (file, bytes) = read_file(path)?;
-    read_submission(&bytes, &file, interner, options)
+    let opened = Input::path(path).open()?;
+    let (file, bytes) = (opened.name(), opened.bytes());
+    read_submission(bytes, file, interner, options)
 }
 
 /// [`read_scored_pairs`] on a file.
@@ -262,13 +266,7 @@ pub fn read_submission_file(
 /// # Errors
 /// [`FormatError::Io`] when the file cannot be read, else as [`read_scored_pairs`].
 pub fn read_scored_pairs_file(path: &Path, interner: &mut Interner) -> Result<Vec<ScoredPair>, FormatError> {
-    let (file, bytes) = read_file(path)?;
-    read_scored_pairs(&bytes, &file, interner)
-}
-
-/// The display name and bytes of a file (ranking inputs are a few MB at most: read whole).
-fn read_file(path: &Path) -> Result<(String, Vec<u8>), FormatError> {
-    let file = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|e| FormatError::io(&file, e))?;
-    Ok((file, bytes))
+    let opened = Input::path(path).open()?;
+    let (file, bytes) = (opened.name(), opened.bytes());
+    read_scored_pairs(bytes, file, interner)
 }

@@ -16,7 +16,6 @@
 
 mod fields;
 mod index;
-mod input;
 mod qrels;
 mod run;
 mod scan;
@@ -26,6 +25,7 @@ use kgeval_model::Diagnostic;
 
 pub use run::RunFile;
 
+use crate::input::{Input, InputBytes};
 use crate::FormatError;
 
 /// Reads a qrels file (`-` = standard input; gzip decompressed).
@@ -37,8 +37,8 @@ use crate::FormatError;
 /// [`FormatError::Io`] when the file cannot be read; [`FormatError::Syntax`] as
 /// [`read_qrels_bytes`].
 pub fn read_qrels(path: &str) -> Result<(Qrels, Vec<Diagnostic>), FormatError> {
-    let (name, bytes) = input::open(path)?;
-    qrels::read(&name, bytes.as_slice())
+    let opened = Input::path(path).open()?;
+    qrels::read(opened.name(), opened.bytes())
 }
 
 /// Reads qrels from bytes (decompressed first when they are gzip); `name` is the file named
@@ -63,8 +63,8 @@ pub fn read_qrels(path: &str) -> Result<(Qrels, Vec<Diagnostic>), FormatError> {
 /// docno that is not UTF-8 or a relevance that is not an integer, or repeats a (qid, docno);
 /// at line 1 when there is no judgment at all. [`FormatError::Io`] for corrupt gzip.
 pub fn read_qrels_bytes(name: &str, bytes: &[u8]) -> Result<(Qrels, Vec<Diagnostic>), FormatError> {
-    let bytes = input::decompress_if_gzip(name, bytes.to_vec(), false)?;
-    qrels::read(name, bytes.as_slice())
+    let opened = Input::from_bytes(name, bytes.to_vec()).open()?;
+    qrels::read(name, opened.bytes())
 }
 
 /// Reads a run from bytes (decompressed first when they are gzip); `name` is the file named
@@ -92,7 +92,7 @@ pub fn read_qrels_bytes(name: &str, bytes: &[u8]) -> Result<(Qrels, Vec<Diagnost
 /// than 6 fields, or no run line at all ("found no run lines"); [`FormatError::Io`] for
 /// corrupt gzip. The other checks happen per topic, see [`RunFile`].
 pub fn read_run_bytes(name: &str, bytes: Vec<u8>) -> Result<RunFile, FormatError> {
-    RunFile::from_input(name.to_owned(), input::decompress_if_gzip(name, bytes, false)?)
+    RunFile::from_input(InputBytes::from_vec(name, bytes)?)
 }
 
 /// The (line, column) of a syntax error, to pick the earliest of several errors found in

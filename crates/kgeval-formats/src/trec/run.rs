@@ -10,7 +10,7 @@ use rustc_hash::{FxBuildHasher, FxHashMap};
 use super::error_position;
 use super::fields::{line_kind, parse_integer, parse_score, shown, Fields, LineKind};
 use super::index::{self, TopicIndex};
-use super::input::{self, InputBytes};
+use crate::input::{Input, InputBytes};
 use super::qrels::utf8_id;
 use super::scan;
 use crate::FormatError;
@@ -52,12 +52,16 @@ impl RunFile {
     /// [`FormatError::Io`] when the file cannot be read or decompressed; [`FormatError::Syntax`]
     /// as [`read_run_bytes`](super::read_run_bytes).
     pub fn open(path: &str) -> Result<Self, FormatError> {
-        let (name, bytes) = input::open(path)?;
-        Self::from_input(name, bytes)
+        Self::from_input(Input::path(path).open()?)
     }
 
-    pub(super) fn from_input(name: String, bytes: InputBytes) -> Result<Self, FormatError> {
-        let data = bytes.as_slice();
+    /// A run from an opened [`InputBytes`] (any [`Input`]: a file, stdin, bytes in memory).
+    ///
+    /// # Errors
+    /// As [`read_run_bytes`](super::read_run_bytes).
+    pub fn from_input(bytes: InputBytes) -> Result<Self, FormatError> {
+        let name = bytes.name().to_owned();
+        let data = bytes.bytes();
         let index::RunIndex { topics, by_qid: topic_by_qid } = index::build(&name, data)?;
         let Some((last_start, last_line)) = last_content_line(data) else {
             return Err(FormatError::syntax(&name, 1, 1, format!("found no run lines, expected {RUN_LINE} lines")));
@@ -84,7 +88,7 @@ impl RunFile {
     /// The (decompressed) bytes of the run.
     #[must_use]
     pub fn bytes(&self) -> &[u8] {
-        self.bytes.as_slice()
+        self.bytes.bytes()
     }
 
     /// Number of run lines (not counting blank and comment lines).

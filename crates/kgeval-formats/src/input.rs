@@ -1,0 +1,377 @@
+//! The one input module: where a reader's bytes come from.
+//!
+//! Every family's text readers take `(bytes, name)`; an [`Input`] is a path, `-` (standard
+//! input) or bytes already in memory, and [`Input::open`] turns it into [`InputBytes`]:
+//! memory-mapped when it is a large plain file, read into memory otherwise, decompressed when
+//! it is gzip (by the `.gz` extension or the gzip magic bytes, for every family).
+//!
+//! ```
+//! use kgeval_formats::input::Input;
+//! use kgeval_formats::trec::read_qrels_bytes;
+//!
+//! let input = Input::from_bytes("qrels", b"401 0 d1 1\n".to_vec());
+//! let opened = input.open()?;
+//! let (qrels, _) = read_qrels_bytes(opened.name(), opened.bytes())?;
+//! assert_eq!(qrels.len(), 1);
+//! assert_eq!(Input::from("-"), Input::Stdin);
+//! assert_eq!(Input::from("runs/bm25.run.gz").stem(), "bm25.run");
+//! # Ok::<(), kgeval_formats::FormatError>(())
+//! ```
+
+use std::fmt;
+use std::io::{self, Read as _};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use crate::FormatError;
+
+/// The name errors use for standard input.
+pub const STDIN_NAME: &str = "<stdin>";
+
+/// The gzip magic number.
+const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
+
+/// Files smaller than this are read rather than mapped (mapping costs a few system calls and
+/// page faults that a small read does not).
+const MAP_THRESHOLD: u64 = 1 << 20;
+
+/// Where an input comes from: a file, standard input or bytes in memory.
+///
+/// Deserialises from a string (`"-"` is standard input, anything else a path) or from a table
+/// `{ name = "…", text = "…" }` (content given inline), so a manifest names its inputs as
+/// paths and a program can hand over bytes.
+#[derive(Clone, PartialEq, Eq)]
+pub enum Input {
+    /// A file (gzip decompressed; large plain files memory-mapped).
+    Path(PathBuf),
+    /// Standard input (`-`), read whole (gzip decompressed).
+    Stdin,
+    /// Bytes in memory, named `name` in errors (gzip decompressed).
+    Bytes {
+        /// The name errors and outputs use.
+        name: String,
+        /// The content.
+        bytes: Arc<[u8]>,
+    },
+}
+
+impl Input {
+    /// A path, or standard input when it is `-`.
+    #[must_use]
+    pub fn path(path: impl Into<PathBuf>) -> Self {
+        let path = path.into();
+        if path.as_os_str() == "-" {
+            Input::Stdin
+        } else {
+            Input::Path(path)
+        }
+    }
+
+    /// Bytes in memory named `name`.
+    #[must_use]
+    pub fn from_bytes(name: impl Into<String>, bytes: impl Into<Arc<[u8]>>) -> Self {
+        Input::Bytes { name: name.into(), bytes: bytes.into() }
+    }
+
+    /// The name errors use: the path as displayed, `<stdin>`, or the given name.
+    #[must_use]
+    pub fn name(&self) -> String {
+        match self {
+            Input::Path(path) => path.display().to_string(),
+            Input::Stdin => STDIN_NAME.to_owned(),
+            Input::Bytes { name, .. } => name.clone(),
+        }
+    }
+
+    /// The file path, when the input is a file.
+    #[must_use]
+    pub fn as_path(&self) -> Option<&Path> {
+        match self {
+            Input::Path(path) => Some(path),
+            _ => None,
+        }
+    }
+
+    /// The default system name of this input: the file name without `.gz` and without its
+    /// last extension (`ranks.tsv.gz` → `ranks`, `bm25.run.gz` → `bm25.run`… as `Path::file_stem`
+    /// after dropping `.gz`); `stdin` for standard input.
+    #[must_use]
+    pub fn stem(&self) -> String {
+        match self {
+            Input::Path(path) => path_stem(path),
+            Input::Stdin => "stdin".to_owned(),
+            Input::Bytes { name, .. } => path_stem(Path::new(name)),
+        }
+    }
+
+    /// A relative path joined to `base` (a manifest's folder); other inputs unchanged.
+    #[must_use]
+    pub fn resolved(&self, base: &Path) -> Self {
+        match self {
+            Input::Path(path) if path.is_relative() => Input::Path(base.join(path)),
+            other => other.clone(),
+        }
+    }
+
+    /// Reads (or maps) the input and decompresses gzip.
+    ///
+    /// # Errors
+    /// [`FormatError::Io`] when the input cannot be read or its gzip stream is corrupt.
+    pub fn open(&self) -> Result<InputBytes, FormatError> {
+        match self {
+            Input::Stdin => {
+                let mut bytes = Vec::new();
+                io::stdin().lock().read_to_end(&mut bytes).map_err(|e| FormatError::io(STDIN_NAME, e))?;
+                let content = decompress_if_gzip(STDIN_NAME, bytes, false)?;
+                Ok(InputBytes { name: STDIN_NAME.to_owned(), content })
+            }
+            Input::Bytes { name, bytes } => {
+                let content = if bytes.starts_with(&GZIP_MAGIC) { gunzip(name, bytes)? } else { Content::Shared(bytes.clone()) };
+                Ok(InputBytes { name: name.clone(), content })
+            }
+            Input::Path(path) => open_file(path),
+        }
+    }
+}
+
+impl fmt::Debug for Input {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Input::Path(path) => write!(f, "Path({})", path.display()),
+            Input::Stdin => f.write_str("Stdin"),
+            Input::Bytes { name, bytes } => write!(f, "Bytes({name}, {} bytes)", bytes.len()),
+        }
+    }
+}
+
+impl fmt::Display for Input {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.name())
+    }
+}
+
+impl From<&str> for Input {
+    fn from(path: &str) -> Self {
+        Input::path(path)
+    }
+}
+
+impl From<String> for Input {
+    fn from(path: String) -> Self {
+        Input::path(path)
+    }
+}
+
+impl From<PathBuf> for Input {
+    fn from(path: PathBuf) -> Self {
+        Input::path(path)
+    }
+}
+
+impl From<&Path> for Input {
+    fn from(path: &Path) -> Self {
+        Input::path(path)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Input {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        #[derive(serde::Deserialize)]
+        #[serde(untagged)]
+        enum Spec {
+            Path(PathBuf),
+            Inline { name: String, text: String },
+        }
+        Ok(match Spec::deserialize(deserializer)? {
+            Spec::Path(path) => Input::path(path),
+            Spec::Inline { name, text } => Input::from_bytes(name, text.into_bytes()),
+        })
+    }
+}
+
+impl serde::Serialize for Input {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Input::Path(path) => path.serialize(serializer),
+            Input::Stdin => serializer.serialize_str("-"),
+            Input::Bytes { name, .. } => serializer.serialize_str(name),
+        }
+    }
+}
+
+/// A file name without `.gz`, then without its extension.
+fn path_stem(path: &Path) -> String {
+    let path = match path.extension() {
+        Some(ext) if ext.eq_ignore_ascii_case("gz") => Path::new(path.file_stem().unwrap_or_default()),
+        _ => path,
+    };
+    path.file_stem().map_or_else(|| path.display().to_string(), |s| s.to_string_lossy().into_owned())
+}
+
+/// The bytes of an opened [`Input`] and the name errors use.
+pub struct InputBytes {
+    name: String,
+    content: Content,
+}
+
+/// Owned, mapped or shared bytes.
+enum Content {
+    Owned(Vec<u8>),
+    Mapped(memmap2::Mmap),
+    Shared(Arc<[u8]>),
+}
+
+impl InputBytes {
+    /// The name errors use (the path as displayed, `<stdin>`, or the in-memory name).
+    #[must_use]
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The (decompressed) bytes.
+    #[must_use]
+    pub fn bytes(&self) -> &[u8] {
+        match &self.content {
+            Content::Owned(bytes) => bytes,
+            Content::Mapped(map) => map,
+            Content::Shared(bytes) => bytes,
+        }
+    }
+
+    /// Whether the bytes are memory-mapped from the file.
+    #[must_use]
+    pub fn is_mapped(&self) -> bool {
+        matches!(self.content, Content::Mapped(_))
+    }
+
+    /// Bytes already in memory, named `name`, decompressed when they are gzip.
+    ///
+    /// # Errors
+    /// [`FormatError::Io`] when the gzip stream is corrupt.
+    pub fn from_vec(name: &str, bytes: Vec<u8>) -> Result<Self, FormatError> {
+        Ok(InputBytes { name: name.to_owned(), content: decompress_if_gzip(name, bytes, false)? })
+    }
+}
+
+impl fmt::Debug for InputBytes {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let kind = match self.content {
+            Content::Owned(_) => "Owned",
+            Content::Mapped(_) => "Mapped",
+            Content::Shared(_) => "Shared",
+        };
+        write!(f, "{kind}({}, {} bytes)", self.name, self.bytes().len())
+    }
+}
+
+/// Opens a file: read when small or named `.gz`, else mapped; gzip decompressed.
+fn open_file(path: &Path) -> Result<InputBytes, FormatError> {
+    let name = path.display().to_string();
+    let file = std::fs::File::open(path).map_err(|e| FormatError::io(&name, e))?;
+    let len = file.metadata().map_err(|e| FormatError::io(&name, e))?.len();
+    let named_gz = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("gz"));
+    if len < MAP_THRESHOLD || named_gz {
+        let mut bytes = Vec::with_capacity(usize::try_from(len).unwrap_or(0));
+        (&file).read_to_end(&mut bytes).map_err(|e| FormatError::io(&name, e))?;
+        let content = decompress_if_gzip(&name, bytes, named_gz)?;
+        return Ok(InputBytes { name, content });
+    }
+    // SAFETY: the map is read-only. Mapping is unsafe because another process could truncate
+    // or rewrite the file while it is mapped (SIGBUS or torn reads); kgeval reads inputs that
+    // are not being written, as every mmap-based reader (trec_eval itself, ripgrep) assumes.
+    // When mapping fails (a pipe, a special file) the file is read instead.
+    #[allow(unsafe_code)]
+    let mapped = unsafe { memmap2::MmapOptions::new().populate().map(&file) };
+    let content = match mapped {
+        Ok(map) if map.starts_with(&GZIP_MAGIC) => gunzip(&name, &map)?,
+        Ok(map) => Content::Mapped(map),
+        Err(_) => {
+            let mut bytes = Vec::new();
+            (&file).read_to_end(&mut bytes).map_err(|e| FormatError::io(&name, e))?;
+            decompress_if_gzip(&name, bytes, false)?
+        }
+    };
+    Ok(InputBytes { name, content })
+}
+
+/// `bytes` decompressed when they are gzip (or `named_gz` says they must be), else as they are.
+fn decompress_if_gzip(name: &str, bytes: Vec<u8>, named_gz: bool) -> Result<Content, FormatError> {
+    if named_gz || bytes.starts_with(&GZIP_MAGIC) {
+        gunzip(name, &bytes)
+    } else {
+        Ok(Content::Owned(bytes))
+    }
+}
+
+/// Decompresses every gzip member of `compressed`.
+fn gunzip(name: &str, compressed: &[u8]) -> Result<Content, FormatError> {
+    let mut bytes = Vec::with_capacity(compressed.len().saturating_mul(4));
+    flate2::read::MultiGzDecoder::new(compressed).read_to_end(&mut bytes).map_err(|e| {
+        FormatError::io(name, io::Error::new(e.kind(), format!("found a corrupt gzip stream ({e}), expected gzip")))
+    })?;
+    Ok(Content::Owned(bytes))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn gzip(bytes: &[u8]) -> Vec<u8> {
+        use std::io::Write as _;
+        let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        encoder.write_all(bytes).expect("in memory");
+        encoder.finish().expect("in memory")
+    }
+
+    #[test]
+    fn bytes_in_memory_are_decompressed_by_magic() {
+        let plain = Input::from_bytes("x", b"a\tb\n".to_vec()).open().expect("plain");
+        assert_eq!(plain.bytes(), b"a\tb\n");
+        let zipped = Input::from_bytes("x", gzip(b"a\tb\n")).open().expect("gzip");
+        assert_eq!(zipped.bytes(), b"a\tb\n");
+        assert_eq!(zipped.name(), "x");
+    }
+
+    #[test]
+    fn files_small_and_large_plain_and_gzip() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let big: Vec<u8> = b"0123456789abcdef\n".repeat(70_000);
+        for (file, content) in
+            [("small.txt", b"abc\n".to_vec()), ("big.txt", big.clone()), ("big.txt.gz", gzip(&big)), ("hidden", gzip(&big))]
+        {
+            let path = dir.path().join(file);
+            std::fs::write(&path, &content).expect("write");
+            let opened = Input::path(&path).open().expect("open");
+            let expected: &[u8] = if file == "small.txt" { b"abc\n" } else { &big };
+            assert_eq!(opened.bytes(), expected, "{file}");
+            assert_eq!(opened.is_mapped(), file == "big.txt", "{file}");
+        }
+    }
+
+    #[test]
+    fn errors_name_the_input() {
+        let missing = Input::path("/nonexistent/kgeval/file.tsv").open().unwrap_err();
+        assert!(missing.to_string().starts_with("/nonexistent/kgeval/file.tsv: "), "{missing}");
+        let corrupt = Input::from_bytes("c.gz", vec![0x1f, 0x8b, 0, 1, 2]).open().unwrap_err();
+        assert!(corrupt.to_string().contains("corrupt gzip"), "{corrupt}");
+    }
+
+    #[test]
+    fn names_stems_and_manifest_strings() {
+        assert_eq!(Input::path("a/ranks.tsv.gz").stem(), "ranks");
+        assert_eq!(Input::path("a/AML.rdf").stem(), "AML");
+        assert_eq!(Input::Stdin.name(), STDIN_NAME);
+        assert_eq!(Input::path("x.tsv").resolved(Path::new("base")), Input::Path(PathBuf::from("base/x.tsv")));
+        assert_eq!(Input::Stdin.resolved(Path::new("base")), Input::Stdin);
+        #[derive(serde::Deserialize)]
+        struct T {
+            a: Input,
+            b: Input,
+            c: Input,
+        }
+        let t: T = serde_json::from_str(r#"{"a": "x.tsv", "b": "-", "c": {"name": "mem", "text": "q\n"}}"#).expect("json");
+        assert_eq!(t.a, Input::path("x.tsv"));
+        assert_eq!(t.b, Input::Stdin);
+        assert_eq!(t.c.open().expect("inline").bytes(), b"q\n");
+    }
+}
