@@ -87,10 +87,6 @@ pub(crate) struct AlignArgs {
     labels: Option<PathBuf>,
     #[command(flatten)]
     out: OutputArgs,
-    /// Exit 1 when a micro (primary) metric is below VALUE: METRIC=VALUE with METRIC one of
-    /// precision, recall, f1.
-    #[arg(long, value_name = "METRIC=VALUE")]
-    fail_under: Vec<String>,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -173,7 +169,7 @@ pub(crate) fn run(args: &AlignArgs) -> anyhow::Result<Outcome> {
     options.threshold_curve = args.best_threshold;
     options.macro_harmonic_f1 = args.macro_harmonic;
     options.expected_pairs = args.expected_pairs;
-    let gates = parse_gates(&args.fail_under)?;
+    let gates = parse_gates(&args.out.fail_under)?;
 
     let read_options = ReadOptions {
         format: args.input_format.map(format_of),

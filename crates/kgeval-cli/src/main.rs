@@ -5,6 +5,7 @@ mod kgc;
 mod lexicon;
 mod manifest;
 mod output;
+mod progress;
 mod qald;
 mod rank;
 mod trec;

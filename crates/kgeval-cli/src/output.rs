@@ -60,6 +60,42 @@ impl From<FormatArg> for OutputFormat {
 /// At most this many warnings per context go to stderr; JSON lists them all.
 const MAX_WARNINGS_SHOWN: usize = 20;
 
+/// Prints an evaluation's warnings on stderr scope by scope (in first-seen order), each
+/// followed by `(scope)`, at most [`MAX_WARNINGS_SHOWN`] per scope.
+pub(crate) fn print_evaluation_warnings(evaluation: &kgeval::Evaluation) {
+    let mut scopes: Vec<&str> = Vec::new();
+    for w in &evaluation.warnings {
+        if !scopes.contains(&w.scope.as_str()) {
+            scopes.push(&w.scope);
+        }
+    }
+    for scope in scopes {
+        let warnings: Vec<Diagnostic> = evaluation.warnings_of(scope).cloned().collect();
+        print_warnings(scope, &warnings);
+    }
+}
+
+/// Checks `--fail-under` gates against the evaluation's headlines and prints each miss on
+/// stderr (`fail-under: system S: METRIC VALUE < BOUND`).
+pub(crate) fn check_gates(evaluation: &kgeval::Evaluation, specs: &[String]) -> anyhow::Result<crate::Outcome> {
+    let gates = specs.iter().map(|s| kgeval::Gate::parse(s)).collect::<Result<Vec<_>, _>>()?;
+    let failures = evaluation.check_gates(&gates)?;
+    for failure in &failures {
+        eprintln!("fail-under: {failure}");
+    }
+    Ok(if failures.is_empty() { crate::Outcome::Ok } else { crate::Outcome::GateFailed })
+}
+
+/// Writes the evaluation's warnings, then its rendering, then checks the gates.
+pub(crate) fn finish(evaluation: &kgeval::Evaluation, out: &OutputArgs) -> anyhow::Result<crate::Outcome> {
+    print_evaluation_warnings(evaluation);
+    let gates = out.fail_under.iter().map(|s| kgeval::Gate::parse(s)).collect::<Result<Vec<_>, _>>()?;
+    // Unknown gate metrics are an error before anything is written.
+    evaluation.check_gates(&gates)?;
+    write_output(out.output.as_deref(), &evaluation.render(out.format.into(), &out.render_options()))?;
+    check_gates(evaluation, &out.fail_under)
+}
+
 /// Prints warnings on stderr, each followed by `(context)`, at most [`MAX_WARNINGS_SHOWN`].
 pub(crate) fn print_warnings(context: &str, warnings: &[Diagnostic]) {
     for w in warnings.iter().take(MAX_WARNINGS_SHOWN) {
@@ -101,6 +137,12 @@ pub(crate) struct OutputArgs {
     /// Include the per-item score table in JSON (`per_item`).
     #[arg(long)]
     pub(crate) per_item: bool,
+    /// Exit 1 when a headline metric of some system is worse than VALUE: METRIC=VALUE, with
+    /// METRIC a headline of the family's score table (case-insensitive: `f1`, `F1`, `mrr`,
+    /// `map`, `macro_mrr`; for lower-is-better metrics such as `macro_mr`, worse means above).
+    /// Repeatable.
+    #[arg(long, value_name = "METRIC=VALUE")]
+    pub(crate) fail_under: Vec<String>,
 }
 
 impl OutputArgs {

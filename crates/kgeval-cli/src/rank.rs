@@ -93,9 +93,6 @@ pub(crate) struct RankArgs {
     beta: f64,
     #[command(flatten)]
     out: OutputArgs,
-    /// Exit 1 when a MACRO metric is below VALUE: METRIC=VALUE with METRIC mrr or hits_at_K.
-    #[arg(long, value_name = "METRIC=VALUE")]
-    fail_under: Vec<String>,
 }
 
 /// A `task2.toml` manifest; paths are relative to the file.
@@ -159,7 +156,7 @@ pub(crate) fn run(args: &RankArgs) -> anyhow::Result<Outcome> {
     }
 
     let options = local_options(args, profile)?;
-    let gates = parse_gates(&args.fail_under)?;
+    let gates = parse_gates(&args.out.fail_under)?;
     let read_options = SubmissionReadOptions { nil_iri: options.nil_iri.clone(), block_size: args.block_size };
     let mut loaded = Vec::with_capacity(plans.len());
     for plan in plans {

@@ -126,7 +126,8 @@ impl Input {
                 Ok(InputBytes { name: STDIN_NAME.to_owned(), content })
             }
             Input::Bytes { name, bytes } => {
-                let content = if bytes.starts_with(&GZIP_MAGIC) { gunzip(name, bytes)? } else { Content::Shared(bytes.clone()) };
+                let content =
+                    if bytes.starts_with(&GZIP_MAGIC) { gunzip(name, bytes)? } else { Content::Shared(bytes.clone()) };
                 Ok(InputBytes { name: name.clone(), content })
             }
             Input::Path(path) => open_file(path),
@@ -336,9 +337,12 @@ mod tests {
     fn files_small_and_large_plain_and_gzip() {
         let dir = tempfile::tempdir().expect("tempdir");
         let big: Vec<u8> = b"0123456789abcdef\n".repeat(70_000);
-        for (file, content) in
-            [("small.txt", b"abc\n".to_vec()), ("big.txt", big.clone()), ("big.txt.gz", gzip(&big)), ("hidden", gzip(&big))]
-        {
+        for (file, content) in [
+            ("small.txt", b"abc\n".to_vec()),
+            ("big.txt", big.clone()),
+            ("big.txt.gz", gzip(&big)),
+            ("hidden", gzip(&big)),
+        ] {
             let path = dir.path().join(file);
             std::fs::write(&path, &content).expect("write");
             let opened = Input::path(&path).open().expect("open");
@@ -369,7 +373,8 @@ mod tests {
             b: Input,
             c: Input,
         }
-        let t: T = serde_json::from_str(r#"{"a": "x.tsv", "b": "-", "c": {"name": "mem", "text": "q\n"}}"#).expect("json");
+        let t: T =
+            serde_json::from_str(r#"{"a": "x.tsv", "b": "-", "c": {"name": "mem", "text": "q\n"}}"#).expect("json");
         assert_eq!(t.a, Input::path("x.tsv"));
         assert_eq!(t.b, Input::Stdin);
         assert_eq!(t.c.open().expect("inline").bytes(), b"q\n");

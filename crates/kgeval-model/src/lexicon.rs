@@ -158,11 +158,80 @@ impl LexiconMode {
             LexiconMode::Qald3Script => "qald3-script",
         }
     }
+
+    /// The mode named `name` (`paper`, `qald3-script`).
+    #[must_use]
+    pub fn from_name(name: &str) -> Option<Self> {
+        [LexiconMode::Paper, LexiconMode::Qald3Script].into_iter().find(|m| m.name() == name)
+    }
 }
 
 impl fmt::Display for LexiconMode {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
+    }
+}
+
+/// Paper mode: argument roles judged as subjects.
+pub const SUBJECT_ROLES: [&str; 4] = ["subject", "copulativeArg", "copulativeSubject", "attributiveArg"];
+/// Paper mode: argument roles judged as objects.
+pub const OBJECT_ROLES: [&str; 5] =
+    ["directObject", "indirectObject", "prepositionalObject", "prepositionalAdjunct", "possessiveAdjunct"];
+/// `qald3-script` mode (S1): every average is a sum divided by this constant
+/// (`Laenge_Goldstandard = 40`), whatever the number of URIs.
+pub const SCRIPT_DENOMINATOR: f64 = 40.0;
+
+/// The conventions of a lexicon evaluation, decided by the engine and rendered by the report
+/// (text header, JSON `conventions`).
+///
+/// ```
+/// use kgeval_model::lexicon::{LexiconConventions, LexiconMode};
+/// let c = LexiconConventions { mode: LexiconMode::Paper, listed_uris: 40 };
+/// let entries = c.entries();
+/// assert_eq!(entries[0], ("mode", "paper".to_owned()));
+/// assert!(entries.iter().any(|(k, v)| *k == "average" && v.contains("the 40 listed URIs")));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct LexiconConventions {
+    /// Paper formulas or the original script.
+    pub mode: LexiconMode,
+    /// The number of URIs in the gold list (the paper mode's denominator).
+    pub listed_uris: usize,
+}
+
+impl LexiconConventions {
+    /// Every convention in force as `(key, text)`, in output order.
+    #[must_use]
+    pub fn entries(&self) -> Vec<(&'static str, String)> {
+        let listed = self.listed_uris;
+        match self.mode {
+            LexiconMode::Paper => vec![
+                ("mode", "paper".into()),
+                ("entry_key", "(lemma lower-cased with whitespace collapsed, LexInfo POS, reference)".into()),
+                ("zero_division", "no entry on either side: P = R = F = A = 1; one side empty: 0".into()),
+                (
+                    "accuracy",
+                    "properties: (frameEq + role overlap / |gold args| + correct mappings / |args|) / 3; classes: frameEq; several frames: mean over submitted frames of the best gold frame".into(),
+                ),
+                (
+                    "mapping_classes",
+                    format!("subject: {}; object: {}; other roles by name", SUBJECT_ROLES.join(", "), OBJECT_ROLES.join(", ")),
+                ),
+                ("average", format!("mean over the {listed} listed URIs (unmentioned URIs count 0)")),
+                ("micro", "pooled matched / submitted / gold entries over the listed URIs".into()),
+            ],
+            LexiconMode::Qald3Script => vec![
+                ("mode", "qald3-script".into()),
+                ("entry_key", "(canonical form lower-cased with spaces removed, POS, any shared reference)".into()),
+                ("zero_division", "0 when nothing matches; P, R, F rounded to 5 decimals".into()),
+                (
+                    "accuracy",
+                    "properties: (frame point + mapping-fingerprint point + role point) / 3, integer division; classes: frame point, not divided".into(),
+                ),
+                ("average", format!("sum over the URIs the system mentions / {SCRIPT_DENOMINATOR}")),
+                ("micro", "pooled script counts over the listed URIs".into()),
+            ],
+        }
     }
 }
 
@@ -249,8 +318,8 @@ pub struct LexiconEvaluation {
     pub system: String,
     /// The mode used.
     pub mode: LexiconMode,
-    /// Every convention in force, as `(name, value)`.
-    pub conventions: Vec<(String, String)>,
+    /// Every convention in force.
+    pub conventions: LexiconConventions,
     /// One row per gold-list URI, in list order (then, in `qald3-script` mode, the unlisted
     /// URIs the system mentions).
     pub uris: Vec<UriEvaluation>,

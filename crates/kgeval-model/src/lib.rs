@@ -8,6 +8,7 @@ mod interner;
 pub mod ir;
 pub mod kgc;
 pub mod lexicon;
+pub mod metric_names;
 pub mod qald;
 pub mod ranking;
 mod relation;
@@ -18,5 +19,6 @@ pub use alignment::{Alignment, AlignmentHeader, CellKey, Correspondence, Duplica
 pub use diagnostic::{Diagnostic, Location, Severity};
 pub use entity::{EntityKind, EntityTypes};
 pub use interner::{Interner, TermId};
+pub use metric_names::{Aggregation, Direction, Level, MetricInfo};
 pub use relation::Relation;
-pub use score_table::{ItemId, ItemInfo, MetricId, ScoreTable, SystemId};
+pub use score_table::{ItemId, ItemInfo, MergeConflict, MergeCounts, MetricId, ScoreTable, SystemId};

@@ -8,30 +8,52 @@ use serde_json::{json, Map, Value};
 use crate::common::{csv_field, diagnostic_json, per_item_json, pretty};
 use crate::{format_fixed, OutputFormat, RenderOptions, Table};
 
-/// Renders one lexicon evaluation: a per-URI table (entries in gold, matched, missing, extra;
-/// P, R, F; the accuracy components, A ÷ 3 and the raw sum) and the average and micro rows.
+/// Renders the lexicon evaluations of one or more systems: per system a per-URI table
+/// (entries in gold, matched, missing, extra; P, R, F; the accuracy components, A ÷ 3 and the
+/// raw sum) and the average and micro rows. Text and Markdown print one block per system
+/// (separated by a blank line), CSV one row set per system under one header, JSON a `systems`
+/// array.
 #[must_use]
-pub fn render_lexicon(evaluation: &LexiconEvaluation, format: OutputFormat, options: &RenderOptions) -> String {
+pub fn render_lexicon(evaluations: &[LexiconEvaluation], format: OutputFormat, options: &RenderOptions) -> String {
     match format {
-        OutputFormat::Text => {
+        OutputFormat::Text => blocks(evaluations, |evaluation| {
             let mut out = header_line(evaluation);
             let _ = writeln!(out, "system: {}\n", evaluation.system);
             out.push_str(&table(evaluation, options.precision).to_text());
             out
-        }
-        OutputFormat::Markdown => {
+        }),
+        OutputFormat::Markdown => blocks(evaluations, |evaluation| {
             let mut out = format!("<!-- {} -->\n\n", header_line(evaluation).trim_end());
+            if evaluations.len() > 1 {
+                let _ = writeln!(out, "**{}**\n", evaluation.system);
+            }
             out.push_str(&table(evaluation, options.precision).to_markdown());
             out
+        }),
+        OutputFormat::Csv => {
+            let mut out = String::from(CSV_HEADER);
+            for evaluation in evaluations {
+                csv_rows(evaluation, &mut out);
+            }
+            out
         }
-        OutputFormat::Csv => csv(evaluation),
-        OutputFormat::Json => pretty(&lexicon_json(evaluation, options)),
+        OutputFormat::Json => pretty(&lexicon_json(evaluations, options)),
     }
 }
 
+/// One block per evaluation, separated by a blank line.
+fn blocks(evaluations: &[LexiconEvaluation], block: impl Fn(&LexiconEvaluation) -> String) -> String {
+    evaluations.iter().map(block).collect::<Vec<_>>().join("\n")
+}
+
 fn header_line(evaluation: &LexiconEvaluation) -> String {
-    let conventions: Vec<String> =
-        evaluation.conventions.iter().filter(|(k, _)| k != "mode").map(|(k, v)| format!("{k}: {v}")).collect();
+    let conventions: Vec<String> = evaluation
+        .conventions
+        .entries()
+        .into_iter()
+        .filter(|(k, _)| *k != "mode")
+        .map(|(k, v)| format!("{k}: {v}"))
+        .collect();
     format!("kgeval lexicon: mode {}; {}\n", evaluation.mode, conventions.join("; "))
 }
 
@@ -91,11 +113,12 @@ fn table(evaluation: &LexiconEvaluation, decimals: usize) -> Table {
     table
 }
 
+/// The CSV header.
+const CSV_HEADER: &str =
+    "system,uri,kind,gold,matched,missing,extra,precision,recall,f1,frame,arguments,mapping,accuracy,accuracy_raw\n";
+
 /// One row per URI, then `AVERAGE` and `MICRO`, full precision.
-fn csv(evaluation: &LexiconEvaluation) -> String {
-    let mut out = String::from(
-        "system,uri,kind,gold,matched,missing,extra,precision,recall,f1,frame,arguments,mapping,accuracy,accuracy_raw\n",
-    );
+fn csv_rows(evaluation: &LexiconEvaluation, out: &mut String) {
     let opt = |v: Option<f64>| v.map_or_else(String::new, |v| v.to_string());
     let system = csv_field(&evaluation.system);
     for row in &evaluation.uris {
@@ -136,21 +159,29 @@ fn csv(evaluation: &LexiconEvaluation) -> String {
         m.recall,
         m.f_measure
     );
-    out
 }
 
-/// The JSON contract: `{"kgeval_version", "system", "mode", "conventions", "uris": [{"uri",
-/// "kind", "gold", "matched", "missing", "extra", "precision", "recall", "f1", "accuracy",
-/// "accuracy_raw", "entries": [{"entry", "frame", "arguments", "mapping", "raw", "accuracy"}]}],
-/// "average": {"precision", "recall", "f1", "accuracy", "accuracy_raw"}, "micro": {"precision",
-/// "recall", "f1", "matched", "extra", "missing"}, "warnings", "per_item"?}`.
+/// The JSON contract: `{"kgeval_version", "systems": [{"system", "mode", "conventions",
+/// "uris": [{"uri", "kind", "gold", "matched", "missing", "extra", "precision", "recall", "f1",
+/// "accuracy", "accuracy_raw", "entries": [{"entry", "frame", "arguments", "mapping", "raw",
+/// "accuracy"}]}], "average": {"precision", "recall", "f1", "accuracy", "accuracy_raw"},
+/// "micro": {"precision", "recall", "f1", "matched", "extra", "missing"}, "warnings",
+/// "per_item"?}]}` (one object per system, as `kgeval qald` and `kgeval kgc`).
 #[must_use]
-pub fn lexicon_json(evaluation: &LexiconEvaluation, options: &RenderOptions) -> Value {
+pub fn lexicon_json(evaluations: &[LexiconEvaluation], options: &RenderOptions) -> Value {
+    json!({
+        "kgeval_version": options.version,
+        "systems": evaluations.iter().map(|e| system_json(e, options)).collect::<Vec<_>>(),
+    })
+}
+
+/// One system's object of [`lexicon_json`].
+fn system_json(evaluation: &LexiconEvaluation, options: &RenderOptions) -> Value {
     let mut root = Map::new();
-    root.insert("kgeval_version".into(), json!(options.version));
     root.insert("system".into(), json!(evaluation.system));
     root.insert("mode".into(), json!(evaluation.mode.name()));
-    let conventions: Map<String, Value> = evaluation.conventions.iter().map(|(k, v)| (k.clone(), json!(v))).collect();
+    let conventions: Map<String, Value> =
+        evaluation.conventions.entries().into_iter().map(|(k, v)| (k.to_owned(), json!(v))).collect();
     root.insert("conventions".into(), Value::Object(conventions));
     let uris: Vec<Value> = evaluation
         .uris
@@ -232,19 +263,31 @@ mod tests {
     #[test]
     fn text_rounds_and_json_keeps_precision() {
         let text =
-            render_lexicon(&evaluation(), OutputFormat::Text, &RenderOptions { precision: 2, ..Default::default() });
+            render_lexicon(&[evaluation()], OutputFormat::Text, &RenderOptions { precision: 2, ..Default::default() });
         assert!(
             text.contains("http://dbpedia.org/ontology/crosses  property     2        1        1      0  1.00  0.50  0.67   1.00  1.00  0.00  0.67   2.00"),
             "{text}"
         );
-        let json = lexicon_json(&evaluation(), &RenderOptions::default());
-        assert_eq!(json["uris"][0]["f1"].as_f64(), Some(2.0 / 3.0));
-        assert_eq!(json["uris"][0]["entries"][0]["mapping"].as_f64(), Some(0.0));
-        assert_eq!(json["mode"], "paper");
-        let csv = render_lexicon(&evaluation(), OutputFormat::Csv, &RenderOptions::default());
+        let json = lexicon_json(&[evaluation()], &RenderOptions::default());
+        let system = &json["systems"][0];
+        assert_eq!(system["uris"][0]["f1"].as_f64(), Some(2.0 / 3.0));
+        assert_eq!(system["uris"][0]["entries"][0]["mapping"].as_f64(), Some(0.0));
+        assert_eq!(system["mode"], "paper");
+        let csv = render_lexicon(&[evaluation()], OutputFormat::Csv, &RenderOptions::default());
         assert_eq!(
             csv.lines().nth(1),
             Some("sys,http://dbpedia.org/ontology/crosses,property,2,1,1,0,1,0.5,0.6666666666666666,1,1,0,0.6666666666666666,2")
         );
+        // Two systems: two text blocks, one CSV header, two JSON objects.
+        let mut other = evaluation();
+        other.system = "other".into();
+        let both = [evaluation(), other];
+        let text = render_lexicon(&both, OutputFormat::Text, &RenderOptions::default());
+        assert_eq!(text.matches("kgeval lexicon: mode paper").count(), 2);
+        assert!(text.contains("\n\nkgeval lexicon: mode paper") && text.contains("system: other"), "{text}");
+        let csv = render_lexicon(&both, OutputFormat::Csv, &RenderOptions::default());
+        assert_eq!(csv.matches("system,uri").count(), 1);
+        assert_eq!(csv.lines().filter(|l| l.starts_with("other,")).count(), 3);
+        assert_eq!(lexicon_json(&both, &RenderOptions::default())["systems"][1]["system"], "other");
     }
 }

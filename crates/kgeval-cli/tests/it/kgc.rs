@@ -2,7 +2,7 @@
 //! popularity baseline on FB15k-237; published kgc-sparsity numbers (relation categories,
 //! relation-weighted micro metrics, pool-depth positives); malformed inputs.
 
-use kgeval_formats::kgc::{read_input, read_judgments_file, read_pool_depths_file, read_triples_file};
+use kgeval_formats::kgc::{read_judgments_file, read_pool_depths_file, read_triples_file};
 use kgeval_metrics::kgc::{depth_series_positives, relation_categories, relation_counts, weighted_summary};
 use kgeval_model::kgc::{CategoryRule, KgcVocabulary, RelationCategory};
 use kgeval_model::ranking::results::RankSummary;
@@ -241,7 +241,11 @@ fn relation_weights_reproduce_lp_sample_rel_dist() {
     let samples =
         read_triples_file(&root().join(SPARSITY).join("data/FB-Test-S/samples.txt"), &mut vocabulary).expect("samples");
     let weights = relation_counts(&samples.triples);
-    let (_, per_rel) = read_input(&root().join(SPARSITY).join("result/FB-Test-S-C/lp_per_rel.csv.gz")).expect("csv");
+    let per_rel = kgeval_formats::Input::path(root().join(SPARSITY).join("result/FB-Test-S-C/lp_per_rel.csv.gz"))
+        .open()
+        .expect("csv")
+        .bytes()
+        .to_vec();
     let per_rel = String::from_utf8(per_rel).expect("utf-8");
     let expected =
         std::fs::read_to_string(root().join(SPARSITY).join("result/FB-Test-S-C/lp_sample_rel_dist.csv")).expect("csv");

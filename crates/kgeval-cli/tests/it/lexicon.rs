@@ -15,7 +15,13 @@ const FOAF_BASE: &str = "testdata/lemon/matoll-foaf-692f72d.ttl";
 const FOAF_URIS: &str = "testdata/lemon/matoll-foaf-uris.txt";
 
 fn lexicon(gold: &str, system: &str, uris: &str, mode: &str) -> Value {
-    kgeval_json(&["lexicon", "--gold", gold, "--system", system, "--uris", uris, "--mode", mode])
+    system_json(kgeval_json(&["lexicon", "--gold", gold, "--system", system, "--uris", uris, "--mode", mode]))
+}
+
+/// The one system's object of a `kgeval lexicon` JSON result (`{"systems": [{…}]}`).
+fn system_json(mut v: Value) -> Value {
+    assert_eq!(v["systems"].as_array().map(Vec::len), Some(1), "{v}");
+    v["systems"][0].take()
 }
 
 fn foaf(gold: &str, i: u32) -> Value {
@@ -182,9 +188,73 @@ fn text_csv_markdown_and_per_item() {
     assert!(csv.lines().any(|l| l.starts_with("matoll-foaf_2,MICRO,,7,6,1,1,0.8571428571428571,")), "{csv}");
     let md = kgeval(&[&args[..], &["--format", "markdown"]].concat());
     assert!(String::from_utf8_lossy(&md.stdout).contains("| uri | kind |"));
-    let v = kgeval_json(&[&args[..], &["--per-item"]].concat());
+    let v = system_json(kgeval_json(&[&args[..], &["--per-item"]].concat()));
     let per_item = v["per_item"].as_array().expect("per_item");
     assert!(per_item.iter().any(|r| r["metric"] == "accuracy" && r["item"] == "http://xmlns.com/foaf/0.1/Person"));
+}
+
+#[test]
+fn several_systems_gates_and_stdin() {
+    // Two systems in one call: one JSON object each, in order, each as when scored alone.
+    let both = kgeval_json(&[
+        "lexicon",
+        "--gold",
+        FOAF,
+        "--system",
+        "testdata/lemon/matoll-foaf_2.ttl",
+        "--system",
+        "three=testdata/lemon/matoll-foaf_3.ttl",
+        "--uris",
+        FOAF_URIS,
+    ]);
+    let systems = both["systems"].as_array().expect("systems");
+    assert_eq!(
+        systems.iter().map(|s| s["system"].as_str().unwrap_or_default()).collect::<Vec<_>>(),
+        ["matoll-foaf_2", "three"]
+    );
+    assert_eq!(systems[0]["micro"], foaf(FOAF, 2)["micro"]);
+    assert_eq!(systems[1]["micro"], foaf(FOAF, 3)["micro"]);
+    // --fail-under on the headline (the average F): matoll-foaf_2 averages below 1.
+    let args = ["lexicon", "--gold", FOAF, "--system", "testdata/lemon/matoll-foaf_2.ttl", "--uris", FOAF_URIS];
+    let average_f1 = f(&foaf(FOAF, 2)["average"], "f1");
+    assert!(average_f1 < 1.0);
+    let pass = kgeval(&[&args[..], &["--fail-under", &format!("F1={average_f1}")]].concat());
+    assert_eq!(pass.status.code(), Some(0), "{}", String::from_utf8_lossy(&pass.stderr));
+    let fail = kgeval(&[&args[..], &["--fail-under", "f1=1", "--fail-under", "micro_recall=0.5"]].concat());
+    assert_eq!(fail.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&fail.stderr);
+    assert!(stderr.contains(&format!("fail-under: system matoll-foaf_2: f1 {average_f1} < 1")), "{stderr}");
+    assert!(!stderr.contains("micro_recall"), "{stderr}");
+    let unknown = kgeval(&[&args[..], &["--fail-under", "ndcg=0.5"]].concat());
+    assert_eq!(unknown.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&unknown.stderr).contains("expected one of the lexicon headline metrics: precision")
+    );
+    // Two systems named by the same stem need NAME=PATH.
+    let twice = kgeval(&["lexicon", "--gold", FOAF, "--system", FOAF, "--system", FOAF, "--uris", FOAF_URIS]);
+    assert_eq!(twice.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&twice.stderr).contains("give NAME=PATH"));
+    // The system lexicon from stdin, gzip-compressed, gives the same numbers.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let zipped = dir.path().join("foaf_2.ttl.gz");
+    crate::gzip_file(&crate::root().join("testdata/lemon/matoll-foaf_2.ttl"), &zipped);
+    let from_gzip = system_json(kgeval_json(&[
+        "lexicon",
+        "--gold",
+        FOAF,
+        "--system",
+        zipped.to_str().expect("utf-8"),
+        "--uris",
+        FOAF_URIS,
+    ]));
+    assert_eq!(from_gzip["micro"], foaf(FOAF, 2)["micro"]);
+    let stdin = crate::kgeval_stdin(
+        &["lexicon", "--gold", FOAF, "--system", "-", "--uris", FOAF_URIS, "--format", "json"],
+        &std::fs::read(crate::root().join("testdata/lemon/matoll-foaf_2.ttl")).expect("foaf_2"),
+    );
+    assert!(stdin.status.success(), "{}", String::from_utf8_lossy(&stdin.stderr));
+    let v = system_json(serde_json::from_slice(&stdin.stdout).expect("json"));
+    assert_eq!((v["system"].as_str(), &v["micro"]), (Some("stdin"), &foaf(FOAF, 2)["micro"]));
 }
 
 #[test]

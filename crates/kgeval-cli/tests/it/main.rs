@@ -5,6 +5,7 @@ mod bad_input;
 mod cli;
 mod conventions;
 mod diso;
+mod facade;
 mod kgc;
 mod lexicon;
 mod melt;
@@ -25,6 +26,35 @@ pub(crate) fn root() -> PathBuf {
 /// Runs `kgeval` with `args` from the workspace root.
 pub(crate) fn kgeval(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_kgeval")).args(args).current_dir(root()).output().expect("run kgeval")
+}
+
+/// Runs `kgeval` with `args` from the workspace root, `stdin` on its standard input.
+pub(crate) fn kgeval_stdin(args: &[&str], stdin: &[u8]) -> Output {
+    use std::io::Write as _;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kgeval"))
+        .args(args)
+        .current_dir(root())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run kgeval");
+    let mut pipe = child.stdin.take().expect("stdin");
+    let input = stdin.to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = pipe.write_all(&input);
+    });
+    let out = child.wait_with_output().expect("kgeval output");
+    writer.join().expect("stdin writer");
+    out
+}
+
+/// Writes `source` gzip-compressed to `target`.
+pub(crate) fn gzip_file(source: &Path, target: &Path) {
+    use std::io::Write as _;
+    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    encoder.write_all(&std::fs::read(source).expect("read source")).expect("gzip");
+    std::fs::write(target, encoder.finish().expect("gzip")).expect("write gzip");
 }
 
 /// Runs `kgeval`, asserts exit 0 and parses stdout as JSON.

@@ -10,9 +10,9 @@ use rustc_hash::{FxBuildHasher, FxHashMap};
 use super::error_position;
 use super::fields::{line_kind, parse_integer, parse_score, shown, Fields, LineKind};
 use super::index::{self, TopicIndex};
-use crate::input::{Input, InputBytes};
 use super::qrels::utf8_id;
 use super::scan;
+use crate::input::{Input, InputBytes};
 use crate::FormatError;
 
 /// The expected shape, for messages.

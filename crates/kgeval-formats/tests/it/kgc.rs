@@ -3,8 +3,8 @@
 use std::path::{Path, PathBuf};
 
 use kgeval_formats::kgc::{
-    read_entities_file, read_input, read_judgments, read_judgments_file, read_pool_depths_file, read_queries,
-    read_ranks, read_relation_weights, read_triples, read_triples_file, write_queries,
+    read_entities_file, read_judgments, read_judgments_file, read_pool_depths_file, read_queries, read_ranks,
+    read_relation_weights, read_triples, read_triples_file, write_queries,
 };
 use kgeval_model::kgc::{FilterScope, KgcVocabulary, QuestionSet, RankObservation, Side, TestSet};
 
@@ -23,7 +23,11 @@ fn questions_of(path: &str) -> (TestSet, KgcVocabulary) {
 fn trec_queries_byte_for_byte() {
     let (test, vocabulary) = questions_of("kgc-sparsity/data/FB-Test-S-C/test.txt.gz");
     let written = write_queries(&test.questions, &vocabulary);
-    let (_, upstream) = read_input(&data("kgc-sparsity/data/FB-Test-S-C/trec_queries.txt.gz")).unwrap();
+    let upstream = kgeval_formats::Input::path(data("kgc-sparsity/data/FB-Test-S-C/trec_queries.txt.gz"))
+        .open()
+        .unwrap()
+        .bytes()
+        .to_vec();
     assert_eq!(written.len(), 209_726);
     assert!(written.as_bytes() == upstream.as_slice(), "trec_queries.txt differs");
     let heads = test.questions.questions().iter().filter(|q| q.key.side == Side::Head).count();

@@ -21,12 +21,11 @@
 mod paper;
 mod script;
 
-use kgeval_model::lexicon::{Lexicon, LexiconEvaluation, LexiconMode, UriEvaluation, UriList};
+use kgeval_model::lexicon::{Lexicon, LexiconConventions, LexiconEvaluation, LexiconMode, UriEvaluation, UriList};
 use kgeval_model::results::{ConfusionCounts, PrfScores};
 use kgeval_model::{Diagnostic, ScoreTable};
 
-pub use paper::{OBJECT_ROLES, SUBJECT_ROLES};
-pub use script::SCRIPT_DENOMINATOR;
+pub use kgeval_model::lexicon::{OBJECT_ROLES, SCRIPT_DENOMINATOR, SUBJECT_ROLES};
 
 /// Scores a submitted lexicon against the gold lexicon for every URI of `uris`.
 ///
@@ -122,7 +121,7 @@ pub fn evaluate_lexicon(
     LexiconEvaluation {
         system: system_name.to_owned(),
         mode,
-        conventions: conventions(mode, listed),
+        conventions: LexiconConventions { mode, listed_uris: listed },
         uris: rows,
         average,
         average_accuracy,
@@ -177,34 +176,4 @@ fn score_table(rows: &[UriEvaluation], system_name: &str) -> ScoreTable {
         }
     }
     table
-}
-
-/// Every convention in force, as `(name, value)`.
-fn conventions(mode: LexiconMode, listed: usize) -> Vec<(String, String)> {
-    let list: Vec<(&str, String)> = match mode {
-        LexiconMode::Paper => vec![
-            ("mode", "paper".into()),
-            ("entry_key", "(lemma lower-cased with whitespace collapsed, LexInfo POS, reference)".into()),
-            ("zero_division", "no entry on either side: P = R = F = A = 1; one side empty: 0".into()),
-            (
-                "accuracy",
-                "properties: (frameEq + role overlap / |gold args| + correct mappings / |args|) / 3; classes: frameEq; several frames: mean over submitted frames of the best gold frame".into(),
-            ),
-            ("mapping_classes", format!("subject: {}; object: {}; other roles by name", SUBJECT_ROLES.join(", "), OBJECT_ROLES.join(", "))),
-            ("average", format!("mean over the {listed} listed URIs (unmentioned URIs count 0)")),
-            ("micro", "pooled matched / submitted / gold entries over the listed URIs".into()),
-        ],
-        LexiconMode::Qald3Script => vec![
-            ("mode", "qald3-script".into()),
-            ("entry_key", "(canonical form lower-cased with spaces removed, POS, any shared reference)".into()),
-            ("zero_division", "0 when nothing matches; P, R, F rounded to 5 decimals".into()),
-            (
-                "accuracy",
-                "properties: (frame point + mapping-fingerprint point + role point) / 3, integer division; classes: frame point, not divided".into(),
-            ),
-            ("average", format!("sum over the URIs the system mentions / {SCRIPT_DENOMINATOR}")),
-            ("micro", "pooled script counts over the listed URIs".into()),
-        ],
-    };
-    list.into_iter().map(|(k, v)| (k.to_owned(), v)).collect()
 }

@@ -3,7 +3,9 @@
 
 use std::collections::HashMap;
 
-use kgeval_model::lexicon::{EntryAccuracy, Frame, LexicalEntry, Lexicon, Sense, UriEvaluation, UriKind};
+use kgeval_model::lexicon::{
+    EntryAccuracy, Frame, LexicalEntry, Lexicon, Sense, UriEvaluation, UriKind, OBJECT_ROLES, SUBJECT_ROLES,
+};
 use kgeval_model::results::PrfScores;
 use kgeval_model::Diagnostic;
 
@@ -20,12 +22,6 @@ pub(crate) enum ArgumentClass {
     /// Any other role, compared by name.
     Role(String),
 }
-
-/// Roles judged as subjects.
-pub const SUBJECT_ROLES: [&str; 4] = ["subject", "copulativeArg", "copulativeSubject", "attributiveArg"];
-/// Roles judged as objects.
-pub const OBJECT_ROLES: [&str; 5] =
-    ["directObject", "indirectObject", "prepositionalObject", "prepositionalAdjunct", "possessiveAdjunct"];
 
 fn argument_class(role: &str) -> ArgumentClass {
     if SUBJECT_ROLES.contains(&role) {

@@ -7,10 +7,6 @@ use kgeval_model::results::PrfScores;
 
 use super::entry_label;
 
-/// S1: every average is a sum divided by this constant (`Laenge_Goldstandard = 40`), whatever
-/// the number of URIs.
-pub const SCRIPT_DENOMINATOR: f64 = 40.0;
-
 /// S7: the script's role maps (adjective roles `copulativeSubject` and `attributiveArg` are in
 /// neither).
 const SCRIPT_SUBJECT_ROLES: [&str; 2] = ["subject", "copulativeArg"];

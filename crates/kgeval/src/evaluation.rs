@@ -1,0 +1,86 @@
+//! The one envelope every task returns.
+
+use kgeval_model::lexicon::{LexiconConventions, LexiconEvaluation};
+use kgeval_model::{Diagnostic, ScoreTable};
+use kgeval_report::{OutputFormat, RenderOptions};
+
+use crate::{Error, Family};
+
+/// A warning with the scope it belongs to (`system AML, pair cmt-conference`, `qrels q.txt`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Warning {
+    /// Where it belongs: the system, pair or input it concerns.
+    pub scope: String,
+    /// The warning itself (code, message, location).
+    pub diagnostic: Diagnostic,
+}
+
+/// A family's conventions, typed, as the engine decided them (the report renders them).
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum Conventions {
+    /// `kgeval lexicon`.
+    Lexicon(LexiconConventions),
+}
+
+/// A family's own result type, as its renderer takes it.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub enum FamilyResult {
+    /// `kgeval lexicon`: one evaluation per system.
+    Lexicon(Vec<LexiconEvaluation>),
+}
+
+/// What a [`Task`](crate::Task) returns: one envelope for every family.
+#[derive(Debug, Clone)]
+pub struct Evaluation {
+    /// The family evaluated.
+    pub family: Family,
+    /// The systems evaluated, in input order.
+    pub systems: Vec<String>,
+    /// The conventions in force.
+    pub conventions: Conventions,
+    /// Every warning of the readers and the scoring, in order, with its scope.
+    pub warnings: Vec<Warning>,
+    /// Every system's per-item values and headlines under the canonical metric names
+    /// ([`kgeval_model::metric_names`]), with metric metadata; merge tables of several
+    /// evaluations with [`ScoreTable::merge`].
+    pub table: ScoreTable,
+    /// The family's result.
+    pub result: FamilyResult,
+}
+
+impl Evaluation {
+    /// Renders the result as the `kgeval` CLI prints it.
+    #[must_use]
+    pub fn render(&self, format: OutputFormat, options: &RenderOptions) -> String {
+        match &self.result {
+            FamilyResult::Lexicon(evaluations) => kgeval_report::render_lexicon(evaluations, format, options),
+        }
+    }
+
+    /// The headline value of `metric` (canonical name or a legacy alias) for `system`.
+    #[must_use]
+    pub fn headline(&self, system: &str, metric: &str) -> Option<f64> {
+        let system = self.table.find_system(system)?;
+        let metric = self.table.find_metric(&kgeval_model::metric_names::canonical_metric_name(metric))?;
+        self.table.headline(system, metric)
+    }
+
+    /// The warnings of one scope, in order.
+    pub fn warnings_of<'a>(&'a self, scope: &'a str) -> impl Iterator<Item = &'a Diagnostic> + 'a {
+        self.warnings.iter().filter(move |w| w.scope == scope).map(|w| &w.diagnostic)
+    }
+}
+
+/// One canonical table from the per-system tables of a family's result.
+///
+/// # Errors
+/// [`Error::Invalid`] when two tables disagree on a value (two systems with one name).
+pub(crate) fn canonical_table<'a>(tables: impl IntoIterator<Item = &'a ScoreTable>) -> Result<ScoreTable, Error> {
+    let mut out = ScoreTable::new();
+    for table in tables {
+        out.merge(&table.canonical()).map_err(|e| Error::invalid(e.to_string()))?;
+    }
+    Ok(out)
+}

@@ -1,0 +1,144 @@
+//! `lexicon`: a lemon / OntoLex lexicon against a gold lexicon per class and property
+//! (QALD-3 Task 2).
+
+use std::path::Path;
+
+use kgeval_formats::lexicon::{read_lexicon, read_uri_list, LexiconReadOptions};
+use kgeval_formats::Input;
+use kgeval_metrics::lexicon::evaluate_lexicon;
+use kgeval_model::lexicon::{LexiconConventions, LexiconEvaluation, LexiconMode};
+use kgeval_model::metric_names::metric_info;
+use serde::Deserialize;
+
+use crate::evaluation::canonical_table;
+use crate::inputs::{by_name, one_or_many};
+use crate::{
+    system_names, Conventions, Error, Evaluation, Family, FamilyResult, Progress, ResultExt as _, SystemInput, Warning,
+};
+
+/// A lexicon evaluation: the gold lexicon, the URI list and one or more submitted lexicons.
+///
+/// As a manifest row: `family = "lexicon"`, `gold`, `uris`, `system` (or `systems = [...]`,
+/// each `PATH` or `NAME=PATH`), optional `mode` (`paper`, `qald3-script`) and `base_iri`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LexiconTask {
+    /// The gold lemon / OntoLex lexicon (Turtle).
+    pub gold: Input,
+    /// The URIs to score: classes, a blank line, properties (QALD-3 format).
+    pub uris: Input,
+    /// The submitted lexicons.
+    #[serde(alias = "system", deserialize_with = "one_or_many")]
+    pub systems: Vec<SystemInput>,
+    /// Paper formulas (default) or the original QALD-3 script with its quirks.
+    #[serde(default, deserialize_with = "mode")]
+    pub mode: LexiconMode,
+    /// Base IRI for relative IRIs in both lexicons.
+    #[serde(default)]
+    pub base_iri: Option<String>,
+}
+
+fn mode<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<LexiconMode, D::Error> {
+    by_name(deserializer, LexiconMode::from_name, "paper or qald3-script")
+}
+
+impl LexiconTask {
+    /// A task with the default options and no system yet.
+    #[must_use]
+    pub fn new(gold: impl Into<Input>, uris: impl Into<Input>) -> Self {
+        LexiconTask {
+            gold: gold.into(),
+            uris: uris.into(),
+            systems: Vec::new(),
+            mode: LexiconMode::Paper,
+            base_iri: None,
+        }
+    }
+
+    /// Adds a system (`PATH` or `NAME=PATH`).
+    #[must_use]
+    pub fn system(mut self, spec: &str) -> Self {
+        self.systems.push(SystemInput::parse(spec));
+        self
+    }
+
+    /// The same task with relative paths joined to `base`.
+    #[must_use]
+    pub fn resolved(&self, base: &Path) -> Self {
+        LexiconTask {
+            gold: self.gold.resolved(base),
+            uris: self.uris.resolved(base),
+            systems: self.systems.iter().map(|s| s.resolved(base)).collect(),
+            ..self.clone()
+        }
+    }
+
+    /// Reads the inputs and scores every system.
+    ///
+    /// # Errors
+    /// An input that cannot be read or is malformed; no system; two systems with one name.
+    pub fn run(&self, progress: &dyn Progress) -> Result<Evaluation, Error> {
+        if self.systems.is_empty() {
+            return Err(Error::invalid("lexicon: expected at least one system lexicon"));
+        }
+        let names = system_names(&self.systems)?;
+        let options = LexiconReadOptions { base_iri: self.base_iri.clone() };
+        let opened = self.uris.open().context("reading the URI list")?;
+        let (uris, uri_warnings) = read_uri_list(opened.bytes(), opened.name()).context("reading the URI list")?;
+        let opened = self.gold.open().context("reading the gold lexicon")?;
+        let gold = read_lexicon(opened.bytes(), opened.name(), &options).context("reading the gold lexicon")?;
+        progress.start("system lexicons", self.systems.len() as u64);
+        let mut evaluations: Vec<LexiconEvaluation> = Vec::with_capacity(self.systems.len());
+        for (system, name) in self.systems.iter().zip(&names) {
+            let opened = system.input.open().context("reading the system lexicon")?;
+            let read = read_lexicon(opened.bytes(), opened.name(), &options).context("reading the system lexicon")?;
+            let mut evaluation = evaluate_lexicon(&gold.lexicon, &read.lexicon, &uris, self.mode, name);
+            let mut warnings = uri_warnings.clone();
+            warnings.extend(gold.warnings.iter().cloned());
+            warnings.extend(read.warnings);
+            warnings.append(&mut evaluation.warnings);
+            evaluation.warnings = warnings;
+            fill_headlines(&mut evaluation);
+            evaluations.push(evaluation);
+            progress.advance(1);
+        }
+        progress.finish();
+        let warnings = evaluations
+            .iter()
+            .flat_map(|e| {
+                e.warnings.iter().map(|d| Warning { scope: format!("system {}", e.system), diagnostic: d.clone() })
+            })
+            .collect();
+        let table = canonical_table(evaluations.iter().map(|e| &e.score_table))?;
+        Ok(Evaluation {
+            family: Family::Lexicon,
+            systems: names,
+            conventions: Conventions::Lexicon(LexiconConventions { mode: self.mode, listed_uris: uris.uris.len() }),
+            warnings,
+            table,
+            result: FamilyResult::Lexicon(evaluations),
+        })
+    }
+}
+
+/// The headlines: the averages (`precision`, `recall`, `f1`, `accuracy`, `accuracy_raw`) and
+/// the micro scores (`micro_precision`, `micro_recall`, `micro_f1`, aggregate-only).
+fn fill_headlines(evaluation: &mut LexiconEvaluation) {
+    let table = &mut evaluation.score_table;
+    let system = table.system(&evaluation.system);
+    let (a, m) = (evaluation.average, evaluation.micro);
+    for (name, value) in [
+        ("precision", a.precision),
+        ("recall", a.recall),
+        ("f1", a.f_measure),
+        ("accuracy", evaluation.average_accuracy),
+        ("accuracy_raw", evaluation.average_accuracy_raw),
+    ] {
+        let metric = table.metric(name);
+        table.set_headline(system, metric, value);
+    }
+    for (name, value) in [("micro_precision", m.precision), ("micro_recall", m.recall), ("micro_f1", m.f_measure)] {
+        let metric = table.metric_with_info(name, metric_info(name).aggregate());
+        table.set_headline(system, metric, value);
+    }
+}

@@ -1,0 +1,115 @@
+#![doc = include_str!("../README.md")]
+#![deny(missing_docs)]
+
+mod error;
+mod evaluation;
+mod gate;
+mod inputs;
+pub mod lexicon;
+mod manifest;
+mod progress;
+
+use serde::Deserialize;
+
+pub use error::{Error, ResultExt};
+pub use evaluation::{Conventions, Evaluation, FamilyResult, Warning};
+pub use gate::{Gate, GateFailure};
+pub use inputs::{system_names, SystemInput};
+pub use kgeval_formats::{Input, InputBytes};
+pub use kgeval_model::{Diagnostic, ScoreTable};
+pub use kgeval_report::{OutputFormat, RenderOptions};
+pub use manifest::{from_json, from_toml, read_toml};
+pub use progress::{NoProgress, Progress};
+
+/// The evaluation families; each name is its CLI subcommand's and its module's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Deserialize, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Family {
+    /// Ontology alignments against (partial) references (`kgeval align`).
+    Align,
+    /// Local rankings with NIL abstention (`kgeval rank`).
+    Rank,
+    /// TREC runs against qrels, trec_eval's measures (`kgeval trec`).
+    Trec,
+    /// Knowledge-graph completion (`kgeval kgc`).
+    Kgc,
+    /// Question answering over linked data (`kgeval qald`).
+    Qald,
+    /// lemon / OntoLex lexicons (`kgeval lexicon`).
+    Lexicon,
+}
+
+impl Family {
+    /// Every family, in CLI order.
+    pub const ALL: [Family; 6] =
+        [Family::Align, Family::Rank, Family::Trec, Family::Kgc, Family::Qald, Family::Lexicon];
+
+    /// The subcommand name (`align`, `rank`, `trec`, `kgc`, `qald`, `lexicon`).
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Family::Align => "align",
+            Family::Rank => "rank",
+            Family::Trec => "trec",
+            Family::Kgc => "kgc",
+            Family::Qald => "qald",
+            Family::Lexicon => "lexicon",
+        }
+    }
+}
+
+impl std::fmt::Display for Family {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// One evaluation to run: plain data (inputs and options with their defaults), deserialisable
+/// from a manifest row (`family = "lexicon"`, then the family's fields).
+///
+/// ```no_run
+/// use kgeval::{NoProgress, Task};
+/// let task: Task = kgeval::from_toml(r#"
+/// family = "lexicon"
+/// gold = "testdata/lemon/matoll-foaf.ttl"
+/// system = "testdata/lemon/matoll-foaf_2.ttl"
+/// uris = "testdata/lemon/matoll-foaf-uris.txt"
+/// "#, "task.toml")?;
+/// let evaluation = task.run(&NoProgress)?;
+/// println!("{}", evaluation.render(kgeval::OutputFormat::Text, &kgeval::RenderOptions::default()));
+/// # Ok::<(), kgeval::Error>(())
+/// ```
+#[derive(Debug, Clone, Deserialize)]
+#[serde(tag = "family", rename_all = "lowercase")]
+pub enum Task {
+    /// `kgeval lexicon`.
+    Lexicon(lexicon::LexiconTask),
+}
+
+impl Task {
+    /// The task's family.
+    #[must_use]
+    pub fn family(&self) -> Family {
+        match self {
+            Task::Lexicon(_) => Family::Lexicon,
+        }
+    }
+
+    /// Runs the task: reads its inputs, evaluates, and returns the envelope.
+    ///
+    /// # Errors
+    /// An input that cannot be read or is malformed, or options that do not fit.
+    pub fn run(&self, progress: &dyn Progress) -> Result<Evaluation, Error> {
+        match self {
+            Task::Lexicon(task) => task.run(progress),
+        }
+    }
+
+    /// The same task with relative paths joined to `base` (a manifest's folder).
+    #[must_use]
+    pub fn resolved(&self, base: &std::path::Path) -> Task {
+        match self {
+            Task::Lexicon(task) => Task::Lexicon(task.resolved(base)),
+        }
+    }
+}
