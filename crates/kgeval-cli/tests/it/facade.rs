@@ -7,25 +7,25 @@ use kgeval::{Family, NoProgress, OutputFormat, RenderOptions, Task};
 use crate::{kgeval, root};
 
 /// Runs a task given as TOML (paths relative to the workspace root).
-fn run_toml(toml: &str) -> kgeval::Evaluation {
+pub(crate) fn run_toml(toml: &str) -> kgeval::Evaluation {
     let task: Task = kgeval::from_toml(toml, "task.toml").expect("task");
     task.resolved(&root()).run(&NoProgress).expect("evaluation")
 }
 
 /// The CLI's JSON for `args`, as bytes.
-fn cli_json(args: &[&str]) -> String {
+pub(crate) fn cli_json(args: &[&str]) -> String {
     let out = kgeval(&[args, &["--format", "json"]].concat());
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     String::from_utf8(out.stdout).expect("utf-8")
 }
 
-fn json_options() -> RenderOptions {
+pub(crate) fn json_options() -> RenderOptions {
     RenderOptions { version: env!("CARGO_PKG_VERSION").to_owned(), ..RenderOptions::default() }
 }
 
 /// Asserts that the task's rendering equals the CLI's output (the task's paths are absolute,
 /// the CLI's relative to the workspace root), showing the first differing line.
-fn assert_same_output(task: &str, cli: &str) {
+pub(crate) fn assert_same_output(task: &str, cli: &str) {
     let task = task.replace(&format!("{}/", root().display()), "");
     if task != cli {
         let (i, (a, b)) = task
