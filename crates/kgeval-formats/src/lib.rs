@@ -8,6 +8,7 @@ pub mod kgc;
 pub mod lexicon;
 mod lines;
 pub mod ontology;
+pub mod per_item;
 pub mod qald;
 pub mod ranking;
 pub mod trec;

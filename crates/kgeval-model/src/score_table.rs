@@ -428,6 +428,21 @@ impl ScoreTable {
         self.values.len()
     }
 
+    /// The values alone, as a `--per-item` JSON round trip keeps them: no grouping keys, no
+    /// headlines, the vocabulary's [`MetricInfo`] for every metric; systems, items and metrics
+    /// that hold no value are left out.
+    #[must_use]
+    pub fn values_only(&self) -> ScoreTable {
+        let mut out = ScoreTable::new();
+        for (s, i, m, v) in self.rows() {
+            let s = out.system(self.system_name(s));
+            let i = out.item(&self.item_info(i).name, &[]);
+            let m = out.metric(self.metric_name(m));
+            out.set(s, i, m, v);
+        }
+        out
+    }
+
     /// Whether both tables hold the same systems, items (names and groups), metrics (names and
     /// info), values and headlines, whatever the insertion order.
     #[must_use]

@@ -9,6 +9,7 @@ mod facade;
 mod kgc;
 mod lexicon;
 mod melt;
+mod per_item;
 mod qald;
 mod qald_bad;
 mod qald_server;
