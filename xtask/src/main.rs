@@ -1,10 +1,11 @@
-//! Project automation: `cargo xtask fixtures [--check]`, `cargo xtask bench align` and
-//! `cargo xtask bench trec`.
+//! Project automation: `cargo xtask fixtures [--check]`, `cargo xtask tidy`, `cargo xtask bench
+//! align|kgc|trec`.
 
 mod bench;
 mod bench_kgc;
 mod bench_trec;
 mod fixtures;
+mod tidy;
 mod timing;
 
 use std::path::{Path, PathBuf};
@@ -19,8 +20,9 @@ fn main() -> anyhow::Result<()> {
     match args.first().map(String::as_str) {
         Some("fixtures") => fixtures::run(args.iter().any(|a| a == "--check")),
         Some("bench") => bench::run(&args[1..]),
+        Some("tidy") => tidy::run(),
         _ => bail!(
-            "usage: cargo xtask fixtures [--check] | cargo xtask bench align [--cells N] | cargo xtask bench kgc [--rows N] | cargo xtask bench trec [--queries N --docs M]"
+            "usage: cargo xtask fixtures [--check] | cargo xtask tidy | cargo xtask bench align [--cells N] | cargo xtask bench kgc [--rows N] | cargo xtask bench trec [--queries N --docs M]"
         ),
     }
 }
