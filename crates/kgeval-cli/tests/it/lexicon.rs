@@ -285,6 +285,18 @@ fn bad_lexicon_input_fails_cleanly() {
 }
 
 #[test]
+fn every_help_example_runs() {
+    let examples = crate::help_examples("lexicon");
+    assert_eq!(examples.len(), 3, "{examples:?}");
+    for example in examples {
+        let args: Vec<&str> = example.iter().map(String::as_str).collect();
+        let out = kgeval(&args);
+        assert!(out.status.success(), "kgeval {}: {}", args.join(" "), String::from_utf8_lossy(&out.stderr));
+        assert!(!out.stdout.is_empty());
+    }
+}
+
+#[test]
 fn help_shows_an_example() {
     let help = kgeval(&["lexicon", "--help"]);
     let text = String::from_utf8_lossy(&help.stdout);

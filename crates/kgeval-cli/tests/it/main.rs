@@ -58,6 +58,29 @@ pub(crate) fn gzip_file(source: &Path, target: &Path) {
     std::fs::write(target, encoder.finish().expect("gzip")).expect("write gzip");
 }
 
+/// The examples of `kgeval SUBCOMMAND --help` (the lines after `Examples:` that start with
+/// `kgeval`, continuation lines joined), each split into arguments (no shell quoting).
+pub(crate) fn help_examples(subcommand: &str) -> Vec<Vec<String>> {
+    let help = kgeval(&[subcommand, "--help"]);
+    let text = String::from_utf8_lossy(&help.stdout).into_owned();
+    let mut examples = Vec::new();
+    let mut current: Option<String> = None;
+    for line in text.lines().skip_while(|l| !l.starts_with("Examples:")).skip(1) {
+        let line = line.trim();
+        if current.is_none() && !line.starts_with("kgeval ") {
+            continue;
+        }
+        let part = line.trim_end_matches('\\').trim();
+        let whole = current.take().map_or_else(|| part.to_owned(), |c| format!("{c} {part}"));
+        if line.ends_with('\\') {
+            current = Some(whole);
+        } else {
+            examples.push(whole.split_whitespace().skip(1).map(str::to_owned).collect());
+        }
+    }
+    examples
+}
+
 /// Runs `kgeval`, asserts exit 0 and parses stdout as JSON.
 pub(crate) fn kgeval_json(args: &[&str]) -> serde_json::Value {
     let mut all = args.to_vec();
