@@ -18,7 +18,7 @@ pub use inputs::{system_names, SystemInput};
 pub use kgeval_formats::{Input, InputBytes};
 pub use kgeval_model::{Diagnostic, ScoreTable};
 pub use kgeval_report::{OutputFormat, RenderOptions};
-pub use manifest::{from_json, from_toml, read_toml};
+pub use manifest::{family_from_toml, from_json, from_toml, read_family_toml, read_toml};
 pub use progress::{NoProgress, Progress};
 
 /// The evaluation families; each name is its CLI subcommand's and its module's.
@@ -69,7 +69,7 @@ impl std::fmt::Display for Family {
 ///
 /// ```no_run
 /// use kgeval::{NoProgress, Task};
-/// let task: Task = kgeval::from_toml(r#"
+/// let task = Task::from_toml(r#"
 /// family = "lexicon"
 /// gold = "testdata/lemon/matoll-foaf.ttl"
 /// system = "testdata/lemon/matoll-foaf_2.ttl"
@@ -87,6 +87,42 @@ pub enum Task {
 }
 
 impl Task {
+    /// Parses a manifest row: a `family = "…"` key, then the family's fields; errors point
+    /// into the text (`FILE:LINE:COL: unknown field `mod`, expected one of …`).
+    ///
+    /// ```
+    /// let task = kgeval::Task::from_toml("family = \"lexicon\"\ngold = \"g.ttl\"\nsystem = \"s.ttl\"\nuris = \"u.txt\"\n", "t.toml")?;
+    /// assert_eq!(task.family(), kgeval::Family::Lexicon);
+    /// let error = kgeval::Task::from_toml("family = \"lexicon\"\ngold = 3\n", "t.toml").unwrap_err();
+    /// assert!(error.to_string().starts_with("t.toml:2:8: "), "{error}");
+    /// # Ok::<(), kgeval::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`Error::Invalid`] with the position of the first TOML or schema error; a missing or
+    /// unknown family.
+    pub fn from_toml(text: &str, file: &str) -> Result<Task, Error> {
+        let (family, masked) = manifest::split_family(text, file)?;
+        let Some(name) = family else {
+            return Err(Error::invalid(format!(
+                "{file}:1:1: found no `family` key, expected family = one of {}",
+                Family::ALL.map(Family::name).join(", ")
+            )));
+        };
+        let family = Family::ALL.into_iter().find(|f| f.name() == name).ok_or_else(|| {
+            Error::invalid(format!(
+                "{file}:1:1: found family {name:?}, expected one of {}",
+                Family::ALL.map(Family::name).join(", ")
+            ))
+        })?;
+        Ok(match family {
+            Family::Lexicon => Task::Lexicon(manifest::from_toml(&masked, file)?),
+            other => {
+                return Err(Error::invalid(format!("{file}: family {other} has no task yet")));
+            }
+        })
+    }
+
     /// The task's family.
     #[must_use]
     pub fn family(&self) -> Family {

@@ -8,7 +8,7 @@ use crate::{kgeval, root};
 
 /// Runs a task given as TOML (paths relative to the workspace root).
 pub(crate) fn run_toml(toml: &str) -> kgeval::Evaluation {
-    let task: Task = kgeval::from_toml(toml, "task.toml").expect("task");
+    let task = Task::from_toml(toml, "task.toml").expect("task");
     task.resolved(&root()).run(&NoProgress).expect("evaluation")
 }
 

@@ -9,7 +9,7 @@ use crate::{kgeval, root};
 
 /// Runs a task given as TOML with paths relative to the workspace root.
 fn evaluate(toml: &str) -> kgeval::Evaluation {
-    let task: Task = kgeval::from_toml(toml, "task.toml").expect("task");
+    let task = Task::from_toml(toml, "task.toml").expect("task");
     task.resolved(&root()).run(&NoProgress).expect("evaluation")
 }
 
@@ -41,7 +41,7 @@ fn lexicon_per_item_json_round_trips() {
     let read = assert_round_trip(&evaluation);
     assert_eq!(read.systems().collect::<Vec<_>>(), ["matoll-foaf_2", "matoll-foaf_3"]);
     // A changed value is caught.
-    let mut changed = read.clone();
+    let mut changed = read;
     let (s, i, m) = changed.find("matoll-foaf_2", "http://xmlns.com/foaf/0.1/friend", "precision").expect("row");
     changed.set(s, i, m, 0.5);
     assert!(!changed.same_content(&evaluation.table.values_only()));
