@@ -427,7 +427,7 @@ pub struct OntoalignerEvaluation {
 #[derive(Debug, Clone)]
 pub enum RankResult {
     /// `diso`, `bioml`, `deeponto`.
-    Local(RankingEvaluation),
+    Local(Box<RankingEvaluation>),
     /// `biollm`.
     Biollm(BiollmEvaluation),
     /// `ontoaligner`.

@@ -24,8 +24,9 @@ use std::path::Path;
 
 use kgeval_formats::Input;
 use kgeval_metrics::local::{default_tau_grid, LocalOptions};
-use kgeval_model::ranking::results::RankingProfile;
-use kgeval_model::ranking::{TiePolicy, DISO_NIL_IRI};
+pub use kgeval_model::ranking::results::{RankConventions, RankResult, RankingProfile};
+pub use kgeval_model::ranking::TiePolicy;
+use kgeval_model::ranking::DISO_NIL_IRI;
 use kgeval_report::RESERVED_PAIR_NAMES;
 use serde::Deserialize;
 
@@ -45,6 +46,20 @@ pub const DEFAULT_BETA: f64 = 1.0;
 /// As a manifest row: `family = "rank"`, optional `profile` and `system` (the system's NAME,
 /// not a path: the submissions are the pairs' `submission`), one or more `[[pair]]` tables
 /// (`name`, `pools`, `gold`, `submission`), and any option below.
+///
+/// ```
+/// use kgeval::rank::{RankPair, RankTask, RankingProfile};
+/// use kgeval::{Input, NoProgress};
+/// let gold = Input::from_bytes("gold.tsv", &b"q1\thttp://t/a\nq2\thttp://t/b\n"[..]);
+/// let run = Input::from_bytes("run.jsonl", &br#"{"qid": "q1", "ranking": ["http://t/x", "http://t/a"]}
+/// {"qid": "q2", "ranking": ["http://t/b", "http://t/x"]}"#[..]);
+/// let task = RankTask::new(RankingProfile::Bioml).pair(RankPair::new(run).gold(gold));
+/// let evaluation = task.run(&NoProgress)?;
+/// assert_eq!(evaluation.systems, ["run"]);
+/// assert_eq!(evaluation.headline("run", "mrr"), Some(0.75));
+/// assert_eq!(evaluation.headline("run", "hits@1"), Some(0.5));
+/// # Ok::<(), kgeval::Error>(())
+/// ```
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RankTask {

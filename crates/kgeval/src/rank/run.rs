@@ -41,7 +41,7 @@ impl RankTask {
         let result = match self.profile {
             RankingProfile::Ontoaligner => self.run_ontoaligner(system)?,
             RankingProfile::Biollm => self.run_biollm(system, &names, &mut warnings)?,
-            _ => self.run_local(system, &names, progress, &mut warnings)?,
+            _ => self.run_local(&system, &names, progress, &mut warnings)?,
         };
         let conventions = result.conventions().clone();
         let system = result.system().to_owned();
@@ -62,7 +62,7 @@ impl RankTask {
 
     fn run_local(
         &self,
-        system: String,
+        system: &str,
         names: &[String],
         progress: &dyn Progress,
         warnings: &mut Vec<Warning>,
@@ -81,10 +81,10 @@ impl RankTask {
             .iter()
             .map(|l| LocalPair { name: &l.name, pools: l.pools.as_ref(), submission: &l.submission, gold: &l.gold })
             .collect();
-        let evaluation = evaluate_local(&system, &pairs, &interner, &options).map_err(|e| located(e, &loaded))?;
+        let evaluation = evaluate_local(system, &pairs, &interner, &options).map_err(|e| located(&e, &loaded))?;
         let scope = format!("system {system}");
         warnings.extend(evaluation.warnings.iter().map(|d| Warning { scope: scope.clone(), diagnostic: d.clone() }));
-        Ok(RankResult::Local(evaluation))
+        Ok(RankResult::Local(Box::new(evaluation)))
     }
 
     fn run_biollm(&self, system: String, names: &[String], warnings: &mut Vec<Warning>) -> Result<RankResult, Error> {
@@ -204,7 +204,7 @@ impl RankTask {
 }
 
 /// A validation error as `FILE:LINE: message`, naming the input of its role.
-fn located(e: ValidationError, loaded: &[LoadedPair]) -> Error {
+fn located(e: &ValidationError, loaded: &[LoadedPair]) -> Error {
     let file = loaded.iter().find(|l| l.name == e.pair).and_then(|pair| match e.role {
         InputRole::Pools => pair.pools_file.clone(),
         InputRole::Submission => Some(pair.submission_file.clone()),
