@@ -70,8 +70,8 @@ pub struct RankTask {
     /// submission).
     #[serde(default)]
     pub system: Option<String>,
-    /// The pairs, in output order (`[[pair]]` tables).
-    #[serde(rename = "pair", alias = "pairs", default)]
+    /// The pairs, in output order (`[[pair]]` tables; at least one in a manifest).
+    #[serde(rename = "pair", alias = "pairs", deserialize_with = "non_empty")]
     pub pairs: Vec<RankPair>,
     /// How equal scores are ordered (default: the profile's).
     #[serde(default, deserialize_with = "ties")]
@@ -346,6 +346,14 @@ pub fn parse_tau_grid(spec: &str) -> Result<Vec<f64>, Error> {
     }
     let n = ((stop - start) / step + 1e-9).floor() as usize;
     Ok((0..=n).map(|i| start + i as f64 * step).collect())
+}
+
+fn non_empty<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Vec<RankPair>, D::Error> {
+    let pairs = Vec::<RankPair>::deserialize(deserializer)?;
+    if pairs.is_empty() {
+        return Err(serde::de::Error::custom("expected at least one [[pair]] table, found none"));
+    }
+    Ok(pairs)
 }
 
 fn profile<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<RankingProfile, D::Error> {
