@@ -17,7 +17,7 @@ pub use kgc::{kgc_json, render_kgc};
 pub use lexicon::{lexicon_json, render_lexicon};
 pub use number::{format_fixed, format_java_double};
 pub use qald::{qald_json, render_qald};
-pub use ranking::{ranking_json, render_biollm, render_ontoaligner, render_ranking, RESERVED_PAIR_NAMES};
+pub use ranking::{ranking_json, render_biollm, render_ontoaligner, render_rank, render_ranking, RESERVED_PAIR_NAMES};
 pub use table::Table;
 
 /// The output formats every family renders.

@@ -4,7 +4,8 @@
 use std::fmt::Write as _;
 
 use kgeval_model::ranking::results::{
-    AbstentionScores, BiollmScores, OntoalignerScores, PairRanking, RankSummary, RankingEvaluation,
+    AbstentionScores, BiollmEvaluation, ConventionValue, OntoalignerEvaluation, PairRanking, RankConventions,
+    RankResult, RankSummary, RankingEvaluation,
 };
 use serde_json::{json, Map, Value};
 
@@ -14,6 +15,16 @@ use crate::{format_fixed, OutputFormat, RenderOptions, Table};
 /// Keys of the top-level JSON object that are not pair names.
 pub const RESERVED_PAIR_NAMES: [&str; 9] =
     ["MACRO", "MICRO", "kgeval_version", "system", "conventions", "abstention", "sweep", "warnings", "per_item"];
+
+/// Renders any `kgeval rank` result: the leaderboard, or Bio-LLM's or OntoAligner's figures.
+#[must_use]
+pub fn render_rank(result: &RankResult, format: OutputFormat, options: &RenderOptions) -> String {
+    match result {
+        RankResult::Local(evaluation) => render_ranking(evaluation, format, options),
+        RankResult::Biollm(evaluation) => render_biollm(evaluation, format, options),
+        RankResult::Ontoaligner(evaluation) => render_ontoaligner(evaluation, format, options),
+    }
+}
 
 /// Renders a local-ranking evaluation.
 #[must_use]
@@ -40,19 +51,7 @@ pub fn ranking_json(evaluation: &RankingEvaluation, options: &RenderOptions) -> 
     let mut root = Map::new();
     root.insert("kgeval_version".into(), json!(options.version));
     root.insert("system".into(), json!(evaluation.system));
-    root.insert(
-        "conventions".into(),
-        json!({
-            "profile": evaluation.profile.name(),
-            "ties": evaluation.tie_policy.name(),
-            "ks": evaluation.ks,
-            "nil_iri": evaluation.nil_iri,
-            "tau_rule": evaluation.tau_rule,
-            "macro": "unweighted mean over pairs of the overall values; queries summed",
-            "absent_gold": "reciprocal rank 0, no hit, kept in the denominator",
-            "abstention": "rank-1 NIL abstains",
-        }),
-    );
+    root.insert("conventions".into(), conventions_json(&evaluation.conventions));
     for pair in &evaluation.pairs {
         root.insert(pair.pair.clone(), pair_json(pair));
     }
@@ -84,6 +83,23 @@ pub fn ranking_json(evaluation: &RankingEvaluation, options: &RenderOptions) -> 
         root.insert("per_item".into(), per_item_json(&evaluation.score_table));
     }
     Value::Object(root)
+}
+
+/// The conventions as a JSON object, from [`RankConventions::entries`].
+fn conventions_json(conventions: &RankConventions) -> Value {
+    let entries: Map<String, Value> = conventions
+        .entries()
+        .into_iter()
+        .map(|(key, value)| {
+            let value = match value {
+                ConventionValue::Text(text) => json!(text),
+                ConventionValue::Number(number) => json!(number),
+                ConventionValue::Integers(ks) => json!(ks),
+            };
+            (key.to_owned(), value)
+        })
+        .collect();
+    Value::Object(entries)
 }
 
 fn summary_json(s: &RankSummary) -> Value {
@@ -137,17 +153,19 @@ fn header_line(e: &RankingEvaluation) -> String {
     let tau = e.pairs.iter().find_map(|p| p.tau).map_or_else(|| "n/a (rankings)".to_owned(), |t| t.to_string());
     format!(
         "kgeval rank: profile {}, ties {}, tau {tau}, NIL <{}>; absent gold = rank 0, macro = mean of pairs",
-        e.profile, e.tie_policy, e.nil_iri
+        e.conventions.profile,
+        e.conventions.ties_name(),
+        e.conventions.nil_iri
     )
 }
 
 /// One row per (pair, block): overall, matched, NIL, each type; then MACRO and micro.
 fn leaderboard_table(e: &RankingEvaluation, decimals: usize) -> Table {
     let mut header = vec!["pair", "block", "queries", "MRR"];
-    let hit_names: Vec<String> = e.ks.iter().map(|k| format!("H@{k}")).collect();
+    let hit_names: Vec<String> = e.conventions.ks.iter().map(|k| format!("H@{k}")).collect();
     header.extend(hit_names.iter().map(String::as_str));
     let mut numeric = vec![false, false, true, true];
-    numeric.extend(e.ks.iter().map(|_| true));
+    numeric.extend(e.conventions.ks.iter().map(|_| true));
     let mut table = Table::new(&header, &numeric);
     let mut row = |pair: &str, block: &str, s: &RankSummary| {
         let mut cells = vec![pair.to_owned(), block.to_owned(), s.queries.to_string(), format_fixed(s.mrr, decimals)];
@@ -278,7 +296,7 @@ fn text(e: &RankingEvaluation, options: &RenderOptions) -> String {
 
 fn csv(e: &RankingEvaluation) -> String {
     let mut out = String::from("system,pair,block,queries,mrr");
-    for k in &e.ks {
+    for k in &e.conventions.ks {
         let _ = write!(out, ",hits_at_{k}");
     }
     out.push('\n');
@@ -306,13 +324,14 @@ fn csv(e: &RankingEvaluation) -> String {
 
 /// Renders DeepOnto `biollm_eval` figures.
 #[must_use]
-pub fn render_biollm(system: &str, s: &BiollmScores, format: OutputFormat, options: &RenderOptions) -> String {
+pub fn render_biollm(evaluation: &BiollmEvaluation, format: OutputFormat, options: &RenderOptions) -> String {
+    let (system, s) = (evaluation.system.as_str(), &evaluation.scores);
     let rr = s.rejection_rate;
     match format {
         OutputFormat::Json => pretty(&json!({
             "kgeval_version": options.version,
             "system": system,
-            "conventions": {"profile": "biollm", "threshold": s.threshold, "predicted": "answer flag true and score >= threshold", "ranking": "matched rows, scores descending, stable ties"},
+            "conventions": conventions_json(&evaluation.conventions),
             "P": s.precision, "R": s.recall, "F1": s.f1, "Hits@1": s.hits_at_1, "MRR": s.mrr, "RR": rr,
             "true_positives": s.true_positives, "predictions": s.predictions, "references": s.references, "unmatched": s.unmatched,
         })),
@@ -358,12 +377,8 @@ pub fn render_biollm(system: &str, s: &BiollmScores, format: OutputFormat, optio
 /// Renders OntoAligner's `evaluation_report` (×100, as OntoAligner prints it) with `hit_at_k`
 /// and `mrr` (fractions).
 #[must_use]
-pub fn render_ontoaligner(
-    system: &str,
-    s: &OntoalignerScores,
-    format: OutputFormat,
-    options: &RenderOptions,
-) -> String {
+pub fn render_ontoaligner(evaluation: &OntoalignerEvaluation, format: OutputFormat, options: &RenderOptions) -> String {
+    let (system, s) = (evaluation.system.as_str(), &evaluation.scores);
     let mut hits = Map::new();
     for (k, v) in &s.hits {
         hits.insert(format!("hit_at_{k}"), json!(v));
@@ -372,7 +387,7 @@ pub fn render_ontoaligner(
         OutputFormat::Json => pretty(&json!({
             "kgeval_version": options.version,
             "system": system,
-            "conventions": {"profile": "ontoaligner", "beta": s.beta, "ranking": "grouped by source, duplicates keep max score, missing score 0, first-seen order on ties, denominator = references"},
+            "conventions": conventions_json(&evaluation.conventions),
             "evaluation_report": {
                 "intersection": s.intersection,
                 "precision": s.precision * 100.0,

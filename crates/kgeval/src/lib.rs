@@ -8,6 +8,7 @@ mod inputs;
 pub mod lexicon;
 mod manifest;
 mod progress;
+pub mod rank;
 
 use serde::Deserialize;
 
@@ -84,6 +85,8 @@ impl std::fmt::Display for Family {
 pub enum Task {
     /// `kgeval lexicon`.
     Lexicon(lexicon::LexiconTask),
+    /// `kgeval rank`.
+    Rank(rank::RankTask),
 }
 
 impl Task {
@@ -128,6 +131,7 @@ impl Task {
     pub fn family(&self) -> Family {
         match self {
             Task::Lexicon(_) => Family::Lexicon,
+            Task::Rank(_) => Family::Rank,
         }
     }
 
@@ -138,6 +142,7 @@ impl Task {
     pub fn run(&self, progress: &dyn Progress) -> Result<Evaluation, Error> {
         match self {
             Task::Lexicon(task) => task.run(progress),
+            Task::Rank(task) => task.run(progress),
         }
     }
 
@@ -146,6 +151,7 @@ impl Task {
     pub fn resolved(&self, base: &std::path::Path) -> Task {
         match self {
             Task::Lexicon(task) => Task::Lexicon(task.resolved(base)),
+            Task::Rank(task) => Task::Rank(task.resolved(base)),
         }
     }
 }

@@ -36,7 +36,9 @@ mod query;
 mod sweep;
 mod validate;
 
-use kgeval_model::ranking::results::{PairRanking, RankBreakdown, RankingEvaluation, RankingProfile, TieCounts};
+use kgeval_model::ranking::results::{
+    PairRanking, RankBreakdown, RankConventions, RankingEvaluation, RankingProfile, TieCounts,
+};
 use kgeval_model::ranking::{GoldKey, PoolSet, Submission, Submitted, TiePolicy, DISO_NIL_IRI};
 use kgeval_model::{Diagnostic, Interner, ScoreTable};
 
@@ -96,6 +98,20 @@ impl LocalOptions {
     }
 }
 
+impl LocalOptions {
+    /// The conventions these options put in force, as the results print them.
+    #[must_use]
+    pub fn conventions(&self) -> RankConventions {
+        RankConventions {
+            ties: self.ties,
+            ks: self.ks.clone(),
+            nil_iri: self.nil_iri.clone(),
+            tau_rule: tau_rule(self.ties).to_owned(),
+            ..RankConventions::for_profile(self.profile)
+        }
+    }
+}
+
 impl Default for LocalOptions {
     fn default() -> Self {
         Self::for_profile(RankingProfile::Diso)
@@ -151,11 +167,7 @@ pub fn evaluate_local(
     let nil = interner.get(&options.nil_iri);
     let mut evaluation = RankingEvaluation {
         system: system.to_owned(),
-        profile: options.profile,
-        tie_policy: options.ties,
-        ks: options.ks.clone(),
-        nil_iri: options.nil_iri.clone(),
-        tau_rule: tau_rule(options.ties).to_owned(),
+        conventions: options.conventions(),
         ..RankingEvaluation::default()
     };
     let mut table = ScoreTable::new();

@@ -225,16 +225,8 @@ pub struct RiskCoverage {
 pub struct RankingEvaluation {
     /// The system name.
     pub system: String,
-    /// The profile.
-    pub profile: RankingProfile,
-    /// The tie policy used for scored submissions.
-    pub tie_policy: TiePolicy,
-    /// The cut-offs of Hits@k.
-    pub ks: Vec<u32>,
-    /// The NIL IRI.
-    pub nil_iri: String,
-    /// What happens to a candidate scoring exactly τ, in words.
-    pub tau_rule: String,
+    /// The conventions in force (profile, tie policy, cut-offs, NIL IRI, τ rule).
+    pub conventions: RankConventions,
     /// Per-pair results.
     pub pairs: Vec<PairRanking>,
     /// Unweighted mean over pairs of the overall values (queries summed): DISO's headline.
@@ -302,4 +294,164 @@ pub struct OntoalignerScores {
     pub hits: Vec<(u32, f64)>,
     /// `mrr`.
     pub mrr: f64,
+}
+
+/// A convention's value as printed: text, a number or a list of cut-offs.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ConventionValue {
+    /// Words.
+    Text(String),
+    /// A number (a threshold, β).
+    Number(f64),
+    /// A list of cut-offs k.
+    Integers(Vec<u32>),
+}
+
+impl From<&str> for ConventionValue {
+    fn from(text: &str) -> Self {
+        ConventionValue::Text(text.to_owned())
+    }
+}
+
+/// The conventions of a `kgeval rank` evaluation, as the engine decided them; the report
+/// renders [`RankConventions::entries`].
+///
+/// ```
+/// use kgeval_model::ranking::results::{ConventionValue, RankConventions, RankingProfile};
+/// let c = RankConventions::for_profile(RankingProfile::Bioml);
+/// let entries = c.entries();
+/// assert_eq!(entries[0], ("profile", ConventionValue::from("bioml")));
+/// assert_eq!(entries[1], ("ties", ConventionValue::from("lexicographic")));
+/// assert_eq!(entries[2], ("ks", ConventionValue::Integers(vec![1, 5, 10])));
+/// ```
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct RankConventions {
+    /// The profile the defaults came from.
+    pub profile: RankingProfile,
+    /// The tie policy used for scored submissions (local profiles).
+    pub ties: TiePolicy,
+    /// The cut-offs of Hits@k.
+    pub ks: Vec<u32>,
+    /// The NIL IRI.
+    pub nil_iri: String,
+    /// What happens to a candidate scoring exactly τ, in words (local profiles).
+    pub tau_rule: String,
+    /// Bio-LLM: a candidate is predicted when its answer is true and its score ≥ this.
+    pub threshold: f64,
+    /// OntoAligner: β of the F-score.
+    pub beta: f64,
+}
+
+impl RankConventions {
+    /// The profile's defaults (no τ rule; threshold 0, β 1).
+    #[must_use]
+    pub fn for_profile(profile: RankingProfile) -> Self {
+        RankConventions {
+            profile,
+            ties: profile.tie_policy(),
+            ks: profile.ks(),
+            nil_iri: crate::ranking::DISO_NIL_IRI.to_owned(),
+            tau_rule: String::new(),
+            threshold: 0.0,
+            beta: 1.0,
+        }
+    }
+
+    /// The tie policy's name as `kgeval rank` prints it: the mean-rank policy keeps its rank
+    /// name `expected` (also accepted as `realistic`).
+    #[must_use]
+    pub fn ties_name(&self) -> &'static str {
+        match self.ties.name() {
+            "realistic" => "expected",
+            name => name,
+        }
+    }
+
+    /// Every convention in force as `(key, value)`, in output order.
+    #[must_use]
+    pub fn entries(&self) -> Vec<(&'static str, ConventionValue)> {
+        let text = |s: &str| ConventionValue::Text(s.to_owned());
+        match self.profile {
+            RankingProfile::Biollm => vec![
+                ("profile", text(self.profile.name())),
+                ("threshold", ConventionValue::Number(self.threshold)),
+                ("predicted", text("answer flag true and score >= threshold")),
+                ("ranking", text("matched rows, scores descending, stable ties")),
+            ],
+            RankingProfile::Ontoaligner => vec![
+                ("profile", text(self.profile.name())),
+                ("beta", ConventionValue::Number(self.beta)),
+                (
+                    "ranking",
+                    text("grouped by source, duplicates keep max score, missing score 0, first-seen order on ties, denominator = references"),
+                ),
+            ],
+            _ => vec![
+                ("profile", text(self.profile.name())),
+                ("ties", text(self.ties_name())),
+                ("ks", ConventionValue::Integers(self.ks.clone())),
+                ("nil_iri", text(&self.nil_iri)),
+                ("tau_rule", text(&self.tau_rule)),
+                ("macro", text("unweighted mean over pairs of the overall values; queries summed")),
+                ("absent_gold", text("reciprocal rank 0, no hit, kept in the denominator")),
+                ("abstention", text("rank-1 NIL abstains")),
+            ],
+        }
+    }
+}
+
+/// A Bio-LLM evaluation (`--profile biollm`): one system, one submission.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BiollmEvaluation {
+    /// The system name.
+    pub system: String,
+    /// The conventions in force.
+    pub conventions: RankConventions,
+    /// The figures.
+    pub scores: BiollmScores,
+}
+
+/// An OntoAligner evaluation (`--profile ontoaligner`): one system, one prediction file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OntoalignerEvaluation {
+    /// The system name.
+    pub system: String,
+    /// The conventions in force.
+    pub conventions: RankConventions,
+    /// The figures.
+    pub scores: OntoalignerScores,
+}
+
+/// What `kgeval rank` returns: by profile, the local-ranking leaderboard, Bio-LLM's figures
+/// or OntoAligner's report.
+#[derive(Debug, Clone)]
+pub enum RankResult {
+    /// `diso`, `bioml`, `deeponto`.
+    Local(Box<RankingEvaluation>),
+    /// `biollm`.
+    Biollm(BiollmEvaluation),
+    /// `ontoaligner`.
+    Ontoaligner(OntoalignerEvaluation),
+}
+
+impl RankResult {
+    /// The system name.
+    #[must_use]
+    pub fn system(&self) -> &str {
+        match self {
+            RankResult::Local(e) => &e.system,
+            RankResult::Biollm(e) => &e.system,
+            RankResult::Ontoaligner(e) => &e.system,
+        }
+    }
+
+    /// The conventions in force.
+    #[must_use]
+    pub fn conventions(&self) -> &RankConventions {
+        match self {
+            RankResult::Local(e) => &e.conventions,
+            RankResult::Biollm(e) => &e.conventions,
+            RankResult::Ontoaligner(e) => &e.conventions,
+        }
+    }
 }

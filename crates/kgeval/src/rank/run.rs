@@ -1,0 +1,276 @@
+//! Running a [`RankTask`]: reading, validating, scoring, headlines and warnings.
+
+use kgeval_formats::ranking::{read_gold, read_pools, read_scored_pairs, read_submission, SubmissionReadOptions};
+use kgeval_metrics::local::{
+    evaluate_biollm, evaluate_local, evaluate_ontoaligner, InputRole, LocalPair, ValidationError,
+};
+use kgeval_model::metric_names::metric_info;
+use kgeval_model::ranking::results::{
+    BiollmEvaluation, OntoalignerEvaluation, RankConventions, RankResult, RankingProfile,
+};
+use kgeval_model::ranking::{GoldKey, PoolSet, Submission};
+use kgeval_model::{Diagnostic, Interner, ScoreTable};
+
+use super::{RankTask, DEFAULT_BETA, DEFAULT_THRESHOLD};
+use crate::evaluation::canonical_table;
+use crate::{Conventions, Error, Evaluation, Family, FamilyResult, Progress, ResultExt as _, Warning};
+
+/// One pair's inputs, read, with the names its errors use.
+struct LoadedPair {
+    name: String,
+    pools: Option<PoolSet>,
+    pools_file: Option<String>,
+    submission: Submission,
+    submission_file: String,
+    gold: GoldKey,
+    gold_file: String,
+}
+
+impl RankTask {
+    /// Reads the inputs, validates them like the organisers do and scores the system.
+    ///
+    /// # Errors
+    /// An input that cannot be read or is malformed (`FILE:LINE:COL: …`); a validation
+    /// failure (`FILE:LINE: …`: pools of the wrong size or without NIL, unknown, duplicate or
+    /// missing qids, a ranking that is not a permutation of its pool, …); no pair, a reserved
+    /// or repeated pair name; options that do not fit the profile.
+    pub fn run(&self, progress: &dyn Progress) -> Result<Evaluation, Error> {
+        let names = self.pair_names()?;
+        let system = self.system_name()?;
+        let mut warnings = Vec::new();
+        let result = match self.profile {
+            RankingProfile::Ontoaligner => self.run_ontoaligner(system)?,
+            RankingProfile::Biollm => self.run_biollm(system, &names, &mut warnings)?,
+            _ => self.run_local(&system, &names, progress, &mut warnings)?,
+        };
+        let conventions = result.conventions().clone();
+        let system = result.system().to_owned();
+        let table = headline_table(&result)?;
+        Ok(Evaluation {
+            family: Family::Rank,
+            systems: vec![system],
+            conventions: Conventions::Rank(conventions),
+            warnings,
+            table,
+            result: FamilyResult::Rank(result),
+        })
+    }
+
+    fn read_options(&self) -> SubmissionReadOptions {
+        SubmissionReadOptions { nil_iri: self.nil_iri().to_owned(), block_size: self.block_size }
+    }
+
+    fn run_local(
+        &self,
+        system: &str,
+        names: &[String],
+        progress: &dyn Progress,
+        warnings: &mut Vec<Warning>,
+    ) -> Result<RankResult, Error> {
+        let options = self.local_options()?;
+        let read_options = self.read_options();
+        let mut interner = Interner::new();
+        let mut loaded = Vec::with_capacity(self.pairs.len());
+        progress.start("pairs", self.pairs.len() as u64);
+        for (index, name) in names.iter().enumerate() {
+            loaded.push(self.load_pair(index, name, &read_options, &mut interner, warnings)?);
+            progress.advance(1);
+        }
+        progress.finish();
+        let pairs: Vec<LocalPair<'_>> = loaded
+            .iter()
+            .map(|l| LocalPair { name: &l.name, pools: l.pools.as_ref(), submission: &l.submission, gold: &l.gold })
+            .collect();
+        let evaluation = evaluate_local(system, &pairs, &interner, &options).map_err(|e| located(&e, &loaded))?;
+        let scope = format!("system {system}");
+        warnings.extend(evaluation.warnings.iter().map(|d| Warning { scope: scope.clone(), diagnostic: d.clone() }));
+        Ok(RankResult::Local(Box::new(evaluation)))
+    }
+
+    fn run_biollm(&self, system: String, names: &[String], warnings: &mut Vec<Warning>) -> Result<RankResult, Error> {
+        let [name] = names else {
+            return Err(Error::invalid("the biollm profile scores one submission file; the manifest lists several"));
+        };
+        let threshold = self.threshold.unwrap_or(DEFAULT_THRESHOLD);
+        if !threshold.is_finite() {
+            return Err(Error::invalid(format!("--threshold: expected a finite number, found {threshold}")));
+        }
+        let mut interner = Interner::new();
+        let loaded = self.load_pair(0, name, &self.read_options(), &mut interner, warnings)?;
+        let scores = evaluate_biollm(&loaded.submission, &loaded.gold, interner.get(self.nil_iri()), threshold);
+        if scores.unmatched == 0 {
+            warnings.push(Warning {
+                scope: format!("system {system}"),
+                diagnostic: Diagnostic::warning(
+                    "no-unmatched-row",
+                    "no UnMatched row: the rejection rate is undefined (DeepOnto divides by zero here)",
+                ),
+            });
+        }
+        let conventions = RankConventions {
+            threshold,
+            nil_iri: self.nil_iri().to_owned(),
+            ..RankConventions::for_profile(RankingProfile::Biollm)
+        };
+        Ok(RankResult::Biollm(BiollmEvaluation { system, conventions, scores }))
+    }
+
+    fn run_ontoaligner(&self, system: String) -> Result<RankResult, Error> {
+        let [pair] = self.pairs.as_slice() else {
+            return Err(Error::invalid(
+                "the ontoaligner profile scores one prediction file; the manifest lists several",
+            ));
+        };
+        let gold = pair
+            .gold
+            .as_ref()
+            .ok_or_else(|| Error::invalid("the ontoaligner profile needs --gold (the references)"))?;
+        let mut interner = Interner::new();
+        let opened = pair.submission.open().context("reading predictions")?;
+        let predictions =
+            read_scored_pairs(opened.bytes(), opened.name(), &mut interner).context("reading predictions")?;
+        let opened = gold.open().context("reading references")?;
+        let references: Vec<_> = read_scored_pairs(opened.bytes(), opened.name(), &mut interner)
+            .context("reading references")?
+            .into_iter()
+            .map(|p| (p.source, p.target))
+            .collect();
+        let ks = self.ks.clone().filter(|ks| !ks.is_empty()).unwrap_or_else(|| RankingProfile::Ontoaligner.ks());
+        let beta = self.beta.unwrap_or(DEFAULT_BETA);
+        let scores = evaluate_ontoaligner(&predictions, &references, &ks, beta);
+        let conventions = RankConventions { ks, beta, ..RankConventions::for_profile(RankingProfile::Ontoaligner) };
+        Ok(RankResult::Ontoaligner(OntoalignerEvaluation { system, conventions, scores }))
+    }
+
+    /// Reads pair `index`: pools (required by diso), submission, gold (else the submission's
+    /// own); the readers' warnings go to `warnings` under `pair NAME`.
+    fn load_pair(
+        &self,
+        index: usize,
+        name: &str,
+        options: &SubmissionReadOptions,
+        interner: &mut Interner,
+        warnings: &mut Vec<Warning>,
+    ) -> Result<LoadedPair, Error> {
+        let pair = &self.pairs[index];
+        let scope = format!("pair {name}");
+        let mut warn = |list: Vec<Diagnostic>| {
+            warnings.extend(list.into_iter().map(|diagnostic| Warning { scope: scope.clone(), diagnostic }));
+        };
+        let (pools, pools_file) = match &pair.pools {
+            Some(input) => {
+                let opened = input.open().context("reading pools")?;
+                let read = read_pools(opened.bytes(), opened.name(), interner).context("reading pools")?;
+                warn(read.warnings);
+                (Some(read.pools), Some(opened.name().to_owned()))
+            }
+            None if self.profile == RankingProfile::Diso => {
+                return Err(Error::invalid(format!(
+                    "pair {name:?}: the diso profile needs --pools (or `pools` in the manifest)"
+                )));
+            }
+            None => (None, None),
+        };
+        let opened = pair.submission.open().context("reading submission")?;
+        let submission_file = opened.name().to_owned();
+        let read = read_submission(opened.bytes(), opened.name(), interner, options).context("reading submission")?;
+        warn(read.warnings);
+        let (gold, gold_file) = match (&pair.gold, read.gold) {
+            (Some(input), _) => {
+                let opened = input.open().context("reading gold")?;
+                let gold =
+                    read_gold(opened.bytes(), opened.name(), interner, &options.nil_iri).context("reading gold")?;
+                warn(gold.warnings);
+                (gold.gold, opened.name().to_owned())
+            }
+            (None, Some(gold)) => (gold, submission_file.clone()),
+            (None, None) => {
+                return Err(Error::invalid(format!(
+                    "pair {name:?}: no gold key: give --gold (the submission {} carries none)",
+                    pair.submission.name()
+                )))
+            }
+        };
+        Ok(LoadedPair {
+            name: name.to_owned(),
+            pools,
+            pools_file,
+            submission: read.submission,
+            submission_file,
+            gold,
+            gold_file,
+        })
+    }
+}
+
+/// A validation error as `FILE:LINE: message`, naming the input of its role.
+fn located(e: &ValidationError, loaded: &[LoadedPair]) -> Error {
+    let file = loaded.iter().find(|l| l.name == e.pair).and_then(|pair| match e.role {
+        InputRole::Pools => pair.pools_file.clone(),
+        InputRole::Submission => Some(pair.submission_file.clone()),
+        InputRole::Gold => Some(pair.gold_file.clone()),
+    });
+    match file {
+        Some(file) => Error::invalid(format!("{file}:{}: {}", e.line, e.message)),
+        None => Error::invalid(e.to_string()),
+    }
+}
+
+/// The canonical score table with the headlines `--fail-under` gates: local profiles MACRO
+/// `recip_rank` (`mrr`) and `hits@K`, query-weighted `micro_mrr` and `micro_hits@K`; Bio-LLM
+/// `precision`, `recall`, `f1`, `hits@1`, `recip_rank` and `rejection_rate` (when defined);
+/// OntoAligner `precision`, `recall`, `f_score` (fractions, not ×100), `hits@K` and
+/// `recip_rank`.
+fn headline_table(result: &RankResult) -> Result<ScoreTable, Error> {
+    let mut table = match result {
+        RankResult::Local(e) => canonical_table([&e.score_table])?,
+        _ => ScoreTable::new(),
+    };
+    let system = table.system(result.system());
+    let mut set = |name: &str, value: f64, aggregate: bool| {
+        let info = if aggregate { metric_info(name).aggregate() } else { metric_info(name) };
+        let metric = table.metric_with_info(name, info);
+        table.set_headline(system, metric, value);
+    };
+    match result {
+        RankResult::Local(e) => {
+            let macro_summary = &e.macro_summary;
+            set("recip_rank", macro_summary.mrr, false);
+            for &(k, v) in &macro_summary.hits {
+                set(&format!("hits@{k}"), v, false);
+            }
+            let micro = &e.micro_summary;
+            set("micro_mrr", micro.mrr, true);
+            for &(k, v) in &micro.hits {
+                set(&format!("micro_hits@{k}"), v, true);
+            }
+        }
+        RankResult::Biollm(e) => {
+            let s = &e.scores;
+            for (name, value) in [
+                ("precision", s.precision),
+                ("recall", s.recall),
+                ("f1", s.f1),
+                ("hits@1", s.hits_at_1),
+                ("recip_rank", s.mrr),
+            ] {
+                set(name, value, true);
+            }
+            if let Some(rate) = s.rejection_rate {
+                set("rejection_rate", rate, true);
+            }
+        }
+        RankResult::Ontoaligner(e) => {
+            let s = &e.scores;
+            for (name, value) in
+                [("precision", s.precision), ("recall", s.recall), ("f_score", s.f_score), ("recip_rank", s.mrr)]
+            {
+                set(name, value, true);
+            }
+            for &(k, v) in &s.hits {
+                set(&format!("hits@{k}"), v, true);
+            }
+        }
+    }
+    Ok(table)
+}
