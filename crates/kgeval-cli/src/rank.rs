@@ -107,7 +107,7 @@ pub(crate) fn run(args: &RankArgs) -> anyhow::Result<Outcome> {
 /// options over the manifest's.
 fn task(args: &RankArgs) -> anyhow::Result<RankTask> {
     let mut task = if let Some(path) = &args.manifest {
-        let task: RankTask = kgeval::read_toml(path)?;
+        let task: RankTask = kgeval::read_family_toml(path, kgeval::Family::Rank)?;
         task.resolved(path.parent().unwrap_or(Path::new(".")))
     } else {
         let system = match (&args.system, &args.submission) {

@@ -120,6 +120,7 @@ impl Task {
         })?;
         Ok(match family {
             Family::Lexicon => Task::Lexicon(manifest::from_toml(&masked, file)?),
+            Family::Rank => Task::Rank(manifest::from_toml(&masked, file)?),
             other => {
                 return Err(Error::invalid(format!("{file}: family {other} has no task yet")));
             }
