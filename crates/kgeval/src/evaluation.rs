@@ -1,6 +1,7 @@
 //! The one envelope every task returns.
 
 use kgeval_model::lexicon::{LexiconConventions, LexiconEvaluation};
+use kgeval_model::results::AlignConventions;
 use kgeval_model::{Diagnostic, ScoreTable};
 use kgeval_report::{OutputFormat, RenderOptions};
 
@@ -19,6 +20,8 @@ pub struct Warning {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub enum Conventions {
+    /// `kgeval align`.
+    Align(AlignConventions),
     /// `kgeval lexicon`.
     Lexicon(LexiconConventions),
 }
@@ -27,6 +30,8 @@ pub enum Conventions {
 #[derive(Debug, Clone)]
 #[non_exhaustive]
 pub enum FamilyResult {
+    /// `kgeval align`: one track evaluation per system, and the labels when asked for.
+    Align(crate::align::AlignResult),
     /// `kgeval lexicon`: one evaluation per system.
     Lexicon(Vec<LexiconEvaluation>),
 }
@@ -55,6 +60,7 @@ impl Evaluation {
     #[must_use]
     pub fn render(&self, format: OutputFormat, options: &RenderOptions) -> String {
         match &self.result {
+            FamilyResult::Align(result) => kgeval_report::render_alignment(&result.tracks, format, options),
             FamilyResult::Lexicon(evaluations) => kgeval_report::render_lexicon(evaluations, format, options),
         }
     }

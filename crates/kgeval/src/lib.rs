@@ -1,6 +1,7 @@
 #![doc = include_str!("../README.md")]
 #![deny(missing_docs)]
 
+pub mod align;
 mod error;
 mod evaluation;
 mod gate;
@@ -82,6 +83,8 @@ impl std::fmt::Display for Family {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(tag = "family", rename_all = "lowercase")]
 pub enum Task {
+    /// `kgeval align`.
+    Align(align::AlignTask),
     /// `kgeval lexicon`.
     Lexicon(lexicon::LexiconTask),
 }
@@ -91,6 +94,7 @@ impl Task {
     #[must_use]
     pub fn family(&self) -> Family {
         match self {
+            Task::Align(_) => Family::Align,
             Task::Lexicon(_) => Family::Lexicon,
         }
     }
@@ -101,6 +105,7 @@ impl Task {
     /// An input that cannot be read or is malformed, or options that do not fit.
     pub fn run(&self, progress: &dyn Progress) -> Result<Evaluation, Error> {
         match self {
+            Task::Align(task) => task.run(progress),
             Task::Lexicon(task) => task.run(progress),
         }
     }
@@ -109,6 +114,7 @@ impl Task {
     #[must_use]
     pub fn resolved(&self, base: &std::path::Path) -> Task {
         match self {
+            Task::Align(task) => Task::Align(task.resolved(base)),
             Task::Lexicon(task) => Task::Lexicon(task.resolved(base)),
         }
     }
