@@ -1,7 +1,7 @@
 """Peer agreement: the cells kgeval reads from every real Alignment-API RDF/XML fixture equal
 the cells rdflib (an independent RDF/XML parser) finds in the same file.
 
-For each file, kgeval scores the file against itself with `--labels`, which lists every cell
+For each file, kgeval scores the file against itself with `--write-labels`, which lists every cell
 (all TP); rdflib parses the file as RDF and collects (entity1, entity2, relation, measure) of
 every align:Cell, with the Alignment-API defaults (relation "=", measure 1.0). Files that are
 not valid RDF/XML (the legacy <uri1> tutorial format, the repaired-'&' file, EDOAL) are left out
@@ -58,8 +58,8 @@ def rdflib_cells(path):
 def kgeval_cells(binary, path):
     with tempfile.TemporaryDirectory() as tmp:
         labels = os.path.join(tmp, "labels.tsv")
-        subprocess.run([binary, "align", "--reference", path, "--system", path, "--mode", "complete",
-                        "--labels", labels], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        subprocess.run([binary, "align", "--reference", path, "--system", path, "--completeness", "complete",
+                        "--write-labels", labels], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         with open(labels, newline="") as f:
             rows = list(csv.DictReader(f, delimiter="\t"))
     return {(r["entity1"], r["entity2"], r["relation"], round(float(r["confidence"]), 9))

@@ -73,7 +73,7 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
         &mut report,
         size,
         "kgeval align --mode partial (parse + score)",
-        &[&kg, "align", "--reference", &refe, "--system", &sys, "--mode", "partial"],
+        &[&kg, "align", "--reference", &refe, "--system", &sys, "--completeness", "partial"],
     )?;
     if peers {
         let python = python_with_rdflib()?;
@@ -97,7 +97,7 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
             &mut report,
             small_size,
             "kgeval align (100k-cell system, 10k reference)",
-            &[&kg, "align", "--reference", &small_ref, "--system", &small_s, "--mode", "partial"],
+            &[&kg, "align", "--reference", &small_ref, "--system", &small_s, "--completeness", "partial"],
         )?;
         let rdflib = measure(
             &mut report,

@@ -40,7 +40,7 @@ const FIXTURES: &[(&str, &[&str])] = &[
             "testdata/alignment/melt/matching-eval/src/test/resources/cmt-conference.rdf",
             "--system",
             "AML=testdata/alignment/melt/examples/analyzingMatcherSimilarity/results/conference_conference-v1/cmt-conference/AML/systemAlignment.rdf",
-            "--mode",
+            "--completeness",
             "complete",
             "--best-threshold",
         ],

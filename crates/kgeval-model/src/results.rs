@@ -266,8 +266,8 @@ pub struct TrackEvaluation {
     pub profile: AlignmentProfile,
     /// The completeness mode used.
     pub mode: CompletenessMode,
-    /// Every convention in force, as `(name, value)` (threshold, β, macro variant, …).
-    pub conventions: Vec<(String, String)>,
+    /// Every convention in force (threshold, β, macro variant, …).
+    pub conventions: AlignConventions,
     /// The pairs, in input order.
     pub pairs: Vec<PairEvaluation>,
     /// Aggregates against the primary references.
@@ -276,4 +276,116 @@ pub struct TrackEvaluation {
     pub secondary: Option<Aggregate>,
     /// Per-pair values (system × pair × metric) for meta-evaluation.
     pub score_table: ScoreTable,
+}
+
+/// The conventions of an alignment scoring, as the engine applied them; [`entries`] gives
+/// them as `(key, text)` in output order (the report prints them, JSON under `conventions`).
+///
+/// ```
+/// use kgeval_model::results::{AlignConventions, AlignmentProfile, CompletenessMode};
+/// let c = AlignConventions { threshold: Some(0.5), ..AlignConventions::default() };
+/// let entries = c.entries();
+/// assert_eq!(entries[0], ("profile", "melt".to_owned()));
+/// assert_eq!(entries[2], ("threshold", ">= 0.5".to_owned()));
+/// let lists = AlignConventions { profile: AlignmentProfile::OntoAligner, ..c };
+/// assert_eq!(lists.entries()[1].1, "none (ontoaligner compares lists)");
+/// ```
+///
+/// [`entries`]: AlignConventions::entries
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct AlignConventions {
+    /// The conventions bundle.
+    pub profile: AlignmentProfile,
+    /// The reference completeness mode (unused by `ontoaligner`).
+    pub mode: CompletenessMode,
+    /// System cells kept only with `confidence >= threshold`.
+    pub threshold: Option<f64>,
+    /// The β of the F-measure.
+    pub beta: f64,
+    /// Whether the relation is part of a correspondence's identity.
+    pub relation_sensitive: bool,
+    /// Macro F = harmonic mean of macro P and R (instead of the mean of per-pair F).
+    pub macro_harmonic_f1: bool,
+    /// Macro averages divide by this many pairs.
+    pub expected_pairs: Option<usize>,
+}
+
+impl Default for AlignConventions {
+    /// MELT's defaults: complete reference, no threshold, β = 1, relation-sensitive, macro F =
+    /// mean of per-pair F.
+    fn default() -> Self {
+        AlignConventions {
+            profile: AlignmentProfile::Melt,
+            mode: CompletenessMode::Complete,
+            threshold: None,
+            beta: 1.0,
+            relation_sensitive: true,
+            macro_harmonic_f1: false,
+            expected_pairs: None,
+        }
+    }
+}
+
+impl AlignConventions {
+    /// Every convention in force as `(key, text)`, in output order: `profile`, `mode`,
+    /// `threshold`, `beta`, `relation_sensitive`, `keys`, `zero_division`, `exclusion`, `micro`,
+    /// `macro`, then `rounding` (oaei-seals), `scale` (ontoaligner), `expected_pairs` (when set).
+    #[must_use]
+    pub fn entries(&self) -> Vec<(&'static str, String)> {
+        let profile = self.profile;
+        let mut out: Vec<(&'static str, String)> = vec![
+            ("profile", profile.name().to_owned()),
+            (
+                "mode",
+                if profile == AlignmentProfile::OntoAligner {
+                    "none (ontoaligner compares lists)".to_owned()
+                } else {
+                    self.mode.name().to_owned()
+                },
+            ),
+            ("threshold", self.threshold.map_or_else(|| "none".to_owned(), |t| format!(">= {t}"))),
+            ("beta", self.beta.to_string()),
+            ("relation_sensitive", self.relation_sensitive.to_string()),
+            (
+                "keys",
+                match profile {
+                    AlignmentProfile::OaeiSeals => {
+                        "direction-insensitive (reversed cell with reversed relation matches)"
+                    }
+                    AlignmentProfile::OntoAligner => "(source, target) pairs; list lengths include repeated entries",
+                    AlignmentProfile::Diso => "`=` cells only",
+                    AlignmentProfile::Melt | AlignmentProfile::AlignApi => "as given",
+                }
+                .to_owned(),
+            ),
+            (
+                "zero_division",
+                match profile {
+                    AlignmentProfile::AlignApi => "P = 1 when nothing judged, R = 1 when nothing expected, else 0",
+                    _ => "0",
+                }
+                .to_owned(),
+            ),
+            ("exclusion", "excluded system cells removed before scoring, not counted".to_owned()),
+            ("micro", "pooled counts".to_owned()),
+            (
+                "macro",
+                if self.macro_harmonic_f1 {
+                    "mean P and R; F = harmonic mean of macro P and R".to_owned()
+                } else {
+                    "mean of per-pair P, R and F".to_owned()
+                },
+            ),
+        ];
+        if profile == AlignmentProfile::OaeiSeals {
+            out.push(("rounding", "P and R rounded to 3 decimals before F".to_owned()));
+        }
+        if profile == AlignmentProfile::OntoAligner {
+            out.push(("scale", "reports show values x100".to_owned()));
+        }
+        if let Some(n) = self.expected_pairs {
+            out.push(("expected_pairs", n.to_string()));
+        }
+        out
+    }
 }

@@ -22,30 +22,20 @@ pub fn render_alignment(tracks: &[TrackEvaluation], format: OutputFormat, option
     }
 }
 
-/// The JSON contract. One system:
-/// `{"kgeval_version", "system", "profile", "mode", "conventions", "pairs": [{"name", "primary":
-/// {"precision", "recall", "f1", "tp", "fp", "fn", "ignored", "correspondences"}, "secondary",
-/// "by_type", "best_threshold", "threshold_curve", "warnings"}], "micro": {"primary",
-/// "secondary"}, "macro": {…}}`. Several systems: the same per-system objects (without the
-/// version) under `"systems"`.
+/// The JSON contract, for one system or several:
+/// `{"kgeval_version", "profile", "mode", "systems": [{"system", "profile", "mode",
+/// "conventions", "pairs": [{"name", "primary": {"precision", "recall", "f1", "tp", "fp",
+/// "fn", "ignored", "correspondences"}, "secondary", "by_type", "best_threshold",
+/// "threshold_curve", "warnings"}], "micro": {"primary", "secondary"}, "macro": {…}}]}`.
 #[must_use]
 pub fn alignment_json(tracks: &[TrackEvaluation], options: &RenderOptions) -> Value {
     let mut root = Map::new();
     root.insert("kgeval_version".into(), json!(options.version));
-    if let [track] = tracks {
-        for (k, v) in track_json(track, options) {
-            root.insert(k, v);
-        }
-    } else {
-        if let Some(first) = tracks.first() {
-            root.insert("profile".into(), json!(first.profile.name()));
-            root.insert("mode".into(), json!(first.mode.name()));
-        }
-        root.insert(
-            "systems".into(),
-            Value::Array(tracks.iter().map(|t| Value::Object(track_json(t, options))).collect()),
-        );
+    if let Some(first) = tracks.first() {
+        root.insert("profile".into(), json!(first.profile.name()));
+        root.insert("mode".into(), json!(first.mode.name()));
     }
+    root.insert("systems".into(), Value::Array(tracks.iter().map(|t| Value::Object(track_json(t, options))).collect()));
     Value::Object(root)
 }
 
@@ -54,7 +44,8 @@ fn track_json(track: &TrackEvaluation, options: &RenderOptions) -> Map<String, V
     m.insert("system".into(), json!(track.system));
     m.insert("profile".into(), json!(track.profile.name()));
     m.insert("mode".into(), json!(track.mode.name()));
-    let conventions: Map<String, Value> = track.conventions.iter().map(|(k, v)| (k.clone(), json!(v))).collect();
+    let conventions: Map<String, Value> =
+        track.conventions.entries().into_iter().map(|(k, v)| (k.to_owned(), json!(v))).collect();
     m.insert("conventions".into(), Value::Object(conventions));
     let pairs: Vec<Value> = track.pairs.iter().map(|p| pair_json(p, track.profile)).collect();
     m.insert("pairs".into(), Value::Array(pairs));
@@ -197,8 +188,9 @@ fn header_line(tracks: &[TrackEvaluation]) -> String {
     let Some(first) = tracks.first() else { return "kgeval align: no system evaluated\n".to_owned() };
     let conventions: Vec<String> = first
         .conventions
-        .iter()
-        .filter(|(k, _)| k != "profile" && k != "mode")
+        .entries()
+        .into_iter()
+        .filter(|(k, _)| *k != "profile" && *k != "mode")
         .map(|(k, v)| format!("{k}: {v}"))
         .collect();
     let mut line = format!("kgeval align: profile {}, mode {}", first.profile, first.mode);
@@ -354,6 +346,8 @@ mod tests {
         let v = alignment_json(&[track()], &RenderOptions { version: "0.0.0".into(), ..RenderOptions::default() });
         assert_eq!(v["kgeval_version"], "0.0.0");
         assert_eq!(v["profile"], "melt");
+        let v = &v["systems"][0];
+        assert_eq!(v["system"], "AML");
         let p = &v["pairs"][0]["primary"];
         assert_eq!(p["precision"].as_f64(), Some(2.0 / 3.0));
         assert_eq!(p["tp"], 8);
@@ -380,6 +374,6 @@ mod tests {
             &RenderOptions { precision: 2, ..RenderOptions::default() },
         );
         assert!(text.contains("cmt-conference  primary    0.67  0.53  0.59   8   4   7        0    12"), "{text}");
-        assert!(text.starts_with("kgeval align: profile melt, mode partial\n"), "{text}");
+        assert!(text.starts_with("kgeval align: profile melt, mode partial; threshold: none, beta: 1,"), "{text}");
     }
 }

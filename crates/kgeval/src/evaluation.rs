@@ -2,6 +2,7 @@
 
 use kgeval_model::lexicon::{LexiconConventions, LexiconEvaluation};
 use kgeval_model::ranking::results::{RankConventions, RankResult};
+use kgeval_model::results::AlignConventions;
 use kgeval_model::{Diagnostic, ScoreTable};
 use kgeval_report::{OutputFormat, RenderOptions};
 
@@ -20,6 +21,8 @@ pub struct Warning {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub enum Conventions {
+    /// `kgeval align`.
+    Align(AlignConventions),
     /// `kgeval lexicon`.
     Lexicon(LexiconConventions),
     /// `kgeval rank`.
@@ -30,6 +33,8 @@ pub enum Conventions {
 #[derive(Debug, Clone)]
 #[non_exhaustive]
 pub enum FamilyResult {
+    /// `kgeval align`: one track evaluation per system, and the labels when asked for.
+    Align(crate::align::AlignResult),
     /// `kgeval lexicon`: one evaluation per system.
     Lexicon(Vec<LexiconEvaluation>),
     /// `kgeval rank`: one system's leaderboard, Bio-LLM or OntoAligner figures.
@@ -60,6 +65,7 @@ impl Evaluation {
     #[must_use]
     pub fn render(&self, format: OutputFormat, options: &RenderOptions) -> String {
         match &self.result {
+            FamilyResult::Align(result) => kgeval_report::render_alignment(&result.tracks, format, options),
             FamilyResult::Lexicon(evaluations) => kgeval_report::render_lexicon(evaluations, format, options),
             FamilyResult::Rank(result) => kgeval_report::render_rank(result, format, options),
         }

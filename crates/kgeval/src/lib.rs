@@ -1,6 +1,7 @@
 #![doc = include_str!("../README.md")]
 #![deny(missing_docs)]
 
+pub mod align;
 mod error;
 mod evaluation;
 mod gate;
@@ -83,6 +84,8 @@ impl std::fmt::Display for Family {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(tag = "family", rename_all = "lowercase")]
 pub enum Task {
+    /// `kgeval align`.
+    Align(align::AlignTask),
     /// `kgeval lexicon`.
     Lexicon(lexicon::LexiconTask),
     /// `kgeval rank`.
@@ -119,6 +122,7 @@ impl Task {
             ))
         })?;
         Ok(match family {
+            Family::Align => Task::Align(manifest::from_toml(&masked, file)?),
             Family::Lexicon => Task::Lexicon(manifest::from_toml(&masked, file)?),
             Family::Rank => Task::Rank(manifest::from_toml(&masked, file)?),
             other => {
@@ -131,6 +135,7 @@ impl Task {
     #[must_use]
     pub fn family(&self) -> Family {
         match self {
+            Task::Align(_) => Family::Align,
             Task::Lexicon(_) => Family::Lexicon,
             Task::Rank(_) => Family::Rank,
         }
@@ -142,6 +147,7 @@ impl Task {
     /// An input that cannot be read or is malformed, or options that do not fit.
     pub fn run(&self, progress: &dyn Progress) -> Result<Evaluation, Error> {
         match self {
+            Task::Align(task) => task.run(progress),
             Task::Lexicon(task) => task.run(progress),
             Task::Rank(task) => task.run(progress),
         }
@@ -151,6 +157,7 @@ impl Task {
     #[must_use]
     pub fn resolved(&self, base: &std::path::Path) -> Task {
         match self {
+            Task::Align(task) => Task::Align(task.resolved(base)),
             Task::Lexicon(task) => Task::Lexicon(task.resolved(base)),
             Task::Rank(task) => Task::Rank(task.resolved(base)),
         }

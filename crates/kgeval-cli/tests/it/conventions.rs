@@ -1,6 +1,7 @@
 //! Dual reference, exclusion (ignore sets), thresholds, the ontoaligner and oaei-seals
 //! profiles, and manifests — each checked against numbers worked out from the files.
 
+use crate::cli::single_system;
 use crate::{diso_union_file, f, kgeval, kgeval_json, n, root};
 
 const DISO: &str = "testdata/diso/brick-smartenv";
@@ -22,6 +23,7 @@ fn dual_reference_scores_both() {
         "--system",
         &format!("{DISO}/Rapprox.rdf"),
     ]);
+    let json = single_system(&json);
     let pair = &json["pairs"][0];
     assert_eq!((f(&pair["primary"], "precision") * 1e4).round() / 1e4, 0.7826);
     assert_eq!(f(&pair["secondary"], "precision"), 1.0);
@@ -55,19 +57,20 @@ fn exclusion_removes_ignore_set() {
     };
     let with: Vec<String> = args(true);
     let json = kgeval_json(&with.iter().map(String::as_str).collect::<Vec<_>>());
-    let p = &json["pairs"][0]["primary"];
+    let p = &single_system(&json)["pairs"][0]["primary"];
     assert_eq!(n(p, "tp") + n(p, "fp"), 23, "judged after exclusion");
     assert_eq!((f(p, "precision") * 1e4).round() / 1e4, 0.7826);
     let without: Vec<String> = args(false);
     let json = kgeval_json(&without.iter().map(String::as_str).collect::<Vec<_>>());
-    assert_eq!(n(&json["pairs"][0]["primary"], "tp") + n(&json["pairs"][0]["primary"], "fp"), 26);
+    let p = &single_system(&json)["pairs"][0]["primary"];
+    assert_eq!(n(p, "tp") + n(p, "fp"), 26);
 }
 
 /// A threshold above every confidence leaves nothing: P = R = F = 0 (MELT), 0 correspondences.
 #[test]
 fn threshold_cuts_cells() {
     let json = kgeval_json(&["align", "--reference", CMT_REF, "--system", AML, "--threshold", "1.5"]);
-    let p = &json["pairs"][0]["primary"];
+    let p = &single_system(&json)["pairs"][0]["primary"];
     assert_eq!((n(p, "correspondences"), n(p, "tp"), n(p, "fn")), (0, 0, 15));
     assert_eq!((f(p, "precision"), f(p, "recall"), f(p, "f1")), (0.0, 0.0, 0.0));
 }
@@ -77,7 +80,7 @@ fn threshold_cuts_cells() {
 #[test]
 fn ontoaligner_report_keys() {
     let json = kgeval_json(&["align", "--profile", "ontoaligner", "--reference", CMT_REF, "--system", AML]);
-    let report = &json["pairs"][0]["primary"]["evaluation_report"];
+    let report = &single_system(&json)["pairs"][0]["primary"]["evaluation_report"];
     assert_eq!(n(report, "intersection"), 8);
     assert_eq!(n(report, "predictions-len"), 12);
     assert_eq!(n(report, "reference-len"), 15);
@@ -102,7 +105,7 @@ fn oaei_seals_matches_reversed_cells() {
             "--system",
             &format!("{TUTORIAL}/{system}.rdf"),
         ]);
-        let p = &json["pairs"][0]["primary"];
+        let p = &single_system(&json)["pairs"][0]["primary"];
         assert_eq!(n(p, "tp"), 47, "{system}");
         assert_eq!(f(p, "precision"), 0.723, "{system}");
         assert_eq!(f(p, "recall"), 0.979, "{system}");
@@ -125,6 +128,9 @@ fn manifest_with_secondary_and_exclusion() {
     .expect("write manifest");
     let json = kgeval_json(&["align", "--manifest", manifest.to_str().expect("utf-8")]);
     assert_eq!(json["profile"], "diso");
+    let json = single_system(&json);
+    assert_eq!(json["profile"], "diso");
+    assert_eq!(json["system"], "Rapprox", "a system given as PATH is named by its stem");
     let pair = &json["pairs"][0];
     assert_eq!(pair["name"], "brick-smartenv");
     assert!(pair["secondary"].is_object());
@@ -150,4 +156,29 @@ fn text_output_carries_the_numbers() {
     assert!(out.status.success());
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("cmt-conference  primary    0.667  0.533  0.593   8   4   7        0    12"), "{text}");
+}
+
+/// A manifest's `completeness` key, and `mode`, its former name, still accepted; the flag
+/// overrides both.
+#[test]
+fn manifest_completeness_and_its_old_name() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let reference = root().join(CMT_REF);
+    for key in ["completeness", "mode"] {
+        let manifest = dir.path().join(format!("{key}.toml"));
+        std::fs::write(
+            &manifest,
+            format!(
+                "{key} = \"partial-none\"\n[[pair]]\nname = \"cmt\"\nreference = \"{0}\"\nsystem = \"{0}\"\n",
+                reference.display()
+            ),
+        )
+        .expect("write manifest");
+        let path = manifest.to_str().expect("utf-8");
+        let json = kgeval_json(&["align", "--manifest", path]);
+        assert_eq!(json["mode"], "partial-none", "{key}");
+        assert_eq!(single_system(&json)["system"], "cmt-conference", "{key}");
+        let json = kgeval_json(&["align", "--manifest", path, "--completeness", "complete"]);
+        assert_eq!(json["mode"], "complete", "{key}");
+    }
 }

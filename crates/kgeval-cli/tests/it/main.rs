@@ -7,6 +7,7 @@ mod conventions;
 mod diso;
 mod facade;
 mod facade_rank;
+mod facade_align;
 mod kgc;
 mod lexicon;
 mod melt;

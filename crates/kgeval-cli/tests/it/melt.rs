@@ -2,6 +2,7 @@
 
 use std::collections::BTreeMap;
 
+use crate::cli::single_system;
 use crate::{f, kgeval_json, n, root};
 
 const CONFERENCE: &str = "testdata/alignment/melt/examples/analyzingMatcherSimilarity/results/conference_conference-v1";
@@ -79,9 +80,10 @@ fn conference_aml_literal() {
         "testdata/alignment/melt/matching-eval/src/test/resources/cmt-conference.rdf",
         "--system",
         &format!("AML={CONFERENCE}/cmt-conference/AML/systemAlignment.rdf"),
-        "--mode",
+        "--completeness",
         "complete",
     ]);
+    let json = single_system(&json);
     let p = &json["pairs"][0]["primary"];
     assert_eq!(f(p, "precision"), 0.6666666666666666);
     assert_eq!(f(p, "recall"), 0.5333333333333333);
@@ -119,7 +121,8 @@ fn anatomy_all_and_classes_rows_match_melt() {
 #[test]
 fn sssom_mgi_has_770_correspondences() {
     let file = "testdata/alignment/melt/yet-another-alignment-api/src/test/resources/mp_hp_mgi_all.sssom.tsv";
-    let json = kgeval_json(&["align", "--reference", file, "--system", file, "--mode", "complete"]);
+    let json = kgeval_json(&["align", "--reference", file, "--system", file, "--completeness", "complete"]);
+    let json = single_system(&json);
     let p = &json["pairs"][0]["primary"];
     assert_eq!(n(p, "correspondences"), 770);
     assert_eq!(n(p, "tp"), 770);

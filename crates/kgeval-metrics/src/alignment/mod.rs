@@ -27,7 +27,7 @@ pub use kgeval_model::results::{AlignmentProfile, CompletenessMode};
 use kgeval_model::{Alignment, EntityTypes};
 
 pub use scores::{aggregate, best_threshold, prf, score_pair, threshold_curve};
-pub use track::{evaluate_pair, evaluate_track};
+pub use track::{conventions, evaluate_pair, evaluate_track};
 pub use types::type_breakdown;
 pub use validate::validate;
 

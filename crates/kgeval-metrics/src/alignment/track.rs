@@ -1,7 +1,7 @@
 //! Whole evaluations: one pair with everything asked for, and a track of pairs with its
 //! aggregates, conventions and per-pair score table.
 
-use kgeval_model::results::{AlignmentProfile, PairEvaluation, PairScores, TrackEvaluation};
+use kgeval_model::results::{AlignConventions, PairEvaluation, PairScores, TrackEvaluation};
 use kgeval_model::{Interner, ScoreTable};
 
 use super::scores::{aggregate, best_threshold, score_pair, threshold_curve};
@@ -136,59 +136,16 @@ fn score_table(pairs: &[PairEvaluation], system_name: &str) -> ScoreTable {
     table
 }
 
-/// Every convention in force, as `(name, value)`.
-fn conventions(options: &AlignmentOptions) -> Vec<(String, String)> {
-    let profile = options.profile;
-    let mut out: Vec<(&str, String)> = vec![
-        ("profile", profile.name().to_owned()),
-        (
-            "mode",
-            if profile == AlignmentProfile::OntoAligner {
-                "none (ontoaligner compares lists)".to_owned()
-            } else {
-                options.mode.name().to_owned()
-            },
-        ),
-        ("threshold", options.threshold.map_or_else(|| "none".to_owned(), |t| format!(">= {t}"))),
-        ("beta", options.beta.to_string()),
-        ("relation_sensitive", options.relation_sensitivity().to_string()),
-        (
-            "keys",
-            match profile {
-                AlignmentProfile::OaeiSeals => "direction-insensitive (reversed cell with reversed relation matches)",
-                AlignmentProfile::OntoAligner => "(source, target) pairs; list lengths include repeated entries",
-                AlignmentProfile::Diso => "`=` cells only",
-                AlignmentProfile::Melt | AlignmentProfile::AlignApi => "as given",
-            }
-            .to_owned(),
-        ),
-        (
-            "zero_division",
-            match profile {
-                AlignmentProfile::AlignApi => "P = 1 when nothing judged, R = 1 when nothing expected, else 0",
-                _ => "0",
-            }
-            .to_owned(),
-        ),
-        ("exclusion", "excluded system cells removed before scoring, not counted".to_owned()),
-        ("micro", "pooled counts".to_owned()),
-        (
-            "macro",
-            if options.macro_harmonic_f1 {
-                "mean P and R; F = harmonic mean of macro P and R".to_owned()
-            } else {
-                "mean of per-pair P, R and F".to_owned()
-            },
-        ),
-    ];
-    if profile == AlignmentProfile::OaeiSeals {
-        out.push(("rounding", "P and R rounded to 3 decimals before F".to_owned()));
+/// The conventions in force under `options`.
+#[must_use]
+pub fn conventions(options: &AlignmentOptions) -> AlignConventions {
+    AlignConventions {
+        profile: options.profile,
+        mode: options.mode,
+        threshold: options.threshold,
+        beta: options.beta,
+        relation_sensitive: options.relation_sensitivity(),
+        macro_harmonic_f1: options.macro_harmonic_f1,
+        expected_pairs: options.expected_pairs,
     }
-    if profile == AlignmentProfile::OntoAligner {
-        out.push(("scale", "reports show values x100".to_owned()));
-    }
-    if let Some(n) = options.expected_pairs {
-        out.push(("expected_pairs", n.to_string()));
-    }
-    out.into_iter().map(|(k, v)| (k.to_owned(), v)).collect()
 }

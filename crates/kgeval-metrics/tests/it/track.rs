@@ -57,7 +57,8 @@ fn track_with_secondary_reference_on_one_pair() {
     assert_eq!(table.get(s, i2, m2), None);
     assert_eq!(table.item_info(i).group("pair"), Some("p1"));
 
-    let conventions: Vec<&str> = track.conventions.iter().map(|(k, _)| k.as_str()).collect();
+    let entries = track.conventions.entries();
+    let conventions: Vec<&str> = entries.iter().map(|(k, _)| *k).collect();
     for key in ["profile", "mode", "threshold", "beta", "relation_sensitive", "micro", "macro"] {
         assert!(conventions.contains(&key), "{key} in {conventions:?}");
     }

@@ -1,0 +1,237 @@
+//! Reading a track's alignments once, scoring every system over the pairs it has, and the
+//! envelope: conventions, scoped warnings, headlines, labels.
+
+use kgeval_formats::alignment::{read_alignment, read_alignment_file, ReadAlignment, ReadOptions};
+use kgeval_formats::ontology::read_entity_types;
+use kgeval_formats::Input;
+use kgeval_metrics::alignment::{conventions, evaluate_track, AlignmentOptions, PairInput};
+use kgeval_model::metric_names::{metric_info, Aggregation};
+use kgeval_model::results::{Aggregate, TrackEvaluation};
+use kgeval_model::{Alignment, Diagnostic, EntityTypes, Interner};
+
+use super::{AlignPair, AlignResult, AlignTask};
+use crate::evaluation::canonical_table;
+use crate::{system_names, Conventions, Error, Evaluation, Family, FamilyResult, Progress, ResultExt as _, Warning};
+
+/// Alignments read once, shared by every system of a pair.
+struct LoadedPair {
+    name: String,
+    reference: Alignment,
+    secondary: Option<Alignment>,
+    exclusion: Option<Alignment>,
+    ontologies: Option<(EntityTypes, EntityTypes)>,
+    systems: Vec<(String, Alignment, Vec<Diagnostic>)>,
+    warnings: Vec<Diagnostic>,
+}
+
+impl AlignTask {
+    /// The scoring options this task asks for (the profile's defaults, then the task's
+    /// choices).
+    #[must_use]
+    pub fn options(&self) -> AlignmentOptions {
+        let mut options = AlignmentOptions::for_profile(self.profile);
+        if let Some(mode) = self.completeness {
+            options.mode = mode;
+        }
+        options.threshold = self.threshold;
+        options.beta = self.beta;
+        options.collect_labels = self.collect_labels;
+        options.threshold_curve = self.best_threshold;
+        options.macro_harmonic_f1 = self.macro_harmonic;
+        options.expected_pairs = self.expected_pairs;
+        options
+    }
+
+    /// Reads every pair's alignments (and ontologies) and scores every system.
+    ///
+    /// # Errors
+    /// An input that cannot be read or is malformed; no pair, a pair without systems, two
+    /// systems of a pair with one name, more than one input read from standard input, or a
+    /// threshold that is not a finite number.
+    pub fn run(&self, progress: &dyn Progress) -> Result<Evaluation, Error> {
+        self.check()?;
+        let options = self.options();
+        let read_options = ReadOptions {
+            format: self.input_format,
+            repair_xml: self.repair_xml,
+            skip_edoal: self.skip_edoal,
+            melt_relations: self.melt_relations,
+            ..ReadOptions::default()
+        };
+        let mut interner = Interner::new();
+        progress.start("alignments read", self.pairs.iter().map(|p| p.systems.len() as u64 + 1).sum());
+        let mut loaded = Vec::with_capacity(self.pairs.len());
+        for pair in &self.pairs {
+            loaded.push(load_pair(pair, &read_options, &mut interner)?);
+            progress.advance(pair.systems.len() as u64 + 1);
+        }
+        progress.finish();
+
+        let mut tracks = score(&loaded, &options, &interner);
+        for track in &mut tracks {
+            fill_headlines(track);
+        }
+        let warnings = tracks
+            .iter()
+            .flat_map(|t| {
+                t.pairs.iter().flat_map(move |p| {
+                    let scope = format!("system {}, pair {}", t.system, p.name);
+                    p.warnings.iter().map(move |d| Warning { scope: scope.clone(), diagnostic: d.clone() })
+                })
+            })
+            .collect();
+        let table = canonical_table(tracks.iter().map(|t| &t.score_table))?;
+        let labels_tsv = self.collect_labels.then(|| kgeval_report::render_labels_tsv(&tracks, &interner));
+        Ok(Evaluation {
+            family: Family::Align,
+            systems: tracks.iter().map(|t| t.system.clone()).collect(),
+            conventions: Conventions::Align(conventions(&options)),
+            warnings,
+            table,
+            result: FamilyResult::Align(AlignResult { tracks, labels_tsv }),
+        })
+    }
+
+    fn check(&self) -> Result<(), Error> {
+        if self.pairs.is_empty() {
+            return Err(Error::invalid("align: expected at least one pair (a reference and its systems)"));
+        }
+        if let Some(t) = self.threshold.filter(|t| !t.is_finite()) {
+            return Err(Error::invalid(format!("threshold: expected a finite number, found {t}")));
+        }
+        let mut stdin = 0;
+        for pair in &self.pairs {
+            if pair.systems.is_empty() {
+                return Err(Error::invalid(format!("pair {:?}: expected at least one system", pair.name)));
+            }
+            let inputs = [Some(&pair.reference), pair.secondary.as_ref(), pair.exclusion.as_ref()]
+                .into_iter()
+                .flatten()
+                .chain(pair.ontologies.iter().flat_map(|(a, b)| [a, b]))
+                .chain(pair.systems.iter().map(|s| &s.input));
+            stdin += inputs.filter(|i| **i == Input::Stdin).count();
+        }
+        if stdin > 1 {
+            return Err(Error::invalid(format!(
+                "found {stdin} inputs read from standard input (-), expected at most one"
+            )));
+        }
+        Ok(())
+    }
+}
+
+fn read(input: &Input, role: &str, options: &ReadOptions, interner: &mut Interner) -> Result<ReadAlignment, Error> {
+    tracing::info!(input = %input, role, "reading alignment");
+    match input {
+        // A path keeps the SSSOM sibling-metadata lookup.
+        Input::Path(path) => read_alignment_file(path, options, interner),
+        other => other.open().and_then(|opened| read_alignment(opened.bytes(), opened.name(), options, interner)),
+    }
+    .with_context(|| format!("reading {role}"))
+}
+
+fn read_types(input: &Input, role: &str, interner: &mut Interner) -> Result<EntityTypes, Error> {
+    let opened = input.open().with_context(|| format!("reading {role}"))?;
+    read_entity_types(opened.bytes(), opened.name(), interner).with_context(|| format!("reading {role}"))
+}
+
+fn load_pair(pair: &AlignPair, options: &ReadOptions, interner: &mut Interner) -> Result<LoadedPair, Error> {
+    let names = system_names(&pair.systems).with_context(|| format!("pair {}", pair.name))?;
+    let mut warnings = Vec::new();
+    let mut take = |read: ReadAlignment| {
+        warnings.extend(read.warnings);
+        read.alignment
+    };
+    let reference = take(read(&pair.reference, "reference", options, interner)?);
+    let secondary = match &pair.secondary {
+        Some(input) => Some(take(read(input, "secondary reference", options, interner)?)),
+        None => None,
+    };
+    let exclusion = match &pair.exclusion {
+        Some(input) => Some(take(read(input, "exclusion", options, interner)?)),
+        None => None,
+    };
+    let ontologies = match &pair.ontologies {
+        Some((o1, o2)) => Some((read_types(o1, "onto1", interner)?, read_types(o2, "onto2", interner)?)),
+        None => None,
+    };
+    let mut systems = Vec::with_capacity(pair.systems.len());
+    for (system, name) in pair.systems.iter().zip(names) {
+        let read = read(&system.input, "system", options, interner)?;
+        let name = match &pair.track {
+            Some(track) => format!("{track}:{name}"),
+            None => name,
+        };
+        systems.push((name, read.alignment, read.warnings));
+    }
+    Ok(LoadedPair { name: pair.name.clone(), reference, secondary, exclusion, ontologies, systems, warnings })
+}
+
+/// One [`TrackEvaluation`] per system name, over the pairs that system has, in first-seen order.
+fn score(pairs: &[LoadedPair], options: &AlignmentOptions, interner: &Interner) -> Vec<TrackEvaluation> {
+    let mut names: Vec<&str> = Vec::new();
+    for pair in pairs {
+        for (name, _, _) in &pair.systems {
+            if !names.contains(&name.as_str()) {
+                names.push(name);
+            }
+        }
+    }
+    names
+        .into_iter()
+        .map(|system| {
+            let mut reader_warnings: Vec<Vec<Diagnostic>> = Vec::new();
+            let inputs: Vec<PairInput<'_>> = pairs
+                .iter()
+                .filter_map(|pair| {
+                    let (_, alignment, warnings) = pair.systems.iter().find(|(n, _, _)| n == system)?;
+                    reader_warnings.push(pair.warnings.iter().chain(warnings).cloned().collect());
+                    Some(PairInput {
+                        name: &pair.name,
+                        reference: &pair.reference,
+                        secondary: pair.secondary.as_ref(),
+                        system: alignment,
+                        exclusion: pair.exclusion.as_ref(),
+                        onto1: pair.ontologies.as_ref().map(|(o1, _)| o1),
+                        onto2: pair.ontologies.as_ref().map(|(_, o2)| o2),
+                    })
+                })
+                .collect();
+            let mut track = evaluate_track(&inputs, options, interner, system);
+            // Reader warnings first, then the scoring's own, pair by pair (same order as inputs).
+            for (pair, mut found) in track.pairs.iter_mut().zip(reader_warnings) {
+                found.append(&mut pair.warnings);
+                pair.warnings = found;
+            }
+            track
+        })
+        .collect()
+}
+
+/// The headlines: micro P/R/F of the primary references as `precision`, `recall`, `f1`
+/// (micro from counts), macro ones as `macro_precision`, `macro_recall`, `macro_f1`
+/// (aggregate-only), and the same with a `secondary_` prefix when a secondary reference was
+/// scored.
+fn fill_headlines(track: &mut TrackEvaluation) {
+    let table = &mut track.score_table;
+    let system = table.system(&track.system);
+    let aggregates: [(&str, Option<&Aggregate>); 2] =
+        [("", Some(&track.primary)), ("secondary_", track.secondary.as_ref())];
+    for (prefix, aggregate) in aggregates {
+        let Some(aggregate) = aggregate else { continue };
+        let (micro, macro_) = (aggregate.micro.scores, aggregate.macro_.scores);
+        for (name, value) in [("precision", micro.precision), ("recall", micro.recall), ("f1", micro.f_measure)] {
+            let name = format!("{prefix}{name}");
+            let info = metric_info(&name).with_aggregation(Aggregation::MicroFromCounts);
+            let metric = table.metric_with_info(&name, info);
+            table.set_headline(system, metric, value);
+        }
+        for (name, value) in
+            [("macro_precision", macro_.precision), ("macro_recall", macro_.recall), ("macro_f1", macro_.f_measure)]
+        {
+            let name = format!("{prefix}{name}");
+            let metric = table.metric_with_info(&name, metric_info(&name).aggregate());
+            table.set_headline(system, metric, value);
+        }
+    }
+}
