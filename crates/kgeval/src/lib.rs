@@ -8,6 +8,7 @@ mod inputs;
 pub mod lexicon;
 mod manifest;
 mod progress;
+pub mod qald;
 
 use serde::Deserialize;
 
@@ -84,6 +85,8 @@ impl std::fmt::Display for Family {
 pub enum Task {
     /// `kgeval lexicon`.
     Lexicon(lexicon::LexiconTask),
+    /// `kgeval qald`.
+    Qald(qald::QaldTask),
 }
 
 impl Task {
@@ -92,6 +95,7 @@ impl Task {
     pub fn family(&self) -> Family {
         match self {
             Task::Lexicon(_) => Family::Lexicon,
+            Task::Qald(_) => Family::Qald,
         }
     }
 
@@ -102,6 +106,7 @@ impl Task {
     pub fn run(&self, progress: &dyn Progress) -> Result<Evaluation, Error> {
         match self {
             Task::Lexicon(task) => task.run(progress),
+            Task::Qald(task) => task.run(progress),
         }
     }
 
@@ -110,6 +115,7 @@ impl Task {
     pub fn resolved(&self, base: &std::path::Path) -> Task {
         match self {
             Task::Lexicon(task) => Task::Lexicon(task.resolved(base)),
+            Task::Qald(task) => Task::Qald(task.resolved(base)),
         }
     }
 }
