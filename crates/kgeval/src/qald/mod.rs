@@ -66,8 +66,9 @@ pub struct QaldTask {
     /// The questions' language: failed-question texts, language breakdown (default `en`).
     #[serde(default = "default_language", alias = "lang")]
     pub language: String,
-    /// RDF files loaded into an embedded store to run queries given without answers.
-    #[serde(default)]
+    /// RDF files loaded into an embedded store to run queries given without answers (one
+    /// path or a list).
+    #[serde(default, deserialize_with = "inputs")]
     pub data: Vec<Input>,
     /// A SPARQL 1.1 protocol endpoint to run queries given without answers.
     #[serde(default)]
@@ -92,6 +93,20 @@ fn default_language() -> String {
 
 fn default_timeout() -> f64 {
     DEFAULT_TIMEOUT_SECS
+}
+
+/// One input (`data = "a.ttl"`) or several (`data = ["a.ttl", "b.rdf"]`).
+fn inputs<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Vec<Input>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum OneOrMany {
+        One(Input),
+        Many(Vec<Input>),
+    }
+    Ok(match OneOrMany::deserialize(deserializer)? {
+        OneOrMany::One(one) => vec![one],
+        OneOrMany::Many(many) => many,
+    })
 }
 
 fn rule<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<QaldRule, D::Error> {
@@ -383,11 +398,12 @@ mod tests {
         assert!(t.data.is_empty() && t.endpoint.is_none() && t.labels.is_none() && !t.gold_from_queries);
         let t = task(
             "systems = [\"A=a.json\", \"b.xml\"]\nrule = \"gerbil-qald\"\nlanguage = \"de\"\ntimeout = 5\n\
-             endpoint = \"http://x.org/sparql\"\n[normalisation]\ntrim = false\nrespect_literal_type = true\n",
+             data = \"d.ttl.gz\"\n[normalisation]\ntrim = false\nrespect_literal_type = true\n",
         )
         .expect("task");
         assert_eq!((t.rule, t.language.as_str(), t.timeout), (QaldRule::Gerbil, "de", 5.0));
         assert_eq!(t.systems[0].name.as_deref(), Some("A"));
+        assert_eq!(t.data, [Input::path("d.ttl.gz")]);
         let n = t.normalisation;
         assert!(!n.trim && n.respect_literal_type && n.date_part && n.boolean_case);
     }
