@@ -3,7 +3,6 @@
 mod align;
 mod kgc;
 mod lexicon;
-mod manifest;
 mod output;
 mod progress;
 mod qald;

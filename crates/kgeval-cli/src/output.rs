@@ -111,16 +111,6 @@ pub(crate) fn stem(path: &Path) -> String {
     path.file_stem().map_or_else(|| path.display().to_string(), |s| s.to_string_lossy().into_owned())
 }
 
-/// `NAME=PATH`, or `PATH` named by its file stem (a `=` inside a path is not a name).
-pub(crate) fn named_path(spec: &str) -> (String, PathBuf) {
-    if let Some((name, path)) = spec.split_once('=') {
-        if !name.is_empty() && !name.contains(['/', '\\']) {
-            return (name.to_owned(), PathBuf::from(path));
-        }
-    }
-    let path = PathBuf::from(spec);
-    (stem(&path), path)
-}
 
 /// The output flags every subcommand shares.
 #[derive(Debug, clap::Args)]

@@ -223,6 +223,99 @@ impl fmt::Display for QaldRule {
     }
 }
 
+/// Where the answers of questions given as SPARQL queries came from.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum QueryExecution {
+    /// Queries were not run (no data files, no endpoint): a query without answers scores as
+    /// the empty set.
+    #[default]
+    NotExecuted,
+    /// An embedded in-memory store loaded from RDF files.
+    EmbeddedStore {
+        /// The triples (quads) loaded.
+        triples: usize,
+    },
+    /// A SPARQL 1.1 protocol endpoint.
+    Endpoint {
+        /// The endpoint URL.
+        url: String,
+    },
+}
+
+impl fmt::Display for QueryExecution {
+    /// `not executed (no --data or --endpoint)`, `embedded store (19 triples)` or
+    /// `endpoint URL`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            QueryExecution::NotExecuted => f.write_str("not executed (no --data or --endpoint)"),
+            QueryExecution::EmbeddedStore { triples } => write!(f, "embedded store ({triples} triples)"),
+            QueryExecution::Endpoint { url } => write!(f, "endpoint {url}"),
+        }
+    }
+}
+
+/// `trim on, boolean-case on, …`: normalisation steps with their state, for result headers.
+#[must_use]
+pub fn describe_normalisation(steps: &[(&str, bool)]) -> String {
+    let steps: Vec<String> =
+        steps.iter().map(|(name, on)| format!("{name} {}", if *on { "on" } else { "off" })).collect();
+    steps.join(", ")
+}
+
+/// The conventions of a QALD evaluation, as the engine and the facade decided them; the
+/// report prints [`QaldConventions::entries`] in the text header and JSON `conventions`.
+///
+/// ```
+/// use kgeval_model::qald::{QaldConventions, QaldRule, QueryExecution};
+/// let c = QaldConventions {
+///     rule: QaldRule::Qald6,
+///     normalisation: vec![("trim", true), ("respect-literal-type", false)],
+///     language: "en".into(),
+///     label_map: Some(3),
+///     queries: QueryExecution::EmbeddedStore { triples: 19 },
+/// };
+/// let entries = c.entries();
+/// assert_eq!(entries[0], ("rule", "qald6".to_owned()));
+/// assert!(entries.contains(&("normalisation", "trim on, respect-literal-type off".to_owned())));
+/// assert!(entries.contains(&("label map", "3 IRIs".to_owned())));
+/// assert_eq!(entries.last(), Some(&("queries", "embedded store (19 triples)".to_owned())));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct QaldConventions {
+    /// The rule preset.
+    pub rule: QaldRule,
+    /// The normalisation steps in the order they apply, each on or off.
+    pub normalisation: Vec<(&'static str, bool)>,
+    /// The questions' language.
+    pub language: String,
+    /// The number of IRIs of the label map, if one was given.
+    pub label_map: Option<usize>,
+    /// Where the answers of query-only questions came from.
+    pub queries: QueryExecution,
+}
+
+impl QaldConventions {
+    /// Every convention in force as `(key, text)`, in output order.
+    #[must_use]
+    pub fn entries(&self) -> Vec<(&'static str, String)> {
+        let empty = match self.rule {
+            QaldRule::Qald3 => "gold non-empty, system empty: P 0, R 0, F 0",
+            QaldRule::Qald6 | QaldRule::Gerbil => "gold non-empty, system empty: P 1, R 0, F 0",
+        };
+        vec![
+            ("rule", self.rule.name().to_owned()),
+            ("empty answer", empty.to_owned()),
+            ("out of scope", "gold empty: system empty 1/1/1, else 0/0/0".to_owned()),
+            ("not processed", "a gold question missing from the submission scores 0".to_owned()),
+            ("aggregation", "global over all gold questions; local over processed ones".to_owned()),
+            ("normalisation", describe_normalisation(&self.normalisation)),
+            ("language", self.language.clone()),
+            ("label map", self.label_map.map_or_else(|| "none".to_owned(), |n| format!("{n} IRIs"))),
+            ("queries", self.queries.to_string()),
+        ]
+    }
+}
+
 /// How the system treated one gold question.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum QuestionStatus {
@@ -330,8 +423,9 @@ pub struct QaldEvaluation {
     pub system: String,
     /// The rule preset used.
     pub rule: QaldRule,
-    /// Conventions used (rule, normalisation steps, language, …), printed in every output.
-    pub conventions: Vec<(String, String)>,
+    /// Conventions used (rule, normalisation steps, language, queries …), printed in every
+    /// output.
+    pub conventions: QaldConventions,
     /// Per gold question, in gold order.
     pub questions: Vec<QuestionScore>,
     /// Over all gold questions.

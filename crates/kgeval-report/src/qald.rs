@@ -39,7 +39,8 @@ fn evaluation_json(e: &QaldEvaluation, options: &RenderOptions) -> Value {
     let mut m = Map::new();
     m.insert("system".into(), json!(e.system));
     m.insert("rule".into(), json!(e.rule.name()));
-    let conventions: Map<String, Value> = e.conventions.iter().map(|(k, v)| (k.clone(), json!(v))).collect();
+    let conventions: Map<String, Value> =
+        e.conventions.entries().into_iter().map(|(k, v)| (k.to_owned(), json!(v))).collect();
     m.insert("conventions".into(), Value::Object(conventions));
     m.insert("global".into(), aggregate_json(&e.global));
     m.insert("local".into(), aggregate_json(&e.local));
@@ -153,7 +154,7 @@ fn summary_table(evaluations: &[QaldEvaluation], decimals: usize) -> Table {
 
 fn header_line(evaluations: &[QaldEvaluation]) -> String {
     let Some(first) = evaluations.first() else { return "kgeval qald: no system evaluated\n".to_owned() };
-    let conventions: Vec<String> = first.conventions.iter().map(|(k, v)| format!("{k}: {v}")).collect();
+    let conventions: Vec<String> = first.conventions.entries().iter().map(|(k, v)| format!("{k}: {v}")).collect();
     format!("kgeval qald: {}\n", conventions.join("; "))
 }
 
@@ -270,7 +271,7 @@ fn csv(evaluations: &[QaldEvaluation]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use kgeval_model::qald::{FailedQuestion, QaldRule};
+    use kgeval_model::qald::{FailedQuestion, QaldConventions, QaldRule};
     use kgeval_model::results::PrfScores;
 
     fn evaluation() -> QaldEvaluation {
@@ -286,7 +287,7 @@ mod tests {
         QaldEvaluation {
             system: "s".into(),
             rule: QaldRule::Qald6,
-            conventions: vec![("rule".into(), "qald6".into())],
+            conventions: QaldConventions { rule: QaldRule::Qald6, ..QaldConventions::default() },
             global,
             failed: vec![FailedQuestion {
                 id: "2".into(),
@@ -316,7 +317,10 @@ mod tests {
             OutputFormat::Text,
             &RenderOptions { precision: 3, ..RenderOptions::default() },
         );
-        assert!(text.starts_with("kgeval qald: rule: qald6\n"), "{text}");
+        assert!(
+            text.starts_with("kgeval qald: rule: qald6; empty answer: gold non-empty, system empty: P 1, R 0, F 0;"),
+            "{text}"
+        );
         assert!(
             text.contains("s       global          2          1      1        0    0    0.500    0.667   0.571"),
             "{text}"

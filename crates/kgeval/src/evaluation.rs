@@ -3,6 +3,7 @@
 use kgeval_model::lexicon::{LexiconConventions, LexiconEvaluation};
 use kgeval_model::ranking::results::{RankConventions, RankResult};
 use kgeval_model::results::AlignConventions;
+use kgeval_model::qald::{QaldConventions, QaldEvaluation};
 use kgeval_model::{Diagnostic, ScoreTable};
 use kgeval_report::{OutputFormat, RenderOptions};
 
@@ -27,6 +28,8 @@ pub enum Conventions {
     Lexicon(LexiconConventions),
     /// `kgeval rank`.
     Rank(RankConventions),
+    /// `kgeval qald`.
+    Qald(QaldConventions),
 }
 
 /// A family's own result type, as its renderer takes it.
@@ -39,6 +42,8 @@ pub enum FamilyResult {
     Lexicon(Vec<LexiconEvaluation>),
     /// `kgeval rank`: one system's leaderboard, Bio-LLM or OntoAligner figures.
     Rank(RankResult),
+    /// `kgeval qald`: one evaluation per system.
+    Qald(Vec<QaldEvaluation>),
 }
 
 /// What a [`Task`](crate::Task) returns: one envelope for every family.
@@ -68,6 +73,7 @@ impl Evaluation {
             FamilyResult::Align(result) => kgeval_report::render_alignment(&result.tracks, format, options),
             FamilyResult::Lexicon(evaluations) => kgeval_report::render_lexicon(evaluations, format, options),
             FamilyResult::Rank(result) => kgeval_report::render_rank(result, format, options),
+            FamilyResult::Qald(evaluations) => kgeval_report::render_qald(evaluations, format, options),
         }
     }
 

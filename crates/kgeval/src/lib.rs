@@ -10,6 +10,7 @@ pub mod lexicon;
 mod manifest;
 mod progress;
 pub mod rank;
+pub mod qald;
 
 use serde::Deserialize;
 
@@ -90,6 +91,8 @@ pub enum Task {
     Lexicon(lexicon::LexiconTask),
     /// `kgeval rank`.
     Rank(rank::RankTask),
+    /// `kgeval qald`.
+    Qald(qald::QaldTask),
 }
 
 impl Task {
@@ -124,6 +127,7 @@ impl Task {
         Ok(match family {
             Family::Align => Task::Align(manifest::from_toml(&masked, file)?),
             Family::Lexicon => Task::Lexicon(manifest::from_toml(&masked, file)?),
+            Family::Qald => Task::Qald(manifest::from_toml(&masked, file)?),
             Family::Rank => Task::Rank(manifest::from_toml(&masked, file)?),
             other => {
                 return Err(Error::invalid(format!("{file}: family {other} has no task yet")));
@@ -138,6 +142,7 @@ impl Task {
             Task::Align(_) => Family::Align,
             Task::Lexicon(_) => Family::Lexicon,
             Task::Rank(_) => Family::Rank,
+            Task::Qald(_) => Family::Qald,
         }
     }
 
@@ -150,6 +155,7 @@ impl Task {
             Task::Align(task) => task.run(progress),
             Task::Lexicon(task) => task.run(progress),
             Task::Rank(task) => task.run(progress),
+            Task::Qald(task) => task.run(progress),
         }
     }
 
@@ -160,6 +166,7 @@ impl Task {
             Task::Align(task) => Task::Align(task.resolved(base)),
             Task::Lexicon(task) => Task::Lexicon(task.resolved(base)),
             Task::Rank(task) => Task::Rank(task.resolved(base)),
+            Task::Qald(task) => Task::Qald(task.resolved(base)),
         }
     }
 }

@@ -8,6 +8,7 @@ mod diso;
 mod facade;
 mod facade_rank;
 mod facade_align;
+mod facade_qald;
 mod kgc;
 mod lexicon;
 mod melt;

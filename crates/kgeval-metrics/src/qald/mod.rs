@@ -23,8 +23,8 @@ mod score;
 use std::collections::{BTreeSet, HashMap};
 
 use kgeval_model::qald::{
-    Answer, AnswerValue, FailedQuestion, LabelMap, QaldAggregate, QaldBreakdown, QaldDataset, QaldEvaluation, QaldRule,
-    Question, QuestionScore, QuestionStatus,
+    Answer, AnswerValue, FailedQuestion, LabelMap, QaldAggregate, QaldBreakdown, QaldConventions, QaldDataset,
+    QaldEvaluation, QaldRule, QueryExecution, Question, QuestionScore, QuestionStatus,
 };
 use kgeval_model::{Diagnostic, ScoreTable};
 
@@ -214,19 +214,12 @@ fn failed_question(
     }
 }
 
-fn conventions(options: &QaldOptions<'_>) -> Vec<(String, String)> {
-    let empty = match options.rule {
-        QaldRule::Qald3 => "gold non-empty, system empty: P 0, R 0, F 0",
-        QaldRule::Qald6 | QaldRule::Gerbil => "gold non-empty, system empty: P 1, R 0, F 0",
-    };
-    vec![
-        ("rule".to_owned(), options.rule.name().to_owned()),
-        ("empty answer".to_owned(), empty.to_owned()),
-        ("out of scope".to_owned(), "gold empty: system empty 1/1/1, else 0/0/0".to_owned()),
-        ("not processed".to_owned(), "a gold question missing from the submission scores 0".to_owned()),
-        ("aggregation".to_owned(), "global over all gold questions; local over processed ones".to_owned()),
-        ("normalisation".to_owned(), options.normalisation.describe()),
-        ("language".to_owned(), options.language.clone()),
-        ("label map".to_owned(), options.labels.map_or_else(|| "none".to_owned(), |m| format!("{} IRIs", m.len()))),
-    ]
+fn conventions(options: &QaldOptions<'_>) -> QaldConventions {
+    QaldConventions {
+        rule: options.rule,
+        normalisation: options.normalisation.steps().to_vec(),
+        language: options.language.clone(),
+        label_map: options.labels.map(|m| m.len()),
+        queries: QueryExecution::NotExecuted,
+    }
 }

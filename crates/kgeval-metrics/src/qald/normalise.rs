@@ -89,9 +89,7 @@ impl Normalisation {
     /// `trim on, boolean-case on, …` for result headers.
     #[must_use]
     pub fn describe(&self) -> String {
-        let steps: Vec<String> =
-            self.steps().iter().map(|(name, on)| format!("{name} {}", if *on { "on" } else { "off" })).collect();
-        steps.join(", ")
+        kgeval_model::qald::describe_normalisation(&self.steps())
     }
 
     /// The normalised key of one answer value.

@@ -150,7 +150,7 @@ fn aggregates_worked_by_hand() {
     let (s, item, f1) = table.find("s", "2", "f1").expect("per-item f1");
     assert!((table.get(s, item, f1).unwrap_or_default() - 1.0 / 3.0).abs() < 1e-12);
     assert_eq!(table.item_info(item).group("answertype"), Some("number"));
-    assert!(eval.conventions.iter().any(|(k, v)| k == "rule" && v == "qald3"));
+    assert!(eval.conventions.entries().iter().any(|(k, v)| *k == "rule" && v == "qald3"));
 }
 
 #[test]
@@ -190,7 +190,8 @@ fn normalisation_is_applied_and_printed() {
     assert_eq!(on.global.qald_f, 1.0);
     let off = QaldOptions { normalisation: Normalisation::none(), ..QaldOptions::default() };
     assert_eq!(evaluate_qald(&gold, &system, "s", &off).global.qald_f, 0.0);
-    let printed = &on.conventions.iter().find(|(k, _)| k == "normalisation").expect("printed").1;
+    let entries = on.conventions.entries();
+    let printed = &entries.iter().find(|(k, _)| *k == "normalisation").expect("printed").1;
     assert!(printed.contains("numbers-as-decimals on") && printed.contains("respect-literal-type off"), "{printed}");
 }
 

@@ -1,23 +1,23 @@
-//! Running QALD SPARQL queries: on an embedded in-memory oxigraph store loaded from local RDF
-//! files (Turtle, N-Triples, N-Quads, TriG, RDF/XML; `.gz` decompressed), or on a SPARQL 1.1
-//! protocol endpoint over HTTP (POST, form-encoded, JSON results, timeouts).
+//! Running QALD SPARQL queries: on an embedded in-memory oxigraph store loaded from RDF inputs
+//! (Turtle, N-Triples, N-Quads, TriG, RDF/XML; gzip decompressed, as every input), or on a
+//! SPARQL 1.1 protocol endpoint over HTTP (POST, form-encoded, JSON results, timeouts).
 //!
 //! Results become answers: an ASK gives one boolean; each SELECT row gives one answer, the
 //! value of the first projected variable bound in the row, and the row's other bound values
 //! as its aliases (QALD-2 gold queries select `?uri ?string` with the label in `?string`).
 
-use std::fs::File;
-use std::io::{BufReader, Read};
 use std::path::Path;
 use std::time::Duration;
 
-use anyhow::{bail, Context as _};
-use kgeval_model::qald::{Answer, AnswerValue};
+use kgeval_formats::Input;
+use kgeval_model::qald::{Answer, AnswerValue, QaldDataset, QaldQuery, QueryExecution};
 use oxigraph::io::{RdfFormat, RdfParseError, RdfParser};
 use oxigraph::model::{vocab::xsd, Term};
 use oxigraph::sparql::results::{QueryResultsFormat, QueryResultsParser, ReaderQueryResultsParserOutput};
 use oxigraph::sparql::{QueryResults, QuerySolution, SparqlEvaluator};
 use oxigraph::store::{LoaderError, Store};
+
+use crate::{Error, Progress, ResultExt as _};
 
 /// Where queries run.
 pub(crate) enum SparqlBackend {
@@ -28,11 +28,11 @@ pub(crate) enum SparqlBackend {
 }
 
 impl SparqlBackend {
-    /// An in-memory store with every file of `data` loaded.
-    pub(crate) fn embedded(data: &[impl AsRef<Path>]) -> anyhow::Result<Self> {
-        let store = Store::new().context("cannot create the in-memory store")?;
-        for path in data {
-            load(&store, path.as_ref())?;
+    /// An in-memory store with every input of `data` loaded.
+    pub(crate) fn embedded(data: &[Input]) -> Result<Self, Error> {
+        let store = Store::new().map_err(|e| Error::invalid(format!("cannot create the in-memory store: {e}")))?;
+        for input in data {
+            load(&store, input)?;
         }
         Ok(SparqlBackend::Embedded(store))
     }
@@ -43,29 +43,52 @@ impl SparqlBackend {
         SparqlBackend::Endpoint { url: url.to_owned(), agent }
     }
 
-    /// What the results say where they came from, for the conventions line.
-    pub(crate) fn describe(&self) -> String {
+    /// Where the results came from, for the conventions.
+    pub(crate) fn execution(&self) -> QueryExecution {
         match self {
-            SparqlBackend::Embedded(store) => format!("embedded store ({} triples)", store.len().unwrap_or_default()),
-            SparqlBackend::Endpoint { url, .. } => format!("endpoint {url}"),
+            SparqlBackend::Embedded(store) => {
+                QueryExecution::EmbeddedStore { triples: store.len().unwrap_or_default() }
+            }
+            SparqlBackend::Endpoint { url, .. } => QueryExecution::Endpoint { url: url.clone() },
         }
     }
 
+    /// Runs the SPARQL query of every question that gives one and no answers (or of every
+    /// question, with `all`), replacing its answers with the results.
+    pub(crate) fn execute(&self, dataset: &mut QaldDataset, all: bool, progress: &dyn Progress) -> Result<(), Error> {
+        for question in &mut dataset.questions {
+            let QaldQuery::Sparql(query) = &question.query else { continue };
+            if question.answers.is_some() && !all {
+                continue;
+            }
+            tracing::debug!(location = %question.location, "running the question's query");
+            let answers =
+                self.answers(query).with_context(|| format!("{}: question {}", question.location, question.id))?;
+            question.answers = Some(answers);
+            progress.advance(1);
+        }
+        Ok(())
+    }
+
     /// Runs `query`; errors are one line without the question's location (the caller adds it).
-    pub(crate) fn answers(&self, query: &str) -> anyhow::Result<Vec<Answer>> {
+    fn answers(&self, query: &str) -> Result<Vec<Answer>, Error> {
         match self {
             SparqlBackend::Embedded(store) => {
                 let mut prepared = SparqlEvaluator::new()
                     .parse_query(query)
-                    .map_err(|e| anyhow::anyhow!("the SPARQL query does not parse: {e}"))?;
+                    .map_err(|e| Error::invalid(format!("the SPARQL query does not parse: {e}")))?;
                 prepared.dataset_mut().set_default_graph_as_union();
-                match prepared.on_store(store).execute().context("query evaluation failed")? {
+                let failed =
+                    |e: oxigraph::sparql::QueryEvaluationError| Error::invalid(format!("query evaluation failed: {e}"));
+                match prepared.on_store(store).execute().map_err(failed)? {
                     QueryResults::Boolean(b) => Ok(vec![Answer::new(AnswerValue::Boolean(b.to_string()))]),
                     QueryResults::Solutions(solutions) => solutions
-                        .map(|row| Ok(row_answer(&row.context("query evaluation failed")?)))
+                        .map(|row| Ok(row_answer(&row.map_err(failed)?)))
                         .filter_map(Result::transpose)
                         .collect(),
-                    QueryResults::Graph(_) => bail!("found a CONSTRUCT or DESCRIBE query, expected SELECT or ASK"),
+                    QueryResults::Graph(_) => {
+                        Err(Error::invalid("found a CONSTRUCT or DESCRIBE query, expected SELECT or ASK"))
+                    }
                 }
             }
             SparqlBackend::Endpoint { url, agent } => {
@@ -74,17 +97,17 @@ impl SparqlBackend {
                     .set("Accept", "application/sparql-results+json")
                     .send_form(&[("query", query)])
                     .map_err(|e| endpoint_error(url, e))?;
+                let malformed =
+                    |e: &dyn std::fmt::Display| Error::invalid(format!("{url}: malformed SPARQL JSON results: {e}"));
                 let parsed = QueryResultsParser::from_format(QueryResultsFormat::Json)
                     .for_reader(response.into_reader())
-                    .with_context(|| format!("{url}: malformed SPARQL JSON results"))?;
+                    .map_err(|e| malformed(&e))?;
                 match parsed {
                     ReaderQueryResultsParserOutput::Boolean(b) => {
                         Ok(vec![Answer::new(AnswerValue::Boolean(b.to_string()))])
                     }
                     ReaderQueryResultsParserOutput::Solutions(solutions) => solutions
-                        .map(|row| {
-                            Ok(row_answer(&row.with_context(|| format!("{url}: malformed SPARQL JSON results"))?))
-                        })
+                        .map(|row| Ok(row_answer(&row.map_err(|e| malformed(&e))?)))
                         .filter_map(Result::transpose)
                         .collect(),
                 }
@@ -93,16 +116,16 @@ impl SparqlBackend {
     }
 }
 
-fn endpoint_error(url: &str, error: ureq::Error) -> anyhow::Error {
+fn endpoint_error(url: &str, error: ureq::Error) -> Error {
     match error {
         ureq::Error::Status(code, response) => {
             let status = response.status_text().to_owned();
             let body = response.into_string().unwrap_or_default();
             let first = body.lines().find(|l| !l.trim().is_empty()).unwrap_or_default();
             let first: String = first.chars().take(200).collect();
-            anyhow::anyhow!("{url}: the endpoint answered HTTP {code} {status}: {first}")
+            Error::invalid(format!("{url}: the endpoint answered HTTP {code} {status}: {first}"))
         }
-        ureq::Error::Transport(t) => anyhow::anyhow!("{url}: request failed: {t}"),
+        ureq::Error::Transport(t) => Error::invalid(format!("{url}: request failed: {t}")),
     }
 }
 
@@ -128,38 +151,37 @@ fn term_value(term: &Term) -> AnswerValue {
     }
 }
 
-/// Loads one RDF file, its syntax from the extension (after an optional `.gz`).
-fn load(store: &Store, path: &Path) -> anyhow::Result<()> {
-    let file = path.display().to_string();
-    let name = path.file_name().map(|n| n.to_string_lossy().to_lowercase()).unwrap_or_default();
-    let (stem, gzipped) = match name.strip_suffix(".gz") {
-        Some(stem) => (stem.to_owned(), true),
-        None => (name.clone(), false),
-    };
+/// The RDF syntax of an input, from its name's extension (after an optional `.gz`).
+fn format_of(file: &str) -> Result<RdfFormat, Error> {
+    let name = Path::new(file).file_name().map(|n| n.to_string_lossy().to_lowercase()).unwrap_or_default();
+    let stem = name.strip_suffix(".gz").unwrap_or(&name);
     let extension = stem.rsplit_once('.').map(|(_, e)| e).unwrap_or_default();
     let format = match extension {
         "owl" | "xml" => Some(RdfFormat::RdfXml),
         other => RdfFormat::from_extension(other),
     };
-    let Some(format) = format else {
-        bail!("{file}: found extension {extension:?}, expected .ttl, .nt, .nq, .trig, .rdf, .owl or .xml (optionally .gz)");
-    };
-    let reader = File::open(path).with_context(|| format!("{file}: cannot open"))?;
-    let reader: Box<dyn Read> = if gzipped {
-        Box::new(flate2::read::GzDecoder::new(BufReader::new(reader)))
-    } else {
-        Box::new(BufReader::new(reader))
-    };
-    tracing::info!(path = %file, ?format, "loading RDF");
-    store.load_from_reader(RdfParser::from_format(format), reader).map_err(|e| load_error(&file, e))
+    format.ok_or_else(|| {
+        Error::invalid(format!(
+            "{file}: found extension {extension:?}, expected .ttl, .nt, .nq, .trig, .rdf, .owl or .xml (optionally .gz)"
+        ))
+    })
 }
 
-fn load_error(file: &str, error: LoaderError) -> anyhow::Error {
+/// Loads one RDF input (gzip decompressed), its syntax from the extension.
+fn load(store: &Store, input: &Input) -> Result<(), Error> {
+    let file = input.name();
+    let format = format_of(&file)?;
+    let opened = input.open()?;
+    tracing::info!(path = %file, ?format, "loading RDF");
+    store.load_from_slice(RdfParser::from_format(format), opened.bytes()).map_err(|e| load_error(&file, e))
+}
+
+fn load_error(file: &str, error: LoaderError) -> Error {
     match error {
         LoaderError::Parsing(RdfParseError::Syntax(e)) => match e.location() {
-            Some(range) => anyhow::anyhow!("{file}:{}:{}: {e}", range.start.line + 1, range.start.column + 1),
-            None => anyhow::anyhow!("{file}: {e}"),
+            Some(range) => Error::invalid(format!("{file}:{}:{}: {e}", range.start.line + 1, range.start.column + 1)),
+            None => Error::invalid(format!("{file}: {e}")),
         },
-        other => anyhow::anyhow!("{file}: {other}"),
+        other => Error::invalid(format!("{file}: {other}")),
     }
 }

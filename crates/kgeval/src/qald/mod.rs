@@ -1,0 +1,457 @@
+//! `qald`: question answering over linked data: submissions against a gold question set in
+//! any QALD dialect, under the QALD-3, QALD-6 or GERBIL rule, with answers optionally produced
+//! by running the questions' SPARQL queries on an embedded store or an endpoint.
+
+mod sparql;
+
+use std::path::Path;
+use std::time::Duration;
+
+use kgeval_formats::qald::{read_label_map, read_qald, ReadQald};
+use kgeval_formats::Input;
+use kgeval_metrics::qald::{evaluate_qald, unknown_questions, Normalisation, QaldOptions};
+use kgeval_model::metric_names::{metric_info, Aggregation};
+use kgeval_model::qald::{LabelMap, QaldAggregate, QaldEvaluation, QaldQuery, QaldRule, QueryExecution};
+use kgeval_model::{Diagnostic, ScoreTable};
+use serde::Deserialize;
+
+use crate::evaluation::canonical_table;
+use crate::inputs::{by_name, one_or_many};
+use crate::{
+    system_names, Conventions, Error, Evaluation, Family, FamilyResult, Progress, ResultExt as _, SystemInput, Warning,
+};
+use sparql::SparqlBackend;
+
+/// The default `timeout` of endpoint requests, in seconds.
+pub const DEFAULT_TIMEOUT_SECS: f64 = 60.0;
+
+/// A QALD evaluation: the gold question set and one or more submissions.
+///
+/// As a manifest row: `family = "qald"`, `gold`, `system` (or `systems = [...]`, each `PATH`
+/// or `NAME=PATH`), and optionally `rule` (`qald3`, the default; `qald6`; `gerbil`),
+/// `language` (`en`), `data = [RDF files]` or `endpoint = "URL"` with `timeout` (seconds, 60),
+/// `gold_from_queries`, `labels` (an IRI → labels TSV) and a `[normalisation]` table
+/// (`trim`, `boolean_case`, `iri_percent_decoding`, `numbers_as_decimals`, `date_part`: on by
+/// default; `respect_literal_type`: off).
+///
+/// Headlines of the score table (what `--fail-under` gates), per system, over every gold
+/// question (the JSON's `global`): `precision` and `recall` (macro: means of the per-question
+/// values), `f1` (the mean of per-question F, the JSON's `mean_f`), `qald_f` (the harmonic mean
+/// of macro P and R: QALD-3's and GERBIL's "Macro F1 QALD", the JSON's `qald_f`),
+/// `micro_precision`, `micro_recall`, `micro_f1` (from summed counts); the same over the
+/// questions present in the submission (the JSON's `local`) prefixed `local_`
+/// (`local_precision`, …, `local_qald_f`, `local_micro_f1`).
+///
+/// ```no_run
+/// use kgeval::qald::QaldTask;
+/// let task = QaldTask::new("testdata/qald/sparql/gold.xml")
+///     .system("testdata/qald/sparql/system.json")
+///     .data("testdata/qald/sparql/data.ttl")
+///     .data("testdata/qald/sparql/extra.rdf");
+/// let evaluation = task.run(&kgeval::NoProgress)?;
+/// assert!(evaluation.headline("system", "f1").is_some_and(|f1| f1 > 0.9));
+/// # Ok::<(), kgeval::Error>(())
+/// ```
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct QaldTask {
+    /// The gold question set (any QALD XML or JSON dialect).
+    pub gold: Input,
+    /// The submissions.
+    #[serde(alias = "system", deserialize_with = "one_or_many")]
+    pub systems: Vec<SystemInput>,
+    /// What a non-empty gold answered with the empty set scores (default `qald3`).
+    #[serde(default, deserialize_with = "rule")]
+    pub rule: QaldRule,
+    /// The questions' language: failed-question texts, language breakdown (default `en`).
+    #[serde(default = "default_language", alias = "lang")]
+    pub language: String,
+    /// RDF files loaded into an embedded store to run queries given without answers (one
+    /// path or a list).
+    #[serde(default, deserialize_with = "inputs")]
+    pub data: Vec<Input>,
+    /// A SPARQL 1.1 protocol endpoint to run queries given without answers.
+    #[serde(default)]
+    pub endpoint: Option<String>,
+    /// Seconds before an endpoint request is abandoned (default 60).
+    #[serde(default = "default_timeout")]
+    pub timeout: f64,
+    /// Run every gold SPARQL query and use its results as the gold answers.
+    #[serde(default)]
+    pub gold_from_queries: bool,
+    /// IRI → labels (TSV: IRI, then labels), so a label answer can match a URI gold.
+    #[serde(default, alias = "label_map")]
+    pub labels: Option<Input>,
+    /// The normalisation steps applied before answers are compared.
+    #[serde(default, deserialize_with = "normalisation")]
+    pub normalisation: Normalisation,
+}
+
+fn default_language() -> String {
+    "en".to_owned()
+}
+
+fn default_timeout() -> f64 {
+    DEFAULT_TIMEOUT_SECS
+}
+
+/// One input (`data = "a.ttl"`) or several (`data = ["a.ttl", "b.rdf"]`).
+fn inputs<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Vec<Input>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum OneOrMany {
+        One(Input),
+        Many(Vec<Input>),
+    }
+    Ok(match OneOrMany::deserialize(deserializer)? {
+        OneOrMany::One(one) => vec![one],
+        OneOrMany::Many(many) => many,
+    })
+}
+
+fn rule<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<QaldRule, D::Error> {
+    by_name(deserializer, QaldRule::from_name, "qald3, qald6 or gerbil")
+}
+
+/// The serde shape of [`Normalisation`]: a table of switches, each missing one as in
+/// [`Normalisation::default`].
+#[derive(Deserialize)]
+#[serde(default, deny_unknown_fields)]
+#[allow(clippy::struct_excessive_bools)]
+struct Switches {
+    trim: bool,
+    boolean_case: bool,
+    iri_percent_decoding: bool,
+    numbers_as_decimals: bool,
+    date_part: bool,
+    respect_literal_type: bool,
+}
+
+impl Default for Switches {
+    fn default() -> Self {
+        let n = Normalisation::default();
+        Switches {
+            trim: n.trim,
+            boolean_case: n.boolean_case,
+            iri_percent_decoding: n.iri_percent_decoding,
+            numbers_as_decimals: n.numbers_as_decimals,
+            date_part: n.date_part,
+            respect_literal_type: n.respect_literal_type,
+        }
+    }
+}
+
+fn normalisation<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Normalisation, D::Error> {
+    let s = Switches::deserialize(deserializer)?;
+    Ok(Normalisation {
+        trim: s.trim,
+        boolean_case: s.boolean_case,
+        iri_percent_decoding: s.iri_percent_decoding,
+        numbers_as_decimals: s.numbers_as_decimals,
+        date_part: s.date_part,
+        respect_literal_type: s.respect_literal_type,
+    })
+}
+
+impl QaldTask {
+    /// A task with the default options and no system yet.
+    #[must_use]
+    pub fn new(gold: impl Into<Input>) -> Self {
+        QaldTask {
+            gold: gold.into(),
+            systems: Vec::new(),
+            rule: QaldRule::default(),
+            language: default_language(),
+            data: Vec::new(),
+            endpoint: None,
+            timeout: DEFAULT_TIMEOUT_SECS,
+            gold_from_queries: false,
+            labels: None,
+            normalisation: Normalisation::default(),
+        }
+    }
+
+    /// Adds a system (`PATH` or `NAME=PATH`).
+    #[must_use]
+    pub fn system(mut self, spec: &str) -> Self {
+        self.systems.push(SystemInput::parse(spec));
+        self
+    }
+
+    /// Adds an RDF file to the embedded store.
+    #[must_use]
+    pub fn data(mut self, input: impl Into<Input>) -> Self {
+        self.data.push(input.into());
+        self
+    }
+
+    /// Sets the rule preset.
+    #[must_use]
+    pub fn rule(mut self, rule: QaldRule) -> Self {
+        self.rule = rule;
+        self
+    }
+
+    /// The same task with relative paths joined to `base`.
+    #[must_use]
+    pub fn resolved(&self, base: &Path) -> Self {
+        QaldTask {
+            gold: self.gold.resolved(base),
+            systems: self.systems.iter().map(|s| s.resolved(base)).collect(),
+            data: self.data.iter().map(|d| d.resolved(base)).collect(),
+            labels: self.labels.as_ref().map(|l| l.resolved(base)),
+            ..self.clone()
+        }
+    }
+
+    /// Reads the inputs, runs the queries asked for, and scores every system.
+    ///
+    /// # Errors
+    /// An input that cannot be read or is malformed; a submitted question id the gold does not
+    /// have; a query that fails; no system, two systems with one name, standard input named
+    /// twice, both data files and an endpoint, or a timeout that is not a positive number.
+    pub fn run(&self, progress: &dyn Progress) -> Result<Evaluation, Error> {
+        self.validate()?;
+        let names = system_names(&self.systems)?;
+        let ReadQald { dataset: mut gold, warnings: gold_warnings } = read(&self.gold, "gold")?;
+        let gold_file = self.gold.name();
+        if self.gold_from_queries && self.data.is_empty() && self.endpoint.is_none() {
+            return Err(Error::invalid(
+                "--gold-from-queries: expected --data or --endpoint to run the gold queries on",
+            ));
+        }
+        let labels: Option<LabelMap> = match &self.labels {
+            Some(input) => {
+                let opened = input.open().context("reading the label map")?;
+                Some(read_label_map(opened.bytes(), opened.name()).context("reading the label map")?)
+            }
+            None => None,
+        };
+        let mut submissions = Vec::with_capacity(self.systems.len());
+        for system in &self.systems {
+            let read = read(&system.input, "system")?;
+            if let Some(q) = unknown_questions(&gold, &read.dataset).first() {
+                return Err(Error::invalid(format!(
+                    "{}: found question id {:?}, expected an id of the gold {gold_file}",
+                    q.location, q.id
+                )));
+            }
+            submissions.push(read);
+        }
+        let backend = if !self.data.is_empty() {
+            Some(SparqlBackend::embedded(&self.data)?)
+        } else {
+            self.endpoint.as_deref().map(|url| SparqlBackend::endpoint(url, Duration::from_secs_f64(self.timeout)))
+        };
+        if let Some(backend) = &backend {
+            let to_run = |dataset: &kgeval_model::qald::QaldDataset, all: bool| {
+                dataset
+                    .questions
+                    .iter()
+                    .filter(|q| matches!(q.query, QaldQuery::Sparql(_)) && (all || q.answers.is_none()))
+                    .count() as u64
+            };
+            let total = to_run(&gold, self.gold_from_queries)
+                + submissions.iter().map(|s| to_run(&s.dataset, false)).sum::<u64>();
+            progress.start("SPARQL queries", total);
+            backend.execute(&mut gold, self.gold_from_queries, progress)?;
+            for read in &mut submissions {
+                backend.execute(&mut read.dataset, false, progress)?;
+            }
+            progress.finish();
+        }
+        let queries = backend.as_ref().map_or(QueryExecution::NotExecuted, SparqlBackend::execution);
+        let options = QaldOptions {
+            rule: self.rule,
+            normalisation: self.normalisation,
+            language: self.language.clone(),
+            labels: labels.as_ref(),
+        };
+        progress.start("systems", submissions.len() as u64);
+        let mut evaluations: Vec<QaldEvaluation> = Vec::with_capacity(submissions.len());
+        for (read, name) in submissions.into_iter().zip(&names) {
+            let mut evaluation = evaluate_qald(&gold, &read.dataset, name, &options);
+            evaluation.conventions.queries = queries.clone();
+            let mut warnings: Vec<Diagnostic> = gold_warnings.iter().cloned().chain(read.warnings).collect();
+            warnings.append(&mut evaluation.warnings);
+            evaluation.warnings = warnings;
+            fill_headlines(&mut evaluation);
+            evaluations.push(evaluation);
+            progress.advance(1);
+        }
+        progress.finish();
+        let warnings = evaluations
+            .iter()
+            .flat_map(|e| {
+                e.warnings.iter().map(|d| Warning { scope: format!("system {}", e.system), diagnostic: d.clone() })
+            })
+            .collect();
+        let table = canonical_table(evaluations.iter().map(|e| &e.score_table))?;
+        let conventions = evaluations.first().map(|e| e.conventions.clone()).unwrap_or_default();
+        Ok(Evaluation {
+            family: Family::Qald,
+            systems: names,
+            conventions: Conventions::Qald(conventions),
+            warnings,
+            table,
+            result: FamilyResult::Qald(evaluations),
+        })
+    }
+
+    /// The checks on options and inputs that need no reading.
+    fn validate(&self) -> Result<(), Error> {
+        if self.systems.is_empty() {
+            return Err(Error::invalid("qald: expected at least one system"));
+        }
+        if !(self.timeout.is_finite() && self.timeout > 0.0) {
+            return Err(Error::invalid(format!(
+                "--timeout: expected a positive number of seconds, found {}",
+                self.timeout
+            )));
+        }
+        if !self.data.is_empty() && self.endpoint.is_some() {
+            return Err(Error::invalid("found both data files and an endpoint, expected one of them"));
+        }
+        let mut stdin: Vec<String> = Vec::new();
+        let mut note = |input: &Input, role: String| {
+            if *input == Input::Stdin {
+                stdin.push(role);
+            }
+        };
+        note(&self.gold, "the gold".to_owned());
+        for (i, system) in self.systems.iter().enumerate() {
+            note(&system.input, format!("system {}", i + 1));
+        }
+        if let Some(labels) = &self.labels {
+            note(labels, "the label map".to_owned());
+        }
+        for input in &self.data {
+            note(input, "a data file".to_owned());
+        }
+        if stdin.len() > 1 {
+            return Err(Error::invalid(format!(
+                "found standard input (-) for {}, expected it for one input at most",
+                stdin.join(" and ")
+            )));
+        }
+        Ok(())
+    }
+}
+
+fn read(input: &Input, role: &str) -> Result<ReadQald, Error> {
+    tracing::info!(input = %input, role, "reading QALD file");
+    let context = format!("reading the {role}");
+    let opened = input.open().context(context.clone())?;
+    read_qald(opened.bytes(), opened.name()).context(context)
+}
+
+/// The headlines (see [`QaldTask`]): global over every gold question, then local over the
+/// processed ones with a `local_` prefix.
+fn fill_headlines(evaluation: &mut QaldEvaluation) {
+    let (global, local) = (evaluation.global, evaluation.local);
+    let table = &mut evaluation.score_table;
+    for (prefix, a) in [("", &global), ("local_", &local)] {
+        set_scope(table, &evaluation.system, prefix, a);
+    }
+}
+
+fn set_scope(table: &mut ScoreTable, system: &str, prefix: &str, a: &QaldAggregate) {
+    let system = table.system(system);
+    let macro_metrics = [("precision", a.macro_precision), ("recall", a.macro_recall), ("f1", a.mean_f)];
+    for (name, value) in macro_metrics {
+        let metric = if prefix.is_empty() {
+            table.metric(name)
+        } else {
+            table.metric_with_info(&format!("{prefix}{name}"), metric_info(name).aggregate())
+        };
+        table.set_headline(system, metric, value);
+    }
+    let name = format!("{prefix}qald_f");
+    let metric = table.metric_with_info(&name, metric_info("qald_f").aggregate());
+    table.set_headline(system, metric, a.qald_f);
+    let micro =
+        [("micro_precision", a.micro.precision), ("micro_recall", a.micro.recall), ("micro_f1", a.micro.f_measure)];
+    for (name, value) in micro {
+        let info = metric_info(name).aggregate().with_aggregation(Aggregation::MicroFromCounts);
+        let metric = table.metric_with_info(&format!("{prefix}{name}"), info);
+        table.set_headline(system, metric, value);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{from_toml, NoProgress, Task};
+
+    fn task(toml: &str) -> Result<QaldTask, Error> {
+        match from_toml::<Task>(&format!("family = \"qald\"\ngold = \"g.xml\"\n{toml}"), "t.toml")? {
+            Task::Qald(task) => Ok(task),
+            other => panic!("{:?}", other.family()),
+        }
+    }
+
+    #[test]
+    fn defaults_are_decided_here() {
+        let t = task("system = \"s.json\"").expect("task");
+        assert_eq!((t.rule, t.language.as_str(), t.timeout), (QaldRule::Qald3, "en", 60.0));
+        assert_eq!(t.normalisation, Normalisation::default());
+        assert!(t.data.is_empty() && t.endpoint.is_none() && t.labels.is_none() && !t.gold_from_queries);
+        let t = task(
+            "systems = [\"A=a.json\", \"b.xml\"]\nrule = \"gerbil-qald\"\nlanguage = \"de\"\ntimeout = 5\n\
+             data = \"d.ttl.gz\"\n[normalisation]\ntrim = false\nrespect_literal_type = true\n",
+        )
+        .expect("task");
+        assert_eq!((t.rule, t.language.as_str(), t.timeout), (QaldRule::Gerbil, "de", 5.0));
+        assert_eq!(t.systems[0].name.as_deref(), Some("A"));
+        assert_eq!(t.data, [Input::path("d.ttl.gz")]);
+        let n = t.normalisation;
+        assert!(!n.trim && n.respect_literal_type && n.date_part && n.boolean_case);
+    }
+
+    #[test]
+    fn manifest_errors_are_located() {
+        let e = task("system = \"s.json\"\nrule = \"qald9\"").expect_err("bad rule");
+        // (The family tag buffers the row, so positions inside a task are the row's.)
+        assert!(e.to_string().starts_with("t.toml:") && e.to_string().contains("qald3, qald6 or gerbil"), "{e}");
+        let e = task("system = \"s.json\"\n[normalisation]\ntrimm = false").expect_err("unknown switch");
+        assert!(e.to_string().contains("unknown field `trimm`"), "{e}");
+        assert!(task("system = \"s.json\"\nsparql = \"x\"").is_err());
+    }
+
+    #[test]
+    fn options_that_cannot_run_are_refused_before_reading() {
+        let refused = |t: QaldTask| t.run(&NoProgress).expect_err("refused").to_string();
+        assert!(refused(QaldTask::new("g.xml")).contains("expected at least one system"));
+        let mut t = QaldTask::new("g.xml").system("s.json");
+        t.timeout = 0.0;
+        assert!(refused(t).contains("expected a positive number of seconds, found 0"));
+        let mut t = QaldTask::new("g.xml").system("s.json").data("d.ttl");
+        t.endpoint = Some("http://x.org/sparql".into());
+        assert!(refused(t).contains("expected one of them"));
+        let t = QaldTask::new("-").system("-");
+        assert!(refused(t).contains("standard input (-) for the gold and system 1"));
+    }
+
+    #[test]
+    fn in_memory_inputs_with_headlines() {
+        let gold = br#"<dataset><question id="1"><answers><answer><uri>http://x.org/a</uri></answer>
+            <answer><uri>http://x.org/b</uri></answer></answers></question>
+            <question id="2"><answers><answer><number>2</number></answer></answers></question></dataset>"#;
+        let system = br#"{"questions": [{"id": "1", "answers": [{"head": {"vars": ["uri"]},
+            "results": {"bindings": [{"uri": {"type": "uri", "value": "http://x.org/a"}}]}}]}]}"#;
+        let mut t = QaldTask::new(Input::from_bytes("gold.xml", gold.to_vec()));
+        t.systems.push(SystemInput::new(Input::from_bytes("run.json", system.to_vec())));
+        let e = t.run(&NoProgress).expect("evaluation");
+        assert_eq!(e.systems, ["run"]);
+        let h = |m: &str| e.headline("run", m).expect(m);
+        // q1: P 1, R 0.5, F 2/3; q2 not processed: 0.
+        assert_eq!((h("precision"), h("recall"), h("f1")), (0.5, 0.25, 1.0 / 3.0));
+        assert_eq!(h("qald_f"), 2.0 * 0.5 * 0.25 / 0.75);
+        assert_eq!((h("micro_precision"), h("micro_recall")), (1.0, 1.0 / 3.0));
+        assert_eq!((h("local_precision"), h("local_recall")), (1.0, 0.5));
+        let info = e.table.metric_info(e.table.find_metric("micro_f1").expect("micro_f1"));
+        assert_eq!(info.to_string(), "higher is better, micro, aggregate");
+        let Conventions::Qald(c) = &e.conventions else { panic!("qald conventions") };
+        assert_eq!(c.queries, QueryExecution::NotExecuted);
+    }
+}
