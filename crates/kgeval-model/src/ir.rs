@@ -225,6 +225,9 @@ pub struct TopicScores {
 pub struct RunEvaluation {
     /// The tag of the last run line (trec_eval's `runid`).
     pub run_id: String,
+    /// The run's name (given as `NAME=PATH`, else the file's stem); empty when the caller
+    /// gave none.
+    pub name: String,
     /// The file the run came from, as named by the user.
     pub source: String,
     /// Per-topic values, qids in strcmp (byte) order.

@@ -1,5 +1,6 @@
 //! The one envelope every task returns.
 
+use kgeval_model::ir::{IrEvaluation, IrOptions};
 use kgeval_model::lexicon::{LexiconConventions, LexiconEvaluation};
 use kgeval_model::{Diagnostic, ScoreTable};
 use kgeval_report::{OutputFormat, RenderOptions};
@@ -21,6 +22,8 @@ pub struct Warning {
 pub enum Conventions {
     /// `kgeval lexicon`.
     Lexicon(LexiconConventions),
+    /// `kgeval trec`: the tie-break, query set, relevance level and depth.
+    Trec(IrOptions),
 }
 
 /// A family's own result type, as its renderer takes it.
@@ -29,6 +32,8 @@ pub enum Conventions {
 pub enum FamilyResult {
     /// `kgeval lexicon`: one evaluation per system.
     Lexicon(Vec<LexiconEvaluation>),
+    /// `kgeval trec`: every run against the qrels.
+    Trec(IrEvaluation),
 }
 
 /// What a [`Task`](crate::Task) returns: one envelope for every family.
@@ -56,6 +61,7 @@ impl Evaluation {
     pub fn render(&self, format: OutputFormat, options: &RenderOptions) -> String {
         match &self.result {
             FamilyResult::Lexicon(evaluations) => kgeval_report::render_lexicon(evaluations, format, options),
+            FamilyResult::Trec(evaluation) => kgeval_report::render_ir(evaluation, format, options, &self.table),
         }
     }
 

@@ -8,6 +8,7 @@ mod inputs;
 pub mod lexicon;
 mod manifest;
 mod progress;
+pub mod trec;
 
 use serde::Deserialize;
 
@@ -17,7 +18,7 @@ pub use gate::{Gate, GateFailure};
 pub use inputs::{system_names, SystemInput};
 pub use kgeval_formats::{Input, InputBytes};
 pub use kgeval_model::{Diagnostic, ScoreTable};
-pub use kgeval_report::{OutputFormat, RenderOptions};
+pub use kgeval_report::{OutputFormat, RenderOptions, TrecTextLines};
 pub use manifest::{from_json, from_toml, read_toml};
 pub use progress::{NoProgress, Progress};
 
@@ -84,6 +85,8 @@ impl std::fmt::Display for Family {
 pub enum Task {
     /// `kgeval lexicon`.
     Lexicon(lexicon::LexiconTask),
+    /// `kgeval trec`.
+    Trec(trec::TrecTask),
 }
 
 impl Task {
@@ -92,6 +95,7 @@ impl Task {
     pub fn family(&self) -> Family {
         match self {
             Task::Lexicon(_) => Family::Lexicon,
+            Task::Trec(_) => Family::Trec,
         }
     }
 
@@ -102,6 +106,7 @@ impl Task {
     pub fn run(&self, progress: &dyn Progress) -> Result<Evaluation, Error> {
         match self {
             Task::Lexicon(task) => task.run(progress),
+            Task::Trec(task) => task.run(progress),
         }
     }
 
@@ -110,6 +115,7 @@ impl Task {
     pub fn resolved(&self, base: &std::path::Path) -> Task {
         match self {
             Task::Lexicon(task) => Task::Lexicon(task.resolved(base)),
+            Task::Trec(task) => Task::Trec(task.resolved(base)),
         }
     }
 }
