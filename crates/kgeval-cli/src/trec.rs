@@ -18,8 +18,8 @@ Examples:
   kgeval trec -c -M100 -m map -m P.5,10 -m ndcg_cut.10 testdata/trec_eval/test/qrels.test \\
       full=testdata/trec_eval/test/results.test trunc=testdata/trec_eval/test/results.trunc
   kgeval trec -m ndcg@10 -m mrr@10 -m recall@100 --format json testdata/trec_eval/test/qrels.test \\
-      testdata/trec_eval/test/results.test --fail-under map=0.15
-  zcat run.gz | kgeval trec -m map testdata/trec_eval/test/qrels.test -
+      testdata/trec_eval/test/results.test --fail-under ndcg_cut_10=0.3
+  gzip -c testdata/trec_eval/test/results.test | kgeval trec -m map testdata/trec_eval/test/qrels.test -
 
 Text output is trec_eval's, byte for byte, for the measures both implement; measure and
 alias names (ranx, ir_measures) print under trec_eval's canonical name. With several runs,

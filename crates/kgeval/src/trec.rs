@@ -165,7 +165,9 @@ impl TrecTask {
         if self.runs.is_empty() {
             return Err(Error::invalid("trec: expected at least one run"));
         }
-        if self.runs.iter().filter(|r| r.input == Input::Stdin).count() > 1 {
+        let stdin =
+            self.runs.iter().filter(|r| r.input == Input::Stdin).count() + usize::from(self.qrels == Input::Stdin);
+        if stdin > 1 {
             return Err(Error::invalid("stdin (-) can be read only once"));
         }
         let names = run_names(&self.runs)?;
