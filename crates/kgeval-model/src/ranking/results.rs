@@ -80,8 +80,8 @@ impl RankingProfile {
     #[must_use]
     pub const fn tie_policy(self) -> TiePolicy {
         match self {
-            RankingProfile::Bioml => TiePolicy::Lexicographic,
-            _ => TiePolicy::Stable,
+            RankingProfile::Bioml => TiePolicy::LEXICOGRAPHIC,
+            _ => TiePolicy::STABLE,
         }
     }
 
