@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use kgeval_formats::trec::{read_qrels_bytes, RunFile};
+use kgeval_formats::trec::{read_qrels, read_qrels_bytes, RunFile};
 use kgeval_formats::Input;
 use kgeval_metrics::ir::{evaluate_run, record_run_into_table};
 use kgeval_model::ir::{
@@ -176,6 +176,10 @@ impl TrecTask {
         // The qrels and the first run are read at the same time (both cores).
         let (qrels, first_run) = rayon::join(
             || -> Result<_, Error> {
+                // A file is read in place; stdin and bytes through their opened content.
+                if let Some(path) = self.qrels.as_path().and_then(Path::to_str) {
+                    return Ok(read_qrels(path)?);
+                }
                 let opened = self.qrels.open()?;
                 Ok(read_qrels_bytes(opened.name(), opened.bytes())?)
             },
