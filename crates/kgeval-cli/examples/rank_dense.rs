@@ -40,7 +40,7 @@ fn main() -> anyhow::Result<()> {
         rank_row(&row, targets, excluded, options).map_err(|e| anyhow::anyhow!("{scores}: row {}, {e}", index + 1))
     })?;
     let ks = [1, 3, 10];
-    for policy in [TiePolicy::Optimistic, TiePolicy::Expected, TiePolicy::Pessimistic, TiePolicy::RoundedMean] {
+    for policy in [TiePolicy::Optimistic, TiePolicy::Realistic, TiePolicy::Pessimistic, TiePolicy::RoundedMean] {
         let records: Vec<RankRecord> = ranked
             .iter()
             .flat_map(|r| &r.positions)

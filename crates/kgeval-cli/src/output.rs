@@ -42,6 +42,8 @@ pub(crate) enum FormatArg {
     Json,
     /// CSV.
     Csv,
+    /// CSV with tabs (`kgeval trec` only).
+    Tsv,
     /// A Markdown table.
     Markdown,
 }
@@ -51,7 +53,7 @@ impl From<FormatArg> for OutputFormat {
         match f {
             FormatArg::Text => OutputFormat::Text,
             FormatArg::Json => OutputFormat::Json,
-            FormatArg::Csv => OutputFormat::Csv,
+            FormatArg::Csv | FormatArg::Tsv => OutputFormat::Csv,
             FormatArg::Markdown => OutputFormat::Markdown,
         }
     }
@@ -89,10 +91,23 @@ pub(crate) fn check_gates(evaluation: &kgeval::Evaluation, specs: &[String]) -> 
 /// Writes the evaluation's warnings, then its rendering, then checks the gates.
 pub(crate) fn finish(evaluation: &kgeval::Evaluation, out: &OutputArgs) -> anyhow::Result<crate::Outcome> {
     print_evaluation_warnings(evaluation);
+    render_and_check(evaluation, out, &out.render_options())
+}
+
+/// Writes the evaluation's rendering with `options`, then checks the gates (the warnings are
+/// the caller's).
+pub(crate) fn render_and_check(
+    evaluation: &kgeval::Evaluation,
+    out: &OutputArgs,
+    options: &RenderOptions,
+) -> anyhow::Result<crate::Outcome> {
+    if out.format == FormatArg::Tsv && evaluation.family != kgeval::Family::Trec {
+        anyhow::bail!("--format tsv: found `kgeval {}`, expected `kgeval trec` (use --format csv)", evaluation.family);
+    }
     let gates = out.fail_under.iter().map(|s| kgeval::Gate::parse(s)).collect::<Result<Vec<_>, _>>()?;
     // Unknown gate metrics are an error before anything is written.
     evaluation.check_gates(&gates)?;
-    write_output(out.output.as_deref(), &evaluation.render(out.format.into(), &out.render_options()))?;
+    write_output(out.output.as_deref(), &evaluation.render(out.format.into(), options))?;
     check_gates(evaluation, &out.fail_under)
 }
 
@@ -142,6 +157,8 @@ impl OutputArgs {
             precision: self.precision,
             version: env!("CARGO_PKG_VERSION").to_owned(),
             per_item: self.per_item,
+            tab_separated: self.format == FormatArg::Tsv,
+            ..RenderOptions::default()
         }
     }
 }

@@ -14,6 +14,9 @@ mod measure;
 
 pub use measure::{Aggregation, Measure, MeasureFamily, MeasureRequest, MeasureSet, UnknownMeasure};
 
+/// The order among equal scores, shared with the ranking core (`kgeval trec --tie-break`).
+pub use crate::ranking::TieBreak;
+
 /// One retrieved document of a run line: `qid Q0 docno rank score tag`.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct RunDoc<'a> {
@@ -27,49 +30,6 @@ pub struct RunDoc<'a> {
     /// number); `--tie-break input` keeps this order among equal scores, and error messages
     /// turn it back into a line.
     pub position: u64,
-}
-
-/// How documents with equal scores are ordered within a query. The default is trec_eval's.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub enum TieBreak {
-    /// Docno descending in byte order (trec_eval, pytrec_eval).
-    #[default]
-    DocnoDescending,
-    /// Docno ascending in byte order.
-    DocnoAscending,
-    /// The run's rank column ascending, then docno descending.
-    Rank,
-    /// Input order (ranx and other stable sorts).
-    Input,
-}
-
-impl TieBreak {
-    /// Every tie-break.
-    pub const ALL: [TieBreak; 4] =
-        [TieBreak::DocnoDescending, TieBreak::DocnoAscending, TieBreak::Rank, TieBreak::Input];
-
-    /// The CLI / JSON name.
-    #[must_use]
-    pub const fn name(self) -> &'static str {
-        match self {
-            TieBreak::DocnoDescending => "docno-desc",
-            TieBreak::DocnoAscending => "docno-asc",
-            TieBreak::Rank => "rank",
-            TieBreak::Input => "input",
-        }
-    }
-
-    /// Parses a name printed by [`TieBreak::name`].
-    #[must_use]
-    pub fn from_name(name: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|t| t.name() == name)
-    }
-}
-
-impl fmt::Display for TieBreak {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
 }
 
 /// Which topics are evaluated and averaged.
@@ -225,6 +185,9 @@ pub struct TopicScores {
 pub struct RunEvaluation {
     /// The tag of the last run line (trec_eval's `runid`).
     pub run_id: String,
+    /// The run's name (given as `NAME=PATH`, else the file's stem); empty when the caller
+    /// gave none.
+    pub name: String,
     /// The file the run came from, as named by the user.
     pub source: String,
     /// Per-topic values, qids in strcmp (byte) order.

@@ -8,23 +8,7 @@ use kgeval_model::ScoreTable;
 use serde_json::{json, Map, Value};
 
 use crate::common::{csv_field, per_item_json, pretty};
-use crate::{format_fixed, RenderOptions, Table};
-
-/// The output formats of `kgeval trec`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub enum IrFormat {
-    /// trec_eval's text output, byte for byte (`%-22s\t%s\t%6.4f`).
-    #[default]
-    TrecEval,
-    /// JSON, full precision, per-topic rows.
-    Json,
-    /// CSV, one row per (run, topic) plus an `all` row, full precision.
-    Csv,
-    /// Like CSV with tabs.
-    Tsv,
-    /// A Markdown table of the summaries (measures × runs).
-    Markdown,
-}
+use crate::{format_fixed, OutputFormat, RenderOptions, Table};
 
 /// What trec_eval's text mode prints.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -41,22 +25,37 @@ impl Default for TrecTextLines {
     }
 }
 
-/// Renders `evaluation` in `format`. `table` (the per-item score table) is embedded in JSON
-/// when `options.per_item`.
+/// Renders `evaluation` in `format`: [`OutputFormat::Text`] is trec_eval's text output
+/// (lines chosen by `options.trec_lines`), [`OutputFormat::Csv`] is TSV when
+/// `options.tab_separated`. `table` (the per-item score table) is embedded in JSON when
+/// `options.per_item`.
+///
+/// With two runs or more, the text output puts a `# run: NAME` line before each run's block
+/// (the run's [`name`](RunEvaluation::name), else its source), so the blocks can be told
+/// apart; one run prints trec_eval's bytes, with no such line.
 #[must_use]
 pub fn render_ir(
     evaluation: &IrEvaluation,
-    format: IrFormat,
-    lines: TrecTextLines,
+    format: OutputFormat,
     options: &RenderOptions,
     table: &ScoreTable,
 ) -> String {
     match format {
-        IrFormat::TrecEval => evaluation.runs.iter().map(|run| trec_eval_text(run, evaluation, lines)).collect(),
-        IrFormat::Json => pretty(&ir_json(evaluation, options, table)),
-        IrFormat::Csv => delimited(evaluation, ','),
-        IrFormat::Tsv => delimited(evaluation, '\t'),
-        IrFormat::Markdown => markdown(evaluation, options),
+        OutputFormat::Text => {
+            let several = evaluation.runs.len() > 1;
+            let mut out = String::new();
+            for run in &evaluation.runs {
+                if several {
+                    let name = if run.name.is_empty() { &run.source } else { &run.name };
+                    let _ = writeln!(out, "# run: {name}");
+                }
+                out.push_str(&trec_eval_text(run, evaluation, options.trec_lines));
+            }
+            out
+        }
+        OutputFormat::Json => pretty(&ir_json(evaluation, options, table)),
+        OutputFormat::Csv => delimited(evaluation, if options.tab_separated { '\t' } else { ',' }),
+        OutputFormat::Markdown => markdown(evaluation, options),
     }
 }
 
@@ -249,6 +248,7 @@ mod tests {
             measures,
             runs: vec![RunEvaluation {
                 run_id: "STANDARD".into(),
+                name: "run".into(),
                 source: "run.txt".into(),
                 topics: vec![topic("301", 0.03245), topic("302", 0.5)],
                 summary: vec![0.0, 2.0, 20.0, 0.266225, 0.1273],
@@ -285,5 +285,21 @@ mod tests {
         assert_eq!(json["runs"][0]["topics"]["301"]["map"], json!(0.03245));
         assert_eq!(json["runs"][0]["summary"]["num_q"], json!(2));
         assert!(json["runs"][0]["topics"]["301"].get("gm_map").is_none());
+    }
+
+    #[test]
+    fn several_runs_are_labelled_in_text_only() {
+        let mut e = evaluation();
+        let options = RenderOptions::default();
+        let one = render_ir(&e, OutputFormat::Text, &options, &ScoreTable::new());
+        assert!(one.starts_with("runid"), "one run: trec_eval's bytes");
+        let mut second = e.runs[0].clone();
+        second.name = "bm25".into();
+        e.runs.push(second);
+        let two = render_ir(&e, OutputFormat::Text, &options, &ScoreTable::new());
+        assert_eq!(two, format!("# run: run\n{one}# run: bm25\n{one}"));
+        let tsv =
+            render_ir(&e, OutputFormat::Csv, &RenderOptions { tab_separated: true, ..options }, &ScoreTable::new());
+        assert!(tsv.starts_with("run\trunid\tqid\t"));
     }
 }

@@ -12,7 +12,7 @@ mod ranking;
 mod table;
 
 pub use alignment::{alignment_json, render_alignment, render_labels_tsv};
-pub use ir::{ir_json, render_ir, trec_eval_text, IrFormat, TrecTextLines};
+pub use ir::{ir_json, render_ir, trec_eval_text, TrecTextLines};
 pub use kgc::{kgc_json, render_kgc};
 pub use lexicon::{lexicon_json, render_lexicon};
 pub use number::{format_fixed, format_java_double};
@@ -60,10 +60,21 @@ pub struct RenderOptions {
     pub version: String,
     /// Include the per-item score table (`per_item`) in JSON.
     pub per_item: bool,
+    /// The lines of trec_eval's text output (`kgeval trec -q`, `-n`); other families ignore it.
+    pub trec_lines: TrecTextLines,
+    /// Write CSV with tabs instead of commas (TSV); only `kgeval trec` offers it, other
+    /// families ignore it.
+    pub tab_separated: bool,
 }
 
 impl Default for RenderOptions {
     fn default() -> Self {
-        Self { precision: 4, version: String::new(), per_item: false }
+        Self {
+            precision: 4,
+            version: String::new(),
+            per_item: false,
+            trec_lines: TrecTextLines::default(),
+            tab_separated: false,
+        }
     }
 }

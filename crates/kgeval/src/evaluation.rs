@@ -1,5 +1,6 @@
 //! The one envelope every task returns.
 
+use kgeval_model::ir::{IrEvaluation, IrOptions};
 use kgeval_model::lexicon::{LexiconConventions, LexiconEvaluation};
 use kgeval_model::ranking::results::{RankConventions, RankResult};
 use kgeval_model::results::AlignConventions;
@@ -30,6 +31,8 @@ pub enum Conventions {
     Rank(RankConventions),
     /// `kgeval qald`.
     Qald(QaldConventions),
+    /// `kgeval trec`: the tie-break, query set, relevance level and depth.
+    Trec(IrOptions),
 }
 
 /// A family's own result type, as its renderer takes it.
@@ -44,6 +47,8 @@ pub enum FamilyResult {
     Rank(RankResult),
     /// `kgeval qald`: one evaluation per system.
     Qald(Vec<QaldEvaluation>),
+    /// `kgeval trec`: every run against the qrels.
+    Trec(IrEvaluation),
 }
 
 /// What a [`Task`](crate::Task) returns: one envelope for every family.
@@ -74,6 +79,7 @@ impl Evaluation {
             FamilyResult::Lexicon(evaluations) => kgeval_report::render_lexicon(evaluations, format, options),
             FamilyResult::Rank(result) => kgeval_report::render_rank(result, format, options),
             FamilyResult::Qald(evaluations) => kgeval_report::render_qald(evaluations, format, options),
+            FamilyResult::Trec(evaluation) => kgeval_report::render_ir(evaluation, format, options, &self.table),
         }
     }
 

@@ -11,6 +11,7 @@ mod manifest;
 mod progress;
 pub mod rank;
 pub mod qald;
+pub mod trec;
 
 use serde::Deserialize;
 
@@ -20,7 +21,7 @@ pub use gate::{Gate, GateFailure};
 pub use inputs::{system_names, SystemInput};
 pub use kgeval_formats::{Input, InputBytes};
 pub use kgeval_model::{Diagnostic, ScoreTable};
-pub use kgeval_report::{OutputFormat, RenderOptions};
+pub use kgeval_report::{OutputFormat, RenderOptions, TrecTextLines};
 pub use manifest::{family_from_toml, from_json, from_toml, read_family_toml, read_toml};
 pub use progress::{NoProgress, Progress};
 
@@ -93,6 +94,8 @@ pub enum Task {
     Rank(rank::RankTask),
     /// `kgeval qald`.
     Qald(qald::QaldTask),
+    /// `kgeval trec`.
+    Trec(trec::TrecTask),
 }
 
 impl Task {
@@ -128,6 +131,7 @@ impl Task {
             Family::Align => Task::Align(manifest::from_toml(&masked, file)?),
             Family::Lexicon => Task::Lexicon(manifest::from_toml(&masked, file)?),
             Family::Qald => Task::Qald(manifest::from_toml(&masked, file)?),
+            Family::Trec => Task::Trec(manifest::from_toml(&masked, file)?),
             Family::Rank => Task::Rank(manifest::from_toml(&masked, file)?),
             other => {
                 return Err(Error::invalid(format!("{file}: family {other} has no task yet")));
@@ -143,6 +147,7 @@ impl Task {
             Task::Lexicon(_) => Family::Lexicon,
             Task::Rank(_) => Family::Rank,
             Task::Qald(_) => Family::Qald,
+            Task::Trec(_) => Family::Trec,
         }
     }
 
@@ -156,6 +161,7 @@ impl Task {
             Task::Lexicon(task) => task.run(progress),
             Task::Rank(task) => task.run(progress),
             Task::Qald(task) => task.run(progress),
+            Task::Trec(task) => task.run(progress),
         }
     }
 
@@ -167,6 +173,7 @@ impl Task {
             Task::Lexicon(task) => Task::Lexicon(task.resolved(base)),
             Task::Rank(task) => Task::Rank(task.resolved(base)),
             Task::Qald(task) => Task::Qald(task.resolved(base)),
+            Task::Trec(task) => Task::Trec(task.resolved(base)),
         }
     }
 }

@@ -9,6 +9,7 @@ mod facade;
 mod facade_rank;
 mod facade_align;
 mod facade_qald;
+mod facade_trec;
 mod kgc;
 mod lexicon;
 mod melt;

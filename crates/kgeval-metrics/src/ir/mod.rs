@@ -152,6 +152,7 @@ pub fn evaluate_run<S: RunSource>(
     qrels_topics_missing_from_run.sort_unstable();
     Ok(RunEvaluation {
         run_id: run.run_id().to_owned(),
+        name: String::new(),
         source: String::new(),
         summary: summarize_topics(&topics, measures),
         topics,

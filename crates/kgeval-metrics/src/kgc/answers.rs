@@ -26,7 +26,7 @@ impl AnswerSlot {
             RankObservation::Rank(rank) => RankRecord::at(rank),
             RankObservation::Counts { greater, equal } => {
                 let position = ScorePosition { greater: greater as usize, equal: equal as usize };
-                RankRecord { rank: position.rank(policy).or(Some(position.expected())), tied: position.is_tied() }
+                RankRecord { rank: position.rank(policy).or(Some(position.realistic())), tied: position.is_tied() }
             }
             RankObservation::Absent => RankRecord::absent(),
         }

@@ -232,7 +232,7 @@ pub fn evaluate_kgc(data: &KgcData<'_>, input: &KgcInput<'_>, options: &KgcOptio
 /// The policy's name in KGC terms: PyKEEN's `realistic` for the core's `expected`.
 fn tie_policy_name(policy: TiePolicy) -> &'static str {
     match policy {
-        TiePolicy::Expected => "realistic",
+        TiePolicy::Realistic => "realistic",
         other => other.name(),
     }
 }

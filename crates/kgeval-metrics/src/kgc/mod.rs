@@ -81,7 +81,7 @@ pub struct KgcOptions {
 impl Default for KgcOptions {
     fn default() -> Self {
         Self {
-            ties: TiePolicy::Expected,
+            ties: TiePolicy::Realistic,
             ks: vec![1, 3, 10],
             ir_measures: default_ir_measures(),
             weights: None,

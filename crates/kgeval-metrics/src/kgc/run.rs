@@ -59,7 +59,7 @@ pub fn observe_run<S: RunSource>(
                 }
             }
         }
-        let ordered = order(&kept, TiePolicy::TrecEval);
+        let ordered = order(&kept, TiePolicy::TREC_EVAL);
         let mut place_of: FxHashMap<&str, usize> = FxHashMap::default();
         for (place, &i) in ordered.iter().enumerate() {
             place_of.insert(kept[i as usize].0, place + 1);

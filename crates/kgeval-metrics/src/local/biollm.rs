@@ -47,7 +47,7 @@ pub fn evaluate_biollm(submission: &Submission, gold: &GoldKey, nil: Option<Term
             Some(Submitted::Scores(scores)) => {
                 let list: Vec<(u32, f64)> = scores.iter().map(|&(id, score)| (id.index(), score)).collect();
                 match scores.iter().position(|&(id, _)| id == g.gold) {
-                    Some(i) => RankRecord::at(rank_of(&list, i, TiePolicy::Stable)),
+                    Some(i) => RankRecord::at(rank_of(&list, i, TiePolicy::STABLE)),
                     None => RankRecord::absent(),
                 }
             }

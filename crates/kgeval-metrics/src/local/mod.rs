@@ -39,7 +39,7 @@ mod validate;
 use kgeval_model::ranking::results::{
     PairRanking, RankBreakdown, RankConventions, RankingEvaluation, RankingProfile, TieCounts,
 };
-use kgeval_model::ranking::{GoldKey, PoolSet, Submission, Submitted, TiePolicy, DISO_NIL_IRI};
+use kgeval_model::ranking::{GoldKey, PoolSet, Submission, Submitted, TieBreak, TiePolicy, DISO_NIL_IRI};
 use kgeval_model::{Diagnostic, Interner, ScoreTable};
 
 pub use biollm::evaluate_biollm;
@@ -135,16 +135,22 @@ pub struct LocalPair<'a> {
 #[must_use]
 pub fn tau_rule(ties: TiePolicy) -> &'static str {
     match ties {
-        TiePolicy::Stable => {
+        TiePolicy::STABLE => {
             "NIL (confidence tau) comes after every scored candidate: a candidate scoring exactly tau ranks above NIL"
         }
-        TiePolicy::Lexicographic => {
+        TiePolicy::LEXICOGRAPHIC => {
             "a candidate scoring exactly tau ties with NIL (scores rounded to 12 dp); the smaller IRI ranks first"
         }
-        TiePolicy::TrecEval => "a candidate scoring exactly tau ties with NIL; the larger IRI ranks first (trec_eval)",
+        TiePolicy::TREC_EVAL => "a candidate scoring exactly tau ties with NIL; the larger IRI ranks first (trec_eval)",
+        TiePolicy::Order(TieBreak::DocnoAscending) => {
+            "a candidate scoring exactly tau ties with NIL; the smaller IRI ranks first"
+        }
+        TiePolicy::Order(TieBreak::Rank) => {
+            "NIL (confidence tau) comes after every scored candidate: a candidate scoring exactly tau ranks above NIL"
+        }
         TiePolicy::Optimistic => "a candidate scoring exactly tau ties with NIL; each is ranked first among the tie",
         TiePolicy::Pessimistic => "a candidate scoring exactly tau ties with NIL; each is ranked last among the tie",
-        TiePolicy::Expected => "a candidate scoring exactly tau ties with NIL; each gets the mean rank of the tie",
+        TiePolicy::Realistic => "a candidate scoring exactly tau ties with NIL; each gets the mean rank of the tie",
         TiePolicy::RoundedMean => {
             "a candidate scoring exactly tau ties with NIL; each gets the mean rank of the tie rounded up (LibKGE)"
         }

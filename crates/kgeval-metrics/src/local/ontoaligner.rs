@@ -34,7 +34,7 @@ pub fn evaluate_ontoaligner(
         .map(|(source, target)| {
             let Some(list) = lists.get(source) else { return RankRecord::absent() };
             match list.iter().position(|(t, _)| *t == target.index()) {
-                Some(i) => RankRecord::at(rank_of(list, i, TiePolicy::Stable)),
+                Some(i) => RankRecord::at(rank_of(list, i, TiePolicy::STABLE)),
                 None => RankRecord::absent(),
             }
         })

@@ -1,25 +1,31 @@
 //! The one ranking core shared by every ranking family (local ranking with NIL, IR runs,
 //! knowledge-graph completion): the rank of a target under a named [`TiePolicy`], full orders
-//! for the order policies and for retrieved lists ([`sort_run`], trec_eval's order and its
-//! alternatives), the filtered positions of every target of a dense score row ([`rank_row`],
+//! under a [`TieBreak`] for the order policies and for retrieved lists ([`sort_run`]:
+//! trec_eval's order and its alternatives, one comparison for all: [`score_key`] then
+//! [`break_tie`]), the filtered positions of every target of a dense score row ([`rank_row`],
 //! KGC score matrices), per-query [`RankRecord`]s, and their aggregation (mean over queries,
 //! breakdown by any grouping key, macro over groups with counts summed).
 //!
 //! ```
 //! use kgeval_metrics::ranking::{rank_of, summarize, RankRecord};
-//! use kgeval_model::ranking::TiePolicy;
+//! use kgeval_model::ranking::{TieBreak, TiePolicy};
 //!
 //! // Candidates (identifier, score) in submission order; the target is "b".
 //! let pool = [("a", 0.9), ("b", 0.5), ("c", 0.5), ("d", 0.1)];
 //! assert_eq!(rank_of(&pool, 1, TiePolicy::Optimistic), 2.0);
 //! assert_eq!(rank_of(&pool, 1, TiePolicy::Pessimistic), 3.0);
-//! assert_eq!(rank_of(&pool, 1, TiePolicy::Expected), 2.5);
+//! assert_eq!(rank_of(&pool, 1, TiePolicy::Realistic), 2.5);
+//! // trec_eval's order: "c" before "b" among the 0.5s.
+//! assert_eq!(rank_of(&pool, 1, TiePolicy::Order(TieBreak::DocnoDescending)), 3.0);
 //!
 //! let records = [RankRecord::at(2.0), RankRecord::at(1.0)];
 //! let summary = summarize(&records, &[1, 5, 10]);
 //! assert_eq!(summary.mrr, 0.75);
 //! assert_eq!(summary.hits_at(1), Some(0.5));
 //! ```
+//!
+//! [`TiePolicy`]: kgeval_model::ranking::TiePolicy
+//! [`TieBreak`]: kgeval_model::ranking::TieBreak
 
 mod aggregate;
 mod rank;
@@ -29,4 +35,4 @@ mod run;
 pub use aggregate::{macro_mean, record_into_table, summarize, summarize_by, RankAccumulator, RankRecord};
 pub use rank::{order, quantize_12dp, rank_in_permutation, rank_of, ScorePosition};
 pub use row::{rank_row, NanScore, RowOptions, RowPositions};
-pub use run::{rank_order, sort_run, trec_eval_order};
+pub use run::{break_tie, rank_order, score_key, sort_run, TieKey};

@@ -2,9 +2,9 @@
 
 use std::cmp::Ordering;
 
-use kgeval_model::ranking::{TiePolicy, Tolerance};
+use kgeval_model::ranking::{TieBreak, TiePolicy, Tolerance};
 
-use super::run::trec_eval_order;
+use super::run::{break_tie, score_key, sort_keyed, TieKey};
 
 /// Where a target stands among scored candidates: how many score strictly higher and how many
 /// score the same (the target included). Enough for the optimistic, pessimistic, expected and
@@ -71,9 +71,10 @@ impl ScorePosition {
         (self.greater + self.equal.max(1)) as f64
     }
 
-    /// The mean rank over the orders of the tie: greater + (equal + 1) / 2.
+    /// The mean rank over the orders of the tie: greater + (equal + 1) / 2 (PyKEEN's
+    /// realistic rank).
     #[must_use]
-    pub fn expected(self) -> f64 {
+    pub fn realistic(self) -> f64 {
         self.greater as f64 + (self.equal.max(1) as f64 + 1.0) / 2.0
     }
 
@@ -84,16 +85,16 @@ impl ScorePosition {
         (self.greater + self.equal.max(1) / 2 + 1) as f64
     }
 
-    /// The rank under a count policy (`optimistic`, `pessimistic`, `expected`, `rounded-mean`);
-    /// `None` for the order policies, which need identifiers to break ties.
+    /// The rank under a count policy (`optimistic`, `pessimistic`, `realistic`,
+    /// `rounded-mean`); `None` for the order policies, which need identifiers to break ties.
     #[must_use]
     pub fn rank(self, policy: TiePolicy) -> Option<f64> {
         match policy {
             TiePolicy::Optimistic => Some(self.optimistic()),
             TiePolicy::Pessimistic => Some(self.pessimistic()),
-            TiePolicy::Expected => Some(self.expected()),
+            TiePolicy::Realistic => Some(self.realistic()),
             TiePolicy::RoundedMean => Some(self.rounded_mean()),
-            TiePolicy::Stable | TiePolicy::Lexicographic | TiePolicy::TrecEval => None,
+            TiePolicy::Order(_) => None,
         }
     }
 
@@ -118,11 +119,11 @@ pub fn quantize_12dp(score: f64) -> f64 {
 /// The 1-based rank of `candidates[target]` among `candidates` (identifier, score; in
 /// submission order) under `policy`:
 ///
-/// - `stable`: greater + earlier equal candidates + 1;
-/// - `lexicographic`: on scores rounded to 12 dp, greater + equal candidates with a smaller
-///   identifier + 1;
-/// - `trec-eval`: greater + equal candidates with a larger identifier + 1;
-/// - `optimistic` / `pessimistic` / `expected` / `rounded-mean`: from [`ScorePosition`]
+/// - an order ([`TiePolicy::Order`]): 1 + the candidates before it in the core's order
+///   (score descending, ties by the [`TieBreak`]: `stable` = earlier equal candidates first,
+///   `lexicographic` = scores rounded to 12 dp then smaller identifiers first, `trec-eval` =
+///   larger identifiers first; a pool's rank column is its input position);
+/// - `optimistic` / `pessimistic` / `realistic` / `rounded-mean`: from [`ScorePosition`]
 ///   (exact ties; [`ScorePosition::of_tolerant`] for LibKGE's tolerance).
 ///
 /// Scores must not be NaN (readers reject them).
@@ -131,60 +132,44 @@ pub fn quantize_12dp(score: f64) -> f64 {
 /// When `target` is out of bounds.
 #[must_use]
 pub fn rank_of<K: Ord>(candidates: &[(K, f64)], target: usize, policy: TiePolicy) -> f64 {
-    let (ref key, score) = candidates[target];
+    let (_, score) = candidates[target];
     let position = || ScorePosition::of(candidates.iter().map(|c| c.1), score);
     match policy {
-        TiePolicy::Stable => {
-            let greater = candidates.iter().filter(|(_, s)| *s > score).count();
-            let earlier = candidates[..target].iter().filter(|(_, s)| *s == score).count();
-            (greater + earlier + 1) as f64
-        }
-        TiePolicy::Lexicographic => {
-            let q = quantize_12dp(score);
+        TiePolicy::Order(tie_break) => {
+            let key = score_key(score, tie_break);
+            let target = pool_key(candidates, target);
             let before = candidates
                 .iter()
-                .filter(|(k, s)| {
-                    let qs = quantize_12dp(*s);
-                    qs > q || (qs == q && k < key)
+                .enumerate()
+                .filter(|&(i, (_, s))| match score_key(*s, tie_break).cmp(&key) {
+                    Ordering::Less => true,
+                    Ordering::Equal => break_tie(tie_break, pool_key(candidates, i), target) == Ordering::Less,
+                    Ordering::Greater => false,
                 })
                 .count();
             (before + 1) as f64
         }
-        TiePolicy::TrecEval => {
-            let before = candidates.iter().filter(|(k, s)| *s > score || (*s == score && k > key)).count();
-            (before + 1) as f64
-        }
         TiePolicy::Optimistic => position().optimistic(),
         TiePolicy::Pessimistic => position().pessimistic(),
-        TiePolicy::Expected => position().expected(),
+        TiePolicy::Realistic => position().realistic(),
         TiePolicy::RoundedMean => position().rounded_mean(),
     }
 }
 
-/// The indices of `candidates` best first under `policy`. For the count policies
-/// (`optimistic`, `pessimistic`, `expected`, `rounded-mean`), which rank one target rather than
-/// order a list,
-/// the order is the stable one.
+/// A pool candidate's [`TieKey`]: its identifier, and its input position as rank and position.
+fn pool_key<K>(candidates: &[(K, f64)], index: usize) -> TieKey<'_, K> {
+    TieKey { id: &candidates[index].0, rank: index as i64 + 1, position: index as u64 }
+}
+
+/// The indices of `candidates` best first under `policy`: the core's order under the
+/// policy's [`TieBreak`]. The count policies (`optimistic`, `pessimistic`, `realistic`,
+/// `rounded-mean`), which rank one target rather than order a list, use the stable order.
 #[must_use]
 pub fn order<K: Ord>(candidates: &[(K, f64)], policy: TiePolicy) -> Vec<u32> {
-    let mut indices: Vec<u32> = (0..candidates.len() as u32).collect();
-    let by_score = |a: f64, b: f64| b.partial_cmp(&a).unwrap_or(Ordering::Equal);
-    match policy {
-        TiePolicy::Lexicographic => {
-            let quantized: Vec<f64> = candidates.iter().map(|c| quantize_12dp(c.1)).collect();
-            indices.sort_by(|&a, &b| {
-                by_score(quantized[a as usize], quantized[b as usize])
-                    .then_with(|| candidates[a as usize].0.cmp(&candidates[b as usize].0))
-            });
-        }
-        TiePolicy::TrecEval => indices.sort_by(|&a, &b| {
-            let (ka, sa) = &candidates[a as usize];
-            let (kb, sb) = &candidates[b as usize];
-            trec_eval_order((ka, *sa), (kb, *sb))
-        }),
-        _ => indices.sort_by(|&a, &b| by_score(candidates[a as usize].1, candidates[b as usize].1)),
-    }
-    indices
+    let tie_break = policy.tie_break().unwrap_or(TieBreak::Input);
+    let mut keyed = Vec::with_capacity(candidates.len());
+    sort_keyed(candidates.iter().map(|c| c.1), |i| pool_key(candidates, i as usize), tie_break, &mut keyed);
+    keyed.into_iter().map(|(_, i)| i).collect()
 }
 
 /// The 1-based position of `target` in an explicit ranking (best first), `None` when absent.
@@ -204,17 +189,17 @@ mod tests {
     #[test]
     fn every_policy_on_a_tie_of_three() {
         // gold at index 2: 1 greater, 3 equal (y, g, nil).
-        assert_eq!(rank_of(&POOL, 2, TiePolicy::Stable), 3.0); // x, y before it
-        assert_eq!(rank_of(&POOL, 2, TiePolicy::Lexicographic), 2.0); // "g" < "nil" < "y"
-        assert_eq!(rank_of(&POOL, 2, TiePolicy::TrecEval), 4.0); // "y", "nil" > "g"
+        assert_eq!(rank_of(&POOL, 2, TiePolicy::STABLE), 3.0); // x, y before it
+        assert_eq!(rank_of(&POOL, 2, TiePolicy::LEXICOGRAPHIC), 2.0); // "g" < "nil" < "y"
+        assert_eq!(rank_of(&POOL, 2, TiePolicy::TREC_EVAL), 4.0); // "y", "nil" > "g"
         assert_eq!(rank_of(&POOL, 2, TiePolicy::Optimistic), 2.0);
         assert_eq!(rank_of(&POOL, 2, TiePolicy::Pessimistic), 4.0);
-        assert_eq!(rank_of(&POOL, 2, TiePolicy::Expected), 3.0);
+        assert_eq!(rank_of(&POOL, 2, TiePolicy::Realistic), 3.0);
         assert_eq!(rank_of(&POOL, 2, TiePolicy::RoundedMean), 3.0); // 1 + ⌊3/2⌋ + 1
                                                                     // NIL at index 3.
-        assert_eq!(rank_of(&POOL, 3, TiePolicy::Stable), 4.0);
-        assert_eq!(rank_of(&POOL, 3, TiePolicy::Lexicographic), 3.0);
-        assert_eq!(rank_of(&POOL, 3, TiePolicy::TrecEval), 3.0);
+        assert_eq!(rank_of(&POOL, 3, TiePolicy::STABLE), 4.0);
+        assert_eq!(rank_of(&POOL, 3, TiePolicy::LEXICOGRAPHIC), 3.0);
+        assert_eq!(rank_of(&POOL, 3, TiePolicy::TREC_EVAL), 3.0);
         // An untied candidate has the same rank under every policy.
         for policy in TiePolicy::ALL {
             assert_eq!(rank_of(&POOL, 0, policy), 1.0, "{policy}");
@@ -224,21 +209,21 @@ mod tests {
 
     #[test]
     fn orders_agree_with_ranks() {
-        for policy in [TiePolicy::Stable, TiePolicy::Lexicographic, TiePolicy::TrecEval] {
+        for policy in [TiePolicy::STABLE, TiePolicy::LEXICOGRAPHIC, TiePolicy::TREC_EVAL] {
             let order = order(&POOL, policy);
             for (position, &index) in order.iter().enumerate() {
                 assert_eq!(rank_of(&POOL, index as usize, policy), (position + 1) as f64, "{policy}");
             }
         }
-        assert_eq!(order(&POOL, TiePolicy::TrecEval), vec![0, 1, 3, 2, 4]);
+        assert_eq!(order(&POOL, TiePolicy::TREC_EVAL), vec![0, 1, 3, 2, 4]);
     }
 
     #[test]
     fn lexicographic_quantizes_to_12_decimal_places() {
         // 0.5 + 1e-13 rounds to 0.5: the tie is broken by identifier, "a" first.
         let pool = [("b", 0.5 + 1e-13), ("a", 0.5)];
-        assert_eq!(rank_of(&pool, 1, TiePolicy::Lexicographic), 1.0);
-        assert_eq!(rank_of(&pool, 1, TiePolicy::Stable), 2.0);
+        assert_eq!(rank_of(&pool, 1, TiePolicy::LEXICOGRAPHIC), 1.0);
+        assert_eq!(rank_of(&pool, 1, TiePolicy::STABLE), 2.0);
         assert_eq!(quantize_12dp(0.123_456_789_012_49), 0.123_456_789_012);
     }
 
@@ -250,7 +235,7 @@ mod tests {
         let expected = [(3.0, 4.0, 3.5), (2.0, 2.0, 2.0)];
         for ((scores, target), (o, p, r)) in rows.into_iter().zip(expected) {
             let position = ScorePosition::of(scores.iter().copied(), scores[target]);
-            assert_eq!((position.optimistic(), position.pessimistic(), position.expected()), (o, p, r));
+            assert_eq!((position.optimistic(), position.pessimistic(), position.realistic()), (o, p, r));
         }
     }
 
@@ -274,9 +259,9 @@ mod tests {
             let position = ScorePosition { greater: 5, equal };
             assert_eq!(position.rounded_mean(), rank);
             assert_eq!(position.rank(TiePolicy::RoundedMean), Some(rank));
-            assert_eq!(position.expected().ceil(), rank);
+            assert_eq!(position.realistic().ceil(), rank);
         }
-        assert_eq!(ScorePosition { greater: 5, equal: 1 }.rank(TiePolicy::TrecEval), None);
+        assert_eq!(ScorePosition { greater: 5, equal: 1 }.rank(TiePolicy::TREC_EVAL), None);
     }
 
     #[test]

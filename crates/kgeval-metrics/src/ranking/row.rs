@@ -245,7 +245,7 @@ mod tests {
     /// (optimistic, pessimistic, realistic) of every target and the candidate count.
     fn ranks(row: &ScoreRow<'_>, targets: &[u32], options: RowOptions) -> (Vec<(f64, f64, f64)>, usize) {
         let ranked = rank_row(row, targets, &[], options).unwrap();
-        let ranks = ranked.positions.iter().map(|p| (p.optimistic(), p.pessimistic(), p.expected())).collect();
+        let ranks = ranked.positions.iter().map(|p| (p.optimistic(), p.pessimistic(), p.realistic())).collect();
         (ranks, ranked.candidates)
     }
 

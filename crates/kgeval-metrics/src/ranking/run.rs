@@ -1,16 +1,59 @@
-//! The order of a retrieved list: score descending, then a named [`TieBreak`]. trec_eval's
-//! comparison (`trec_eval_order`) is shared with [`order`](super::order) under
-//! [`TiePolicy::TrecEval`](kgeval_model::ranking::TiePolicy::TrecEval).
+//! The one order of a scored list: score descending, then a named [`TieBreak`]. Retrieved
+//! lists ([`sort_run`], [`rank_order`]), candidate pools ([`order`](super::order)) and the
+//! rank of one target under an order policy ([`rank_of`](super::rank_of)) all compare through
+//! [`score_key`] and [`break_tie`], so trec_eval's order (and every other) is written once.
 
 use std::cmp::Ordering;
 
-use kgeval_model::ir::{RunDoc, TieBreak};
+use kgeval_model::ir::RunDoc;
+use kgeval_model::ranking::TieBreak;
 
-/// trec_eval's comparison: higher score first, equal scores by identifier descending (byte
-/// order). Scores are never NaN (readers reject them).
+use super::rank::quantize_12dp;
+
+/// What a tie-break looks at besides the score: the identifier, the rank column and the input
+/// position (lists without a rank column use their input position there too).
+#[derive(Debug)]
+pub struct TieKey<'a, K: ?Sized> {
+    /// The identifier (docno, IRI, entity id).
+    pub id: &'a K,
+    /// The rank column ([`TieBreak::Rank`]).
+    pub rank: i64,
+    /// The position in the input ([`TieBreak::Input`]).
+    pub position: u64,
+}
+
+impl<K: ?Sized> Clone for TieKey<'_, K> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<K: ?Sized> Copy for TieKey<'_, K> {}
+
+/// An integer that sorts ascending as the score sorts descending under `tie_break`: IEEE
+/// total order with `-0.0` folded onto `0.0` (so equal keys are equal scores, as in
+/// trec_eval's `>`/`<` comparison); [`TieBreak::Lexicographic`] compares the score rounded to
+/// 12 decimal places. Scores are never NaN (readers reject them).
 #[inline]
-pub fn trec_eval_order<K: Ord + ?Sized>(a: (&K, f64), b: (&K, f64)) -> Ordering {
-    b.1.partial_cmp(&a.1).unwrap_or(Ordering::Equal).then_with(|| b.0.cmp(a.0))
+#[must_use]
+pub fn score_key(score: f64, tie_break: TieBreak) -> u64 {
+    let score = if tie_break == TieBreak::Lexicographic { quantize_12dp(score) } else { score };
+    let bits = if score == 0.0 { 0 } else { score.to_bits() };
+    let ascending = if bits >> 63 == 1 { !bits } else { bits | (1 << 63) };
+    !ascending
+}
+
+/// How `a` and `b`, two candidates with equal scores, are ordered under `tie_break` (`Less`:
+/// `a` first). `Equal` only for two candidates with one identifier (and one rank), which no
+/// valid run has.
+#[inline]
+pub fn break_tie<K: Ord + ?Sized>(tie_break: TieBreak, a: TieKey<'_, K>, b: TieKey<'_, K>) -> Ordering {
+    match tie_break {
+        TieBreak::DocnoDescending => b.id.cmp(a.id),
+        TieBreak::DocnoAscending | TieBreak::Lexicographic => a.id.cmp(b.id),
+        TieBreak::Rank => a.rank.cmp(&b.rank).then_with(|| b.id.cmp(a.id)),
+        TieBreak::Input => a.position.cmp(&b.position),
+    }
 }
 
 /// Sorts `docs` best first: score descending, ties by `tie_break` (the order of
@@ -25,45 +68,45 @@ pub fn sort_run(docs: &mut [RunDoc<'_>], tie_break: TieBreak) {
 }
 
 /// Fills `order` with `(key, index)` for `docs` best first: score descending, ties by
-/// `tie_break`. Equal keys mean equal scores (`-0.0` and `0.0` are equal, as in trec_eval's
-/// `>`/`<` comparison). Sorting 16-byte integer keys, then only the runs of equal scores by
-/// the tie-break, is what makes a 1,000-document topic cheap; `order` is reused.
+/// `tie_break`. Equal keys mean equal scores ([`score_key`]). Sorting 16-byte integer keys,
+/// then only the runs of equal scores by the tie-break, is what makes a 1,000-document topic
+/// cheap; `order` is reused.
 pub fn rank_order(docs: &[RunDoc<'_>], tie_break: TieBreak, order: &mut Vec<(u64, u32)>) {
-    order.clear();
-    order.extend(docs.iter().enumerate().map(|(i, d)| (descending_key(d.score), i as u32)));
-    order.sort_unstable();
-    let tie = |a: &(u64, u32), b: &(u64, u32)| {
-        let (a, b) = (&docs[a.1 as usize], &docs[b.1 as usize]);
-        match tie_break {
-            TieBreak::DocnoDescending => b.docno.cmp(a.docno),
-            TieBreak::DocnoAscending => a.docno.cmp(b.docno),
-            TieBreak::Rank => a.rank.cmp(&b.rank).then_with(|| b.docno.cmp(a.docno)),
-            TieBreak::Input => a.position.cmp(&b.position),
-        }
+    let tie_key = |i: u32| {
+        let d = &docs[i as usize];
+        TieKey { id: d.docno, rank: d.rank, position: d.position }
     };
+    sort_keyed(docs.iter().map(|d| d.score), tie_key, tie_break, order);
+}
+
+/// The one sort: `(score_key, index)` of every score, best first, equal keys by
+/// [`break_tie`] then by index (a stable sort's order).
+pub(crate) fn sort_keyed<'k, K: Ord + ?Sized + 'k>(
+    scores: impl Iterator<Item = f64>,
+    tie_key: impl Fn(u32) -> TieKey<'k, K>,
+    tie_break: TieBreak,
+    order: &mut Vec<(u64, u32)>,
+) {
+    order.clear();
+    order.extend(scores.enumerate().map(|(i, score)| (score_key(score, tie_break), i as u32)));
+    order.sort_unstable();
     let mut start = 0;
     while start < order.len() {
         let key = order[start].0;
         let end = start + order[start..].iter().take_while(|o| o.0 == key).count();
         if end - start > 1 {
-            order[start..end].sort_unstable_by(tie);
+            order[start..end]
+                .sort_unstable_by(|a, b| break_tie(tie_break, tie_key(a.1), tie_key(b.1)).then(a.1.cmp(&b.1)));
         }
         start = end;
     }
 }
 
-/// An integer that sorts ascending as `score` sorts descending (IEEE total order, with
-/// `-0.0` folded onto `0.0`).
-#[inline]
-fn descending_key(score: f64) -> u64 {
-    let bits = if score == 0.0 { 0 } else { score.to_bits() };
-    let ascending = if bits >> 63 == 1 { !bits } else { bits | (1 << 63) };
-    !ascending
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ranking::{order, rank_of};
+    use kgeval_model::ranking::TiePolicy;
 
     fn doc(docno: &str, score: f64, rank: i64, position: u64) -> RunDoc<'_> {
         RunDoc { docno, score, rank, position }
@@ -82,21 +125,24 @@ mod tests {
         assert_eq!(sorted(TieBreak::DocnoAscending), ["d0", "d1", "d2", "d3"]);
         assert_eq!(sorted(TieBreak::Rank), ["d0", "d1", "d2", "d3"]);
         assert_eq!(sorted(TieBreak::Input), ["d0", "d1", "d2", "d3"]);
+        assert_eq!(sorted(TieBreak::Lexicographic), ["d0", "d1", "d2", "d3"]);
     }
 
     #[test]
     fn keys_follow_the_float_order() {
         let scores = [f64::MIN, -2.5, -1e-300, -0.0, 0.0, 1e-300, 0.5, 2.5, f64::MAX];
         for pair in scores.windows(2) {
-            assert!(descending_key(pair[0]) >= descending_key(pair[1]), "{pair:?}");
+            assert!(score_key(pair[0], TieBreak::Input) >= score_key(pair[1], TieBreak::Input), "{pair:?}");
         }
-        assert_eq!(descending_key(-0.0), descending_key(0.0));
+        assert_eq!(score_key(-0.0, TieBreak::Input), score_key(0.0, TieBreak::Input));
+        assert_eq!(score_key(0.5 + 1e-13, TieBreak::Lexicographic), score_key(0.5, TieBreak::Lexicographic));
     }
 
     proptest::proptest! {
-        /// The key sort gives the comparison sort's order under every tie-break.
+        /// The key sort gives the float comparison sort's order under every tie-break, and
+        /// the rank of each candidate under the order policy is its position in that order.
         #[test]
-        fn key_order_equals_comparison_order(
+        fn key_order_equals_comparison_order_and_ranks(
             lines in proptest::collection::vec((0u8..12, 0u8..5, -3i64..3), 0..60),
         ) {
             let docnos: Vec<String> = (0..lines.len()).map(|i| format!("d{}", i * 7 % 13 + i)).collect();
@@ -106,19 +152,30 @@ mod tests {
                 .enumerate()
                 .map(|(i, (&(_, s, r), docno))| RunDoc { docno, score: f64::from(s) - 2.0, rank: r, position: i as u64 })
                 .collect();
+            fn key<'a>(d: &RunDoc<'a>) -> TieKey<'a, str> {
+                TieKey { id: d.docno, rank: d.rank, position: d.position }
+            }
             for tie_break in TieBreak::ALL {
                 let mut by_comparison = docs.clone();
                 by_comparison.sort_by(|a, b| {
-                    b.score.partial_cmp(&a.score).unwrap_or(Ordering::Equal).then_with(|| match tie_break {
-                        TieBreak::DocnoDescending => b.docno.cmp(a.docno),
-                        TieBreak::DocnoAscending => a.docno.cmp(b.docno),
-                        TieBreak::Rank => a.rank.cmp(&b.rank).then_with(|| b.docno.cmp(a.docno)),
-                        TieBreak::Input => a.position.cmp(&b.position),
-                    })
+                    b.score.partial_cmp(&a.score).unwrap_or(Ordering::Equal).then_with(|| break_tie(tie_break, key(a), key(b)))
                 });
                 let mut by_key = docs.clone();
                 sort_run(&mut by_key, tie_break);
-                proptest::prop_assert_eq!(by_key, by_comparison);
+                proptest::prop_assert_eq!(&by_key, &by_comparison);
+                // Pools (identifier, score) under the order policy: the same order (their rank
+                // column is their position, so `Rank` is not compared).
+                if tie_break == TieBreak::Rank {
+                    continue;
+                }
+                let pool: Vec<(&str, f64)> = docs.iter().map(|d| (d.docno, d.score)).collect();
+                let policy = TiePolicy::Order(tie_break);
+                let ordered: Vec<&str> = order(&pool, policy).iter().map(|&i| pool[i as usize].0).collect();
+                let expected: Vec<&str> = by_key.iter().map(|d| d.docno).collect();
+                proptest::prop_assert_eq!(&ordered, &expected);
+                for (position, &index) in order(&pool, policy).iter().enumerate() {
+                    proptest::prop_assert_eq!(rank_of(&pool, index as usize, policy), (position + 1) as f64);
+                }
             }
         }
     }

@@ -101,7 +101,7 @@ fn pykeen_rank_fixture_and_adjusted_metrics() {
     for (ties, ranks) in [
         (TiePolicy::Optimistic, [3.0, 2.0, 1.0]),
         (TiePolicy::Pessimistic, [4.0, 2.0, 1.0]),
-        (TiePolicy::Expected, [3.5, 2.0, 1.0]),
+        (TiePolicy::Realistic, [3.5, 2.0, 1.0]),
     ] {
         let e = data.evaluate(&observations, FilterScope::Known, &options(ties));
         let tail = &e.micro[2].summary;
@@ -110,7 +110,7 @@ fn pykeen_rank_fixture_and_adjusted_metrics() {
         assert!(close(tail.mrr, ranks.iter().map(|r| 1.0 / r).sum::<f64>() / 3.0), "{ties}");
     }
     // The spec's hand-checked values on the realistic ranks [3.5, 2, 1], N = [5, 5, 4].
-    let e = data.evaluate(&observations, FilterScope::Known, &options(TiePolicy::Expected));
+    let e = data.evaluate(&observations, FilterScope::Known, &options(TiePolicy::Realistic));
     let (tail, adjusted) = (&e.micro[2].summary, e.micro[2].adjusted.as_ref().unwrap());
     let checks = [
         (tail.mean_rank.unwrap(), 2.1666667),
@@ -243,7 +243,7 @@ fn macro_from_ranks_equals_macro_from_a_run() {
                 run.push(&format!("q{i}"), &format!("e{e}"), f64::from(s));
             }
         }
-        let options = options(TiePolicy::Expected);
+        let options = options(TiePolicy::Realistic);
         let from_counts = data.evaluate(&known_scope, FilterScope::Known, &options);
         let from_filter_counts = data.evaluate(&filter_scope, FilterScope::Filters, &options);
         let read = observe_run(&data.data(), &run, |qid| qid[1..].parse().ok()).unwrap();
@@ -320,7 +320,7 @@ fn plain_ranks_in_the_filter_scope() {
             candidates: None,
         })
         .collect();
-    let ev = data.evaluate(&observations, FilterScope::Filters, &options(TiePolicy::Expected));
+    let ev = data.evaluate(&observations, FilterScope::Filters, &options(TiePolicy::Realistic));
     // Fully filtered: e2 1, e3 3, e1 4. Tail micro MRR = (1 + 1/3 + 1/4) / 3.
     assert!(close(ev.micro[2].summary.mrr, (1.0 + 1.0 / 3.0 + 0.25) / 3.0));
     let question = data.test.questions.get(q);

@@ -124,12 +124,12 @@ fn tied_pool(tau: f64, ties: TiePolicy) -> RankingEvaluation {
 fn tie_policies_around_the_gold_and_nil() {
     // (policy, gold rank at τ = 0.5, gold rank at τ = 0.95 where NIL leaves the tie for rank 1)
     let expected = [
-        (TiePolicy::Stable, 3.0, 4.0), // x, then y (earlier); NIL after every scored candidate
-        (TiePolicy::Lexicographic, 2.0, 3.0), // g < nil < y
-        (TiePolicy::TrecEval, 4.0, 4.0), // y > nil > g: NIL was above g already
+        (TiePolicy::STABLE, 3.0, 4.0), // x, then y (earlier); NIL after every scored candidate
+        (TiePolicy::LEXICOGRAPHIC, 2.0, 3.0), // g < nil < y
+        (TiePolicy::TREC_EVAL, 4.0, 4.0), // y > nil > g: NIL was above g already
         (TiePolicy::Optimistic, 2.0, 3.0),
         (TiePolicy::Pessimistic, 4.0, 4.0),
-        (TiePolicy::Expected, 3.0, 3.5),
+        (TiePolicy::Realistic, 3.0, 3.5),
     ];
     for (policy, gold_rank, high_rank) in expected {
         let r = tied_pool(0.5, policy);
@@ -145,7 +145,7 @@ fn tie_policies_around_the_gold_and_nil() {
         assert_eq!(high.pairs[0].breakdown.overall.mrr, 1.0 / high_rank, "{policy}");
     }
     // τ = 0.6: no tie with NIL any more; the gold ties only with y.
-    let r = tied_pool(0.6, TiePolicy::Expected);
+    let r = tied_pool(0.6, TiePolicy::Realistic);
     assert_eq!(r.pairs[0].breakdown.overall.mrr, 1.0 / 3.5);
     assert_eq!(r.pairs[0].ties.nil_tied, 0);
 }
@@ -278,7 +278,7 @@ fn build(queries: &[(u8, u8, Vec<u8>)], policy: TiePolicy) -> RankingEvaluation 
 proptest! {
     #[test]
     fn leaderboard_invariants(queries in arbitrary_pair()) {
-        let r = build(&queries, TiePolicy::Stable);
+        let r = build(&queries, TiePolicy::STABLE);
         let b = &r.pairs[0].breakdown;
         let weighted = |parts: &[&kgeval_model::ranking::results::RankSummary]| {
             parts.iter().map(|s| s.mrr * s.queries as f64).sum::<f64>() / parts.iter().map(|s| s.queries as f64).sum::<f64>()
@@ -296,7 +296,7 @@ proptest! {
     fn policies_bracket_each_other(queries in arbitrary_pair()) {
         let mrr = |p| build(&queries, p).pairs[0].breakdown.overall.mrr;
         let (optimistic, pessimistic) = (mrr(TiePolicy::Optimistic), mrr(TiePolicy::Pessimistic));
-        for policy in [TiePolicy::Stable, TiePolicy::Lexicographic, TiePolicy::TrecEval, TiePolicy::Expected] {
+        for policy in [TiePolicy::STABLE, TiePolicy::LEXICOGRAPHIC, TiePolicy::TREC_EVAL, TiePolicy::Realistic] {
             let m = mrr(policy);
             prop_assert!(pessimistic <= m + 1e-12 && m <= optimistic + 1e-12, "{} {} {} {}", policy, pessimistic, m, optimistic);
         }

@@ -15,73 +15,153 @@ pub use dense::{ScoreDtype, ScoreRow};
 /// The NIL IRI of the DISO-OAEI 2026 track: the candidate a system ranks first to abstain.
 pub const DISO_NIL_IRI: &str = "https://oaei.ontologymatching.org/2026/diso/NIL";
 
-/// How candidates with equal scores are ordered when a ranking comes from scores.
+/// How a full order of a scored list breaks ties: the list is sorted by score descending, and
+/// candidates with equal scores by this rule. The default is trec_eval's.
 ///
-/// The first three are *orders* (a full permutation follows); the last four give the rank of
-/// one target from the counts of candidates scoring above (g) and equal to it (e, the target
-/// included): PyKEEN's optimistic / pessimistic / realistic ranks and LibKGE's rounded mean.
+/// The one order of the ranking core: `kgeval trec --tie-break`, and the order policies of
+/// [`TiePolicy::Order`] (`stable`, `lexicographic`, `trec-eval` in `kgeval rank`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub enum TiePolicy {
-    /// Submission order among equal scores (DeepOnto, OntoAligner: a stable sort).
+pub enum TieBreak {
+    /// Identifier (docno) descending in byte order (trec_eval, pytrec_eval).
     #[default]
-    Stable,
-    /// Scores rounded to 12 decimal places, then identifier ascending (OAEI-Bio-ML-eval).
+    DocnoDescending,
+    /// Identifier ascending in byte order.
+    DocnoAscending,
+    /// The run's rank column ascending, then identifier descending (lists without a rank
+    /// column: their input order).
+    Rank,
+    /// Input order (a stable sort: ranx, DeepOnto, OntoAligner).
+    Input,
+    /// Scores rounded to 12 decimal places first (Python's `round(x, 12)`), then identifier
+    /// ascending (OAEI-Bio-ML-eval).
     Lexicographic,
-    /// Exact scores, then identifier descending in byte order (trec_eval).
-    TrecEval,
-    /// The target ranks first among the candidates it ties with.
+}
+
+impl TieBreak {
+    /// Every tie-break.
+    pub const ALL: [TieBreak; 5] =
+        [TieBreak::DocnoDescending, TieBreak::DocnoAscending, TieBreak::Rank, TieBreak::Input, TieBreak::Lexicographic];
+
+    /// The name `kgeval trec --tie-break` and its JSON use.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            TieBreak::DocnoDescending => "docno-desc",
+            TieBreak::DocnoAscending => "docno-asc",
+            TieBreak::Rank => "rank",
+            TieBreak::Input => "input",
+            TieBreak::Lexicographic => "lexicographic",
+        }
+    }
+
+    /// Parses a name printed by [`TieBreak::name`].
+    #[must_use]
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|t| t.name() == name)
+    }
+}
+
+impl fmt::Display for TieBreak {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The rank of a target among candidates with equal scores: its position in a full order
+/// ([`TiePolicy::Order`], under a [`TieBreak`]), or a rank computed from the counts of
+/// candidates scoring above (g) and equal to it (e, the target included): PyKEEN's
+/// optimistic / pessimistic / realistic ranks and LibKGE's rounded mean.
+///
+/// ```
+/// use kgeval_model::ranking::{TieBreak, TiePolicy};
+/// assert_eq!(TiePolicy::from_name("expected"), Some(TiePolicy::Realistic));
+/// assert_eq!(TiePolicy::Realistic.name(), "realistic");
+/// assert_eq!(TiePolicy::TREC_EVAL, TiePolicy::Order(TieBreak::DocnoDescending));
+/// assert_eq!(TiePolicy::default().name(), "stable");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum TiePolicy {
+    /// The target's position in the full order under a tie-break ([`TiePolicy::STABLE`],
+    /// [`TiePolicy::LEXICOGRAPHIC`], [`TiePolicy::TREC_EVAL`]…).
+    Order(TieBreak),
+    /// The target ranks first among the candidates it ties with: g + 1.
     Optimistic,
-    /// The target ranks last among the candidates it ties with.
+    /// The target ranks last among the candidates it ties with: g + e.
     Pessimistic,
-    /// The mean rank over all orders of the tie: (optimistic + pessimistic) / 2 (PyKEEN's
-    /// "realistic" rank).
-    Expected,
+    /// The mean rank over all orders of the tie: g + (e + 1) / 2, i.e. (optimistic +
+    /// pessimistic) / 2 (PyKEEN's "realistic" rank; `expected` is accepted as an alias).
+    Realistic,
     /// g + ⌊e/2⌋ + 1: the mean rank of the tie rounded up (LibKGE's `rounded_mean_rank`, its
     /// default). LibKGE decides ties with `isclose` (see [`Tolerance`]); [`TiePolicy`] itself
     /// only names the rank, the tolerance is a separate option.
     RoundedMean,
 }
 
+impl Default for TiePolicy {
+    fn default() -> Self {
+        TiePolicy::STABLE
+    }
+}
+
 impl TiePolicy {
-    /// Every policy.
+    /// Submission order among equal scores (DeepOnto, OntoAligner: a stable sort).
+    pub const STABLE: TiePolicy = TiePolicy::Order(TieBreak::Input);
+    /// Scores rounded to 12 decimal places, then identifier ascending (OAEI-Bio-ML-eval).
+    pub const LEXICOGRAPHIC: TiePolicy = TiePolicy::Order(TieBreak::Lexicographic);
+    /// Exact scores, then identifier descending in byte order (trec_eval).
+    pub const TREC_EVAL: TiePolicy = TiePolicy::Order(TieBreak::DocnoDescending);
+
+    /// The policies `kgeval rank` and `kgeval kgc` name.
     pub const ALL: [TiePolicy; 7] = [
-        TiePolicy::Stable,
-        TiePolicy::Lexicographic,
-        TiePolicy::TrecEval,
+        TiePolicy::STABLE,
+        TiePolicy::LEXICOGRAPHIC,
+        TiePolicy::TREC_EVAL,
         TiePolicy::Optimistic,
         TiePolicy::Pessimistic,
-        TiePolicy::Expected,
+        TiePolicy::Realistic,
         TiePolicy::RoundedMean,
     ];
 
-    /// The CLI / JSON name.
+    /// The CLI / JSON name (an order other than the three named ones: its tie-break's name).
     #[must_use]
     pub const fn name(self) -> &'static str {
         match self {
-            TiePolicy::Stable => "stable",
-            TiePolicy::Lexicographic => "lexicographic",
-            TiePolicy::TrecEval => "trec-eval",
+            TiePolicy::Order(TieBreak::Input) => "stable",
+            TiePolicy::Order(TieBreak::Lexicographic) => "lexicographic",
+            TiePolicy::Order(TieBreak::DocnoDescending) => "trec-eval",
+            TiePolicy::Order(other) => other.name(),
             TiePolicy::Optimistic => "optimistic",
             TiePolicy::Pessimistic => "pessimistic",
-            TiePolicy::Expected => "expected",
+            TiePolicy::Realistic => "realistic",
             TiePolicy::RoundedMean => "rounded-mean",
         }
     }
 
-    /// Parses a name as printed by [`TiePolicy::name`] (`realistic` is accepted for `expected`).
+    /// Parses a name as printed by [`TiePolicy::name`]; `expected` is accepted for
+    /// `realistic`, and a [`TieBreak`] name for its order.
     #[must_use]
     pub fn from_name(name: &str) -> Option<Self> {
-        if name == "realistic" {
-            return Some(TiePolicy::Expected);
+        if name == "expected" {
+            return Some(TiePolicy::Realistic);
         }
-        Self::ALL.into_iter().find(|p| p.name() == name)
+        Self::ALL.into_iter().find(|p| p.name() == name).or_else(|| TieBreak::from_name(name).map(TiePolicy::Order))
+    }
+
+    /// The tie-break of an order policy; `None` for the count policies, which rank one target
+    /// from tie counts rather than order the candidates.
+    #[must_use]
+    pub const fn tie_break(self) -> Option<TieBreak> {
+        match self {
+            TiePolicy::Order(tie_break) => Some(tie_break),
+            _ => None,
+        }
     }
 
     /// Whether the policy defines a full order of the candidates (rather than only the rank of
     /// one target from tie counts).
     #[must_use]
     pub const fn is_order(self) -> bool {
-        matches!(self, TiePolicy::Stable | TiePolicy::Lexicographic | TiePolicy::TrecEval)
+        matches!(self, TiePolicy::Order(_))
     }
 }
 

@@ -80,8 +80,8 @@ impl RankingProfile {
     #[must_use]
     pub const fn tie_policy(self) -> TiePolicy {
         match self {
-            RankingProfile::Bioml => TiePolicy::Lexicographic,
-            _ => TiePolicy::Stable,
+            RankingProfile::Bioml => TiePolicy::LEXICOGRAPHIC,
+            _ => TiePolicy::STABLE,
         }
     }
 
@@ -357,14 +357,11 @@ impl RankConventions {
         }
     }
 
-    /// The tie policy's name as `kgeval rank` prints it: the mean-rank policy keeps its rank
-    /// name `expected` (also accepted as `realistic`).
+    /// The tie policy's name as `kgeval rank` prints it (the mean-rank policy is `realistic`,
+    /// as in `kgeval kgc` and PyKEEN; `expected` is accepted as an alias).
     #[must_use]
     pub fn ties_name(&self) -> &'static str {
-        match self.ties.name() {
-            "realistic" => "expected",
-            name => name,
-        }
+        self.ties.name()
     }
 
     /// Every convention in force as `(key, value)`, in output order.

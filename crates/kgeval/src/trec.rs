@@ -1,0 +1,289 @@
+//! `trec`: TREC runs against qrels with trec_eval's measures, definitions and output.
+
+use std::path::Path;
+
+use kgeval_formats::trec::{read_qrels, read_qrels_bytes, RunFile};
+use kgeval_formats::Input;
+use kgeval_metrics::ir::{evaluate_run, record_run_into_table};
+use kgeval_model::ir::{
+    IrEvaluation, IrOptions, MeasureFamily, MeasureRequest, MeasureSet, QuerySet, RunEvaluation, TieBreak,
+};
+use kgeval_model::metric_names::metric_info;
+use kgeval_model::{Diagnostic, Location, ScoreTable};
+use serde::Deserialize;
+
+use crate::evaluation::canonical_table;
+use crate::inputs::{by_name, one_or_many};
+use crate::{system_names, Conventions, Error, Evaluation, Family, FamilyResult, Progress, SystemInput, Warning};
+
+/// The code of the note that states, per run, how many topics were evaluated
+/// (`note: RUN: 3 topics evaluated (intersection); …`).
+pub const TOPICS_EVALUATED: &str = "topics-evaluated";
+
+/// A trec_eval evaluation: one qrels, one or more runs, the measures and the policies.
+///
+/// As a manifest row: `family = "trec"`, `qrels`, `run` (or `runs = [...]`, each `PATH` or
+/// `NAME=PATH`; `-` is standard input, once), and optionally `measures` (trec_eval `-m`
+/// strings or aliases; default `["official"]`), `complete` (`-c`), `level` (`-l`, default 1),
+/// `ndcg_level`, `max_docs` (`-M`) and `tie_break` (`docno-desc`, the default, `docno-asc`,
+/// `rank`, `input`).
+///
+/// ```
+/// use kgeval::trec::TrecTask;
+/// let task = TrecTask::new("qrels.txt").run_file("bm25=runs/bm25.txt").measure("map").measure("P.10");
+/// assert_eq!(task.measures, ["map", "P.10"]);
+/// assert_eq!(TrecTask::new("qrels.txt").measures, ["official"]);
+/// ```
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TrecTask {
+    /// The qrels: `qid iter docno rel` per line.
+    pub qrels: Input,
+    /// The runs: `qid Q0 docno rank score tag` per line.
+    #[serde(alias = "run", deserialize_with = "one_or_many")]
+    pub runs: Vec<SystemInput>,
+    /// The measures, as trec_eval's `-m` (`map`, `P.5,10`, `official`, `all_trec`) or aliases
+    /// (`ndcg@10`, `mrr@10`); default `official`.
+    #[serde(default = "official", alias = "measure", deserialize_with = "strings")]
+    pub measures: Vec<String>,
+    /// Evaluate every qrels topic, topics the run lacks scoring 0 (trec_eval `-c`).
+    #[serde(default)]
+    pub complete: bool,
+    /// Relevant iff the judgment is at least this level (trec_eval `-l`, default 1).
+    #[serde(default = "one", alias = "relevance_level")]
+    pub level: i64,
+    /// Apply `level` to the ndcg measures too (trec_eval ignores it there).
+    #[serde(default)]
+    pub ndcg_level: bool,
+    /// Only the first N documents of each topic count, after sorting (trec_eval `-M`).
+    #[serde(default)]
+    pub max_docs: Option<usize>,
+    /// Order of equal scores (default trec_eval's: docno descending).
+    #[serde(default, deserialize_with = "tie_break")]
+    pub tie_break: TieBreak,
+}
+
+fn official() -> Vec<String> {
+    vec!["official".to_owned()]
+}
+
+const fn one() -> i64 {
+    1
+}
+
+fn strings<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Vec<String>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum OneOrMany {
+        One(String),
+        Many(Vec<String>),
+    }
+    Ok(match OneOrMany::deserialize(deserializer)? {
+        OneOrMany::One(one) => vec![one],
+        OneOrMany::Many(many) => many,
+    })
+}
+
+fn tie_break<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<TieBreak, D::Error> {
+    by_name(deserializer, TieBreak::from_name, "docno-desc, docno-asc, rank or input")
+}
+
+impl TrecTask {
+    /// A task on `qrels` with the default options (`official` measures, trec_eval's
+    /// policies) and no run yet.
+    #[must_use]
+    pub fn new(qrels: impl Into<Input>) -> Self {
+        TrecTask {
+            qrels: qrels.into(),
+            runs: Vec::new(),
+            measures: official(),
+            complete: false,
+            level: 1,
+            ndcg_level: false,
+            max_docs: None,
+            tie_break: TieBreak::default(),
+        }
+    }
+
+    /// Adds a run (`PATH`, `NAME=PATH`, `-` for standard input).
+    #[must_use]
+    pub fn run_file(mut self, spec: &str) -> Self {
+        self.runs.push(SystemInput::parse(spec));
+        self
+    }
+
+    /// Asks for a measure (replacing the default `official` on the first call).
+    #[must_use]
+    pub fn measure(mut self, measure: &str) -> Self {
+        if self.measures == official() {
+            self.measures.clear();
+        }
+        self.measures.push(measure.to_owned());
+        self
+    }
+
+    /// The same task with relative paths joined to `base`.
+    #[must_use]
+    pub fn resolved(&self, base: &Path) -> Self {
+        TrecTask {
+            qrels: self.qrels.resolved(base),
+            runs: self.runs.iter().map(|r| r.resolved(base)).collect(),
+            ..self.clone()
+        }
+    }
+
+    /// The policies of this task.
+    #[must_use]
+    pub fn options(&self) -> IrOptions {
+        IrOptions {
+            tie_break: self.tie_break,
+            query_set: if self.complete { QuerySet::Complete } else { QuerySet::Intersection },
+            relevance_level: self.level,
+            ndcg_uses_level: self.ndcg_level,
+            max_docs: self.max_docs,
+        }
+    }
+
+    /// Reads the qrels and each run (the qrels and the first run at the same time), evaluates
+    /// every run and fills the score table: per-topic values, and every summary value as a
+    /// headline under trec_eval's name.
+    ///
+    /// Each run gets a note ([`TOPICS_EVALUATED`], scope `run NAME`) with its topic counts.
+    ///
+    /// # Errors
+    /// An unknown measure; no run, or `-` twice; an input that cannot be read or is malformed;
+    /// two runs with one name; a run with no topic in common with the qrels (unless
+    /// `complete`).
+    pub fn run(&self, progress: &dyn Progress) -> Result<Evaluation, Error> {
+        let requests = self
+            .measures
+            .iter()
+            .map(|m| MeasureRequest::parse(m))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| Error::invalid(e.to_string()))?;
+        let measures = MeasureSet::from_requests(&requests);
+        if self.runs.is_empty() {
+            return Err(Error::invalid("trec: expected at least one run"));
+        }
+        let stdin =
+            self.runs.iter().filter(|r| r.input == Input::Stdin).count() + usize::from(self.qrels == Input::Stdin);
+        if stdin > 1 {
+            return Err(Error::invalid("stdin (-) can be read only once"));
+        }
+        let names = run_names(&self.runs)?;
+        let options = self.options();
+        let qrels_name = self.qrels.name();
+        // The qrels and the first run are read at the same time (both cores).
+        let (qrels, first_run) = rayon::join(
+            || -> Result<_, Error> {
+                // A file is read in place; stdin and bytes through their opened content.
+                if let Some(path) = self.qrels.as_path().and_then(Path::to_str) {
+                    return Ok(read_qrels(path)?);
+                }
+                let opened = self.qrels.open()?;
+                Ok(read_qrels_bytes(opened.name(), opened.bytes())?)
+            },
+            || -> Result<_, Error> { Ok(RunFile::from_input(self.runs[0].input.open()?)?) },
+        );
+        let (qrels, qrels_warnings) = qrels?;
+        let mut first_run = Some(first_run?);
+        let mut warnings: Vec<Warning> = qrels_warnings
+            .into_iter()
+            .map(|diagnostic| Warning { scope: format!("qrels {qrels_name}"), diagnostic })
+            .collect();
+        let mut evaluation = IrEvaluation { qrels_source: qrels_name.clone(), options, measures, runs: Vec::new() };
+        let mut tables = Vec::with_capacity(self.runs.len());
+        progress.start("runs", self.runs.len() as u64);
+        for (system, name) in self.runs.iter().zip(&names) {
+            let run = match first_run.take() {
+                Some(run) => run,
+                None => RunFile::from_input(system.input.open()?)?,
+            };
+            let source = source_name(&system.input);
+            let mut result = evaluate_run(&qrels, &run, &evaluation.measures, &evaluation.options)?;
+            if result.topics.is_empty() {
+                return Err(Error::invalid(format!(
+                    "{source}: no topic in common with {qrels_name} ({} run topics, {} qrels topics; -c scores every qrels topic)",
+                    result.run_topics_missing_from_qrels.len(),
+                    qrels.len()
+                )));
+            }
+            result.source.clone_from(&source);
+            result.name.clone_from(name);
+            warnings
+                .push(Warning { scope: format!("run {name}"), diagnostic: topics_note(&result, &evaluation.options) });
+            tables.push(run_table(&result, &evaluation.measures));
+            evaluation.runs.push(result);
+            progress.advance(1);
+        }
+        progress.finish();
+        Ok(Evaluation {
+            family: Family::Trec,
+            systems: names,
+            conventions: Conventions::Trec(evaluation.options.clone()),
+            warnings,
+            table: canonical_table(&tables)?,
+            result: FamilyResult::Trec(evaluation),
+        })
+    }
+}
+
+/// The runs' names: `NAME=PATH`'s name, else the file's stem; when two stems collide
+/// (`results.test`, `results.trunc`), unnamed runs are named by their path as given.
+///
+/// # Errors
+/// [`Error::Invalid`] when two runs still share a name.
+fn run_names(runs: &[SystemInput]) -> Result<Vec<String>, Error> {
+    system_names(runs).or_else(|error| {
+        let paths: Vec<SystemInput> = runs
+            .iter()
+            .map(|r| SystemInput { name: Some(r.name.clone().unwrap_or_else(|| source_name(&r.input))), ..r.clone() })
+            .collect();
+        system_names(&paths).map_err(|_| error)
+    })
+}
+
+/// The run as the user named it: the path, or `-` for standard input.
+fn source_name(input: &Input) -> String {
+    match input {
+        Input::Stdin => "-".to_owned(),
+        other => other.name(),
+    }
+}
+
+/// `RUN: N topics evaluated (POLICY); …`, located at the run.
+fn topics_note(result: &RunEvaluation, options: &IrOptions) -> Diagnostic {
+    Diagnostic::note(
+        TOPICS_EVALUATED,
+        format!(
+            "{} topics evaluated ({}); {} qrels topics without run lines; {} run topics without qrels; {} topics with tied scores",
+            result.topics.len(),
+            options.query_set.name(),
+            result.qrels_topics_missing_from_run.len(),
+            result.run_topics_missing_from_qrels.len(),
+            result.topics_with_tied_scores,
+        ),
+    )
+    .at(Location { file: result.source.clone(), line: 0, column: 0 })
+}
+
+/// One run's table: its per-topic values, and every summary value as a headline (`runid`
+/// aside). Summary-only measures (`num_q`, `gm_map`, `gm_bpref`) are aggregate-only; the
+/// vocabulary gives each its aggregation (`gm_*` geometric mean, `num_*` sum, others mean).
+fn run_table(result: &RunEvaluation, measures: &MeasureSet) -> ScoreTable {
+    let mut table = ScoreTable::new();
+    let system = table.system(&result.name);
+    record_run_into_table(&mut table, system, result, measures);
+    for (measure, &value) in measures.measures().iter().zip(&result.summary) {
+        if measure.family == MeasureFamily::Runid {
+            continue;
+        }
+        let metric = if measure.family.per_topic() {
+            table.metric(&measure.name)
+        } else {
+            table.metric_with_info(&measure.name, metric_info(&measure.name).aggregate())
+        };
+        table.set_headline(system, metric, value);
+    }
+    table
+}
