@@ -245,7 +245,7 @@ pub(crate) fn run(args: &KgcArgs) -> anyhow::Result<Outcome> {
         ir_qrels: qrels.as_ref(),
     };
     let system = args.system.clone().unwrap_or_else(|| system_name(&observed.path));
-    let mut evaluation = evaluate_kgc(&data, &input, &options, &system);
+    let mut evaluation = evaluate_kgc(&data, &input, &options, &system)?;
     conventions.append(&mut evaluation.conventions);
     evaluation.conventions = conventions;
     warnings.append(&mut evaluation.warnings);

@@ -6,7 +6,7 @@ use kgeval_model::{ScoreTable, TermId};
 use rustc_hash::FxHashMap;
 
 use super::ir_list::IrValues;
-use super::KgcData;
+use super::data::KgcData;
 use crate::ranking::{record_into_table, RankRecord};
 
 /// One system's values: `level=micro` items `{qid}/{answer}` (the answer's `rr`,
