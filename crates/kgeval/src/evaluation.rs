@@ -1,5 +1,7 @@
 //! The one envelope every task returns.
 
+use kgeval_model::kgc::conventions::KgcConventions;
+use kgeval_model::kgc::results::KgcEvaluation;
 use kgeval_model::lexicon::{LexiconConventions, LexiconEvaluation};
 use kgeval_model::{Diagnostic, ScoreTable};
 use kgeval_report::{OutputFormat, RenderOptions};
@@ -19,6 +21,8 @@ pub struct Warning {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub enum Conventions {
+    /// `kgeval kgc`.
+    Kgc(KgcConventions),
     /// `kgeval lexicon`.
     Lexicon(LexiconConventions),
 }
@@ -27,6 +31,8 @@ pub enum Conventions {
 #[derive(Debug, Clone)]
 #[non_exhaustive]
 pub enum FamilyResult {
+    /// `kgeval kgc`: one evaluation (one system).
+    Kgc(Vec<KgcEvaluation>),
     /// `kgeval lexicon`: one evaluation per system.
     Lexicon(Vec<LexiconEvaluation>),
 }
@@ -55,6 +61,7 @@ impl Evaluation {
     #[must_use]
     pub fn render(&self, format: OutputFormat, options: &RenderOptions) -> String {
         match &self.result {
+            FamilyResult::Kgc(evaluations) => kgeval_report::render_kgc(evaluations, format, options),
             FamilyResult::Lexicon(evaluations) => kgeval_report::render_lexicon(evaluations, format, options),
         }
     }

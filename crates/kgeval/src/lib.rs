@@ -5,6 +5,7 @@ mod error;
 mod evaluation;
 mod gate;
 mod inputs;
+pub mod kgc;
 pub mod lexicon;
 mod manifest;
 mod progress;
@@ -82,6 +83,8 @@ impl std::fmt::Display for Family {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(tag = "family", rename_all = "lowercase")]
 pub enum Task {
+    /// `kgeval kgc`.
+    Kgc(kgc::KgcTask),
     /// `kgeval lexicon`.
     Lexicon(lexicon::LexiconTask),
 }
@@ -91,6 +94,7 @@ impl Task {
     #[must_use]
     pub fn family(&self) -> Family {
         match self {
+            Task::Kgc(_) => Family::Kgc,
             Task::Lexicon(_) => Family::Lexicon,
         }
     }
@@ -101,6 +105,7 @@ impl Task {
     /// An input that cannot be read or is malformed, or options that do not fit.
     pub fn run(&self, progress: &dyn Progress) -> Result<Evaluation, Error> {
         match self {
+            Task::Kgc(task) => task.run(progress),
             Task::Lexicon(task) => task.run(progress),
         }
     }
@@ -109,6 +114,7 @@ impl Task {
     #[must_use]
     pub fn resolved(&self, base: &std::path::Path) -> Task {
         match self {
+            Task::Kgc(task) => Task::Kgc(task.resolved(base)),
             Task::Lexicon(task) => Task::Lexicon(task.resolved(base)),
         }
     }

@@ -2,11 +2,11 @@
 //! [`crate::kgc`] depends on (and which depends on none of them).
 
 use kgeval_model::ir::{MeasureSet, Qrels, Run};
+use kgeval_model::kgc::conventions::RelationWeightSource;
 use kgeval_model::kgc::{AnswerObservation, FilterScope};
 use kgeval_model::kgc::{CategoryRule, KgcVocabulary, KnownAnswers, RelationCardinality, TestSet};
 use kgeval_model::ranking::TiePolicy;
 use kgeval_model::TermId;
-
 
 /// The fixed inputs of one evaluation: names, the evaluated split and its questions, and the
 /// known answers used for filtering.
@@ -43,8 +43,8 @@ pub struct KgcOptions {
     pub ks: Vec<u32>,
     /// trec_eval measures of the macro IR list (`map_cut.20`, `ndcg_cut.20`); empty: none.
     pub ir_measures: MeasureSet,
-    /// Relation weights for weighted micro metrics, with a description of their source.
-    pub weights: Option<(Vec<(TermId, f64)>, String)>,
+    /// Relation weights for weighted micro metrics, with their source.
+    pub weights: Option<(Vec<(TermId, f64)>, RelationWeightSource)>,
     /// Relation categories for the category × side breakdown.
     pub categories: Option<Categories>,
     /// Fill the per-item `ScoreTable` (every question and every answer). The CLI asks for it

@@ -1,10 +1,10 @@
 //! The evaluation of one system from its per-answer observations.
 
 use kgeval_model::ir::DuplicateDoc;
+use kgeval_model::kgc::conventions::{KgcConventions, KgcSources};
 use kgeval_model::kgc::results::{CategoryBreakdown, KgcEvaluation, MacroScores, MicroScores, TieShare};
-use kgeval_model::kgc::{FilterScope, RankObservation, RelationCategory, Side};
+use kgeval_model::kgc::{RankObservation, RelationCategory, Side};
 use kgeval_model::ranking::results::RankSummary;
-use kgeval_model::ranking::TiePolicy;
 use kgeval_model::{Diagnostic, TermId};
 use rustc_hash::FxHashMap;
 
@@ -13,7 +13,6 @@ use super::categories::weighted_summary;
 use super::data::{KgcData, KgcInput, KgcOptions};
 use super::{answers, ir_list, table};
 use crate::ranking::{macro_mean, summarize, summarize_by, RankRecord};
-
 
 /// One (triple, side) pair of the micro average.
 struct Pair {
@@ -180,36 +179,18 @@ pub fn evaluate_kgc(
     } else {
         kgeval_model::ScoreTable::new()
     };
-    let mut conventions = vec![
-        ("tie policy".to_owned(), tie_policy_name(options.ties).to_owned()),
-        ("entities".to_owned(), entity_count.to_string()),
-        ("micro pairs".to_owned(), pairs.len().to_string()),
-        ("macro questions".to_owned(), questions.len().to_string()),
-        (
-            "observed ranks".to_owned(),
-            match input.scope {
-                FilterScope::Known => "fully filtered".to_owned(),
-                FilterScope::Filters => "filtered by the filter files only; moved to fully filtered".to_owned(),
-            },
-        ),
-        (
-            "macro IR list".to_owned(),
-            if input.ir_run.is_some() {
-                "the system's run without the filter files' answers (trec_eval order)".to_owned()
-            } else {
-                "answers sorted by fully filtered rank r, the j-th at ceil(r) + j".to_owned()
-            },
-        ),
-    ];
-    if input.ir_qrels.is_some() {
-        conventions.push(("IR qrels".to_owned(), "judgments (judged negatives kept)".to_owned()));
-    }
-    if let Some((_, source)) = &options.weights {
-        conventions.push(("relation weights".to_owned(), source.clone()));
-    }
-    if let Some(c) = &options.categories {
-        conventions.push(("relation categories".to_owned(), c.rule.describe()));
-    }
+    let conventions = KgcConventions {
+        sources: KgcSources::default(),
+        tie_policy: options.ties,
+        entities: entity_count as usize,
+        micro_pairs: pairs.len(),
+        macro_questions: questions.len(),
+        observed_scope: input.scope,
+        ir_list_from_run: input.ir_run.is_some(),
+        ir_qrels_from_judgments: input.ir_qrels.is_some(),
+        relation_weights: options.weights.as_ref().map(|(_, source)| source.clone()),
+        relation_categories: options.categories.as_ref().map(|c| c.rule.clone()),
+    };
     Ok(KgcEvaluation {
         system: system.to_owned(),
         conventions,
@@ -223,14 +204,6 @@ pub fn evaluate_kgc(
         warnings,
         score_table,
     })
-}
-
-/// The policy's name in KGC terms: PyKEEN's `realistic` for the core's `expected`.
-fn tie_policy_name(policy: TiePolicy) -> &'static str {
-    match policy {
-        TiePolicy::Expected => "realistic",
-        other => other.name(),
-    }
 }
 
 /// The record of the best-ranked answer (tie flag included); absent when no answer is ranked.
