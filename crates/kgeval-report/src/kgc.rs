@@ -245,7 +245,7 @@ mod tests {
         assert_eq!(s["scopes"]["head"]["micro_mrr"].as_f64(), Some(0.75));
         assert_eq!(s["scopes"]["both"]["micro_hits@10"].as_f64(), Some(0.75));
         assert_eq!(s["ties"]["tied_answer_share"].as_f64(), Some(0.25));
-        assert_eq!(s["conventions"]["tie policy"], "realistic");
+        assert_eq!(s["conventions"]["tie_policy"], "realistic");
         assert_eq!(s["conventions"]["test"], "test.txt");
     }
 
@@ -258,8 +258,8 @@ mod tests {
         );
         assert!(
             text.starts_with(
-                "kgeval kgc: system TransE; test: test.txt; filters: none; entity list: the entities of the \
-                 triple files; tie policy: realistic; entities: 0;"
+                "kgeval kgc: system TransE; test: test.txt; filters: none; entity_list: the entities of the \
+                 triple files; tie_policy: realistic; entities: 0;"
             ),
             "{text}"
         );

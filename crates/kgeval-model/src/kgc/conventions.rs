@@ -88,7 +88,7 @@ pub enum RelationWeightSource {
 /// let entries = conventions.entries();
 /// assert_eq!(entries[0], ("test", "test.txt".to_owned()));
 /// assert_eq!(entries[1], ("filters", "none".to_owned()));
-/// assert!(entries.iter().any(|(k, _)| *k == "run order"));
+/// assert!(entries.iter().any(|(k, _)| *k == "run_order"));
 /// ```
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct KgcConventions {
@@ -115,7 +115,8 @@ pub struct KgcConventions {
 }
 
 impl KgcConventions {
-    /// Every convention in force as `(key, text)`, in output order.
+    /// Every convention in force as `(key, text)`, in output order; keys are snake_case
+    /// (`entity_list`, `score_ties`, `nan_scores`, `run_order`, `tie_policy` …).
     #[must_use]
     pub fn entries(&self) -> Vec<(&'static str, String)> {
         let s = &self.sources;
@@ -124,7 +125,7 @@ impl KgcConventions {
             Some((file, count)) => format!("{file} ({count} entities)"),
             None => "the entities of the triple files".to_owned(),
         };
-        let mut entries = vec![("test", s.test.clone()), ("filters", filters), ("entity list", entity_list)];
+        let mut entries = vec![("test", s.test.clone()), ("filters", filters), ("entity_list", entity_list)];
         match &s.system {
             SystemSource::Unknown => {}
             SystemSource::Ranks { file, filter } => {
@@ -136,24 +137,24 @@ impl KgcConventions {
                     || "exact".to_owned(),
                     |t| format!("isclose: |s - t| <= {} + {} * |t|", t.atol, t.rtol),
                 );
-                entries.push(("score ties", ties));
-                entries.push(("NaN scores", nan.name().to_owned()));
+                entries.push(("score_ties", ties));
+                entries.push(("nan_scores", nan.name().to_owned()));
             }
             SystemSource::Run { file, questions } => {
                 entries.push(("input", format!("run {file} (questions: {questions})")));
-                entries.push(("run order", "trec_eval: score descending, then docno descending".to_owned()));
+                entries.push(("run_order", "trec_eval: score descending, then docno descending".to_owned()));
             }
         }
         if let Some(j) = &s.judgments {
             let depth = j.max_depth.map_or_else(String::new, |d| format!(", pooled triples up to depth {d}"));
             entries.push(("judgments", format!("{}{depth}", j.file)));
         }
-        entries.push(("tie policy", tie_policy_name(self.tie_policy).to_owned()));
+        entries.push(("tie_policy", tie_policy_name(self.tie_policy).to_owned()));
         entries.push(("entities", self.entities.to_string()));
-        entries.push(("micro pairs", self.micro_pairs.to_string()));
-        entries.push(("macro questions", self.macro_questions.to_string()));
+        entries.push(("micro_pairs", self.micro_pairs.to_string()));
+        entries.push(("macro_questions", self.macro_questions.to_string()));
         entries.push((
-            "observed ranks",
+            "observed_ranks",
             match self.observed_scope {
                 FilterScope::Known => "fully filtered",
                 FilterScope::Filters => "filtered by the filter files only; moved to fully filtered",
@@ -161,7 +162,7 @@ impl KgcConventions {
             .to_owned(),
         ));
         entries.push((
-            "macro IR list",
+            "macro_ir_list",
             if self.ir_list_from_run {
                 "the system's run without the filter files' answers (trec_eval order)"
             } else {
@@ -170,11 +171,11 @@ impl KgcConventions {
             .to_owned(),
         ));
         if self.ir_qrels_from_judgments {
-            entries.push(("IR qrels", "judgments (judged negatives kept)".to_owned()));
+            entries.push(("ir_qrels", "judgments (judged negatives kept)".to_owned()));
         }
         if let Some(weights) = &self.relation_weights {
             entries.push((
-                "relation weights",
+                "relation_weights",
                 match weights {
                     RelationWeightSource::Uniform => "uniform over the test relations".to_owned(),
                     RelationWeightSource::Triples(file) => format!("triples per relation in {file}"),
@@ -183,7 +184,7 @@ impl KgcConventions {
             ));
         }
         if let Some(rule) = &self.relation_categories {
-            entries.push(("relation categories", rule.describe()));
+            entries.push(("relation_categories", rule.describe()));
         }
         entries
     }
