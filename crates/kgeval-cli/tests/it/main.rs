@@ -6,6 +6,7 @@ mod cli;
 mod conventions;
 mod diso;
 mod facade;
+mod facade_kgc;
 mod kgc;
 mod lexicon;
 mod melt;
