@@ -22,7 +22,7 @@ pub struct Warning {
 #[non_exhaustive]
 pub enum Conventions {
     /// `kgeval kgc`.
-    Kgc(KgcConventions),
+    Kgc(Box<KgcConventions>),
     /// `kgeval lexicon`.
     Lexicon(LexiconConventions),
 }

@@ -84,7 +84,7 @@ impl std::fmt::Display for Family {
 #[serde(tag = "family", rename_all = "lowercase")]
 pub enum Task {
     /// `kgeval kgc`.
-    Kgc(kgc::KgcTask),
+    Kgc(Box<kgc::KgcTask>),
     /// `kgeval lexicon`.
     Lexicon(lexicon::LexiconTask),
 }
@@ -114,7 +114,7 @@ impl Task {
     #[must_use]
     pub fn resolved(&self, base: &std::path::Path) -> Task {
         match self {
-            Task::Kgc(task) => Task::Kgc(task.resolved(base)),
+            Task::Kgc(task) => Task::Kgc(Box::new(task.resolved(base))),
             Task::Lexicon(task) => Task::Lexicon(task.resolved(base)),
         }
     }

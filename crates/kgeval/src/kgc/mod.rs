@@ -470,7 +470,7 @@ fn envelope(evaluation: KgcEvaluation) -> Result<Evaluation, Error> {
     Ok(Evaluation {
         family: Family::Kgc,
         systems: vec![evaluation.system.clone()],
-        conventions: Conventions::Kgc(evaluation.conventions.clone()),
+        conventions: Conventions::Kgc(Box::new(evaluation.conventions.clone())),
         warnings,
         table,
         result: FamilyResult::Kgc(vec![evaluation]),
