@@ -32,6 +32,20 @@ use crate::{system_names, Conventions, Error, Evaluation, Family, FamilyResult, 
 /// As a manifest row: `family = "kgc"`, `test`, `filters` (or `filter`), the system's
 /// fields, and the options below under their field names (`ties = "rounded-mean"`,
 /// `tie_tolerance = "1e-5,1e-4"`, `k = [1, 10]`, `relation_weights = "triples:FILE"` …).
+///
+/// ```
+/// use kgeval::kgc::KgcTask;
+/// let task = KgcTask::new("../../testdata/kgc/mini/test.txt")
+///     .filter("../../testdata/kgc/mini/train.txt")
+///     .ranks("mini=../../testdata/kgc/mini/ranks.tsv");
+/// let evaluation = task.run(&kgeval::NoProgress)?;
+/// assert_eq!(evaluation.systems, ["mini"]);
+/// // Every head question's answer is ranked first in PyKEEN's fixture.
+/// let kgeval::FamilyResult::Kgc(results) = &evaluation.result else { unreachable!() };
+/// assert_eq!(results[0].micro[1].summary.mrr, 1.0);
+/// assert_eq!(evaluation.headline("mini", "micro_mrr"), Some(results[0].micro[0].summary.mrr));
+/// # Ok::<(), kgeval::Error>(())
+/// ```
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct KgcTask {
