@@ -14,9 +14,11 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+// Help text is never re-wrapped (`term_width = 0`): examples stay one command per line
+// whatever clap features the build unifies (divan's `wrap_help` in a workspace build).
 /// Scores the outputs of knowledge-graph systems exactly as the reference tools do.
 #[derive(Debug, Parser)]
-#[command(name = "kgeval", version, propagate_version = true)]
+#[command(name = "kgeval", version, propagate_version = true, term_width = 0)]
 struct Cli {
     /// More logs on stderr (-v: info, -vv: debug).
     #[arg(short, long, action = clap::ArgAction::Count, global = true)]

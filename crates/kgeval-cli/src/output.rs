@@ -121,12 +121,6 @@ pub(crate) fn print_warnings(context: &str, warnings: &[Diagnostic]) {
     }
 }
 
-/// A file's stem, or the whole path when it has none.
-pub(crate) fn stem(path: &Path) -> String {
-    path.file_stem().map_or_else(|| path.display().to_string(), |s| s.to_string_lossy().into_owned())
-}
-
-
 /// The output flags every subcommand shares.
 #[derive(Debug, clap::Args)]
 pub(crate) struct OutputArgs {
@@ -161,19 +155,4 @@ impl OutputArgs {
             ..RenderOptions::default()
         }
     }
-}
-
-/// A progress bar on stderr for `total` steps labelled `what` (`{pos}/{len} what`), shown only
-/// when stderr is a terminal and there are at least `min_steps` steps; hidden (silent) when
-/// piped.
-pub(crate) fn progress_bar(total: u64, min_steps: u64, what: &str) -> indicatif::ProgressBar {
-    use std::io::IsTerminal as _;
-    if !std::io::stderr().is_terminal() || total < min_steps {
-        return indicatif::ProgressBar::hidden();
-    }
-    let bar = indicatif::ProgressBar::new(total);
-    if let Ok(style) = indicatif::ProgressStyle::with_template(&format!("{{bar:30}} {{pos}}/{{len}} {what}")) {
-        bar.set_style(style);
-    }
-    bar
 }

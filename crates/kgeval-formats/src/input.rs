@@ -14,7 +14,7 @@
 //! let (qrels, _) = read_qrels_bytes(opened.name(), opened.bytes())?;
 //! assert_eq!(qrels.len(), 1);
 //! assert_eq!(Input::from("-"), Input::Stdin);
-//! assert_eq!(Input::from("runs/bm25.run.gz").stem(), "bm25.run");
+//! assert_eq!(Input::from("runs/bm25.run.gz").stem(), "bm25");
 //! # Ok::<(), kgeval_formats::FormatError>(())
 //! ```
 
@@ -92,9 +92,9 @@ impl Input {
         }
     }
 
-    /// The default system name of this input: the file name without `.gz` and without its
-    /// last extension (`ranks.tsv.gz` → `ranks`, `bm25.run.gz` → `bm25.run`… as `Path::file_stem`
-    /// after dropping `.gz`); `stdin` for standard input.
+    /// The default system name of this input: the file name without `.gz`, then without its
+    /// last extension (`ranks.tsv.gz` → `ranks`, `AML.rdf` → `AML`); `stdin` for standard
+    /// input.
     #[must_use]
     pub fn stem(&self) -> String {
         match self {

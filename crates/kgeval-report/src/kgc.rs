@@ -58,7 +58,8 @@ fn category_values(c: &CategoryBreakdown) -> (String, String, Values, Values) {
 fn evaluation_json(e: &KgcEvaluation, options: &RenderOptions) -> Value {
     let mut m = Map::new();
     m.insert("system".into(), json!(e.system));
-    let conventions: Map<String, Value> = e.conventions.iter().map(|(k, v)| (k.clone(), json!(v))).collect();
+    let conventions: Map<String, Value> =
+        e.conventions.entries().into_iter().map(|(k, v)| (k.to_owned(), json!(v))).collect();
     m.insert("conventions".into(), Value::Object(conventions));
     m.insert("ks".into(), json!(e.ks));
     m.insert("ties".into(), ties_json(&e.ties));
@@ -141,7 +142,7 @@ fn text(evaluations: &[KgcEvaluation], options: &RenderOptions, markdown: bool) 
         if i > 0 {
             out.push('\n');
         }
-        let conventions: Vec<String> = e.conventions.iter().map(|(k, v)| format!("{k}: {v}")).collect();
+        let conventions: Vec<String> = e.conventions.entries().iter().map(|(k, v)| format!("{k}: {v}")).collect();
         let header = format!("kgeval kgc: system {}; {}", e.system, conventions.join("; "));
         if markdown {
             let _ = writeln!(out, "<!-- {header} -->\n\n<!-- {} -->\n", ties_line(&e.ties));
@@ -199,8 +200,10 @@ fn csv(evaluations: &[KgcEvaluation]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use kgeval_model::kgc::conventions::{KgcConventions, KgcSources};
     use kgeval_model::kgc::results::MicroScores;
     use kgeval_model::ranking::results::RankSummary;
+    use kgeval_model::ranking::TiePolicy;
 
     fn evaluation() -> KgcEvaluation {
         let summary = |mrr: f64| RankSummary {
@@ -213,7 +216,11 @@ mod tests {
         };
         KgcEvaluation {
             system: "TransE".into(),
-            conventions: vec![("tie policy".into(), "expected".into())],
+            conventions: KgcConventions {
+                sources: KgcSources { test: "test.txt".into(), ..KgcSources::default() },
+                tie_policy: TiePolicy::Realistic,
+                ..KgcConventions::default()
+            },
             ks: vec![1, 10],
             micro: [
                 MicroScores { summary: summary(0.5), adjusted: None },
@@ -238,7 +245,8 @@ mod tests {
         assert_eq!(s["scopes"]["head"]["micro_mrr"].as_f64(), Some(0.75));
         assert_eq!(s["scopes"]["both"]["micro_hits@10"].as_f64(), Some(0.75));
         assert_eq!(s["ties"]["tied_answer_share"].as_f64(), Some(0.25));
-        assert_eq!(s["conventions"]["tie policy"], "expected");
+        assert_eq!(s["conventions"]["tie_policy"], "realistic");
+        assert_eq!(s["conventions"]["test"], "test.txt");
     }
 
     #[test]
@@ -249,9 +257,13 @@ mod tests {
             &RenderOptions { precision: 2, ..RenderOptions::default() },
         );
         assert!(
-            text.starts_with("kgeval kgc: system TransE; tie policy: expected\nties: answers 1 of 4 (25.00%)"),
+            text.starts_with(
+                "kgeval kgc: system TransE; test: test.txt; filters: none; entity_list: the entities of the \
+                 triple files; tie_policy: realistic; entities: 0;"
+            ),
             "{text}"
         );
+        assert!(text.contains("\nties: answers 1 of 4 (25.00%)"), "{text}");
         assert!(text.contains("\nmicro_mrr              0.50  0.75  0.25\n"), "{text}");
         assert!(text.contains("\nmacro_mrr              0.00\n"), "{text}");
         let csv = render_kgc(&[evaluation()], OutputFormat::Csv, &RenderOptions::default());

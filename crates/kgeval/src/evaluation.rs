@@ -1,10 +1,12 @@
 //! The one envelope every task returns.
 
 use kgeval_model::ir::{IrEvaluation, IrOptions};
+use kgeval_model::kgc::conventions::KgcConventions;
+use kgeval_model::kgc::results::KgcEvaluation;
 use kgeval_model::lexicon::{LexiconConventions, LexiconEvaluation};
+use kgeval_model::qald::{QaldConventions, QaldEvaluation};
 use kgeval_model::ranking::results::{RankConventions, RankResult};
 use kgeval_model::results::AlignConventions;
-use kgeval_model::qald::{QaldConventions, QaldEvaluation};
 use kgeval_model::{Diagnostic, ScoreTable};
 use kgeval_report::{OutputFormat, RenderOptions};
 
@@ -25,6 +27,8 @@ pub struct Warning {
 pub enum Conventions {
     /// `kgeval align`.
     Align(AlignConventions),
+    /// `kgeval kgc`.
+    Kgc(Box<KgcConventions>),
     /// `kgeval lexicon`.
     Lexicon(LexiconConventions),
     /// `kgeval rank`.
@@ -41,6 +45,8 @@ pub enum Conventions {
 pub enum FamilyResult {
     /// `kgeval align`: one track evaluation per system, and the labels when asked for.
     Align(crate::align::AlignResult),
+    /// `kgeval kgc`: one evaluation (one system).
+    Kgc(Vec<KgcEvaluation>),
     /// `kgeval lexicon`: one evaluation per system.
     Lexicon(Vec<LexiconEvaluation>),
     /// `kgeval rank`: one system's leaderboard, Bio-LLM or OntoAligner figures.
@@ -76,6 +82,7 @@ impl Evaluation {
     pub fn render(&self, format: OutputFormat, options: &RenderOptions) -> String {
         match &self.result {
             FamilyResult::Align(result) => kgeval_report::render_alignment(&result.tracks, format, options),
+            FamilyResult::Kgc(evaluations) => kgeval_report::render_kgc(evaluations, format, options),
             FamilyResult::Lexicon(evaluations) => kgeval_report::render_lexicon(evaluations, format, options),
             FamilyResult::Rank(result) => kgeval_report::render_rank(result, format, options),
             FamilyResult::Qald(evaluations) => kgeval_report::render_qald(evaluations, format, options),

@@ -6,11 +6,12 @@ mod error;
 mod evaluation;
 mod gate;
 mod inputs;
+pub mod kgc;
 pub mod lexicon;
 mod manifest;
 mod progress;
-pub mod rank;
 pub mod qald;
+pub mod rank;
 pub mod trec;
 
 use serde::Deserialize;
@@ -88,6 +89,8 @@ impl std::fmt::Display for Family {
 pub enum Task {
     /// `kgeval align`.
     Align(align::AlignTask),
+    /// `kgeval kgc`.
+    Kgc(Box<kgc::KgcTask>),
     /// `kgeval lexicon`.
     Lexicon(lexicon::LexiconTask),
     /// `kgeval rank`.
@@ -132,10 +135,8 @@ impl Task {
             Family::Lexicon => Task::Lexicon(manifest::from_toml(&masked, file)?),
             Family::Qald => Task::Qald(manifest::from_toml(&masked, file)?),
             Family::Trec => Task::Trec(manifest::from_toml(&masked, file)?),
+            Family::Kgc => Task::Kgc(Box::new(manifest::from_toml(&masked, file)?)),
             Family::Rank => Task::Rank(manifest::from_toml(&masked, file)?),
-            other => {
-                return Err(Error::invalid(format!("{file}: family {other} has no task yet")));
-            }
         })
     }
 
@@ -144,6 +145,7 @@ impl Task {
     pub fn family(&self) -> Family {
         match self {
             Task::Align(_) => Family::Align,
+            Task::Kgc(_) => Family::Kgc,
             Task::Lexicon(_) => Family::Lexicon,
             Task::Rank(_) => Family::Rank,
             Task::Qald(_) => Family::Qald,
@@ -158,6 +160,7 @@ impl Task {
     pub fn run(&self, progress: &dyn Progress) -> Result<Evaluation, Error> {
         match self {
             Task::Align(task) => task.run(progress),
+            Task::Kgc(task) => task.run(progress),
             Task::Lexicon(task) => task.run(progress),
             Task::Rank(task) => task.run(progress),
             Task::Qald(task) => task.run(progress),
@@ -170,6 +173,7 @@ impl Task {
     pub fn resolved(&self, base: &std::path::Path) -> Task {
         match self {
             Task::Align(task) => Task::Align(task.resolved(base)),
+            Task::Kgc(task) => Task::Kgc(Box::new(task.resolved(base))),
             Task::Lexicon(task) => Task::Lexicon(task.resolved(base)),
             Task::Rank(task) => Task::Rank(task.resolved(base)),
             Task::Qald(task) => Task::Qald(task.resolved(base)),

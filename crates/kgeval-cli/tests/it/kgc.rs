@@ -71,7 +71,7 @@ fn mini_case_from_ranks_and_from_scores() {
         assert_fixture_tail(&s["scopes"]["tail"]);
         assert_eq!(f(&s["scopes"]["head"], "micro_mrr"), 1.0);
         assert_eq!(s["ties"]["tied_answers"], 1);
-        assert_eq!(s["conventions"]["tie policy"], "realistic");
+        assert_eq!(s["conventions"]["tie_policy"], "realistic");
     }
     assert_eq!(from_ranks["systems"][0]["scopes"], from_scores["systems"][0]["scopes"]);
     // Other tie policies on the counts: tail ranks [3, 2, 1], [4, 2, 1], rounded mean [4, 2, 1]
@@ -80,7 +80,7 @@ fn mini_case_from_ranks_and_from_scores() {
         let v = json(&mini(&["--ranks", "testdata/kgc/mini/ranks.tsv", "--ties", ties]));
         let tail = &v["systems"][0]["scopes"]["tail"];
         assert!(close(f(tail, "micro_mr"), mr), "{ties}");
-        assert_eq!(v["systems"][0]["conventions"]["tie policy"], ties);
+        assert_eq!(v["systems"][0]["conventions"]["tie_policy"], ties);
     }
 }
 

@@ -1,31 +1,18 @@
 //! The evaluation of one system from its per-answer observations.
 
-use kgeval_model::ir::{Qrels, Run};
+use kgeval_model::ir::DuplicateDoc;
+use kgeval_model::kgc::conventions::{KgcConventions, KgcSources};
 use kgeval_model::kgc::results::{CategoryBreakdown, KgcEvaluation, MacroScores, MicroScores, TieShare};
-use kgeval_model::kgc::{AnswerObservation, FilterScope, RankObservation, RelationCategory, Side};
+use kgeval_model::kgc::{RankObservation, RelationCategory, Side};
 use kgeval_model::ranking::results::RankSummary;
-use kgeval_model::ranking::TiePolicy;
 use kgeval_model::{Diagnostic, TermId};
 use rustc_hash::FxHashMap;
 
-use super::{adjusted_metrics, table, weighted_summary, KgcData, KgcOptions};
-use super::{answers, ir_list};
+use super::adjusted::adjusted_metrics;
+use super::categories::weighted_summary;
+use super::data::{KgcData, KgcInput, KgcOptions};
+use super::{answers, ir_list, table};
 use crate::ranking::{macro_mean, summarize, summarize_by, RankRecord};
-
-/// What one system gave.
-#[derive(Debug, Clone, Copy)]
-pub struct KgcInput<'a> {
-    /// One observation per (question, answer); answers without one are absent (rank ∞).
-    pub observations: &'a [AnswerObservation],
-    /// Which known answers were removed before the observations were taken.
-    pub scope: FilterScope,
-    /// The system's own ranked lists (filtered), to evaluate the IR measures on instead of the
-    /// list derived from the per-answer ranks (run input).
-    pub ir_run: Option<&'a Run>,
-    /// Qrels replacing the test answers as the relevant documents of the IR measures on
-    /// `ir_run` (judgments with judged negatives); unused without a run.
-    pub ir_qrels: Option<&'a Qrels>,
-}
 
 /// One (triple, side) pair of the micro average.
 struct Pair {
@@ -56,13 +43,21 @@ struct Pair {
 ///     AnswerObservation { question: 1, answer: e("b"), observed: RankObservation::Counts { greater: 0, equal: 2 }, candidates: None },
 /// ];
 /// let input = KgcInput { observations: &observations, scope: FilterScope::Known, ir_run: None, ir_qrels: None };
-/// let evaluation = evaluate_kgc(&data, &input, &KgcOptions::default(), "demo");
+/// let evaluation = evaluate_kgc(&data, &input, &KgcOptions::default(), "demo")?;
 /// // Realistic rank of the tie: 1.5. MRR = (1/2 + 1/1.5) / 2.
 /// assert_eq!(evaluation.micro[0].summary.mrr, (0.5 + 1.0 / 1.5) / 2.0);
 /// assert_eq!(evaluation.ties.tied_answers, Some(1));
+/// # Ok::<(), kgeval_model::ir::DuplicateDoc>(())
 /// ```
-#[must_use]
-pub fn evaluate_kgc(data: &KgcData<'_>, input: &KgcInput<'_>, options: &KgcOptions, system: &str) -> KgcEvaluation {
+///
+/// # Errors
+/// A document the system's run (`input.ir_run`) retrieves twice for one question.
+pub fn evaluate_kgc(
+    data: &KgcData<'_>,
+    input: &KgcInput<'_>,
+    options: &KgcOptions,
+    system: &str,
+) -> Result<KgcEvaluation, DuplicateDoc> {
     let questions = data.test.questions.questions();
     let ks = options.ks.as_slice();
     let mut warnings = Vec::new();
@@ -125,7 +120,7 @@ pub fn evaluate_kgc(data: &KgcData<'_>, input: &KgcInput<'_>, options: &KgcOptio
     let answer_mean = macro_mean(&per_question);
     let may_tie: Vec<bool> = slots.iter().map(|s| answers::answers_may_tie(s)).collect();
     let questions_with_tied_answers = may_tie.iter().filter(|&&t| t).count();
-    let ir = ir_list::evaluate_ir(data, input, &options.ir_measures, &records);
+    let ir = ir_list::evaluate_ir(data, input, &options.ir_measures, &records)?;
 
     let has_counts = slots.iter().flatten().any(|s| matches!(s.observed, RankObservation::Counts { .. }));
     let ties = TieShare {
@@ -184,37 +179,19 @@ pub fn evaluate_kgc(data: &KgcData<'_>, input: &KgcInput<'_>, options: &KgcOptio
     } else {
         kgeval_model::ScoreTable::new()
     };
-    let mut conventions = vec![
-        ("tie policy".to_owned(), tie_policy_name(options.ties).to_owned()),
-        ("entities".to_owned(), entity_count.to_string()),
-        ("micro pairs".to_owned(), pairs.len().to_string()),
-        ("macro questions".to_owned(), questions.len().to_string()),
-        (
-            "observed ranks".to_owned(),
-            match input.scope {
-                FilterScope::Known => "fully filtered".to_owned(),
-                FilterScope::Filters => "filtered by the filter files only; moved to fully filtered".to_owned(),
-            },
-        ),
-        (
-            "macro IR list".to_owned(),
-            if input.ir_run.is_some() {
-                "the system's run without the filter files' answers (trec_eval order)".to_owned()
-            } else {
-                "answers sorted by fully filtered rank r, the j-th at ceil(r) + j".to_owned()
-            },
-        ),
-    ];
-    if input.ir_qrels.is_some() {
-        conventions.push(("IR qrels".to_owned(), "judgments (judged negatives kept)".to_owned()));
-    }
-    if let Some((_, source)) = &options.weights {
-        conventions.push(("relation weights".to_owned(), source.clone()));
-    }
-    if let Some(c) = &options.categories {
-        conventions.push(("relation categories".to_owned(), c.rule.describe()));
-    }
-    KgcEvaluation {
+    let conventions = KgcConventions {
+        sources: KgcSources::default(),
+        tie_policy: options.ties,
+        entities: entity_count as usize,
+        micro_pairs: pairs.len(),
+        macro_questions: questions.len(),
+        observed_scope: input.scope,
+        ir_list_from_run: input.ir_run.is_some(),
+        ir_qrels_from_judgments: input.ir_qrels.is_some(),
+        relation_weights: options.weights.as_ref().map(|(_, source)| source.clone()),
+        relation_categories: options.categories.as_ref().map(|c| c.rule.clone()),
+    };
+    Ok(KgcEvaluation {
         system: system.to_owned(),
         conventions,
         ks: ks.to_vec(),
@@ -226,15 +203,7 @@ pub fn evaluate_kgc(data: &KgcData<'_>, input: &KgcInput<'_>, options: &KgcOptio
         categories,
         warnings,
         score_table,
-    }
-}
-
-/// The policy's name in KGC terms: PyKEEN's `realistic` for the core's `expected`.
-fn tie_policy_name(policy: TiePolicy) -> &'static str {
-    match policy {
-        TiePolicy::Realistic => "realistic",
-        other => other.name(),
-    }
+    })
 }
 
 /// The record of the best-ranked answer (tie flag included); absent when no answer is ranked.

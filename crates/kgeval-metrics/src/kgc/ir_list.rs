@@ -1,12 +1,11 @@
 //! The macro IR measures (trec_eval's, from [`crate::ir`]) over every aggregated question: on
 //! the list the per-answer ranks imply, or on the system's own run.
 
-use kgeval_model::ir::{IrOptions, MeasureSet, Qrels, QuerySet, TopicScores};
+use kgeval_model::ir::{DuplicateDoc, IrOptions, MeasureSet, Qrels, QuerySet, TopicScores};
 use rustc_hash::FxHashMap;
 
 use super::answers;
-use super::evaluate::KgcInput;
-use super::KgcData;
+use super::data::{KgcData, KgcInput};
 use crate::ir::{evaluate_run, summarize_topics, topic_values, RankedRelevance, NOT_POOLED};
 use crate::ranking::RankRecord;
 
@@ -25,9 +24,9 @@ pub(crate) fn evaluate_ir(
     input: &KgcInput<'_>,
     measures: &MeasureSet,
     records: &[Vec<RankRecord>],
-) -> Option<IrValues> {
+) -> Result<Option<IrValues>, DuplicateDoc> {
     if measures.is_empty() {
-        return None;
+        return Ok(None);
     }
     let questions = data.test.questions.questions();
     let names: Vec<String> = measures.measures().iter().map(|m| m.name.clone()).collect();
@@ -43,7 +42,7 @@ pub(crate) fn evaluate_ir(
             })
             .collect();
         let summary = names.into_iter().zip(summarize_topics(&topics, measures)).collect();
-        return Some(IrValues { summary, topics: topics.into_iter().map(|t| Some(t.values)).collect() });
+        return Ok(Some(IrValues { summary, topics: topics.into_iter().map(|t| Some(t.values)).collect() }));
     };
     let answers_qrels;
     let qrels = match input.ir_qrels {
@@ -61,7 +60,7 @@ pub(crate) fn evaluate_ir(
         }
     };
     let options = IrOptions { query_set: QuerySet::Complete, ..IrOptions::default() };
-    let evaluation = evaluate_run(qrels, run, measures, &options).ok()?;
+    let evaluation = evaluate_run(qrels, run, measures, &options)?;
     let index: FxHashMap<&str, usize> = questions.iter().enumerate().map(|(i, q)| (q.id.as_str(), i)).collect();
     let mut topics = vec![None; questions.len()];
     for topic in evaluation.topics {
@@ -69,7 +68,7 @@ pub(crate) fn evaluate_ir(
             topics[i] = Some(topic.values);
         }
     }
-    Some(IrValues { summary: names.into_iter().zip(evaluation.summary).collect(), topics })
+    Ok(Some(IrValues { summary: names.into_iter().zip(evaluation.summary).collect(), topics }))
 }
 
 /// The ranked list the per-answer ranks imply ([`answers::list_places`]): relevant at the

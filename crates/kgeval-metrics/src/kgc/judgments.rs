@@ -5,7 +5,7 @@ use kgeval_model::kgc::{Judgment, PooledTriple, Side, Triple};
 use kgeval_model::{Diagnostic, Location};
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use super::KgcData;
+use super::data::KgcData;
 
 /// Judgments turned into qrels over the test questions.
 #[derive(Debug, Clone, Default)]

@@ -1,13 +1,12 @@
 //! Per-answer observations from a TREC-style top-k run over the aggregated questions.
 
-use kgeval_model::ir::{OwnedRunDoc, Run, RunDoc, RunSource};
+use kgeval_model::ir::{OwnedRunDoc, Run, RunDoc, RunSource, TieBreak};
 use kgeval_model::kgc::{AnswerObservation, RankObservation};
-use kgeval_model::ranking::TiePolicy;
 use kgeval_model::Diagnostic;
 use rustc_hash::FxHashMap;
 
-use super::KgcData;
-use crate::ranking::order;
+use super::data::KgcData;
+use crate::ranking::sort_run;
 
 /// A run turned into observations.
 #[derive(Debug, Clone, Default)]
@@ -25,7 +24,8 @@ pub struct RunObservations {
 
 /// Reads every topic of `run`, keeps those `question_of` maps to a test question (its index), removes the
 /// answers the filter files know, orders the rest as trec_eval does (score descending, then
-/// docno descending; the ranking core's [`order`]) and notes the place of every test answer.
+/// docno descending: the ranking core's [`sort_run`], the order of `kgeval trec`) and notes
+/// the place of every test answer.
 ///
 /// # Errors
 /// The first error `run` reports while handing out a topic (a malformed line, a docno
@@ -48,21 +48,21 @@ pub fn observe_run<S: RunSource>(
         };
         run.topic_docs(topic, &mut docs)?;
         let question = questions.get(index);
-        let mut kept: Vec<(&str, f64)> = Vec::with_capacity(docs.len());
+        let mut kept: Vec<RunDoc<'_>> = Vec::with_capacity(docs.len());
         for doc in &docs {
             match data.vocabulary.entities.get(doc.docno) {
                 Some(entity) if data.filters.contains(&question.key, entity) => {}
-                Some(_) => kept.push((doc.docno, doc.score)),
+                Some(_) => kept.push(*doc),
                 None => {
                     unknown_docs += 1;
-                    kept.push((doc.docno, doc.score));
+                    kept.push(*doc);
                 }
             }
         }
-        let ordered = order(&kept, TiePolicy::TREC_EVAL);
+        sort_run(&mut kept, TieBreak::DocnoDescending);
         let mut place_of: FxHashMap<&str, usize> = FxHashMap::default();
-        for (place, &i) in ordered.iter().enumerate() {
-            place_of.insert(kept[i as usize].0, place + 1);
+        for (place, doc) in kept.iter().enumerate() {
+            place_of.insert(doc.docno, place + 1);
         }
         for &answer in &question.answers {
             if let Some(&place) = place_of.get(data.vocabulary.entities.resolve(answer)) {
@@ -74,14 +74,10 @@ pub fn observe_run<S: RunSource>(
                 });
             }
         }
-        let filtered = ordered
+        let filtered = kept
             .iter()
             .enumerate()
-            .map(|(place, &i)| OwnedRunDoc {
-                docno: kept[i as usize].0.to_owned(),
-                score: kept[i as usize].1,
-                rank: place as i64 + 1,
-            })
+            .map(|(place, doc)| OwnedRunDoc { docno: doc.docno.to_owned(), score: doc.score, rank: place as i64 + 1 })
             .collect();
         out.filtered.topics.push((question.id.clone(), filtered));
     }

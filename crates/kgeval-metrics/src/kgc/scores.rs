@@ -6,7 +6,7 @@ use kgeval_model::ranking::ScoreRow;
 use kgeval_model::TermId;
 use rustc_hash::FxHashMap;
 
-use super::KgcData;
+use super::data::KgcData;
 use crate::ranking::{rank_row, NanScore, RowOptions};
 
 /// What to rank in each row of a score matrix (rows = questions in the order of a question

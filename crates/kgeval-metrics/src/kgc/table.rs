@@ -5,8 +5,8 @@ use kgeval_model::kgc::RelationCategory;
 use kgeval_model::{ScoreTable, TermId};
 use rustc_hash::FxHashMap;
 
+use super::data::KgcData;
 use super::ir_list::IrValues;
-use super::KgcData;
 use crate::ranking::{record_into_table, RankRecord};
 
 /// One system's values: `level=micro` items `{qid}/{answer}` (the answer's `rr`,

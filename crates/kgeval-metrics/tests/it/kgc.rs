@@ -53,7 +53,7 @@ impl Dataset {
 
     fn evaluate(&self, observations: &[AnswerObservation], scope: FilterScope, options: &KgcOptions) -> KgcEvaluation {
         let input = KgcInput { observations, scope, ir_run: None, ir_qrels: None };
-        evaluate_kgc(&self.data(), &input, options, "system")
+        evaluate_kgc(&self.data(), &input, options, "system").expect("evaluation")
     }
 
     fn key(&self, side: Side, relation: &str, anchor: usize) -> QuestionKey {
@@ -254,7 +254,7 @@ fn macro_from_ranks_equals_macro_from_a_run() {
             ir_run: Some(&read.filtered),
             ir_qrels: None,
         };
-        let from_run = evaluate_kgc(&data.data(), &input, &options, "run");
+        let from_run = evaluate_kgc(&data.data(), &input, &options, "run").expect("evaluation");
         for other in [&from_filter_counts, &from_run] {
             assert_eq!(other.macro_scores.best, from_counts.macro_scores.best, "seed {seed}");
             assert_eq!(other.macro_scores.answer_mean, from_counts.macro_scores.answer_mean, "seed {seed}");
@@ -332,4 +332,19 @@ fn plain_ranks_in_the_filter_scope() {
     assert!(close(table.get(s, item, map).unwrap(), (1.0 + 0.5 + 0.5) / 3.0));
     // Candidates for adjusted metrics: 10 entities minus the 2 other known answers.
     assert!(close(ev.micro[2].adjusted.as_ref().unwrap().expected_mr, (8.0 + 1.0) / 2.0));
+}
+
+/// A system run that retrieves one document twice for a question is an error of the IR
+/// measures, propagated to the caller (no silent empty IR list).
+#[test]
+fn a_run_with_a_repeated_document_is_an_error() {
+    let data = Dataset::new(4, &[(0, "r", 1)], &[]);
+    let doc = |docno: &str, score: f64| kgeval_model::ir::OwnedRunDoc { docno: docno.to_owned(), score, rank: 0 };
+    let run = Run {
+        run_id: "run".to_owned(),
+        topics: vec![("tail0".to_owned(), vec![doc("e1", 2.0), doc("e2", 1.0), doc("e1", 0.5)])],
+    };
+    let input = KgcInput { observations: &[], scope: FilterScope::Filters, ir_run: Some(&run), ir_qrels: None };
+    let error = evaluate_kgc(&data.data(), &input, &options(TiePolicy::Realistic), "run").unwrap_err();
+    assert_eq!(error.to_string(), "topic tail0: document e1 is retrieved twice");
 }

@@ -6,6 +6,7 @@
 //! entity's [`TermId`] index is its column in a dense score matrix when the vocabulary was
 //! built from the entity list.
 
+pub mod conventions;
 mod questions;
 pub mod results;
 

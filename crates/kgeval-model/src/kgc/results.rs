@@ -2,6 +2,7 @@
 //! `kgeval-report`. Metric names follow kgc-sparsity's `evaluation.csv` (`micro_mrr`,
 //! `macro_hits@10`, `map_cut_20`) and PyKEEN's adjusted metrics (`micro_amri`, `micro_zmrr`).
 
+use super::conventions::KgcConventions;
 use super::{RelationCategory, Side};
 use crate::ranking::results::RankSummary;
 use crate::{Diagnostic, ScoreTable};
@@ -113,9 +114,9 @@ pub struct CategoryBreakdown {
 pub struct KgcEvaluation {
     /// The system name.
     pub system: String,
-    /// The conventions used, in words (input, filters, tie policy, tolerance, entities,
-    /// category rule, IR list rule …).
-    pub conventions: Vec<(String, String)>,
+    /// The conventions used (input, filters, tie policy, tolerance, entities, category rule,
+    /// IR list rule …): the engine's, with the sources the caller fills in.
+    pub conventions: KgcConventions,
     /// The cut-offs of Hits@k.
     pub ks: Vec<u32>,
     /// Micro metrics of both sides, head questions, tail questions.
