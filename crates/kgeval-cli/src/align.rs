@@ -4,9 +4,9 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
 use clap::{Args, ValueEnum};
+use kgeval::align::AlignmentFormat;
 use kgeval::align::{AlignPair, AlignTask};
 use kgeval::{FamilyResult, Input, SystemInput};
-use kgeval_formats::alignment::AlignmentFormat;
 use kgeval_model::results::{AlignmentProfile, CompletenessMode};
 
 use crate::output::{finish, write_atomically, OutputArgs};

@@ -3,9 +3,9 @@
 use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
+use kgeval::qald::Normalisation;
 use kgeval::qald::QaldTask;
 use kgeval::{Input, SystemInput};
-use kgeval_metrics::qald::Normalisation;
 use kgeval_model::qald::QaldRule;
 
 use crate::output::{finish, OutputArgs};

@@ -9,7 +9,8 @@ use std::time::Duration;
 
 use kgeval_formats::qald::{read_label_map, read_qald, ReadQald};
 use kgeval_formats::Input;
-use kgeval_metrics::qald::{evaluate_qald, unknown_questions, Normalisation, QaldOptions};
+pub use kgeval_metrics::qald::Normalisation;
+use kgeval_metrics::qald::{evaluate_qald, unknown_questions, QaldOptions};
 use kgeval_model::metric_names::{metric_info, Aggregation};
 use kgeval_model::qald::{LabelMap, QaldAggregate, QaldEvaluation, QaldQuery, QaldRule, QueryExecution};
 use kgeval_model::{Diagnostic, ScoreTable};
