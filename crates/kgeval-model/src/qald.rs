@@ -277,7 +277,7 @@ pub fn describe_normalisation(steps: &[(&str, bool)]) -> String {
 /// let entries = c.entries();
 /// assert_eq!(entries[0], ("rule", "qald6".to_owned()));
 /// assert!(entries.contains(&("normalisation", "trim on, respect-literal-type off".to_owned())));
-/// assert!(entries.contains(&("label map", "3 IRIs".to_owned())));
+/// assert!(entries.contains(&("label_map", "3 IRIs".to_owned())));
 /// assert_eq!(entries.last(), Some(&("queries", "embedded store (19 triples)".to_owned())));
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -304,13 +304,13 @@ impl QaldConventions {
         };
         vec![
             ("rule", self.rule.name().to_owned()),
-            ("empty answer", empty.to_owned()),
-            ("out of scope", "gold empty: system empty 1/1/1, else 0/0/0".to_owned()),
-            ("not processed", "a gold question missing from the submission scores 0".to_owned()),
+            ("empty_answer", empty.to_owned()),
+            ("out_of_scope", "gold empty: system empty 1/1/1, else 0/0/0".to_owned()),
+            ("not_processed", "a gold question missing from the submission scores 0".to_owned()),
             ("aggregation", "global over all gold questions; local over processed ones".to_owned()),
             ("normalisation", describe_normalisation(&self.normalisation)),
             ("language", self.language.clone()),
-            ("label map", self.label_map.map_or_else(|| "none".to_owned(), |n| format!("{n} IRIs"))),
+            ("label_map", self.label_map.map_or_else(|| "none".to_owned(), |n| format!("{n} IRIs"))),
             ("queries", self.queries.to_string()),
         ]
     }

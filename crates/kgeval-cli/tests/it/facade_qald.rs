@@ -250,5 +250,5 @@ fn every_help_example_runs() {
     }
     let written: serde_json::Value =
         serde_json::from_slice(&std::fs::read(&output).expect("the -o example wrote its file")).expect("json");
-    assert_eq!(written["systems"][0]["conventions"]["label map"], "5 IRIs");
+    assert_eq!(written["systems"][0]["conventions"]["label_map"], "5 IRIs");
 }

@@ -334,7 +334,7 @@ fn text_markdown_csv_and_help() {
     assert!(out.status.success());
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
-        text.starts_with("kgeval qald: rule: qald3; empty answer: gold non-empty, system empty: P 0, R 0, F 0;"),
+        text.starts_with("kgeval qald: rule: qald3; empty_answer: gold non-empty, system empty: P 0, R 0, F 0;"),
         "{text}"
     );
     assert!(
