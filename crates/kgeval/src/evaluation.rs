@@ -104,6 +104,16 @@ impl Evaluation {
     }
 }
 
+/// Every system's warnings, scoped `system NAME`, in system order.
+pub(crate) fn system_warnings<'a>(systems: impl IntoIterator<Item = (&'a str, &'a [Diagnostic])>) -> Vec<Warning> {
+    systems
+        .into_iter()
+        .flat_map(|(system, warnings)| {
+            warnings.iter().map(move |d| Warning { scope: format!("system {system}"), diagnostic: d.clone() })
+        })
+        .collect()
+}
+
 /// One canonical table from the per-system tables of a family's result.
 ///
 /// # Errors

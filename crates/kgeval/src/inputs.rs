@@ -98,13 +98,18 @@ pub fn system_names(systems: &[SystemInput]) -> Result<Vec<String>, Error> {
     Ok(names)
 }
 
-/// Deserialises one system (`system = "a.ttl"`) or several (`systems = ["a.ttl", "B=b.ttl"]`).
-pub(crate) fn one_or_many<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Vec<SystemInput>, D::Error> {
+/// Deserialises one value (`system = "a.ttl"`) or several (`systems = ["a.ttl", "B=b.ttl"]`)
+/// into a list: systems, runs, filter files, data files, measures.
+pub(crate) fn one_or_many<'de, D, T>(deserializer: D) -> Result<Vec<T>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Deserialize<'de>,
+{
     #[derive(Deserialize)]
     #[serde(untagged)]
-    enum OneOrMany {
-        One(SystemInput),
-        Many(Vec<SystemInput>),
+    enum OneOrMany<T> {
+        One(T),
+        Many(Vec<T>),
     }
     Ok(match OneOrMany::deserialize(deserializer)? {
         OneOrMany::One(one) => vec![one],

@@ -10,10 +10,10 @@ use kgeval_model::lexicon::{LexiconConventions, LexiconEvaluation, LexiconMode};
 use kgeval_model::metric_names::metric_info;
 use serde::Deserialize;
 
-use crate::evaluation::canonical_table;
+use crate::evaluation::{canonical_table, system_warnings};
 use crate::inputs::{by_name, one_or_many};
 use crate::{
-    system_names, Conventions, Error, Evaluation, Family, FamilyResult, Progress, ResultExt as _, SystemInput, Warning,
+    system_names, Conventions, Error, Evaluation, Family, FamilyResult, Progress, ResultExt as _, SystemInput,
 };
 
 /// A lexicon evaluation: the gold lexicon, the URI list and one or more submitted lexicons.
@@ -103,12 +103,7 @@ impl LexiconTask {
             progress.advance(1);
         }
         progress.finish();
-        let warnings = evaluations
-            .iter()
-            .flat_map(|e| {
-                e.warnings.iter().map(|d| Warning { scope: format!("system {}", e.system), diagnostic: d.clone() })
-            })
-            .collect();
+        let warnings = system_warnings(evaluations.iter().map(|e| (e.system.as_str(), e.warnings.as_slice())));
         let table = canonical_table(evaluations.iter().map(|e| &e.score_table))?;
         Ok(Evaluation {
             family: Family::Lexicon,

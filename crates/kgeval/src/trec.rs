@@ -44,7 +44,7 @@ pub struct TrecTask {
     pub runs: Vec<SystemInput>,
     /// The measures, as trec_eval's `-m` (`map`, `P.5,10`, `official`, `all_trec`) or aliases
     /// (`ndcg@10`, `mrr@10`); default `official`.
-    #[serde(default = "official", alias = "measure", deserialize_with = "strings")]
+    #[serde(default = "official", alias = "measure", deserialize_with = "one_or_many")]
     pub measures: Vec<String>,
     /// Evaluate every qrels topic, topics the run lacks scoring 0 (trec_eval `-c`).
     #[serde(default)]
@@ -69,19 +69,6 @@ fn official() -> Vec<String> {
 
 const fn one() -> i64 {
     1
-}
-
-fn strings<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Vec<String>, D::Error> {
-    #[derive(Deserialize)]
-    #[serde(untagged)]
-    enum OneOrMany {
-        One(String),
-        Many(Vec<String>),
-    }
-    Ok(match OneOrMany::deserialize(deserializer)? {
-        OneOrMany::One(one) => vec![one],
-        OneOrMany::Many(many) => many,
-    })
 }
 
 fn tie_break<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<TieBreak, D::Error> {

@@ -18,9 +18,9 @@ use kgeval_model::ranking::{NanPolicy, TiePolicy, Tolerance};
 use kgeval_model::{Diagnostic, ScoreTable};
 use serde::Deserialize;
 
-use crate::evaluation::canonical_table;
-use crate::inputs::by_name;
-use crate::{system_names, Conventions, Error, Evaluation, Family, FamilyResult, Progress, SystemInput, Warning};
+use crate::evaluation::{canonical_table, system_warnings};
+use crate::inputs::{by_name, one_or_many};
+use crate::{system_names, Conventions, Error, Evaluation, Family, FamilyResult, Progress, SystemInput};
 
 /// A KGC evaluation: the test split, the filter files, and one system's output.
 ///
@@ -52,7 +52,7 @@ pub struct KgcTask {
     /// The evaluated split: `head<TAB>relation<TAB>tail` lines.
     pub test: Input,
     /// Splits whose triples are known answers (train, valid), removed from every ranking.
-    #[serde(default, alias = "filter", deserialize_with = "inputs")]
+    #[serde(default, alias = "filter", deserialize_with = "one_or_many")]
     pub filters: Vec<Input>,
     /// The entity list (the columns of `scores`); default: the entities of the triple files.
     #[serde(default)]
@@ -90,7 +90,7 @@ pub struct KgcTask {
     #[serde(default)]
     pub relation_weights: Option<RelationWeights>,
     /// Triple files the relation categories are counted on (default: the first filter).
-    #[serde(default, deserialize_with = "inputs")]
+    #[serde(default, deserialize_with = "one_or_many")]
     pub categories_from: Vec<Input>,
     /// A side is "many" iff its average exceeds this (default 1.5).
     #[serde(default = "default_threshold")]
@@ -190,19 +190,6 @@ fn nan<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<NanPolicy, D
 
 fn tolerance<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Option<Tolerance>, D::Error> {
     by_name(deserializer, Tolerance::parse, "`atol,rtol`, two finite numbers ≥ 0").map(Some)
-}
-
-fn inputs<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Vec<Input>, D::Error> {
-    #[derive(Deserialize)]
-    #[serde(untagged)]
-    enum OneOrMany {
-        One(Input),
-        Many(Vec<Input>),
-    }
-    Ok(match OneOrMany::deserialize(deserializer)? {
-        OneOrMany::One(one) => vec![one],
-        OneOrMany::Many(many) => many,
-    })
 }
 
 impl KgcTask {
@@ -478,9 +465,7 @@ fn observe(
 fn envelope(evaluation: KgcEvaluation) -> Result<Evaluation, Error> {
     let mut table = canonical_table([&evaluation.score_table])?;
     fill_headlines(&mut table, &evaluation);
-    let scope = format!("system {}", evaluation.system);
-    let warnings =
-        evaluation.warnings.iter().map(|d| Warning { scope: scope.clone(), diagnostic: d.clone() }).collect();
+    let warnings = system_warnings([(evaluation.system.as_str(), evaluation.warnings.as_slice())]);
     Ok(Evaluation {
         family: Family::Kgc,
         systems: vec![evaluation.system.clone()],

@@ -16,10 +16,10 @@ use kgeval_model::qald::{LabelMap, QaldAggregate, QaldEvaluation, QaldQuery, Qal
 use kgeval_model::{Diagnostic, ScoreTable};
 use serde::Deserialize;
 
-use crate::evaluation::canonical_table;
+use crate::evaluation::{canonical_table, system_warnings};
 use crate::inputs::{by_name, one_or_many};
 use crate::{
-    system_names, Conventions, Error, Evaluation, Family, FamilyResult, Progress, ResultExt as _, SystemInput, Warning,
+    system_names, Conventions, Error, Evaluation, Family, FamilyResult, Progress, ResultExt as _, SystemInput,
 };
 use sparql::SparqlBackend;
 
@@ -69,7 +69,7 @@ pub struct QaldTask {
     pub language: String,
     /// RDF files loaded into an embedded store to run queries given without answers (one
     /// path or a list).
-    #[serde(default, deserialize_with = "inputs")]
+    #[serde(default, deserialize_with = "one_or_many")]
     pub data: Vec<Input>,
     /// A SPARQL 1.1 protocol endpoint to run queries given without answers.
     #[serde(default)]
@@ -94,20 +94,6 @@ fn default_language() -> String {
 
 fn default_timeout() -> f64 {
     DEFAULT_TIMEOUT_SECS
-}
-
-/// One input (`data = "a.ttl"`) or several (`data = ["a.ttl", "b.rdf"]`).
-fn inputs<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Vec<Input>, D::Error> {
-    #[derive(Deserialize)]
-    #[serde(untagged)]
-    enum OneOrMany {
-        One(Input),
-        Many(Vec<Input>),
-    }
-    Ok(match OneOrMany::deserialize(deserializer)? {
-        OneOrMany::One(one) => vec![one],
-        OneOrMany::Many(many) => many,
-    })
 }
 
 fn rule<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<QaldRule, D::Error> {
@@ -281,12 +267,7 @@ impl QaldTask {
             progress.advance(1);
         }
         progress.finish();
-        let warnings = evaluations
-            .iter()
-            .flat_map(|e| {
-                e.warnings.iter().map(|d| Warning { scope: format!("system {}", e.system), diagnostic: d.clone() })
-            })
-            .collect();
+        let warnings = system_warnings(evaluations.iter().map(|e| (e.system.as_str(), e.warnings.as_slice())));
         let table = canonical_table(evaluations.iter().map(|e| &e.score_table))?;
         let conventions = evaluations.first().map(|e| e.conventions.clone()).unwrap_or_default();
         Ok(Evaluation {

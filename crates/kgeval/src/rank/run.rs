@@ -12,7 +12,7 @@ use kgeval_model::ranking::{GoldKey, PoolSet, Submission};
 use kgeval_model::{Diagnostic, Interner, ScoreTable};
 
 use super::{RankTask, DEFAULT_BETA, DEFAULT_THRESHOLD};
-use crate::evaluation::canonical_table;
+use crate::evaluation::{canonical_table, system_warnings};
 use crate::{Conventions, Error, Evaluation, Family, FamilyResult, Progress, ResultExt as _, Warning};
 
 /// One pair's inputs, read, with the names its errors use.
@@ -82,8 +82,7 @@ impl RankTask {
             .map(|l| LocalPair { name: &l.name, pools: l.pools.as_ref(), submission: &l.submission, gold: &l.gold })
             .collect();
         let evaluation = evaluate_local(system, &pairs, &interner, &options).map_err(|e| located(&e, &loaded))?;
-        let scope = format!("system {system}");
-        warnings.extend(evaluation.warnings.iter().map(|d| Warning { scope: scope.clone(), diagnostic: d.clone() }));
+        warnings.extend(system_warnings([(system, evaluation.warnings.as_slice())]));
         Ok(RankResult::Local(Box::new(evaluation)))
     }
 
