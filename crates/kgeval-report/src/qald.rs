@@ -318,7 +318,7 @@ mod tests {
             &RenderOptions { precision: 3, ..RenderOptions::default() },
         );
         assert!(
-            text.starts_with("kgeval qald: rule: qald6; empty answer: gold non-empty, system empty: P 1, R 0, F 0;"),
+            text.starts_with("kgeval qald: rule: qald6; empty_answer: gold non-empty, system empty: P 1, R 0, F 0;"),
             "{text}"
         );
         assert!(
