@@ -7,7 +7,7 @@ use clap::{Args, ValueEnum};
 use kgeval::align::AlignmentFormat;
 use kgeval::align::{AlignPair, AlignTask};
 use kgeval::{FamilyResult, Input, SystemInput};
-use kgeval_model::results::{AlignmentProfile, CompletenessMode};
+use kgeval_model::align::{AlignmentProfile, CompletenessMode};
 
 use crate::output::{finish, write_atomically, OutputArgs};
 use crate::progress::TerminalProgress;

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 use kgeval::rank::{parse_tau_grid, RankPair, RankTask};
 use kgeval::{Input, SystemInput};
-use kgeval_model::ranking::results::RankingProfile;
+use kgeval_model::rank::results::RankingProfile;
 use kgeval_model::ranking::TiePolicy;
 
 use crate::output::{finish, OutputArgs};

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use clap::{Args, ValueEnum};
 use kgeval::trec::{TrecTask, TOPICS_EVALUATED};
 use kgeval::{Input, RenderOptions, SystemInput, TrecTextLines};
-use kgeval_model::ir::TieBreak;
+use kgeval_model::trec::TieBreak;
 
 use crate::output::{print_warnings, render_and_check, FormatArg, OutputArgs};
 use crate::progress::TerminalProgress;

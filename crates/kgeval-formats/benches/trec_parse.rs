@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 
 use divan::Bencher;
 use kgeval_formats::trec::{read_qrels, RunFile};
-use kgeval_model::ir::{RunDoc, RunSource};
+use kgeval_model::trec::{RunDoc, RunSource};
 use rayon::prelude::*;
 
 const DOCS_PER_TOPIC: usize = 1000;

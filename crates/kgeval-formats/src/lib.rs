@@ -1,7 +1,7 @@
 #![doc = include_str!("../README.md")]
 #![deny(missing_docs)]
 
-pub mod alignment;
+pub mod align;
 mod error;
 pub mod input;
 pub mod kgc;
@@ -10,7 +10,7 @@ mod lines;
 pub mod ontology;
 pub mod per_item;
 pub mod qald;
-pub mod ranking;
+pub mod rank;
 pub mod trec;
 mod warnings;
 

@@ -4,8 +4,8 @@
 //! `cargo bench -p kgeval-metrics --bench ir`.
 
 use divan::Bencher;
-use kgeval_metrics::ir::{rank_topic, topic_values};
-use kgeval_model::ir::{IrOptions, MeasureRequest, MeasureSet, RunDoc, TopicJudgments};
+use kgeval_metrics::trec::{rank_topic, topic_values};
+use kgeval_model::trec::{IrOptions, MeasureRequest, MeasureSet, RunDoc, TopicJudgments};
 
 fn main() {
     divan::main();

@@ -2,7 +2,7 @@
 //! the full threshold curve. Run with `cargo bench -p kgeval-metrics`.
 
 use divan::Bencher;
-use kgeval_metrics::alignment::{score_pair, threshold_curve, AlignmentOptions, AlignmentProfile, CompletenessMode};
+use kgeval_metrics::align::{score_pair, threshold_curve, AlignmentOptions, AlignmentProfile, CompletenessMode};
 use kgeval_model::{Alignment, Correspondence, Interner, Relation};
 
 fn main() {

@@ -5,7 +5,7 @@
 //! cargo run -p kgeval-metrics --example score_in_code
 //! ```
 
-use kgeval_metrics::alignment::{score_pair, AlignmentOptions, AlignmentProfile, CompletenessMode};
+use kgeval_metrics::align::{score_pair, AlignmentOptions, AlignmentProfile, CompletenessMode};
 use kgeval_model::{Alignment, Correspondence, Interner, Relation};
 
 fn main() {

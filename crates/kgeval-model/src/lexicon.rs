@@ -8,7 +8,7 @@
 
 use std::fmt;
 
-use crate::results::{ConfusionCounts, PrfScores};
+use crate::align::{ConfusionCounts, PrfScores};
 use crate::{Diagnostic, ScoreTable};
 
 /// Whether a URI of the gold list is a class or a property (the two blocks of the QALD-3 list).

@@ -1,19 +1,20 @@
 #![doc = include_str!("../README.md")]
 #![deny(missing_docs)]
 
+pub mod align;
 mod alignment;
 mod diagnostic;
 mod entity;
 mod interner;
-pub mod ir;
 pub mod kgc;
 pub mod lexicon;
 pub mod metric_names;
 pub mod qald;
+pub mod rank;
 pub mod ranking;
 mod relation;
-pub mod results;
 mod score_table;
+pub mod trec;
 
 pub use alignment::{Alignment, AlignmentHeader, CellKey, Correspondence, DuplicatePolicy, InsertOutcome};
 pub use diagnostic::{Diagnostic, Location, Severity};

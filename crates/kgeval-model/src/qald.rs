@@ -8,7 +8,7 @@ use std::fmt;
 
 use indexmap::IndexMap;
 
-use crate::results::PrfScores;
+use crate::align::PrfScores;
 use crate::{Diagnostic, Location, ScoreTable};
 
 /// One answer value, typed as the file gave it. Lexical forms are kept exactly as written

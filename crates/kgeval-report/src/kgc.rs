@@ -202,7 +202,7 @@ mod tests {
     use super::*;
     use kgeval_model::kgc::conventions::{KgcConventions, KgcSources};
     use kgeval_model::kgc::results::MicroScores;
-    use kgeval_model::ranking::results::RankSummary;
+    use kgeval_model::rank::results::RankSummary;
     use kgeval_model::ranking::TiePolicy;
 
     fn evaluation() -> KgcEvaluation {

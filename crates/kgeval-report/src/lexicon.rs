@@ -229,8 +229,8 @@ fn system_json(evaluation: &LexiconEvaluation, options: &RenderOptions) -> Value
 #[cfg(test)]
 mod tests {
     use super::*;
+    use kgeval_model::align::PrfScores;
     use kgeval_model::lexicon::{EntryAccuracy, LexiconMode, UriEvaluation, UriKind};
-    use kgeval_model::results::PrfScores;
 
     fn evaluation() -> LexiconEvaluation {
         let row = UriEvaluation {

@@ -1,24 +1,24 @@
 #![doc = include_str!("../README.md")]
 #![deny(missing_docs)]
 
-mod alignment;
+mod align;
 mod common;
-mod ir;
 mod kgc;
 mod lexicon;
 mod number;
 mod qald;
-mod ranking;
+mod rank;
 mod table;
+mod trec;
 
-pub use alignment::{alignment_json, render_alignment, render_labels_tsv};
-pub use ir::{ir_json, render_ir, trec_eval_text, TrecTextLines};
+pub use align::{alignment_json, render_alignment, render_labels_tsv};
 pub use kgc::{kgc_json, render_kgc};
 pub use lexicon::{lexicon_json, render_lexicon};
 pub use number::{format_fixed, format_java_double};
 pub use qald::{qald_json, render_qald};
-pub use ranking::{ranking_json, render_biollm, render_ontoaligner, render_rank, render_ranking, RESERVED_PAIR_NAMES};
+pub use rank::{ranking_json, render_biollm, render_ontoaligner, render_rank, render_ranking, RESERVED_PAIR_NAMES};
 pub use table::Table;
+pub use trec::{ir_json, render_ir, trec_eval_text, TrecTextLines};
 
 /// The output formats every family renders.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]

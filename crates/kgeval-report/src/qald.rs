@@ -271,8 +271,8 @@ fn csv(evaluations: &[QaldEvaluation]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use kgeval_model::align::PrfScores;
     use kgeval_model::qald::{FailedQuestion, QaldConventions, QaldRule};
-    use kgeval_model::results::PrfScores;
 
     fn evaluation() -> QaldEvaluation {
         let global = QaldAggregate {

@@ -1,12 +1,12 @@
 //! The one envelope every task returns.
 
-use kgeval_model::ir::{IrEvaluation, IrOptions};
+use kgeval_model::align::AlignConventions;
 use kgeval_model::kgc::conventions::KgcConventions;
 use kgeval_model::kgc::results::KgcEvaluation;
 use kgeval_model::lexicon::{LexiconConventions, LexiconEvaluation};
 use kgeval_model::qald::{QaldConventions, QaldEvaluation};
-use kgeval_model::ranking::results::{RankConventions, RankResult};
-use kgeval_model::results::AlignConventions;
+use kgeval_model::rank::results::{RankConventions, RankResult};
+use kgeval_model::trec::{IrEvaluation, IrOptions};
 use kgeval_model::{Diagnostic, ScoreTable};
 use kgeval_report::{OutputFormat, RenderOptions};
 

@@ -4,11 +4,11 @@ use std::path::Path;
 
 use kgeval_formats::trec::{read_qrels, read_qrels_bytes, RunFile};
 use kgeval_formats::Input;
-use kgeval_metrics::ir::{evaluate_run, record_run_into_table};
-use kgeval_model::ir::{
+use kgeval_metrics::trec::{evaluate_run, record_run_into_table};
+use kgeval_model::metric_names::metric_info;
+use kgeval_model::trec::{
     IrEvaluation, IrOptions, MeasureFamily, MeasureRequest, MeasureSet, QuerySet, RunEvaluation, TieBreak,
 };
-use kgeval_model::metric_names::metric_info;
 use kgeval_model::{Diagnostic, Location, ScoreTable};
 use serde::Deserialize;
 

@@ -5,7 +5,7 @@
 use kgeval_formats::kgc::{read_judgments_file, read_pool_depths_file, read_triples_file};
 use kgeval_metrics::kgc::{depth_series_positives, relation_categories, relation_counts, weighted_summary};
 use kgeval_model::kgc::{CategoryRule, KgcVocabulary, RelationCategory};
-use kgeval_model::ranking::results::RankSummary;
+use kgeval_model::rank::results::RankSummary;
 
 use crate::{assert_clean_failure, f, kgeval, kgeval_json, root};
 

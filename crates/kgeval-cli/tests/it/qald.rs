@@ -6,8 +6,8 @@ use std::path::Path;
 
 use kgeval_formats::qald::read_qald_file;
 use kgeval_metrics::qald::aggregate;
+use kgeval_model::align::PrfScores;
 use kgeval_model::qald::{QaldQuery, QaldRule, QuestionScore, QuestionStatus};
-use kgeval_model::results::PrfScores;
 
 use crate::qald_server::{start, Behaviour};
 use crate::{f, kgeval, kgeval_json, n, root};

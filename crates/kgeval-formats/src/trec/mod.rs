@@ -9,7 +9,7 @@
 //!   an integer rank column, a finite score, UTF-8 ids, each docno once per topic; blank and
 //!   comment lines skipped; the run id is the tag of the last line. The file is mapped and
 //!   indexed by topic in one parallel pass; each topic is parsed when the metrics engine asks
-//!   for it ([`kgeval_model::ir::RunSource`]), without allocating per line.
+//!   for it ([`kgeval_model::trec::RunSource`]), without allocating per line.
 //!
 //! Both accept `-` for standard input and gzip input (a `.gz` name or the gzip magic).
 //! Field separators are spaces, tabs, CR, VT and FF (C's `isspace`), so CRLF files read too.
@@ -20,7 +20,7 @@ mod qrels;
 mod run;
 mod scan;
 
-use kgeval_model::ir::Qrels;
+use kgeval_model::trec::Qrels;
 use kgeval_model::Diagnostic;
 
 pub use run::RunFile;
@@ -72,7 +72,7 @@ pub fn read_qrels_bytes(name: &str, bytes: &[u8]) -> Result<(Qrels, Vec<Diagnost
 ///
 /// ```
 /// use kgeval_formats::trec::read_run_bytes;
-/// use kgeval_model::ir::{RunDoc, RunSource};
+/// use kgeval_model::trec::{RunDoc, RunSource};
 ///
 /// let run = read_run_bytes("run", b"401 Q0 d1 1 2.5 bm25\n401 Q0 d2 2 1e-3 bm25\n402 Q0 d1 1 -0.5 rm3 extra\n".to_vec())?;
 /// assert_eq!((run.run_id(), run.topic_count(), run.topic_id(1)), ("rm3", 2, "402"));

@@ -1,6 +1,6 @@
 //! The qrels reader: `qid iter docno rel` lines.
 
-use kgeval_model::ir::Qrels;
+use kgeval_model::trec::Qrels;
 use kgeval_model::{Diagnostic, Location};
 
 use super::fields::{line_kind, parse_integer, shown, Fields, LineKind};

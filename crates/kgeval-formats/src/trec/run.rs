@@ -3,7 +3,7 @@
 use std::cell::RefCell;
 use std::hash::BuildHasher as _;
 
-use kgeval_model::ir::{RunDoc, RunSource};
+use kgeval_model::trec::{RunDoc, RunSource};
 use rayon::prelude::*;
 use rustc_hash::{FxBuildHasher, FxHashMap};
 

@@ -8,12 +8,12 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use kgeval_formats::ranking::{
+use kgeval_formats::rank::{
     read_gold, read_gold_file, read_pools, read_pools_file, read_scored_pairs, read_scored_pairs_file, read_submission,
     read_submission_file, SubmissionFormat, SubmissionReadOptions,
 };
 use kgeval_formats::FormatError;
-use kgeval_model::ranking::{Submitted, DISO_NIL_IRI};
+use kgeval_model::rank::{Submitted, DISO_NIL_IRI};
 use kgeval_model::{Interner, Severity};
 use proptest::prelude::*;
 
@@ -25,7 +25,7 @@ fn options() -> SubmissionReadOptions {
     SubmissionReadOptions::default()
 }
 
-fn submission(relative: &str) -> (kgeval_formats::ranking::ReadSubmission, Interner) {
+fn submission(relative: &str) -> (kgeval_formats::rank::ReadSubmission, Interner) {
     let mut interner = Interner::new();
     let read = read_submission_file(&ranking_data().join(relative), &mut interner, &options()).expect(relative);
     (read, interner)

@@ -5,7 +5,7 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use kgeval_formats::alignment::{
+use kgeval_formats::align::{
     read_alignment, read_alignment_file, read_alignment_via_triples, AlignmentFormat, ReadAlignment, ReadOptions,
 };
 use kgeval_formats::FormatError;

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use kgeval_formats::trec::{error_position, read_qrels, read_qrels_bytes, read_run_bytes, RunFile};
 use kgeval_formats::FormatError;
-use kgeval_model::ir::{RunDoc, RunSource};
+use kgeval_model::trec::{RunDoc, RunSource};
 use kgeval_model::Severity;
 use proptest::prelude::*;
 

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use kgeval_formats::alignment::{read_alignment, read_alignment_file, AlignmentFormat, ReadAlignment, ReadOptions};
+use kgeval_formats::align::{read_alignment, read_alignment_file, AlignmentFormat, ReadAlignment, ReadOptions};
 use kgeval_formats::ontology::{read_entity_types, read_entity_types_file};
 use kgeval_formats::FormatError;
 use kgeval_model::{EntityKind, Interner, Relation};

@@ -4,7 +4,7 @@
 //! values. The base values (MR, MRR, Hits@k) come from the ranking core's summary.
 
 use kgeval_model::kgc::results::{AdjustedHits, AdjustedMetrics};
-use kgeval_model::ranking::results::RankSummary;
+use kgeval_model::rank::results::RankSummary;
 
 /// PyKEEN's `EPSILON` of `_safe_divide`: denominators are kept at least this far from 0.
 const EPSILON: f64 = 1.0e-12;

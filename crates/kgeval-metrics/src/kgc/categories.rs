@@ -1,7 +1,7 @@
 //! Relation categories 1-1 / 1-N / N-1 / N-N from a triple set, and relation weights.
 
 use kgeval_model::kgc::{CategoryRule, RelationCardinality, RelationCategory, Triple};
-use kgeval_model::ranking::results::RankSummary;
+use kgeval_model::rank::results::RankSummary;
 use kgeval_model::TermId;
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -79,7 +79,7 @@ pub fn relation_counts(triples: &[Triple]) -> Vec<(TermId, f64)> {
 ///
 /// ```
 /// use kgeval_metrics::kgc::weighted_summary;
-/// use kgeval_model::ranking::results::RankSummary;
+/// use kgeval_model::rank::results::RankSummary;
 /// use kgeval_model::Interner;
 /// let mut n = Interner::new();
 /// let (r, s) = (n.intern("r"), n.intern("s"));

@@ -1,11 +1,11 @@
 //! The inputs and choices of one evaluation: a leaf module every other module of
 //! [`crate::kgc`] depends on (and which depends on none of them).
 
-use kgeval_model::ir::{MeasureSet, Qrels, Run};
 use kgeval_model::kgc::conventions::RelationWeightSource;
 use kgeval_model::kgc::{AnswerObservation, FilterScope};
 use kgeval_model::kgc::{CategoryRule, KgcVocabulary, KnownAnswers, RelationCardinality, TestSet};
 use kgeval_model::ranking::TiePolicy;
+use kgeval_model::trec::{MeasureSet, Qrels, Run};
 use kgeval_model::TermId;
 
 /// The fixed inputs of one evaluation: names, the evaluated split and its questions, and the
@@ -68,7 +68,7 @@ impl Default for KgcOptions {
 /// `map_cut.20` and `ndcg_cut.20`, the IR measures of seed 004.
 #[must_use]
 pub fn default_ir_measures() -> MeasureSet {
-    use kgeval_model::ir::{MeasureFamily, MeasureRequest};
+    use kgeval_model::trec::{MeasureFamily, MeasureRequest};
     let cut = |family| MeasureRequest::Family { family, cutoffs: Some(vec![20]), recall_levels: None, gains: None };
     MeasureSet::from_requests(&[cut(MeasureFamily::MapCut), cut(MeasureFamily::NdcgCut)])
 }

@@ -1,10 +1,10 @@
 //! The evaluation of one system from its per-answer observations.
 
-use kgeval_model::ir::DuplicateDoc;
 use kgeval_model::kgc::conventions::{KgcConventions, KgcSources};
 use kgeval_model::kgc::results::{CategoryBreakdown, KgcEvaluation, MacroScores, MicroScores, TieShare};
 use kgeval_model::kgc::{RankObservation, RelationCategory, Side};
-use kgeval_model::ranking::results::RankSummary;
+use kgeval_model::rank::results::RankSummary;
+use kgeval_model::trec::DuplicateDoc;
 use kgeval_model::{Diagnostic, TermId};
 use rustc_hash::FxHashMap;
 
@@ -47,7 +47,7 @@ struct Pair {
 /// // Realistic rank of the tie: 1.5. MRR = (1/2 + 1/1.5) / 2.
 /// assert_eq!(evaluation.micro[0].summary.mrr, (0.5 + 1.0 / 1.5) / 2.0);
 /// assert_eq!(evaluation.ties.tied_answers, Some(1));
-/// # Ok::<(), kgeval_model::ir::DuplicateDoc>(())
+/// # Ok::<(), kgeval_model::trec::DuplicateDoc>(())
 /// ```
 ///
 /// # Errors

@@ -1,13 +1,13 @@
-//! The macro IR measures (trec_eval's, from [`crate::ir`]) over every aggregated question: on
+//! The macro IR measures (trec_eval's, from [`crate::trec`]) over every aggregated question: on
 //! the list the per-answer ranks imply, or on the system's own run.
 
-use kgeval_model::ir::{DuplicateDoc, IrOptions, MeasureSet, Qrels, QuerySet, TopicScores};
+use kgeval_model::trec::{DuplicateDoc, IrOptions, MeasureSet, Qrels, QuerySet, TopicScores};
 use rustc_hash::FxHashMap;
 
 use super::answers;
 use super::data::{KgcData, KgcInput};
-use crate::ir::{evaluate_run, summarize_topics, topic_values, RankedRelevance, NOT_POOLED};
 use crate::ranking::RankRecord;
+use crate::trec::{evaluate_run, summarize_topics, topic_values, RankedRelevance, NOT_POOLED};
 
 /// The IR measures' summary and per-question values.
 pub(crate) struct IrValues {

@@ -1,7 +1,7 @@
 //! Judgments as per-question qrels, and the pool-depth series of seed 004 §3.
 
-use kgeval_model::ir::Qrels;
 use kgeval_model::kgc::{Judgment, PooledTriple, Side, Triple};
+use kgeval_model::trec::Qrels;
 use kgeval_model::{Diagnostic, Location};
 use rustc_hash::{FxHashMap, FxHashSet};
 

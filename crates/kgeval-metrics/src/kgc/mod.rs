@@ -2,7 +2,7 @@
 //! (triple, side) pairs with filtered ranks under a named tie policy, PyKEEN's adjusted metrics
 //! and z-scores, relation-weighted micro metrics, macro metrics over aggregated questions
 //! (best-answer MRR / MR / Hits@k, trec_eval `map_cut.20` and `ndcg_cut.20` through
-//! [`crate::ir`], PyKEEN's per-answer-weighted `macro_answer_mean_*`), relation categories and
+//! [`crate::trec`], PyKEEN's per-answer-weighted `macro_answer_mean_*`), relation categories and
 //! their breakdown by side, judgments as qrels, and the per-item score table.
 //!
 //! Every rank goes through the shared ranking core ([`crate::ranking`]): positions of dense

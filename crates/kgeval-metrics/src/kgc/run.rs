@@ -1,7 +1,7 @@
 //! Per-answer observations from a TREC-style top-k run over the aggregated questions.
 
-use kgeval_model::ir::{OwnedRunDoc, Run, RunDoc, RunSource, TieBreak};
 use kgeval_model::kgc::{AnswerObservation, RankObservation};
+use kgeval_model::trec::{OwnedRunDoc, Run, RunDoc, RunSource, TieBreak};
 use kgeval_model::Diagnostic;
 use rustc_hash::FxHashMap;
 

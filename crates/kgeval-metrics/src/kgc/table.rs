@@ -1,7 +1,7 @@
 //! The per-item score table of a KGC evaluation.
 
-use kgeval_model::ir::MeasureSet;
 use kgeval_model::kgc::RelationCategory;
+use kgeval_model::trec::MeasureSet;
 use kgeval_model::{ScoreTable, TermId};
 use rustc_hash::FxHashMap;
 

@@ -21,8 +21,8 @@
 mod paper;
 mod script;
 
+use kgeval_model::align::{ConfusionCounts, PrfScores};
 use kgeval_model::lexicon::{Lexicon, LexiconConventions, LexiconEvaluation, LexiconMode, UriEvaluation, UriList};
-use kgeval_model::results::{ConfusionCounts, PrfScores};
 use kgeval_model::{Diagnostic, ScoreTable};
 
 pub use kgeval_model::lexicon::{OBJECT_ROLES, SCRIPT_DENOMINATOR, SUBJECT_ROLES};

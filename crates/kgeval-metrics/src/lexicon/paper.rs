@@ -3,10 +3,10 @@
 
 use std::collections::HashMap;
 
+use kgeval_model::align::PrfScores;
 use kgeval_model::lexicon::{
     EntryAccuracy, Frame, LexicalEntry, Lexicon, Sense, UriEvaluation, UriKind, OBJECT_ROLES, SUBJECT_ROLES,
 };
-use kgeval_model::results::PrfScores;
 use kgeval_model::Diagnostic;
 
 use super::{entry_label, prf};

@@ -2,8 +2,8 @@
 //! its quirks so that old numbers can be recomputed. Each quirk is numbered as in
 //! `docs/lexicon.md` (S1…S9).
 
+use kgeval_model::align::PrfScores;
 use kgeval_model::lexicon::{EntryAccuracy, LexicalEntry, Lexicon, UriEvaluation, UriKind, UriList};
-use kgeval_model::results::PrfScores;
 
 use super::entry_label;
 

@@ -2,8 +2,8 @@
 
 use std::collections::BTreeSet;
 
+use kgeval_model::align::PrfScores;
 use kgeval_model::qald::{QaldAggregate, QaldRule, QuestionScore, QuestionStatus};
-use kgeval_model::results::PrfScores;
 
 use super::normalise::AnswerKey;
 
@@ -94,7 +94,7 @@ pub fn harmonic_mean(a: f64, b: f64) -> f64 {
 /// ```
 /// use kgeval_metrics::qald::aggregate;
 /// use kgeval_model::qald::{QaldRule, QuestionScore, QuestionStatus};
-/// use kgeval_model::results::PrfScores;
+/// use kgeval_model::align::PrfScores;
 /// let q = |p: f64, r: f64, f: f64| QuestionScore {
 ///     id: String::new(), status: QuestionStatus::Answered, out_of_scope: false,
 ///     scores: PrfScores { precision: p, recall: r, f_measure: f },

@@ -2,7 +2,7 @@
 
 use std::hash::Hash;
 
-use kgeval_model::ranking::results::RankSummary;
+use kgeval_model::rank::results::RankSummary;
 use kgeval_model::{ItemId, ScoreTable, SystemId};
 use rustc_hash::FxHashMap;
 

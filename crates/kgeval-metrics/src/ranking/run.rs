@@ -5,8 +5,8 @@
 
 use std::cmp::Ordering;
 
-use kgeval_model::ir::RunDoc;
 use kgeval_model::ranking::TieBreak;
+use kgeval_model::trec::RunDoc;
 
 use super::rank::quantize_12dp;
 

@@ -1,7 +1,7 @@
 //! Micro and macro aggregation: MELT's unit-test oracle and the macro variants.
 
-use kgeval_metrics::alignment::{aggregate, prf, AlignmentOptions, AlignmentProfile};
-use kgeval_model::results::{ConfusionCounts, PairScores};
+use kgeval_metrics::align::{aggregate, prf, AlignmentOptions, AlignmentProfile};
+use kgeval_model::align::{ConfusionCounts, PairScores};
 
 use crate::support::close;
 

@@ -7,13 +7,13 @@ use kgeval_metrics::kgc::{
     depth_series_positives, evaluate_kgc, judgment_qrels, observe_run, KgcData, KgcInput, KgcOptions, ScorePlan,
 };
 use kgeval_metrics::ranking::{rank_row, RowOptions};
-use kgeval_model::ir::Run;
 use kgeval_model::kgc::results::KgcEvaluation;
 use kgeval_model::kgc::{
     AnswerObservation, FilterScope, Judgment, KgcVocabulary, KnownAnswers, PooledTriple, QuestionKey, RankObservation,
     Side, TestSet, Triple, TripleFile,
 };
 use kgeval_model::ranking::{NanPolicy, ScoreRow, TiePolicy, Tolerance};
+use kgeval_model::trec::Run;
 
 /// A test split and filter over entities `e0..e{n}` with relations named in the triples.
 struct Dataset {
@@ -339,7 +339,7 @@ fn plain_ranks_in_the_filter_scope() {
 #[test]
 fn a_run_with_a_repeated_document_is_an_error() {
     let data = Dataset::new(4, &[(0, "r", 1)], &[]);
-    let doc = |docno: &str, score: f64| kgeval_model::ir::OwnedRunDoc { docno: docno.to_owned(), score, rank: 0 };
+    let doc = |docno: &str, score: f64| kgeval_model::trec::OwnedRunDoc { docno: docno.to_owned(), score, rank: 0 };
     let run = Run {
         run_id: "run".to_owned(),
         topics: vec![("tail0".to_owned(), vec![doc("e1", 2.0), doc("e2", 1.0), doc("e1", 0.5)])],

@@ -1,9 +1,10 @@
 //! Local ranking with NIL: hand-worked pairs, tie policies around the gold and NIL,
 //! validation errors, warnings, τ sweep and leaderboard invariants (property tests).
 
-use kgeval_metrics::local::{evaluate_local, InputRole, LocalOptions, LocalPair};
-use kgeval_model::ranking::results::{RankingEvaluation, RankingProfile};
-use kgeval_model::ranking::{GoldEntry, GoldKey, Pool, PoolSet, Submission, SubmissionEntry, Submitted, TiePolicy};
+use kgeval_metrics::rank::{evaluate_local, InputRole, LocalOptions, LocalPair};
+use kgeval_model::rank::results::{RankingEvaluation, RankingProfile};
+use kgeval_model::rank::{GoldEntry, GoldKey, Pool, PoolSet, Submission, SubmissionEntry, Submitted};
+use kgeval_model::ranking::TiePolicy;
 use kgeval_model::{Interner, TermId};
 use proptest::prelude::*;
 
@@ -52,7 +53,7 @@ impl Fixture {
         let line = self.submission.entries.len() as u32 + 1;
         self.submission.entries.push(SubmissionEntry { qid: qid.into(), submitted, answers: None, line });
     }
-    fn evaluate(&self, options: &LocalOptions) -> Result<RankingEvaluation, kgeval_metrics::local::ValidationError> {
+    fn evaluate(&self, options: &LocalOptions) -> Result<RankingEvaluation, kgeval_metrics::rank::ValidationError> {
         let pair = LocalPair { name: "p", pools: Some(&self.pools), submission: &self.submission, gold: &self.gold };
         evaluate_local("sys", &[pair], &self.interner, options)
     }
@@ -280,7 +281,7 @@ proptest! {
     fn leaderboard_invariants(queries in arbitrary_pair()) {
         let r = build(&queries, TiePolicy::STABLE);
         let b = &r.pairs[0].breakdown;
-        let weighted = |parts: &[&kgeval_model::ranking::results::RankSummary]| {
+        let weighted = |parts: &[&kgeval_model::rank::results::RankSummary]| {
             parts.iter().map(|s| s.mrr * s.queries as f64).sum::<f64>() / parts.iter().map(|s| s.queries as f64).sum::<f64>()
         };
         prop_assert!((weighted(&[&b.matched, &b.nil]) - b.overall.mrr).abs() < 1e-12);

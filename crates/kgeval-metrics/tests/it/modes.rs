@@ -1,8 +1,8 @@
 //! The completeness modes on hand-worked cases: the worked example, `?` and `%` reference
 //! cells, exclusion, threshold and labels.
 
-use kgeval_metrics::alignment::{score_pair, AlignmentOptions, AlignmentProfile, CompletenessMode as M};
-use kgeval_model::results::CellLabel;
+use kgeval_metrics::align::{score_pair, AlignmentOptions, AlignmentProfile, CompletenessMode as M};
+use kgeval_model::align::CellLabel;
 
 use crate::support::{close, counts, melt, options, score, Fixture};
 

@@ -1,7 +1,7 @@
 //! A literal transcription of the specification's pseudocode (sets as vectors, quadratic), used
 //! as an oracle for the indexed engine in the property tests.
 
-use kgeval_metrics::alignment::CompletenessMode;
+use kgeval_metrics::align::CompletenessMode;
 use kgeval_model::{Alignment, CellKey, Interner, Relation};
 
 /// `(tp, fp, fn, ignored)` of the melt profile, relation-sensitive.

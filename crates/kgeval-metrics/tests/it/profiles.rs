@@ -1,6 +1,6 @@
 //! The profiles: DISO Task 1, Alignment API, OAEI SEALS, OntoAligner.
 
-use kgeval_metrics::alignment::{score_pair, AlignmentOptions, AlignmentProfile as P, CompletenessMode as M};
+use kgeval_metrics::align::{score_pair, AlignmentOptions, AlignmentProfile as P, CompletenessMode as M};
 use kgeval_model::Relation;
 
 use crate::support::{close, counts, melt, options, score, Fixture};

@@ -1,7 +1,7 @@
 //! Property tests: bounds, identity, order independence, count identities, single-pair micro,
 //! curve = rescoring, and agreement with the naive pseudocode.
 
-use kgeval_metrics::alignment::{
+use kgeval_metrics::align::{
     aggregate, score_pair, threshold_curve, AlignmentOptions, AlignmentProfile, CompletenessMode,
 };
 use kgeval_model::{Alignment, Correspondence, Interner, Relation};

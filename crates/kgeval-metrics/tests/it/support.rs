@@ -1,7 +1,7 @@
 //! Building alignments from strings in code.
 
-use kgeval_metrics::alignment::{score_pair, AlignmentOptions, AlignmentProfile, CompletenessMode};
-use kgeval_model::results::PairScores;
+use kgeval_metrics::align::{score_pair, AlignmentOptions, AlignmentProfile, CompletenessMode};
+use kgeval_model::align::PairScores;
 use kgeval_model::{Alignment, Correspondence, Interner, Relation};
 
 /// An interner plus helpers to build alignments from `(entity1, entity2, relation[, confidence])`.

@@ -1,6 +1,6 @@
 //! The threshold curve and MELT's `ConfidenceFinder`.
 
-use kgeval_metrics::alignment::{best_threshold, score_pair, threshold_curve, AlignmentOptions, CompletenessMode as M};
+use kgeval_metrics::align::{best_threshold, score_pair, threshold_curve, AlignmentOptions, CompletenessMode as M};
 
 use crate::support::{counts, melt, Fixture};
 

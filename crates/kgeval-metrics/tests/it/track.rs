@@ -1,6 +1,6 @@
 //! Whole-track evaluation: pairs, aggregates, secondary references, conventions, score table.
 
-use kgeval_metrics::alignment::{evaluate_pair, evaluate_track, AlignmentOptions, AlignmentProfile, PairInput};
+use kgeval_metrics::align::{evaluate_pair, evaluate_track, AlignmentOptions, AlignmentProfile, PairInput};
 use kgeval_model::Alignment;
 
 use crate::support::{counts, Fixture};

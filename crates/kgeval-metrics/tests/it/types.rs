@@ -1,6 +1,6 @@
 //! The type breakdown (MELT `TypeRefiner`) on hand-made entity types.
 
-use kgeval_metrics::alignment::{type_breakdown, AlignmentOptions};
+use kgeval_metrics::align::{type_breakdown, AlignmentOptions};
 use kgeval_model::{EntityKind, EntityTypes};
 
 use crate::support::{counts, Fixture};

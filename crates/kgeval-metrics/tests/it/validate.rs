@@ -1,6 +1,6 @@
 //! Input checks: swapped sides, absent entities, duplicates, unknown relations.
 
-use kgeval_metrics::alignment::validate;
+use kgeval_metrics::align::validate;
 use kgeval_model::{EntityKind, EntityTypes};
 
 use crate::support::Fixture;

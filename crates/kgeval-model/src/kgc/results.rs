@@ -4,7 +4,7 @@
 
 use super::conventions::KgcConventions;
 use super::{RelationCategory, Side};
-use crate::ranking::results::RankSummary;
+use crate::ranking::RankSummary;
 use crate::{Diagnostic, ScoreTable};
 
 /// PyKEEN's chance-adjusted Hits@k.

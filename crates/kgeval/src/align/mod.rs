@@ -8,8 +8,8 @@ use std::path::Path;
 use kgeval_formats::Input;
 use serde::Deserialize;
 
-pub use kgeval_formats::alignment::AlignmentFormat;
-pub use kgeval_model::results::{AlignConventions, AlignmentProfile, CompletenessMode, TrackEvaluation};
+pub use kgeval_formats::align::AlignmentFormat;
+pub use kgeval_model::align::{AlignConventions, AlignmentProfile, CompletenessMode, TrackEvaluation};
 
 use crate::SystemInput;
 

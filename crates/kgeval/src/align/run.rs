@@ -1,12 +1,12 @@
 //! Reading a track's alignments once, scoring every system over the pairs it has, and the
 //! envelope: conventions, scoped warnings, headlines, labels.
 
-use kgeval_formats::alignment::{read_alignment, read_alignment_file, ReadAlignment, ReadOptions};
+use kgeval_formats::align::{read_alignment, read_alignment_file, ReadAlignment, ReadOptions};
 use kgeval_formats::ontology::read_entity_types;
 use kgeval_formats::Input;
-use kgeval_metrics::alignment::{conventions, evaluate_track, AlignmentOptions, PairInput};
+use kgeval_metrics::align::{conventions, evaluate_track, AlignmentOptions, PairInput};
+use kgeval_model::align::{Aggregate, TrackEvaluation};
 use kgeval_model::metric_names::{metric_info, Aggregation};
-use kgeval_model::results::{Aggregate, TrackEvaluation};
 use kgeval_model::{Alignment, Diagnostic, EntityTypes, Interner};
 
 use super::{AlignPair, AlignResult, AlignTask};

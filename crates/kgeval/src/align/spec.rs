@@ -1,9 +1,9 @@
 //! The manifest form of an [`AlignTask`]: a track file (`[[pair]]` tables) or one pair at the
 //! top level; `mode` is the old name of `completeness`.
 
-use kgeval_formats::alignment::AlignmentFormat;
+use kgeval_formats::align::AlignmentFormat;
 use kgeval_formats::Input;
-use kgeval_model::results::{AlignmentProfile, CompletenessMode};
+use kgeval_model::align::{AlignmentProfile, CompletenessMode};
 use serde::de::{Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
 

@@ -9,12 +9,12 @@ use kgeval_formats::kgc::{read_judgments, read_pool_depths, read_ranks, write_qu
 use kgeval_formats::Input;
 use kgeval_metrics::kgc::{evaluate_kgc, judgment_qrels, judgments_up_to_depth, KgcData, KgcInput, KgcOptions};
 use kgeval_metrics::ranking::RowOptions;
-use kgeval_model::ir::{MeasureRequest, MeasureSet, Run};
 use kgeval_model::kgc::conventions::{JudgmentsSource, KgcSources, SystemSource};
 use kgeval_model::kgc::results::KgcEvaluation;
 use kgeval_model::kgc::{AnswerObservation, FilterScope, KnownAnswers};
 use kgeval_model::metric_names::metric_info;
 use kgeval_model::ranking::{NanPolicy, TiePolicy, Tolerance};
+use kgeval_model::trec::{MeasureRequest, MeasureSet, Run};
 use kgeval_model::{Diagnostic, ScoreTable};
 use serde::Deserialize;
 

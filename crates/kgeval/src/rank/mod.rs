@@ -23,10 +23,10 @@ mod run;
 use std::path::Path;
 
 use kgeval_formats::Input;
-use kgeval_metrics::local::{default_tau_grid, LocalOptions};
-pub use kgeval_model::ranking::results::{RankConventions, RankResult, RankingProfile};
+use kgeval_metrics::rank::{default_tau_grid, LocalOptions};
+pub use kgeval_model::rank::results::{RankConventions, RankResult, RankingProfile};
+use kgeval_model::rank::DISO_NIL_IRI;
 pub use kgeval_model::ranking::TiePolicy;
-use kgeval_model::ranking::DISO_NIL_IRI;
 use kgeval_report::RESERVED_PAIR_NAMES;
 use serde::Deserialize;
 

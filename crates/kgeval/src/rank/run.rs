@@ -1,14 +1,14 @@
 //! Running a [`RankTask`]: reading, validating, scoring, headlines and warnings.
 
-use kgeval_formats::ranking::{read_gold, read_pools, read_scored_pairs, read_submission, SubmissionReadOptions};
-use kgeval_metrics::local::{
+use kgeval_formats::rank::{read_gold, read_pools, read_scored_pairs, read_submission, SubmissionReadOptions};
+use kgeval_metrics::rank::{
     evaluate_biollm, evaluate_local, evaluate_ontoaligner, InputRole, LocalPair, ValidationError,
 };
 use kgeval_model::metric_names::metric_info;
-use kgeval_model::ranking::results::{
+use kgeval_model::rank::results::{
     BiollmEvaluation, OntoalignerEvaluation, RankConventions, RankResult, RankingProfile,
 };
-use kgeval_model::ranking::{GoldKey, PoolSet, Submission};
+use kgeval_model::rank::{GoldKey, PoolSet, Submission};
 use kgeval_model::{Diagnostic, Interner, ScoreTable};
 
 use super::{RankTask, DEFAULT_BETA, DEFAULT_THRESHOLD};

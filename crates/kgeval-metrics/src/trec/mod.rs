@@ -1,0 +1,306 @@
+//! IR-run evaluation with trec_eval's definitions: rank each topic with the shared ranking
+//! core ([`rank_order`]), turn it into relevance values against the qrels, compute every
+//! requested measure, and summarise over topics.
+//!
+//! ```
+//! use kgeval_metrics::trec::evaluate_run;
+//! use kgeval_model::trec::{IrOptions, MeasureRequest, MeasureSet, Qrels, Run};
+//!
+//! // d1, d2, d3 all at 0.5, d1 relevant: trec_eval ranks d3, d2, d1 (docno descending).
+//! let mut qrels = Qrels::new();
+//! qrels.topic_mut("q1").insert("d1", 1);
+//! let mut run = Run { run_id: "tied".into(), ..Run::default() };
+//! for docno in ["d1", "d2", "d3"] {
+//!     run.push("q1", docno, 0.5);
+//! }
+//! let measures = MeasureSet::from_requests(&[
+//!     MeasureRequest::parse("P.1").unwrap(),
+//!     MeasureRequest::parse("recip_rank").unwrap(),
+//! ]);
+//! let evaluation = evaluate_run(&qrels, &run, &measures, &IrOptions::default()).unwrap();
+//! // recip_rank, then P_1 (trec_eval's order).
+//! assert_eq!(evaluation.topics[0].values, [1.0 / 3.0, 0.0]);
+//! ```
+
+mod measures;
+
+use kgeval_model::trec::{
+    Aggregation, IrOptions, MeasureFamily, MeasureSet, Qrels, QuerySet, RunDoc, RunEvaluation, RunSource,
+    TopicJudgments, TopicScores,
+};
+use kgeval_model::{ScoreTable, SystemId};
+use rayon::prelude::*;
+
+pub use measures::{RankedRelevance, NOT_JUDGED, NOT_POOLED};
+
+use crate::ranking::rank_order;
+
+/// One evaluated topic: its scores and whether it has tied scores within the depth.
+type TopicOutcome = (TopicScores, bool);
+
+/// trec_eval's floor for geometric means (`MIN_GEO_MEAN`).
+pub const MIN_GEO_MEAN: f64 = 0.00001;
+
+/// Ranks `docs` with the shared ranking core ([`rank_order`]) and pairs them with
+/// `judgments`: the input of every measure. Returns it with whether two documents within the
+/// depth share a score.
+#[must_use]
+pub fn rank_topic(
+    judgments: Option<&TopicJudgments>,
+    docs: &[RunDoc<'_>],
+    options: &IrOptions,
+) -> (RankedRelevance, bool) {
+    let mut order = Vec::new();
+    rank_order(docs, options.tie_break, &mut order);
+    let depth = options.max_docs.map_or(order.len(), |m| m.min(order.len()));
+    let order = &order[..depth];
+    let tied = order.windows(2).any(|w| w[0].0 == w[1].0);
+    let ranked = order
+        .iter()
+        .map(|&(_, i)| match judgments.and_then(|j| j.get(docs[i as usize].docno)) {
+            None => measures::NOT_POOLED,
+            Some(value) if value < 0 => measures::NOT_JUDGED,
+            Some(value) => value,
+        })
+        .collect();
+    let mut level_counts = Vec::new();
+    for value in judgments.into_iter().flat_map(TopicJudgments::relevances).filter(|&v| v >= 0) {
+        let level = usize::try_from(value).unwrap_or(usize::MAX);
+        if level >= level_counts.len() {
+            level_counts.resize(level + 1, 0);
+        }
+        level_counts[level] += 1;
+    }
+    let topic = RankedRelevance {
+        ranked,
+        level_counts,
+        relevance_level: options.relevance_level,
+        ndcg_uses_level: options.ndcg_uses_level,
+    };
+    (topic, tied)
+}
+
+/// The per-topic values of every measure in `measures`, in order.
+#[must_use]
+pub fn topic_values(topic: &RankedRelevance, measures: &MeasureSet) -> Vec<f64> {
+    measures.measures().iter().map(|m| topic.value(m)).collect()
+}
+
+/// Evaluates `run` against `qrels`: topics selected by `options.query_set`, ranked and scored
+/// in parallel, returned in strcmp order of qid with the summary.
+///
+/// # Errors
+/// The first error, in topic order (evaluated topics first, then run topics without qrels,
+/// which are read only to be checked), that `run` reports while handing out a topic's
+/// documents. Deterministic at any thread count.
+pub fn evaluate_run<S: RunSource>(
+    qrels: &Qrels,
+    run: &S,
+    measures: &MeasureSet,
+    options: &IrOptions,
+) -> Result<RunEvaluation, S::Error> {
+    let run_topics: rustc_hash::FxHashMap<&str, usize> =
+        (0..run.topic_count()).map(|index| (run.topic_id(index), index)).collect();
+    let mut selected: Vec<(&str, Option<usize>)> = (0..run.topic_count())
+        .map(|index| (run.topic_id(index), Some(index)))
+        .filter(|(qid, _)| qrels.topic(qid).is_some())
+        .collect();
+    let qrels_topics_missing_from_run: Vec<String> =
+        qrels.topics().map(|(qid, _)| qid).filter(|qid| !run_topics.contains_key(qid)).map(str::to_owned).collect();
+    let mut run_topics_missing_from_qrels: Vec<String> = (0..run.topic_count())
+        .map(|i| run.topic_id(i))
+        .filter(|qid| qrels.topic(qid).is_none())
+        .map(str::to_owned)
+        .collect();
+    run_topics_missing_from_qrels.sort_unstable();
+    if options.query_set == QuerySet::Complete {
+        selected.extend(qrels_topics_missing_from_run.iter().map(|qid| (qid.as_str(), None)));
+    }
+    // Run topics without qrels are read too (and their results dropped), so a malformed line
+    // is an error wherever it is.
+    let unjudged: Vec<(&str, Option<usize>)> = (0..run.topic_count())
+        .filter(|&index| qrels.topic(run.topic_id(index)).is_none())
+        .map(|index| (run.topic_id(index), Some(index)))
+        .collect();
+    let evaluated = selected.len();
+    selected.extend(unjudged);
+    let results: Vec<Result<Option<TopicOutcome>, S::Error>> = selected
+        .par_iter()
+        .enumerate()
+        .map_init(Vec::new, |docs, (position, &(qid, index))| {
+            docs.clear();
+            if let Some(index) = index {
+                run.topic_docs(index, docs)?;
+            }
+            if position >= evaluated {
+                return Ok(None);
+            }
+            let (topic, tied) = rank_topic(qrels.topic(qid), docs, options);
+            let values = topic_values(&topic, measures);
+            Ok(Some((TopicScores { qid: qid.to_owned(), missing_from_run: index.is_none(), values }, tied)))
+        })
+        .collect();
+    let mut topics = Vec::with_capacity(results.len());
+    let mut topics_with_tied_scores = 0;
+    for result in results {
+        let Some((scores, tied)) = result? else { continue };
+        topics_with_tied_scores += usize::from(tied);
+        topics.push(scores);
+    }
+    topics.sort_unstable_by(|a, b| a.qid.as_bytes().cmp(b.qid.as_bytes()));
+    let mut qrels_topics_missing_from_run = qrels_topics_missing_from_run;
+    qrels_topics_missing_from_run.sort_unstable();
+    Ok(RunEvaluation {
+        run_id: run.run_id().to_owned(),
+        name: String::new(),
+        source: String::new(),
+        summary: summarize_topics(&topics, measures),
+        topics,
+        qrels_topics_missing_from_run,
+        run_topics_missing_from_qrels,
+        topics_with_tied_scores,
+    })
+}
+
+/// The summary line of each measure over `topics`: the mean, the sum for counts, the topic
+/// count for `num_q`, the geometric mean (floored at [`MIN_GEO_MEAN`]) for `gm_*`. With no
+/// topic every value is 0.
+#[must_use]
+pub fn summarize_topics(topics: &[TopicScores], measures: &MeasureSet) -> Vec<f64> {
+    let n = topics.len() as f64;
+    measures
+        .measures()
+        .iter()
+        .enumerate()
+        .map(|(i, measure)| {
+            let values = topics.iter().map(|t| t.values[i]);
+            match measure.family.aggregation() {
+                Aggregation::Text => 0.0,
+                Aggregation::Count => n,
+                Aggregation::Sum => values.fold(0.0, |sum, v| sum + v),
+                Aggregation::Mean if topics.is_empty() => 0.0,
+                Aggregation::Mean => values.sum::<f64>() / n,
+                Aggregation::GeometricMean if topics.is_empty() => 0.0,
+                Aggregation::GeometricMean => (values.map(|v| v.max(MIN_GEO_MEAN).ln()).sum::<f64>() / n).exp(),
+            }
+        })
+        .collect()
+}
+
+/// Writes the per-topic values of `evaluation` into `table` (system = the run's name, item =
+/// qid, metric = the measure's printed name). Summary-only measures are skipped.
+pub fn record_run_into_table(
+    table: &mut ScoreTable,
+    system: SystemId,
+    evaluation: &RunEvaluation,
+    measures: &MeasureSet,
+) {
+    let metrics: Vec<_> = measures
+        .measures()
+        .iter()
+        .map(|m| (m.family.per_topic() && m.family != MeasureFamily::Runid).then(|| table.metric(&m.name)))
+        .collect();
+    for topic in &evaluation.topics {
+        let item = table.item(&topic.qid, &[]);
+        for (metric, &value) in metrics.iter().zip(&topic.values) {
+            if let Some(metric) = metric {
+                table.set(system, item, *metric, value);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use kgeval_model::trec::{MeasureRequest, Run, TieBreak};
+
+    use super::*;
+
+    fn set(names: &[&str]) -> MeasureSet {
+        MeasureSet::from_requests(&names.iter().map(|n| MeasureRequest::parse(n).expect("parses")).collect::<Vec<_>>())
+    }
+
+    fn tie_example() -> (Qrels, Run) {
+        let mut qrels = Qrels::new();
+        qrels.topic_mut("q1").insert("d1", 1);
+        let mut run = Run { run_id: "r".into(), ..Run::default() };
+        for docno in ["d1", "d2", "d3"] {
+            run.push("q1", docno, 0.5);
+        }
+        (qrels, run)
+    }
+
+    #[test]
+    fn spec_tie_example_under_every_tie_break() {
+        let (qrels, run) = tie_example();
+        let measures = set(&["P.1", "recip_rank"]);
+        for (tie_break, expected) in [
+            // Measures print in trec_eval's order: recip_rank before P_1.
+            (TieBreak::DocnoDescending, [1.0 / 3.0, 0.0]),
+            (TieBreak::DocnoAscending, [1.0, 1.0]),
+            (TieBreak::Input, [1.0, 1.0]),
+            (TieBreak::Rank, [1.0, 1.0]),
+        ] {
+            let options = IrOptions { tie_break, ..IrOptions::default() };
+            let evaluation = evaluate_run(&qrels, &run, &measures, &options).expect("valid");
+            assert_eq!(evaluation.topics[0].values, expected, "{tie_break}");
+            assert_eq!(evaluation.topics_with_tied_scores, 1);
+        }
+    }
+
+    #[test]
+    fn query_set_policies_and_missing_topics() {
+        let (mut qrels, mut run) = tie_example();
+        qrels.topic_mut("q2").insert("d9", 1);
+        run.push("q0", "d1", 1.0);
+        let measures = set(&["num_q", "num_rel", "map"]);
+        let intersection = evaluate_run(&qrels, &run, &measures, &IrOptions::default()).expect("valid");
+        assert_eq!(intersection.topics.len(), 1);
+        assert_eq!(intersection.qrels_topics_missing_from_run, ["q2"]);
+        assert_eq!(intersection.run_topics_missing_from_qrels, ["q0"]);
+        assert_eq!(intersection.summary, [1.0, 1.0, 1.0 / 3.0]);
+        let options = IrOptions { query_set: QuerySet::Complete, ..IrOptions::default() };
+        let complete = evaluate_run(&qrels, &run, &measures, &options).expect("valid");
+        assert_eq!(complete.topics.iter().map(|t| t.qid.as_str()).collect::<Vec<_>>(), ["q1", "q2"]);
+        assert!(complete.topics[1].missing_from_run);
+        assert_eq!(complete.summary, [2.0, 2.0, 1.0 / 6.0]);
+    }
+
+    #[test]
+    fn depth_limit_truncates_after_sorting() {
+        let mut qrels = Qrels::new();
+        qrels.topic_mut("q").insert("a", 1);
+        let mut run = Run::default();
+        run.push("q", "b", 2.0);
+        run.push("q", "a", 1.0);
+        let measures = set(&["num_ret", "num_rel_ret", "map"]);
+        let options = IrOptions { max_docs: Some(1), ..IrOptions::default() };
+        let evaluation = evaluate_run(&qrels, &run, &measures, &options).expect("valid");
+        assert_eq!(evaluation.summary, [1.0, 0.0, 0.0]);
+    }
+
+    #[test]
+    fn geometric_mean_floors_zero() {
+        let topics: Vec<TopicScores> = [0.0, 0.25]
+            .iter()
+            .map(|&v| TopicScores { qid: String::new(), missing_from_run: false, values: vec![v] })
+            .collect();
+        let summary = summarize_topics(&topics, &set(&["gm_map"]));
+        assert!((summary[0] - (MIN_GEO_MEAN * 0.25).sqrt()).abs() < 1e-15);
+    }
+
+    #[test]
+    fn topics_without_qrels_are_still_checked() {
+        let (qrels, mut run) = tie_example();
+        run.push("unjudged", "x", 1.0);
+        run.push("unjudged", "x", 0.5);
+        assert!(evaluate_run(&qrels, &run, &set(&["map"]), &IrOptions::default()).is_err());
+    }
+
+    #[test]
+    fn duplicate_docs_are_reported() {
+        let (qrels, mut run) = tie_example();
+        run.push("q1", "d1", 0.1);
+        assert!(evaluate_run(&qrels, &run, &set(&["map"]), &IrOptions::default()).is_err());
+    }
+}

@@ -1,0 +1,305 @@
+//! Rendering of IR-run evaluations: trec_eval's text output byte for byte, JSON, CSV/TSV and
+//! a Markdown summary table.
+
+use std::fmt::Write as _;
+
+use kgeval_model::trec::{IrEvaluation, Measure, MeasureFamily, RunEvaluation};
+use kgeval_model::ScoreTable;
+use serde_json::{json, Map, Value};
+
+use crate::common::{csv_field, per_item_json, pretty};
+use crate::{format_fixed, OutputFormat, RenderOptions, Table};
+
+/// What trec_eval's text mode prints.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TrecTextLines {
+    /// Per-topic lines (`-q`).
+    pub per_topic: bool,
+    /// The `all` summary (off with `-n`).
+    pub summary: bool,
+}
+
+impl Default for TrecTextLines {
+    fn default() -> Self {
+        TrecTextLines { per_topic: false, summary: true }
+    }
+}
+
+/// Renders `evaluation` in `format`: [`OutputFormat::Text`] is trec_eval's text output
+/// (lines chosen by `options.trec_lines`), [`OutputFormat::Csv`] is TSV when
+/// `options.tab_separated`. `table` (the per-item score table) is embedded in JSON when
+/// `options.per_item`.
+///
+/// With two runs or more, the text output puts a `# run: NAME` line before each run's block
+/// (the run's [`name`](RunEvaluation::name), else its source), so the blocks can be told
+/// apart; one run prints trec_eval's bytes, with no such line.
+#[must_use]
+pub fn render_ir(
+    evaluation: &IrEvaluation,
+    format: OutputFormat,
+    options: &RenderOptions,
+    table: &ScoreTable,
+) -> String {
+    match format {
+        OutputFormat::Text => {
+            let several = evaluation.runs.len() > 1;
+            let mut out = String::new();
+            for run in &evaluation.runs {
+                if several {
+                    let name = if run.name.is_empty() { &run.source } else { &run.name };
+                    let _ = writeln!(out, "# run: {name}");
+                }
+                out.push_str(&trec_eval_text(run, evaluation, options.trec_lines));
+            }
+            out
+        }
+        OutputFormat::Json => pretty(&ir_json(evaluation, options, table)),
+        OutputFormat::Csv => delimited(evaluation, if options.tab_separated { '\t' } else { ',' }),
+        OutputFormat::Markdown => markdown(evaluation, options),
+    }
+}
+
+/// One run as trec_eval prints it: per-topic lines in qid order (with `-q`), then the summary
+/// lines, `runid` first among them in trec_eval's measure order.
+#[must_use]
+pub fn trec_eval_text(run: &RunEvaluation, evaluation: &IrEvaluation, lines: TrecTextLines) -> String {
+    let measures = evaluation.measures.measures();
+    let mut out = String::new();
+    if lines.per_topic {
+        for topic in &run.topics {
+            for (measure, &value) in measures.iter().zip(&topic.values) {
+                if measure.family.per_topic() {
+                    trec_line(&mut out, measure, &topic.qid, value, &run.run_id);
+                }
+            }
+        }
+    }
+    if lines.summary {
+        for (measure, &value) in measures.iter().zip(&run.summary) {
+            trec_line(&mut out, measure, "all", value, &run.run_id);
+        }
+    }
+    out
+}
+
+fn trec_line(out: &mut String, measure: &Measure, qid: &str, value: f64, run_id: &str) {
+    let name = &measure.name;
+    // Writing to a String cannot fail.
+    let _ = if measure.family == MeasureFamily::Runid {
+        writeln!(out, "{name:<22}\t{qid}\t{run_id}")
+    } else if measure.family.is_count() {
+        writeln!(out, "{name:<22}\t{qid}\t{}", value.round() as i64)
+    } else {
+        writeln!(out, "{name:<22}\t{qid}\t{value:6.4}")
+    };
+}
+
+/// The JSON contract: `{"kgeval_version", "qrels", "conventions": {"tie_break", "query_set",
+/// "relevance_level", "ndcg_uses_relevance_level", "max_docs", "reference"}, "measures":
+/// [NAME…], "runs": [{"run", "runid", "topics_evaluated", "qrels_topics_missing_from_run",
+/// "run_topics_missing_from_qrels", "topics_with_tied_scores", "summary": {NAME: value},
+/// "topics": {QID: {NAME: value}}}], "per_item"?}`. `runid` is not repeated in `summary`.
+#[must_use]
+pub fn ir_json(evaluation: &IrEvaluation, options: &RenderOptions, table: &ScoreTable) -> Value {
+    let o = &evaluation.options;
+    let conventions = json!({
+        "tie_break": o.tie_break.name(),
+        "query_set": o.query_set.name(),
+        "relevance_level": o.relevance_level,
+        "ndcg_uses_relevance_level": o.ndcg_uses_level,
+        "max_docs": o.max_docs,
+        "reference": "trec_eval 10.0 definitions; score descending, ties by the tie_break",
+    });
+    let measures = evaluation.measures.measures();
+    let names: Vec<&str> =
+        measures.iter().filter(|m| m.family != MeasureFamily::Runid).map(|m| m.name.as_str()).collect();
+    let runs: Vec<Value> = evaluation
+        .runs
+        .iter()
+        .map(|run| {
+            let summary = values_json(measures, &run.summary, false);
+            let topics: Map<String, Value> =
+                run.topics.iter().map(|t| (t.qid.clone(), values_json(measures, &t.values, true))).collect();
+            json!({
+                "run": run.source,
+                "runid": run.run_id,
+                "topics_evaluated": run.topics.len(),
+                "qrels_topics_missing_from_run": run.qrels_topics_missing_from_run,
+                "run_topics_missing_from_qrels": run.run_topics_missing_from_qrels,
+                "topics_with_tied_scores": run.topics_with_tied_scores,
+                "summary": summary,
+                "topics": topics,
+            })
+        })
+        .collect();
+    let mut root = json!({
+        "kgeval_version": options.version,
+        "qrels": evaluation.qrels_source,
+        "conventions": conventions,
+        "measures": names,
+        "runs": runs,
+    });
+    if options.per_item {
+        root["per_item"] = per_item_json(table);
+    }
+    root
+}
+
+fn values_json(measures: &[Measure], values: &[f64], per_topic: bool) -> Value {
+    let mut map = Map::new();
+    for (measure, &value) in measures.iter().zip(values) {
+        if measure.family == MeasureFamily::Runid || (per_topic && !measure.family.per_topic()) {
+            continue;
+        }
+        let value = if measure.family.is_count() { json!(value.round() as i64) } else { json!(value) };
+        map.insert(measure.name.clone(), value);
+    }
+    Value::Object(map)
+}
+
+/// `run,runid,qid,MEASURE…` rows: every evaluated topic, then `all`; full precision. Summary-only
+/// measures are empty on topic rows.
+fn delimited(evaluation: &IrEvaluation, separator: char) -> String {
+    let measures: Vec<&Measure> =
+        evaluation.measures.measures().iter().filter(|m| m.family != MeasureFamily::Runid).collect();
+    let field = |s: &str| if separator == ',' { csv_field(s) } else { s.replace(['\t', '\n'], " ") };
+    let mut out = String::new();
+    let header: Vec<String> =
+        ["run", "runid", "qid"].into_iter().map(str::to_owned).chain(measures.iter().map(|m| field(&m.name))).collect();
+    out.push_str(&header.join(&separator.to_string()));
+    out.push('\n');
+    let all = evaluation.measures.measures();
+    for run in &evaluation.runs {
+        let rows = run.topics.iter().map(|t| (t.qid.as_str(), &t.values, true)).chain([("all", &run.summary, false)]);
+        for (qid, values, per_topic) in rows {
+            let mut cells = vec![field(&run.source), field(&run.run_id), field(qid)];
+            for (measure, &value) in all.iter().zip(values.iter()) {
+                if measure.family == MeasureFamily::Runid {
+                    continue;
+                }
+                cells.push(if per_topic && !measure.family.per_topic() {
+                    String::new()
+                } else if measure.family.is_count() {
+                    (value.round() as i64).to_string()
+                } else {
+                    value.to_string()
+                });
+            }
+            out.push_str(&cells.join(&separator.to_string()));
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// A measures × runs table of the summaries, with a header row of run names and a footer
+/// stating the conventions.
+fn markdown(evaluation: &IrEvaluation, options: &RenderOptions) -> String {
+    let mut header = vec!["measure"];
+    header.extend(evaluation.runs.iter().map(|r| r.source.as_str()));
+    let numeric: Vec<bool> = header.iter().enumerate().map(|(i, _)| i > 0).collect();
+    let mut table = Table::new(&header, &numeric);
+    for (i, measure) in evaluation.measures.measures().iter().enumerate() {
+        let mut row = vec![measure.name.clone()];
+        for run in &evaluation.runs {
+            row.push(match measure.family {
+                MeasureFamily::Runid => run.run_id.clone(),
+                f if f.is_count() => (run.summary[i].round() as i64).to_string(),
+                _ => format_fixed(run.summary[i], options.precision),
+            });
+        }
+        table.row(row);
+    }
+    let o = &evaluation.options;
+    let mut out = table.to_markdown();
+    let _ = writeln!(
+        out,
+        "\nQrels `{}`; ties by {}; topics: {}; relevant iff rel ≥ {}.",
+        evaluation.qrels_source,
+        o.tie_break,
+        o.query_set.name(),
+        o.relevance_level
+    );
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use kgeval_model::trec::{IrOptions, MeasureRequest, MeasureSet, TopicScores};
+
+    use super::*;
+
+    fn evaluation() -> IrEvaluation {
+        let measures = MeasureSet::from_requests(&[
+            MeasureRequest::parse("runid").expect("parses"),
+            MeasureRequest::parse("num_q").expect("parses"),
+            MeasureRequest::parse("num_ret").expect("parses"),
+            MeasureRequest::parse("map").expect("parses"),
+            MeasureRequest::parse("gm_map").expect("parses"),
+        ]);
+        let topic = |qid: &str, ap: f64| TopicScores {
+            qid: qid.into(),
+            missing_from_run: false,
+            values: vec![0.0, 1.0, 10.0, ap, ap],
+        };
+        IrEvaluation {
+            qrels_source: "qrels".into(),
+            options: IrOptions::default(),
+            measures,
+            runs: vec![RunEvaluation {
+                run_id: "STANDARD".into(),
+                name: "run".into(),
+                source: "run.txt".into(),
+                topics: vec![topic("301", 0.03245), topic("302", 0.5)],
+                summary: vec![0.0, 2.0, 20.0, 0.266225, 0.1273],
+                qrels_topics_missing_from_run: vec![],
+                run_topics_missing_from_qrels: vec![],
+                topics_with_tied_scores: 0,
+            }],
+        }
+    }
+
+    #[test]
+    fn trec_eval_text_layout() {
+        let e = evaluation();
+        let text = trec_eval_text(&e.runs[0], &e, TrecTextLines { per_topic: true, summary: true });
+        // 0.03245 is 0.0324499… in binary: printf("%6.4f") and Rust both print 0.0324.
+        let expected = "num_ret               \t301\t10\nmap                   \t301\t0.0324\n\
+                        num_ret               \t302\t10\nmap                   \t302\t0.5000\n\
+                        runid                 \tall\tSTANDARD\nnum_q                 \tall\t2\n\
+                        num_ret               \tall\t20\nmap                   \tall\t0.2662\n\
+                        gm_map                \tall\t0.1273\n";
+        assert_eq!(text, expected);
+        let summary_only = trec_eval_text(&e.runs[0], &e, TrecTextLines::default());
+        assert!(summary_only.starts_with("runid"));
+    }
+
+    #[test]
+    fn csv_and_json_keep_full_precision() {
+        let e = evaluation();
+        let csv = delimited(&e, ',');
+        assert!(csv.starts_with("run,runid,qid,num_q,num_ret,map,gm_map\n"));
+        assert!(csv.contains("run.txt,STANDARD,301,,10,0.03245,\n"));
+        assert!(csv.ends_with("run.txt,STANDARD,all,2,20,0.266225,0.1273\n"));
+        let json = ir_json(&e, &RenderOptions::default(), &ScoreTable::new());
+        assert_eq!(json["runs"][0]["topics"]["301"]["map"], json!(0.03245));
+        assert_eq!(json["runs"][0]["summary"]["num_q"], json!(2));
+        assert!(json["runs"][0]["topics"]["301"].get("gm_map").is_none());
+    }
+
+    #[test]
+    fn several_runs_are_labelled_in_text_only() {
+        let mut e = evaluation();
+        let options = RenderOptions::default();
+        let one = render_ir(&e, OutputFormat::Text, &options, &ScoreTable::new());
+        assert!(one.starts_with("runid"), "one run: trec_eval's bytes");
+        let mut second = e.runs[0].clone();
+        second.name = "bm25".into();
+        e.runs.push(second);
+        let two = render_ir(&e, OutputFormat::Text, &options, &ScoreTable::new());
+        assert_eq!(two, format!("# run: run\n{one}# run: bm25\n{one}"));
+        let tsv =
+            render_ir(&e, OutputFormat::Csv, &RenderOptions { tab_separated: true, ..options }, &ScoreTable::new());
+        assert!(tsv.starts_with("run\trunid\tqid\t"));
+    }
+}
