@@ -124,5 +124,5 @@ fn open_and_read_all(bencher: Bencher<'_, '_>) {
 fn read_qrels_file(bencher: Bencher<'_, '_>) {
     let (_, qrels) = inputs();
     let path = qrels.to_string_lossy().into_owned();
-    bencher.bench(|| read_qrels(&path).expect("qrels").0.len());
+    bencher.bench(|| read_qrels(&path).expect("qrels").value.len());
 }

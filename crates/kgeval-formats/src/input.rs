@@ -8,10 +8,11 @@
 //! ```
 //! use kgeval_formats::input::Input;
 //! use kgeval_formats::trec::read_qrels_bytes;
+//! use kgeval_formats::Read;
 //!
 //! let input = Input::from_bytes("qrels", b"401 0 d1 1\n".to_vec());
 //! let opened = input.open()?;
-//! let (qrels, _) = read_qrels_bytes(opened.name(), opened.bytes())?;
+//! let Read { value: qrels, .. } = read_qrels_bytes(opened.bytes(), opened.name())?;
 //! assert_eq!(qrels.len(), 1);
 //! assert_eq!(Input::from("-"), Input::Stdin);
 //! assert_eq!(Input::from("runs/bm25.run.gz").stem(), "bm25");

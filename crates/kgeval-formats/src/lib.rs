@@ -16,3 +16,14 @@ mod warnings;
 
 pub use error::{line_column, FormatError, SyntaxError};
 pub use input::{Input, InputBytes};
+
+/// What a reader returns when its input may carry quirks worth a warning: the model value and
+/// the warnings (located `Diagnostic`s), in input order. Every reader has one shape:
+/// `read_x(bytes, file name, context…) -> Result<…, FormatError>`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Read<T> {
+    /// What was read.
+    pub value: T,
+    /// The quirks found on the way (blank lines, out-of-range values, repaired input…).
+    pub warnings: Vec<kgeval_model::Diagnostic>,
+}

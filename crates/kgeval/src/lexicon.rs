@@ -5,6 +5,7 @@ use std::path::Path;
 
 use kgeval_formats::lexicon::{read_lexicon, read_uri_list, LexiconReadOptions};
 use kgeval_formats::Input;
+use kgeval_formats::Read;
 use kgeval_metrics::lexicon::evaluate_lexicon;
 use kgeval_model::lexicon::{LexiconConventions, LexiconEvaluation, LexiconMode};
 use kgeval_model::metric_names::metric_info;
@@ -84,7 +85,8 @@ impl LexiconTask {
         let names = system_names(&self.systems)?;
         let options = LexiconReadOptions { base_iri: self.base_iri.clone() };
         let opened = self.uris.open().context("reading the URI list")?;
-        let (uris, uri_warnings) = read_uri_list(opened.bytes(), opened.name()).context("reading the URI list")?;
+        let Read { value: uris, warnings: uri_warnings } =
+            read_uri_list(opened.bytes(), opened.name()).context("reading the URI list")?;
         let opened = self.gold.open().context("reading the gold lexicon")?;
         let gold = read_lexicon(opened.bytes(), opened.name(), &options).context("reading the gold lexicon")?;
         progress.start("system lexicons", self.systems.len() as u64);

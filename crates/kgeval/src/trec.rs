@@ -4,6 +4,7 @@ use std::path::Path;
 
 use kgeval_formats::trec::{read_qrels, read_qrels_bytes, RunFile};
 use kgeval_formats::Input;
+use kgeval_formats::Read;
 use kgeval_metrics::trec::{evaluate_run, record_run_into_table};
 use kgeval_model::metric_names::metric_info;
 use kgeval_model::trec::{
@@ -168,11 +169,11 @@ impl TrecTask {
                     return Ok(read_qrels(path)?);
                 }
                 let opened = self.qrels.open()?;
-                Ok(read_qrels_bytes(opened.name(), opened.bytes())?)
+                Ok(read_qrels_bytes(opened.bytes(), opened.name())?)
             },
             || -> Result<_, Error> { Ok(RunFile::from_input(self.runs[0].input.open()?)?) },
         );
-        let (qrels, qrels_warnings) = qrels?;
+        let Read { value: qrels, warnings: qrels_warnings } = qrels?;
         let mut first_run = Some(first_run?);
         let mut warnings: Vec<Warning> = qrels_warnings
             .into_iter()

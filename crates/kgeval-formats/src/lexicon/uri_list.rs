@@ -6,7 +6,7 @@ use std::path::Path;
 use kgeval_model::lexicon::{ListedUri, UriKind, UriList};
 use kgeval_model::{Diagnostic, Location};
 
-use crate::FormatError;
+use crate::{FormatError, Read};
 
 /// Reads a URI list. Lines are trimmed; `#` lines are comments; a run of blank lines separates
 /// the class block from the property block. A list without a blank line is read as properties
@@ -15,9 +15,10 @@ use crate::FormatError;
 ///
 /// ```
 /// use kgeval_formats::lexicon::read_uri_list;
+/// use kgeval_formats::Read;
 /// use kgeval_model::lexicon::UriKind;
 /// let text = b"http://dbpedia.org/ontology/Bridge\n\nhttp://dbpedia.org/ontology/crosses\n";
-/// let (list, warnings) = read_uri_list(text, "uris.txt").unwrap();
+/// let Read { value: list, warnings } = read_uri_list(text, "uris.txt").unwrap();
 /// assert_eq!(list.kind_of("http://dbpedia.org/ontology/Bridge"), Some(UriKind::Class));
 /// assert_eq!(list.kind_of("http://dbpedia.org/ontology/crosses"), Some(UriKind::Property));
 /// assert!(warnings.is_empty());
@@ -26,7 +27,7 @@ use crate::FormatError;
 /// # Errors
 /// A [`FormatError::Syntax`] at the offending line for a line that is not an absolute IRI, a
 /// third block, invalid UTF-8 or a list without any URI.
-pub fn read_uri_list(input: &[u8], file: &str) -> Result<(UriList, Vec<Diagnostic>), FormatError> {
+pub fn read_uri_list(input: &[u8], file: &str) -> Result<Read<UriList>, FormatError> {
     let text = std::str::from_utf8(input).map_err(|e| {
         FormatError::syntax_at_offset(file, input, e.valid_up_to(), "found invalid UTF-8: expected a UTF-8 text file")
     })?;
@@ -100,14 +101,14 @@ pub fn read_uri_list(input: &[u8], file: &str) -> Result<(UriList, Vec<Diagnosti
             list.uris.push(ListedUri { uri, kind });
         }
     }
-    Ok((list, warnings))
+    Ok(Read { value: list, warnings })
 }
 
 /// Reads a URI list file (see [`read_uri_list`]).
 ///
 /// # Errors
 /// [`FormatError::Io`] when the file cannot be read, [`FormatError::Syntax`] when it is malformed.
-pub fn read_uri_list_file(path: &Path) -> Result<(UriList, Vec<Diagnostic>), FormatError> {
+pub fn read_uri_list_file(path: &Path) -> Result<Read<UriList>, FormatError> {
     let opened = crate::input::Input::path(path).open()?;
     read_uri_list(opened.bytes(), opened.name())
 }

@@ -21,12 +21,11 @@ mod run;
 mod scan;
 
 use kgeval_model::trec::Qrels;
-use kgeval_model::Diagnostic;
 
 pub use run::RunFile;
 
 use crate::input::{Input, InputBytes};
-use crate::FormatError;
+use crate::{FormatError, Read};
 
 /// Reads a qrels file (`-` = standard input; gzip decompressed).
 ///
@@ -36,9 +35,10 @@ use crate::FormatError;
 /// # Errors
 /// [`FormatError::Io`] when the file cannot be read; [`FormatError::Syntax`] as
 /// [`read_qrels_bytes`].
-pub fn read_qrels(path: &str) -> Result<(Qrels, Vec<Diagnostic>), FormatError> {
+pub fn read_qrels(path: &str) -> Result<Read<Qrels>, FormatError> {
     let opened = Input::path(path).open()?;
-    qrels::read(opened.name(), opened.bytes())
+    let (value, warnings) = qrels::read(opened.name(), opened.bytes())?;
+    Ok(Read { value, warnings })
 }
 
 /// Reads qrels from bytes (decompressed first when they are gzip); `name` is the file named
@@ -46,14 +46,15 @@ pub fn read_qrels(path: &str) -> Result<(Qrels, Vec<Diagnostic>), FormatError> {
 ///
 /// ```
 /// use kgeval_formats::trec::read_qrels_bytes;
+/// use kgeval_formats::Read;
 ///
-/// let (qrels, warnings) = read_qrels_bytes("qrels", b"# TREC-8\n401 0 FBIS3-10082 1\n401 0 FR940104-0-00001 -1\n\n402\t0\tLA010189-0001\t2\n")?;
+/// let Read { value: qrels, warnings } = read_qrels_bytes(b"# TREC-8\n401 0 FBIS3-10082 1\n401 0 FR940104-0-00001 -1\n\n402\t0\tLA010189-0001\t2\n", "qrels")?;
 /// assert_eq!(qrels.len(), 2);
 /// assert_eq!(qrels.topic("401").unwrap().get("FR940104-0-00001"), Some(-1));
 /// assert_eq!(qrels.topic("402").unwrap().get("LA010189-0001"), Some(2));
 /// assert_eq!(warnings[0].to_string(), "warning: qrels:4:1: found a blank line, expected `qid iter docno rel`; skipped [blank-line]");
 ///
-/// let error = read_qrels_bytes("qrels", b"401 0 d1 1\n401 0 d1 0\n").unwrap_err();
+/// let error = read_qrels_bytes(b"401 0 d1 1\n401 0 d1 0\n", "qrels").unwrap_err();
 /// assert_eq!(error.to_string(), "qrels:2:7: found a second judgment for qid `401`, docno `d1` (first at line 1), expected one judgment per (qid, docno)");
 /// # Ok::<(), kgeval_formats::FormatError>(())
 /// ```
@@ -62,9 +63,10 @@ pub fn read_qrels(path: &str) -> Result<(Qrels, Vec<Diagnostic>), FormatError> {
 /// [`FormatError::Syntax`] at the first line that does not have exactly 4 fields, has a qid or
 /// docno that is not UTF-8 or a relevance that is not an integer, or repeats a (qid, docno);
 /// at line 1 when there is no judgment at all. [`FormatError::Io`] for corrupt gzip.
-pub fn read_qrels_bytes(name: &str, bytes: &[u8]) -> Result<(Qrels, Vec<Diagnostic>), FormatError> {
+pub fn read_qrels_bytes(bytes: &[u8], name: &str) -> Result<Read<Qrels>, FormatError> {
     let opened = Input::from_bytes(name, bytes.to_vec()).open()?;
-    qrels::read(name, opened.bytes())
+    let (value, warnings) = qrels::read(name, opened.bytes())?;
+    Ok(Read { value, warnings })
 }
 
 /// Reads a run from bytes (decompressed first when they are gzip); `name` is the file named
@@ -74,14 +76,14 @@ pub fn read_qrels_bytes(name: &str, bytes: &[u8]) -> Result<(Qrels, Vec<Diagnost
 /// use kgeval_formats::trec::read_run_bytes;
 /// use kgeval_model::trec::{RunDoc, RunSource};
 ///
-/// let run = read_run_bytes("run", b"401 Q0 d1 1 2.5 bm25\n401 Q0 d2 2 1e-3 bm25\n402 Q0 d1 1 -0.5 rm3 extra\n".to_vec())?;
+/// let run = read_run_bytes(b"401 Q0 d1 1 2.5 bm25\n401 Q0 d2 2 1e-3 bm25\n402 Q0 d1 1 -0.5 rm3 extra\n".to_vec(), "run")?;
 /// assert_eq!((run.run_id(), run.topic_count(), run.topic_id(1)), ("rm3", 2, "402"));
 /// let mut docs = Vec::new();
 /// run.topic_docs(0, &mut docs)?;
 /// assert_eq!(docs[1], RunDoc { docno: "d2", score: 0.001, rank: 2, position: 21 });
 /// assert_eq!(run.line_of(docs[1].position), 2);
 ///
-/// let run = read_run_bytes("run", b"401 Q0 d1 1 2.5 bm25\n401 Q0 d1 2 NaN bm25\n".to_vec())?;
+/// let run = read_run_bytes(b"401 Q0 d1 1 2.5 bm25\n401 Q0 d1 2 NaN bm25\n".to_vec(), "run")?;
 /// let error = run.topic_docs(0, &mut docs).unwrap_err();
 /// assert_eq!(error.to_string(), "run:2:13: found the score `NaN`, expected a finite number");
 /// # Ok::<(), kgeval_formats::FormatError>(())
@@ -91,7 +93,7 @@ pub fn read_qrels_bytes(name: &str, bytes: &[u8]) -> Result<(Qrels, Vec<Diagnost
 /// When opening: [`FormatError::Syntax`] for a qid that is not UTF-8, a last line with fewer
 /// than 6 fields, or no run line at all ("found no run lines"); [`FormatError::Io`] for
 /// corrupt gzip. The other checks happen per topic, see [`RunFile`].
-pub fn read_run_bytes(name: &str, bytes: Vec<u8>) -> Result<RunFile, FormatError> {
+pub fn read_run_bytes(bytes: Vec<u8>, name: &str) -> Result<RunFile, FormatError> {
     RunFile::from_input(InputBytes::from_vec(name, bytes)?)
 }
 
@@ -101,7 +103,7 @@ pub fn read_run_bytes(name: &str, bytes: Vec<u8>) -> Result<RunFile, FormatError
 /// ```
 /// use kgeval_formats::trec::{error_position, read_qrels_bytes};
 ///
-/// let error = read_qrels_bytes("q", b"1 0 d 1\n1 0 d x\n").unwrap_err();
+/// let error = read_qrels_bytes(b"1 0 d 1\n1 0 d x\n", "q").unwrap_err();
 /// assert_eq!(error_position(&error), Some((2, 7)));
 /// ```
 #[must_use]

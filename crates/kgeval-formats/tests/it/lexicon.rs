@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 
 use kgeval_formats::lexicon::{read_lexicon, read_lexicon_file, read_uri_list, read_uri_list_file, LexiconReadOptions};
 use kgeval_formats::FormatError;
+use kgeval_formats::Read;
 use kgeval_model::lexicon::{LexicalEntry, UriKind};
 use kgeval_model::Diagnostic;
 
@@ -168,12 +169,13 @@ fn a_lexicon_without_entries_is_an_error() {
 
 #[test]
 fn uri_lists() {
-    let (train, warnings) = read_uri_list_file(&lemon("qald3-dbpedia_train_classes_properties.txt")).unwrap();
+    let Read { value: train, warnings } =
+        read_uri_list_file(&lemon("qald3-dbpedia_train_classes_properties.txt")).unwrap();
     assert!(warnings.is_empty());
     assert_eq!(train.uris.len(), 40);
     assert_eq!(train.uris.iter().filter(|u| u.kind == UriKind::Class).count(), 10);
     assert_eq!(train.kind_of("http://dbpedia.org/ontology/crosses"), Some(UriKind::Property));
-    let (test, _) = read_uri_list_file(&lemon("qald3-dbpedia_test_classes_properties.txt")).unwrap();
+    let Read { value: test, .. } = read_uri_list_file(&lemon("qald3-dbpedia_test_classes_properties.txt")).unwrap();
     assert_eq!((test.uris.len(), test.uris.iter().filter(|u| u.kind == UriKind::Class).count()), (40, 10));
     let (line, column, message) = syntax_error(read_uri_list(b"http://x/A\n\nhttp://x/p\nnot an iri\n", "u.txt"));
     assert_eq!((line, column), (4, 1));
@@ -183,7 +185,7 @@ fn uri_lists() {
     assert!(message.contains("third block"), "{message}");
     assert_eq!(syntax_error(read_uri_list(b"\n\n", "u.txt")).0, 1);
     assert_eq!(syntax_error(read_uri_list(b"http://x/A\n\xff\n", "u.txt")).0, 2);
-    let (one_block, warnings) = read_uri_list(b"http://x/p\nhttp://x/p\n", "u.txt").unwrap();
+    let Read { value: one_block, warnings } = read_uri_list(b"http://x/p\nhttp://x/p\n", "u.txt").unwrap();
     assert_eq!(one_block.uris.len(), 1);
     let found: Vec<&str> = warnings.iter().map(|w| w.code).collect();
     assert_eq!(found, ["uri-list-one-block", "duplicate-uri"]);

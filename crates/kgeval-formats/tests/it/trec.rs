@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 
 use kgeval_formats::trec::{error_position, read_qrels, read_qrels_bytes, read_run_bytes, RunFile};
 use kgeval_formats::FormatError;
+use kgeval_formats::Read;
 use kgeval_model::trec::{RunDoc, RunSource};
 use kgeval_model::Severity;
 use proptest::prelude::*;
@@ -86,7 +87,7 @@ fn qrels_of_the_trec_eval_suite_have_their_shapes() {
         ("qrels-302.test", &[("302", 1061)], &[(0, 984), (1, 77)]),
     ];
     for (file, topics, relevances) in cases {
-        let (qrels, warnings) = read_qrels(&test_file(file)).unwrap();
+        let Read { value: qrels, warnings } = read_qrels(&test_file(file)).unwrap();
         assert!(warnings.is_empty(), "{file}: {warnings:?}");
         let shape: Vec<(&str, usize)> = qrels.topics().map(|(q, t)| (q, t.len())).collect();
         assert_eq!(shape, topics, "{file}");
@@ -98,10 +99,10 @@ fn qrels_of_the_trec_eval_suite_have_their_shapes() {
         }
         assert_eq!(histogram.into_iter().collect::<Vec<_>>(), relevances, "{file}");
     }
-    let (qrels, _) = read_qrels(&test_file("qrels.test")).unwrap();
+    let Read { value: qrels, .. } = read_qrels(&test_file("qrels.test")).unwrap();
     assert_eq!(qrels.topic("301").unwrap().get("CR93E-1282"), Some(1));
     assert_eq!(qrels.topic("301").unwrap().get("CR93E-10279"), Some(0));
-    let (graded, _) = read_qrels(&test_file("qrels.rel_level")).unwrap();
+    let Read { value: graded, .. } = read_qrels(&test_file("qrels.rel_level")).unwrap();
     assert!(graded.topics().any(|(_, t)| t.relevances().any(|r| r == -1)));
 }
 
@@ -121,7 +122,7 @@ fn judgment_group_qrels_are_duplicates_as_plain_qrels() {
 
 #[test]
 fn hash_inside_ids_is_not_a_comment() {
-    let (qrels, warnings) = read_qrels(&test_file("qrels.comment.test")).unwrap();
+    let Read { value: qrels, warnings } = read_qrels(&test_file("qrels.comment.test")).unwrap();
     assert!(warnings.is_empty());
     assert_eq!(qrels.len(), 31);
     assert_eq!(qrels.topics().map(|(_, t)| t.len()).sum::<usize>(), 5890);
@@ -132,7 +133,7 @@ fn hash_inside_ids_is_not_a_comment() {
     // The first judgment group (iter 0, lines 1-3684) of the qrels_jg file with comments.
     let text = std::fs::read(test_file("qrels.comments.123")).unwrap();
     let group_0: Vec<u8> = text.split_inclusive(|&b| b == b'\n').take(3684).flatten().copied().collect();
-    let (qrels, _) = read_qrels_bytes("qrels.comments.123", &group_0).unwrap();
+    let Read { value: qrels, .. } = read_qrels_bytes(&group_0, "qrels.comments.123").unwrap();
     assert_eq!(qrels.topics().map(|(_, t)| t.len()).sum::<usize>(), 3681);
     assert_eq!(qrels.topic("301").unwrap().get("CR93E-3103#37"), Some(1));
 
@@ -204,7 +205,7 @@ fn gzip_is_read_by_name_and_by_magic() {
         assert_same_topics(&topics(&run), &topics(&plain));
         assert_eq!(run.run_id(), "STANDARD");
     }
-    let from_bytes = read_run_bytes("mem.gz", compressed).unwrap();
+    let from_bytes = read_run_bytes(compressed, "mem.gz").unwrap();
     assert_same_topics(&topics(&from_bytes), &topics(&plain));
 
     let qrels = std::fs::read(test_file("qrels.test")).unwrap();
@@ -212,8 +213,8 @@ fn gzip_is_read_by_name_and_by_magic() {
     encoder.write_all(&qrels).unwrap();
     let path = dir.path().join("qrels.test.gz");
     std::fs::write(&path, encoder.finish().unwrap()).unwrap();
-    let (gz, _) = read_qrels(path.to_str().unwrap()).unwrap();
-    assert_eq!(gz, read_qrels(&test_file("qrels.test")).unwrap().0);
+    let Read { value: gz, .. } = read_qrels(path.to_str().unwrap()).unwrap();
+    assert_eq!(gz, read_qrels(&test_file("qrels.test")).unwrap().value);
 
     let not_gzip = dir.path().join("plain.gz");
     std::fs::write(&not_gzip, b"1 Q0 d 1 1 t\n").unwrap();
@@ -223,7 +224,7 @@ fn gzip_is_read_by_name_and_by_magic() {
 
 #[test]
 fn the_tie_fixture_reads() {
-    let (qrels, _) = read_qrels(&trec_data().join("ties/qrels").to_string_lossy()).unwrap();
+    let Read { value: qrels, .. } = read_qrels(&trec_data().join("ties/qrels").to_string_lossy()).unwrap();
     assert_eq!(qrels.len(), 1);
     assert_eq!(qrels.topic("q1").unwrap().iter().collect::<Vec<_>>(), [("d1", 1)]);
     let run = RunFile::open(&trec_data().join("ties/run").to_string_lossy()).unwrap();
@@ -236,7 +237,7 @@ fn the_tie_fixture_reads() {
 #[test]
 fn scattered_topics_are_one_topic_in_file_order() {
     let input = b"q1 Q0 a 1 3 t\nq2 Q0 a 1 3 t\n\nq1 Q0 b 2 2 t\n# note\nq2 Q0 b 2 2 t\nq1 Q0 c 3 1 last\n";
-    let run = read_run_bytes("r", input.to_vec()).unwrap();
+    let run = read_run_bytes(input.to_vec(), "r").unwrap();
     assert_eq!(run.run_id(), "last");
     let topics = topics(&run);
     assert_eq!(topics.len(), 2);
@@ -250,7 +251,7 @@ fn scattered_topics_are_one_topic_in_file_order() {
 #[test]
 fn a_scattered_duplicate_names_both_lines() {
     let input = b"q1 Q0 a 1 3 t\nq2 Q0 x 1 3 t\nq1 Q0 a 2 2 t\n";
-    let run = read_run_bytes("r", input.to_vec()).unwrap();
+    let run = read_run_bytes(input.to_vec(), "r").unwrap();
     let error = run.topic_docs(0, &mut Vec::new()).unwrap_err();
     assert_eq!(
         error.to_string(),
@@ -260,12 +261,12 @@ fn a_scattered_duplicate_names_both_lines() {
 
 #[test]
 fn last_line_without_newline_crlf_and_tabs_read() {
-    let run = read_run_bytes("r", b"1\tQ0\td1\t1\t0.5\tx\r\n 1  Q0 d2 2 .25 y".to_vec()).unwrap();
+    let run = read_run_bytes(b"1\tQ0\td1\t1\t0.5\tx\r\n 1  Q0 d2 2 .25 y".to_vec(), "r").unwrap();
     assert_eq!(run.run_id(), "y");
     let mut docs = Vec::new();
     run.topic_docs(0, &mut docs).unwrap();
     assert_eq!(docs.iter().map(|d| (d.docno, d.score, d.rank)).collect::<Vec<_>>(), [("d1", 0.5, 1), ("d2", 0.25, 2)]);
-    let (qrels, warnings) = read_qrels_bytes("q", b"1 0 d1 1\r\n1\t0\td2\t-2").unwrap();
+    let Read { value: qrels, warnings } = read_qrels_bytes(b"1 0 d1 1\r\n1\t0\td2\t-2", "q").unwrap();
     assert!(warnings.is_empty());
     assert_eq!(qrels.topic("1").unwrap().get("d2"), Some(-2));
     assert_eq!(qrels.topic("1").unwrap().get("d1"), Some(1));
@@ -276,7 +277,7 @@ fn blank_qrels_lines_are_located_capped_warnings() {
     let mut input = b"1 0 d1 1\n\n".to_vec();
     input.extend(std::iter::repeat_n(b'\n', 120));
     input.extend_from_slice(b"  \t\n1 0 d2 0\n");
-    let (qrels, warnings) = read_qrels_bytes("q", &input).unwrap();
+    let Read { value: qrels, warnings } = read_qrels_bytes(&input, "q").unwrap();
     assert_eq!(qrels.topic("1").unwrap().len(), 2);
     assert_eq!(warnings.len(), 101);
     assert!(warnings.iter().all(|w| w.severity == Severity::Warning && w.code == "blank-line"));
@@ -288,7 +289,7 @@ fn blank_qrels_lines_are_located_capped_warnings() {
 #[test]
 fn validate_reports_the_earliest_error_of_all_topics() {
     let input = b"a Q0 d 1 1 t\nb Q0 d 1 1 t\nc Q0 d x 1 t\nb Q0 e 1 nan t\na Q0 d 1 1 t\nc Q0 f 1 1 t\n";
-    let run = read_run_bytes("r", input.to_vec()).unwrap();
+    let run = read_run_bytes(input.to_vec(), "r").unwrap();
     let error = run.validate().unwrap_err();
     assert_eq!(error_position(&error), Some((3, 8)));
     assert_eq!(error.to_string(), "r:3:8: found `x` as the rank, expected an integer");
@@ -358,8 +359,8 @@ fn random_bytes_never_panic() {
                 b" \t\n#Q0a1.e-\xff"[(x % 12) as usize]
             })
             .collect();
-        let _ = read_qrels_bytes("q", &bytes);
-        if let Ok(run) = read_run_bytes("r", bytes) {
+        let _ = read_qrels_bytes(&bytes, "q");
+        if let Ok(run) = read_run_bytes(bytes, "r") {
             let _ = run.validate();
         }
     }
@@ -394,7 +395,7 @@ proptest! {
             text.push_str(&format!("q{qid}{sep}Q0{sep}d{docno}{sep}{rank}{sep}{score}{sep}tag{qid}{extra}\n"));
         }
         if !final_newline { text.pop(); }
-        let run = read_run_bytes("r", text.clone().into_bytes()).unwrap();
+        let run = read_run_bytes(text.clone().into_bytes(), "r").unwrap();
         let (naive, run_id) = naive_run(&text);
         prop_assert_eq!(run.run_id(), run_id);
         prop_assert_eq!(run.topic_count(), naive.len());
