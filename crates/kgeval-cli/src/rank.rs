@@ -65,7 +65,7 @@ pub(crate) struct RankArgs {
     /// Cut-offs of Hits@k, comma-separated (default: the profile's).
     #[arg(long, value_delimiter = ',')]
     k: Vec<u32>,
-    /// The NIL IRI (default: DISO's, https://oaei.ontologymatching.org/2026/diso/NIL).
+    /// The NIL IRI (default: DISO's, <https://oaei.ontologymatching.org/2026/diso/NIL>).
     #[arg(long)]
     nil: Option<String>,
     /// The declared pool size (default: diso 50, else unchecked); 0 turns the check off.

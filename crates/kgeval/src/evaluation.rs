@@ -90,11 +90,12 @@ impl Evaluation {
         }
     }
 
-    /// The headline value of `metric` (canonical name or a legacy alias) for `system`.
+    /// The headline value of `metric` for `system`, the metric named as `--fail-under` names
+    /// it: canonical name, legacy alias (`mrr`, `hits_at_10`) or heading in any case (`F1`).
     #[must_use]
     pub fn headline(&self, system: &str, metric: &str) -> Option<f64> {
         let system = self.table.find_system(system)?;
-        let metric = self.table.find_metric(&kgeval_model::metric_names::canonical_metric_name(metric))?;
+        let metric = self.table.find_metric(crate::gate::resolve_headline(&self.table, metric)?)?;
         self.table.headline(system, metric)
     }
 

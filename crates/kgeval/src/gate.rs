@@ -62,29 +62,26 @@ impl Gate {
             .ok_or_else(|| Error::invalid(format!("--fail-under: expected a number, found {value:?}")))?;
         Ok(Gate { metric: metric.trim().to_owned(), bound })
     }
+}
 
-    /// The table's metric this gate names: its canonical name, then a case-insensitive match
-    /// (so a column heading such as `F1` or `MRR` works), then the names with a family prefix
-    /// stripped (`micro_f1` for `f1` when the table has only that).
-    fn resolve<'t>(&self, table: &'t ScoreTable) -> Option<&'t str> {
-        let canonical = canonical_metric_name(&self.metric);
-        let names: Vec<&str> = table.metrics().collect();
-        let headline = |name: &&str| {
-            let id = table.find_metric(name);
-            table.systems().any(|s| table.find_system(s).zip(id).is_some_and(|(s, m)| table.headline(s, m).is_some()))
-        };
-        let candidates: Vec<&str> = names.iter().copied().filter(headline).collect();
-        candidates
-            .iter()
-            .find(|n| **n == canonical)
-            .or_else(|| candidates.iter().find(|n| n.eq_ignore_ascii_case(&canonical)))
-            .or_else(|| {
-                candidates
-                    .iter()
-                    .find(|n| canonical_metric_name(&n.to_ascii_lowercase()) == canonical.to_ascii_lowercase())
-            })
-            .copied()
-    }
+/// The table's headline metric `metric` names: its canonical name, then a case-insensitive
+/// match (so a column heading such as `F1` or `MRR` works), then a case-insensitive match of
+/// canonical names (`Hits@10` for `hits@10`).
+pub(crate) fn resolve_headline<'t>(table: &'t ScoreTable, metric: &str) -> Option<&'t str> {
+    let canonical = canonical_metric_name(metric);
+    let has_headline = |name: &&str| {
+        let id = table.find_metric(name);
+        table.systems().any(|s| table.find_system(s).zip(id).is_some_and(|(s, m)| table.headline(s, m).is_some()))
+    };
+    let candidates: Vec<&str> = table.metrics().filter(has_headline).collect();
+    candidates
+        .iter()
+        .find(|n| **n == canonical)
+        .or_else(|| candidates.iter().find(|n| n.eq_ignore_ascii_case(&canonical)))
+        .or_else(|| {
+            candidates.iter().find(|n| canonical_metric_name(&n.to_ascii_lowercase()) == canonical.to_ascii_lowercase())
+        })
+        .copied()
 }
 
 impl Evaluation {
@@ -96,7 +93,7 @@ impl Evaluation {
     pub fn check_gates(&self, gates: &[Gate]) -> Result<Vec<GateFailure>, Error> {
         let mut failures = Vec::new();
         for gate in gates {
-            let Some(name) = gate.resolve(&self.table) else {
+            let Some(name) = resolve_headline(&self.table, &gate.metric) else {
                 let mut available: Vec<&str> = self
                     .table
                     .metrics()

@@ -12,7 +12,7 @@ use crate::{Diagnostic, ScoreTable};
 pub struct AdjustedHits {
     /// The cut-off.
     pub k: u32,
-    /// E[Hits@k] under uniformly random ranks: mean of min(k / N, 1).
+    /// E\[Hits@k\] under uniformly random ranks: mean of min(k / N, 1).
     pub expected: f64,
     /// (Hits@k − E) / (1 − E).
     pub adjusted: f64,
@@ -24,15 +24,15 @@ pub struct AdjustedHits {
 /// under ranks drawn uniformly from 1..=N for each answer's N candidates.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct AdjustedMetrics {
-    /// E[MR] = mean (N + 1) / 2.
+    /// E\[MR\] = mean (N + 1) / 2.
     pub expected_mr: f64,
-    /// Adjusted mean rank MR / E[MR] (lower is better).
+    /// Adjusted mean rank MR / E\[MR\] (lower is better).
     pub amr: f64,
     /// Adjusted mean rank index (MR − E) / (1 − E) (0 random, 1 perfect).
     pub amri: f64,
     /// z-scored mean rank −(MR − E) / √V (higher is better).
     pub z_mr: f64,
-    /// E[MRR] = mean H(N) / N.
+    /// E\[MRR\] = mean H(N) / N.
     pub expected_mrr: f64,
     /// Adjusted MRR (MRR − E) / (1 − E).
     pub amrr: f64,

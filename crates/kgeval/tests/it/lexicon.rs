@@ -37,6 +37,10 @@ fn in_memory_inputs_score_like_files() {
     // matoll-foaf_2 adds one wrong entry (`love`) for `friend`: micro P = 6/7, R = 6/7.
     assert_eq!(in_memory.headline("mine", "micro_precision"), Some(6.0 / 7.0));
     assert_eq!(in_memory.headline("mine", "micro_recall"), Some(6.0 / 7.0));
+    // Headlines are named as --fail-under names them: any case, aliases.
+    assert_eq!(in_memory.headline("mine", "Micro_Recall"), Some(6.0 / 7.0));
+    assert_eq!(in_memory.headline("mine", "F1"), in_memory.headline("mine", "f1"));
+    assert_eq!(in_memory.headline("mine", "ndcg"), None);
     // The envelope's table: per URI values under canonical names, one system.
     assert_eq!(in_memory.table.systems().collect::<Vec<_>>(), ["mine"]);
     assert!(in_memory.table.metrics().any(|m| m == "accuracy"));
