@@ -15,9 +15,6 @@ use crate::SystemInput;
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct AlignTaskSpec {
-    /// Tolerated (a task file may say `family = "align"` when read as an `AlignTask`).
-    #[serde(default)]
-    family: Option<String>,
     #[serde(default, rename = "pair", alias = "pairs")]
     pairs: Vec<PairSpec>,
     #[serde(default)]
@@ -118,9 +115,6 @@ impl TryFrom<AlignTaskSpec> for AlignTask {
     type Error = String;
 
     fn try_from(spec: AlignTaskSpec) -> Result<Self, String> {
-        if let Some(family) = spec.family.as_deref().filter(|f| *f != "align") {
-            return Err(format!("found family {family:?} in an align task, expected \"align\""));
-        }
         let top = PairRest {
             secondary: spec.secondary,
             exclusion: spec.exclusion,
