@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use clap::{Args, ValueEnum};
+use clap::Args;
 use kgeval::lexicon::LexiconTask;
 use kgeval::{Input, SystemInput};
 use kgeval_model::lexicon::LexiconMode;
@@ -32,9 +32,10 @@ pub(crate) struct LexiconArgs {
     /// The URIs to score: classes, a blank line, properties (QALD-3 format).
     #[arg(long, short = 'u')]
     uris: PathBuf,
-    /// `paper`: the published formulas; `qald3-script`: the original script with its quirks.
-    #[arg(long, value_enum, default_value_t = ModeArg::Paper)]
-    mode: ModeArg,
+    /// `paper` (default): the published formulas; `qald3-script`: the original script with its
+    /// quirks.
+    #[arg(long, value_parser = parse_mode)]
+    mode: Option<LexiconMode>,
     /// Base IRI for relative IRIs in both lexicons.
     #[arg(long)]
     base_iri: Option<String>,
@@ -45,11 +46,8 @@ pub(crate) struct LexiconArgs {
     out: OutputArgs,
 }
 
-#[derive(Debug, Clone, Copy, ValueEnum)]
-enum ModeArg {
-    Paper,
-    #[value(name = "qald3-script")]
-    Qald3Script,
+fn parse_mode(name: &str) -> Result<LexiconMode, String> {
+    LexiconMode::from_name(name).ok_or_else(|| "expected paper or qald3-script".to_owned())
 }
 
 pub(crate) fn run(args: &LexiconArgs) -> anyhow::Result<Outcome> {
@@ -58,16 +56,10 @@ pub(crate) fn run(args: &LexiconArgs) -> anyhow::Result<Outcome> {
         anyhow::ensure!(systems.len() == 1, "--name: expected one --system, found {}; use NAME=PATH", systems.len());
         systems[0].name = Some(name.clone());
     }
-    let task = LexiconTask {
-        gold: Input::path(&args.gold),
-        uris: Input::path(&args.uris),
-        systems,
-        mode: match args.mode {
-            ModeArg::Paper => LexiconMode::Paper,
-            ModeArg::Qald3Script => LexiconMode::Qald3Script,
-        },
-        base_iri: args.base_iri.clone(),
-    };
+    let mut task = LexiconTask::new(Input::path(&args.gold), Input::path(&args.uris));
+    task.systems = systems;
+    task.mode = args.mode.unwrap_or(task.mode);
+    task.base_iri.clone_from(&args.base_iri);
     let evaluation = task.run(&TerminalProgress::new(8))?;
     finish(&evaluation, &args.out)
 }

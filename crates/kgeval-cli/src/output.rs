@@ -130,9 +130,9 @@ pub(crate) struct OutputArgs {
     /// Write the result to this file (atomically) instead of stdout.
     #[arg(long, short = 'o')]
     pub(crate) output: Option<PathBuf>,
-    /// Decimals in text and Markdown output.
-    #[arg(long, default_value_t = 4)]
-    pub(crate) precision: usize,
+    /// Decimals in text and Markdown output (default 4).
+    #[arg(long)]
+    pub(crate) precision: Option<usize>,
     /// Include the per-item score table in JSON (`per_item`).
     #[arg(long)]
     pub(crate) per_item: bool,
@@ -147,12 +147,13 @@ pub(crate) struct OutputArgs {
 impl OutputArgs {
     /// The renderer options these flags ask for.
     pub(crate) fn render_options(&self) -> RenderOptions {
+        let defaults = RenderOptions::default();
         RenderOptions {
-            precision: self.precision,
+            precision: self.precision.unwrap_or(defaults.precision),
             version: env!("CARGO_PKG_VERSION").to_owned(),
             per_item: self.per_item,
             tab_separated: self.format == FormatArg::Tsv,
-            ..RenderOptions::default()
+            ..defaults
         }
     }
 }
