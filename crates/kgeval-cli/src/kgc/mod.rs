@@ -1,7 +1,7 @@
 //! `kgeval kgc`: flags → [`kgeval::kgc::KgcTask`].
 
 use std::io::Write as _;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::Args;
 use kgeval::kgc::{KgcTask, RelationWeights};
@@ -178,19 +178,26 @@ fn task(args: &KgcArgs) -> KgcTask {
 
 pub(crate) fn run(args: &KgcArgs) -> anyhow::Result<Outcome> {
     let task = task(args);
-    if let Some(path) = &args.write_questions {
-        let text = task.questions_text()?;
-        if path.as_os_str() == "-" {
-            let mut stdout = std::io::stdout().lock();
-            stdout.write_all(text.as_bytes())?;
-            stdout.flush()?;
-        } else {
-            write_atomically(path, text.as_bytes())?;
-        }
-        if !task.has_system() {
-            return Ok(Outcome::Ok);
-        }
+    // The question list is written only when everything else succeeded (nothing written on
+    // failure), from the same read of the splits as the evaluation.
+    let Some(path) = &args.write_questions else {
+        return finish(&task.run(&TerminalProgress::new(64))?, &args.out);
+    };
+    if !task.has_system() {
+        return write_questions(path, &task.questions_text()?).map(|()| Outcome::Ok);
     }
-    let evaluation = task.run(&TerminalProgress::new(64))?;
+    let (evaluation, questions) = task.run_with_questions(&TerminalProgress::new(64))?;
+    write_questions(path, &questions)?;
     finish(&evaluation, &args.out)
+}
+
+/// `--write-questions`: to stdout for `-`, else atomically to the file.
+fn write_questions(path: &Path, text: &str) -> anyhow::Result<()> {
+    if path.as_os_str() == "-" {
+        let mut stdout = std::io::stdout().lock();
+        stdout.write_all(text.as_bytes())?;
+        stdout.flush()?;
+        return Ok(());
+    }
+    write_atomically(path, text.as_bytes())
 }

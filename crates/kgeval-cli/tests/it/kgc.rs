@@ -130,7 +130,22 @@ fn written_questions_are_the_mini_question_list() {
     assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
     assert!(run.stdout.is_empty());
     let expected = std::fs::read(root().join(MINI).join("questions.txt")).expect("questions");
-    assert_eq!(std::fs::read(out).expect("written"), expected);
+    assert_eq!(std::fs::read(&out).expect("written"), expected);
+
+    // With a system input, the list is written from the evaluation's own read, and only when
+    // the evaluation succeeds.
+    std::fs::remove_file(&out).expect("remove");
+    let ranks = format!("{MINI}/ranks.tsv");
+    let args = mini(&["--write-questions", out.to_str().expect("utf-8"), "--ranks", &ranks]);
+    let run = kgeval(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    assert_eq!(std::fs::read(&out).expect("written"), expected);
+    std::fs::remove_file(&out).expect("remove");
+    let args =
+        mini(&["--write-questions", out.to_str().expect("utf-8"), "--ranks", "testdata/kgc/bad/ranks-repeated.tsv"]);
+    let run = kgeval(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(run.status.code(), Some(2));
+    assert!(!out.exists(), "nothing written on failure");
 }
 
 /// The popularity baseline (`testdata/kgc/baseline/make_popularity_ranks.py`) on FB15k-237:

@@ -353,6 +353,21 @@ impl KgcTask {
     /// An input that cannot be read or is malformed; no system output or several; options
     /// that do not fit (k = 0, judgments without a run, a run retrieving a document twice).
     pub fn run(&self, progress: &dyn Progress) -> Result<Evaluation, Error> {
+        self.evaluate(progress, false).map(|(evaluation, _)| evaluation)
+    }
+
+    /// [`run`](Self::run), and the test split's question list as [`questions_text`]
+    /// (Self::questions_text) writes it, from the same read of the splits.
+    ///
+    /// # Errors
+    /// As [`run`](Self::run).
+    pub fn run_with_questions(&self, progress: &dyn Progress) -> Result<(Evaluation, String), Error> {
+        let (evaluation, questions) = self.evaluate(progress, true)?;
+        Ok((evaluation, questions.unwrap_or_default()))
+    }
+
+    /// The evaluation and, when asked, the question list.
+    fn evaluate(&self, progress: &dyn Progress, with_questions: bool) -> Result<(Evaluation, Option<String>), Error> {
         self.check_options()?;
         let output = self.system_output()?;
         let system_input = match output {
@@ -360,6 +375,7 @@ impl KgcTask {
         };
         let name = system_names(std::slice::from_ref(system_input))?.remove(0);
         let mut splits = read::splits(self)?;
+        let questions_text = with_questions.then(|| write_queries(&splits.test.questions, &splits.vocabulary));
         let options = self.options(&mut splits)?;
         let judgments = match &self.judgments {
             Some(input) => {
@@ -414,7 +430,7 @@ impl KgcTask {
         };
         warnings.append(&mut evaluation.warnings);
         evaluation.warnings = warnings;
-        envelope(evaluation)
+        Ok((envelope(evaluation)?, questions_text))
     }
 }
 
