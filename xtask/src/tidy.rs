@@ -26,13 +26,14 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("kgeval-model", &[]),
     ("kgeval-formats", &["kgeval-model"]),
     ("kgeval-metrics", &["kgeval-model"]),
+    ("kgeval-meta", &["kgeval-model"]),
     ("kgeval-report", &["kgeval-model"]),
-    ("kgeval", &["kgeval-model", "kgeval-formats", "kgeval-metrics", "kgeval-report"]),
+    ("kgeval", &["kgeval-model", "kgeval-formats", "kgeval-metrics", "kgeval-meta", "kgeval-report"]),
     ("kgeval-cli", &["kgeval", "kgeval-model", "kgeval-report"]),
 ];
 
 /// Crates whose dev-dependencies obey the layering too.
-const STRICT_DEV: &[&str] = &["kgeval-model", "kgeval-metrics", "kgeval-report"];
+const STRICT_DEV: &[&str] = &["kgeval-model", "kgeval-metrics", "kgeval-meta", "kgeval-report"];
 
 /// Runs every check and fails listing every problem.
 pub(crate) fn run() -> anyhow::Result<()> {

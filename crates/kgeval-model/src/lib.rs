@@ -8,6 +8,7 @@ mod entity;
 mod interner;
 pub mod kgc;
 pub mod lexicon;
+pub mod meta;
 pub mod metric_names;
 pub mod qald;
 pub mod rank;

@@ -1,0 +1,8 @@
+#![doc = include_str!("../README.md")]
+#![deny(missing_docs)]
+
+mod error;
+pub mod paired;
+
+pub use error::MetaError;
+pub use paired::{MissingCounts, MissingPolicy, PairedScores};
