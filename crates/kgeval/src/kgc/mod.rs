@@ -2,6 +2,7 @@
 //! scores or TREC run on a test split, with PyKEEN / LibKGE / kgc-sparsity conventions.
 
 mod read;
+mod sensitivity;
 
 use std::path::Path;
 
@@ -20,6 +21,8 @@ use serde::Deserialize;
 
 use crate::evaluation::{canonical_table, system_warnings};
 use crate::inputs::{by_name, one_or_many};
+pub use sensitivity::SENSITIVITY_METRICS;
+
 use crate::{system_names, Conventions, Error, Evaluation, Family, FamilyResult, Progress, SystemInput};
 
 /// A KGC evaluation: the test split, the filter files, and one system's output.
