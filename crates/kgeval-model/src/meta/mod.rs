@@ -3,3 +3,4 @@
 //! discriminative power, data sensitivity and pooling.
 
 pub mod sensitivity;
+pub mod agreement;
