@@ -8,6 +8,7 @@ mod lexicon;
 mod number;
 mod qald;
 mod rank;
+mod sensitivity;
 mod table;
 mod trec;
 
@@ -17,6 +18,7 @@ pub use lexicon::{lexicon_json, render_lexicon};
 pub use number::{format_fixed, format_java_double};
 pub use qald::{qald_json, render_qald};
 pub use rank::{ranking_json, render_biollm, render_ontoaligner, render_rank, render_ranking, RESERVED_PAIR_NAMES};
+pub use sensitivity::{render_sensitivity, sensitivity_json};
 pub use table::Table;
 pub use trec::{ir_json, render_ir, trec_eval_text, TrecTextLines};
 
