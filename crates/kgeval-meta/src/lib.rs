@@ -3,6 +3,7 @@
 
 mod error;
 pub mod paired;
+pub mod pool;
 
 pub use error::MetaError;
 pub use paired::{MissingCounts, MissingPolicy, PairedScores};
