@@ -2,4 +2,5 @@
 //! ranking agreement between system orderings, paired significance per system pair,
 //! discriminative power, data sensitivity and pooling.
 
+pub mod agreement;
 pub mod pool;
