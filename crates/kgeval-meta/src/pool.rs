@@ -16,8 +16,10 @@
 use std::collections::{HashMap, HashSet};
 
 use kgeval_model::kgc::{Judgment, PooledTriple, RelationCategory, Side, Triple};
-use kgeval_model::meta::pool::{DepthPositives, Pool, PoolCounts, PoolSummary, PooledItem};
+use kgeval_model::meta::agreement::{Agreement, GroupKey, SystemMetricTable};
+use kgeval_model::meta::pool::{DepthPositives, DepthSeries, Pool, PoolCounts, PoolSummary, PooledItem};
 
+use crate::agreement::{agreement, AgreementOptions};
 use crate::MetaError;
 
 /// One question's ranked lists, one per run (best first, already in the run's order: trec_eval's
@@ -204,6 +206,58 @@ pub fn summarize_judgments(judgments: &[Judgment], pool: &[PooledTriple], max_de
     summary
 }
 
+/// The group column of a depth series as a wide table (kgc-sparsity `pooling_depth.csv`).
+pub const DEPTH_COLUMN: &str = "Depth";
+
+/// A depth series as a wide system × metric table grouped by `Depth` (the
+/// `pooling_depth.csv` layout), the input of [`agreement`]; with `only_depth`, the rows of
+/// that depth alone, ungrouped (the reference ordering).
+#[must_use]
+pub fn series_table(series: &DepthSeries, source: &str, only_depth: Option<u32>) -> SystemMetricTable {
+    let groups = if only_depth.is_some() { Vec::new() } else { vec![DEPTH_COLUMN.to_owned()] };
+    let mut table = SystemMetricTable::new(source, groups, &series.metrics);
+    for row in series.rows.iter().filter(|r| only_depth.is_none_or(|d| d == r.depth)) {
+        let key = match only_depth {
+            Some(_) => GroupKey::default(),
+            None => GroupKey(vec![(DEPTH_COLUMN.to_owned(), row.depth.to_string())]),
+        };
+        table.push_row(key, &row.system, row.values.clone());
+    }
+    table
+}
+
+/// Ranking agreement of every depth's system ordering with `reference` (default: the series'
+/// own depth 0), per metric: Kendall tau-b (and a, c, the p-value, tau_AP, RBO) through
+/// [`agreement`], one row per (depth, metric). Metrics with a missing value (NaN) at some depth
+/// are left out (and, with a reference, metrics it lacks); `None` when none is left.
+///
+/// # Errors
+/// The errors of [`agreement`] (a reference sharing no system group, a duplicate system).
+pub fn depth_agreement(
+    series: &DepthSeries,
+    reference: Option<&SystemMetricTable>,
+) -> Result<Option<Agreement>, MetaError> {
+    let complete = |m: usize| series.rows.iter().all(|r| r.values.get(m).is_some_and(|v| !v.is_nan()));
+    let own;
+    let reference = match reference {
+        Some(table) => table,
+        None => {
+            own = series_table(series, "depth 0", Some(0));
+            &own
+        }
+    };
+    let metrics: Vec<String> = (0..series.metrics.len())
+        .filter(|&m| complete(m))
+        .map(|m| series.metrics[m].clone())
+        .filter(|name| reference.find_metric(name).is_some())
+        .collect();
+    if metrics.is_empty() || series.rows.is_empty() {
+        return Ok(None);
+    }
+    let table = series_table(series, "depth series", None);
+    agreement(reference, &table, &metrics, &AgreementOptions::default()).map(Some)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -342,5 +396,40 @@ mod tests {
         let s = summarize_judgments(&judged, &pool, 1);
         assert_eq!(s.depths.len(), 1);
         assert_eq!(s.depths[0].positives, 1);
+    }
+
+    /// The series table and the agreement with depth 0, by hand: three systems, two depths.
+    /// Depth 0: 0.3, 0.2, 0.1; depth 1: 0.3, 0.3, 0.1 (S1 and S2 tied): P = 2, Q = 0, U = 1,
+    /// tau-b = 2/√6. A metric with a missing value is left out.
+    #[test]
+    fn depth_agreement_by_hand() {
+        use kgeval_model::meta::pool::SeriesRow;
+        let rows = [("S1", 0, 0.3), ("S1", 1, 0.3), ("S2", 0, 0.2), ("S2", 1, 0.3), ("S3", 0, 0.1), ("S3", 1, 0.1)]
+            .iter()
+            .map(|&(system, depth, v)| SeriesRow { system: system.into(), depth, values: vec![v, f64::NAN] })
+            .collect();
+        let series = DepthSeries {
+            systems: vec!["S1".into(), "S2".into(), "S3".into()],
+            metrics: vec!["micro_mrr".into(), "map_cut_20".into()],
+            rows,
+            ..DepthSeries::default()
+        };
+        let table = series_table(&series, "s", None);
+        assert_eq!(table.groups.len(), 2);
+        assert_eq!(table.groups[1].key.get("Depth"), Some("1"));
+        assert_eq!(table.groups[1].column(0), [0.3, 0.3, 0.1]);
+        let agreement = depth_agreement(&series, None).unwrap().expect("an agreement");
+        assert_eq!(agreement.left, "depth 0");
+        let taus: Vec<(String, f64)> =
+            agreement.rows.iter().map(|r| (format!("{}:{}", r.group, r.metric), r.tau_b)).collect();
+        assert_eq!(taus.len(), 2);
+        assert_eq!(taus[0], ("Depth=0:micro_mrr".to_owned(), 1.0));
+        assert_eq!(taus[1].0, "Depth=1:micro_mrr");
+        assert!((taus[1].1 - 2.0 / 6f64.sqrt()).abs() < 1e-15);
+        // Only NaN columns: no agreement.
+        let mut none = series.clone();
+        none.metrics.truncate(0);
+        none.rows.iter_mut().for_each(|r| r.values.clear());
+        assert_eq!(depth_agreement(&none, None).unwrap(), None);
     }
 }

@@ -2,6 +2,7 @@
 
 use std::fmt::Write as _;
 
+use kgeval_model::meta::agreement::AgreementRow;
 use kgeval_model::meta::pool::{BuiltPool, DepthSeries, PoolSummary, TemplateKey, TemplateRow};
 use serde_json::{json, Value};
 
@@ -222,7 +223,21 @@ pub fn render_depth_series(series: &DepthSeries, format: OutputFormat, options: 
             let agreement: Vec<Value> = series
                 .agreement
                 .iter()
-                .map(|a| json!({"metric": a.metric, "depth": a.depth, "reference": a.reference, "tau_b": a.tau_b, "p_value": a.p_value}))
+                .flat_map(|a| &a.rows)
+                .map(|r| {
+                    json!({
+                        "depth": depth_of(r).parse::<u32>().ok(),
+                        "metric": r.metric,
+                        "n_systems": r.n_systems,
+                        "tau_b": r.tau_b,
+                        "tau_a": r.tau_a,
+                        "tau_c": r.tau_c,
+                        "p_value": r.p_value,
+                        "p_method": r.p_method.name(),
+                        "tau_ap": r.tau_ap,
+                        "rbo": r.rbo,
+                    })
+                })
                 .collect();
             pretty(&json!({
                 "kgeval_version": options.version,
@@ -230,6 +245,7 @@ pub fn render_depth_series(series: &DepthSeries, format: OutputFormat, options: 
                 "metrics": series.metrics,
                 "positives": summary_json(&series.positives, options)["depths"],
                 "rows": rows,
+                "reference": series.agreement.as_ref().map(|a| a.left.clone()),
                 "agreement": agreement,
             }))
         }
@@ -244,23 +260,31 @@ pub fn render_depth_series(series: &DepthSeries, format: OutputFormat, options: 
                 cells.extend(row.values.iter().map(|v| format_fixed(*v, p)));
                 t.row(cells);
             }
-            let mut depths: Vec<u32> = series.agreement.iter().map(|a| a.depth).collect();
-            depths.sort_unstable();
-            depths.dedup();
+            let rows: &[AgreementRow] = series.agreement.as_ref().map_or(&[], |a| a.rows.as_slice());
+            let mut depths: Vec<String> = Vec::new();
+            let mut metrics: Vec<&str> = Vec::new();
+            for r in rows {
+                if !depths.contains(&depth_of(r)) {
+                    depths.push(depth_of(r));
+                }
+                if !metrics.contains(&r.metric.as_str()) {
+                    metrics.push(&r.metric);
+                }
+            }
             let mut head: Vec<String> = vec!["metric".into()];
             head.extend(depths.iter().map(|d| format!("d={d}")));
             let head_refs: Vec<&str> = head.iter().map(String::as_str).collect();
             let numeric: Vec<bool> = head.iter().enumerate().map(|(i, _)| i > 0).collect();
             let mut k = Table::new(&head_refs, &numeric);
-            for metric in &series.metrics {
-                let mut cells = vec![metric.clone()];
+            for metric in metrics {
+                let mut cells = vec![metric.to_owned()];
                 for d in &depths {
-                    let tau = series.agreement.iter().find(|a| a.metric == *metric && a.depth == *d);
-                    cells.push(tau.map_or(String::new(), |a| format_fixed(a.tau_b, p)));
+                    let tau = rows.iter().find(|r| r.metric == metric && depth_of(r) == *d);
+                    cells.push(tau.map_or(String::new(), |r| format_fixed(r.tau_b, p)));
                 }
                 k.row(cells);
             }
-            let reference = series.agreement.first().map_or("depth 0", |a| a.reference.as_str());
+            let reference = series.agreement.as_ref().map_or("depth 0", |a| a.left.as_str());
             let positives = summary_table(&series.positives);
             if format == OutputFormat::Text {
                 format!(
@@ -279,4 +303,9 @@ pub fn render_depth_series(series: &DepthSeries, format: OutputFormat, options: 
             }
         }
     }
+}
+
+/// The depth of an agreement row (its `Depth` group value).
+fn depth_of(row: &AgreementRow) -> String {
+    row.group.get("Depth").unwrap_or_default().to_owned()
 }

@@ -219,6 +219,25 @@ fn depth_series_by_hand() {
     }
     assert_eq!(json["positives"][1]["cumulative"], 2);
 
+    // Kendall tau-b against depth 0. micro MRR: depth 1 keeps S1 > S2 > S3 (1); depth 2 ties S1
+    // and S2 (P = 2, Q = 0, U = 1): 2/√6. macro MRR ties S1 and S2 from depth 1 on: 2/√6.
+    assert_eq!(json["reference"], "depth 0");
+    let tau = |depth: u64, metric: &str| -> f64 {
+        let rows = json["agreement"].as_array().expect("agreement");
+        let row = rows.iter().find(|r| r["depth"] == depth && r["metric"] == metric).expect("agreement row");
+        row["tau_b"].as_f64().expect("tau_b")
+    };
+    let two_over_root_six = 2.0 / 6f64.sqrt();
+    for (depth, metric, expected) in [
+        (0, "micro_mrr", 1.0),
+        (1, "micro_mrr", 1.0),
+        (2, "micro_mrr", two_over_root_six),
+        (1, "macro_mrr", two_over_root_six),
+        (2, "macro_mrr", two_over_root_six),
+    ] {
+        assert!((tau(depth, metric) - expected).abs() < 1e-12, "{metric} depth {depth}: {}", tau(depth, metric));
+    }
+
     // CSV: kgc-sparsity's pooling_depth.csv layout, rows system-major then depth.
     args.extend(["--format", "csv"]);
     let csv = stdout(&args);

@@ -1,6 +1,8 @@
 //! Pooling (seed 004 §3): the depth-d pool of several runs, the positives completed judgments
 //! add per pool depth, and the system × metric table of a depth series.
 
+use super::agreement::Agreement;
+
 /// One item a run ranked within the pool depth for a question and nobody judged yet.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PooledItem {
@@ -91,22 +93,6 @@ pub struct SeriesRow {
     pub values: Vec<f64>,
 }
 
-/// Kendall's tau between the system ordering at one depth and the reference ordering, for one
-/// metric.
-#[derive(Debug, Clone, PartialEq)]
-pub struct DepthAgreement {
-    /// The metric.
-    pub metric: String,
-    /// The depth compared.
-    pub depth: u32,
-    /// What it is compared with (`depth 0`, or the `--against` file).
-    pub reference: String,
-    /// Kendall's tau-b.
-    pub tau_b: f64,
-    /// Its two-sided p-value (scipy's).
-    pub p_value: f64,
-}
-
 /// A depth series: every system evaluated at pool depths 0..=D (`pooling_depth.csv`), and the
 /// agreement of each depth's system ordering with the reference ordering.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -119,8 +105,10 @@ pub struct DepthSeries {
     pub rows: Vec<SeriesRow>,
     /// Positives the judgments add per depth.
     pub positives: PoolSummary,
-    /// Kendall's tau per metric and depth (empty with fewer than two systems).
-    pub agreement: Vec<DepthAgreement>,
+    /// Ranking agreement (Kendall tau a/b/c with p-values, tau_AP, RBO) of every depth's
+    /// system ordering with the reference ordering (depth 0 unless another table is given),
+    /// per metric; `None` when no metric has a value for every system at every depth.
+    pub agreement: Option<Agreement>,
 }
 
 /// What a judgment template line names.

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use kgeval_formats::kgc::read_triples;
 use kgeval_formats::Input;
-use kgeval_meta::pool::summarize_judgments;
+use kgeval_meta::pool::{depth_agreement, summarize_judgments};
 use kgeval_model::kgc::{KgcVocabulary, Triple};
 use kgeval_model::meta::pool::{DepthSeries, SeriesRow};
 
@@ -126,13 +126,7 @@ pub(super) fn series(
             });
         }
     }
-    let mut series = DepthSeries { systems, metrics, rows, positives, agreement: Vec::new() };
-    series.agreement = agreement(&series)?;
+    let mut series = DepthSeries { systems, metrics, rows, positives, agreement: None };
+    series.agreement = depth_agreement(&series, None).map_err(|e| Error::invalid(format!("pool series: {e}")))?;
     Ok(series)
-}
-
-/// Kendall's tau-b of each depth's system ordering against depth 0, per metric.
-fn agreement(series: &DepthSeries) -> Result<Vec<kgeval_model::meta::pool::DepthAgreement>, Error> {
-    let _ = series;
-    Ok(Vec::new())
 }
