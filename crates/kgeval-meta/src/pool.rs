@@ -427,7 +427,7 @@ mod tests {
         assert_eq!(taus[1].0, "Depth=1:micro_mrr");
         assert!((taus[1].1 - 2.0 / 6f64.sqrt()).abs() < 1e-15);
         // Only NaN columns: no agreement.
-        let mut none = series.clone();
+        let mut none = series;
         none.metrics.truncate(0);
         none.rows.iter_mut().for_each(|r| r.values.clear());
         assert_eq!(depth_agreement(&none, None).unwrap(), None);
