@@ -53,17 +53,20 @@ pub(crate) struct PoolArgs {
 #[derive(Debug, Subcommand)]
 enum PoolCommand {
     /// Build the depth-d pool of several runs and write its judgment template.
+    #[command(after_help = EXAMPLES)]
     Build(BuildArgs),
     /// Count the positives completed judgments add per pool depth.
+    #[command(after_help = EXAMPLES)]
     Ingest(IngestArgs),
     /// Evaluate KGC runs at pool depths 0..=D (pooling_depth.csv) with Kendall's tau per depth.
+    #[command(after_help = EXAMPLES)]
     Series(SeriesArgs),
 }
 
 /// The output flags of `kgeval pool`.
 #[derive(Debug, Args)]
 struct PoolOutputArgs {
-    /// Output format (build text: the template; see below).
+    /// Output format (build text: the template; layouts below).
     #[arg(long, short = 'f', value_enum, default_value_t = FormatArg::Text)]
     format: FormatArg,
     /// Write the result to this file (atomically) instead of stdout.

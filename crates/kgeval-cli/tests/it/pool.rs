@@ -316,3 +316,40 @@ fn help_examples_run() {
     }
     assert!(dir.path().join("annotations.txt").is_file() && dir.path().join("template.txt").is_file());
 }
+
+/// The facade: a `PoolTask` from TOML (paths relative to the manifest's folder) renders what
+/// the CLI prints, byte for byte; unknown fields are errors with their position.
+#[test]
+fn facade_task_renders_what_the_cli_prints() {
+    use kgeval::pool::{PoolAction, PoolTask};
+    let manifest = r#"
+action = "build"
+depth = 3
+test = "test.txt"
+filters = ["train.txt"]
+queries = "questions.txt"
+runs = ["mini=run.txt"]
+judgments = "judgments.txt"
+"#;
+    let task: PoolTask = kgeval::from_toml(manifest, "pool.toml").expect("task");
+    assert_eq!(task.action, PoolAction::Build);
+    let outcome = task.resolved(&crate::root().join(MINI)).run(&kgeval::NoProgress).expect("pool");
+    let options = kgeval::RenderOptions { version: env!("CARGO_PKG_VERSION").to_owned(), ..Default::default() };
+    let args = mini_build(&[]);
+    let mut cli: Vec<&str> = args.iter().map(String::as_str).collect();
+    assert_eq!(outcome.render(kgeval::OutputFormat::Text, &options), stdout(&cli));
+    for (format, name) in [
+        (kgeval::OutputFormat::Json, "json"),
+        (kgeval::OutputFormat::Csv, "csv"),
+        (kgeval::OutputFormat::Markdown, "markdown"),
+    ] {
+        cli.extend(["--format", name]);
+        assert_eq!(outcome.render(format, &options), stdout(&cli), "{name}");
+        cli.truncate(cli.len() - 2);
+    }
+    let error = kgeval::from_toml::<PoolTask>("action = \"ingest\"\ndepht = 3\n", "pool.toml").unwrap_err();
+    assert!(error.to_string().starts_with("pool.toml:2:1: unknown field `depht`"), "{error}");
+    // Ingest without its inputs: a one-line error naming the flag.
+    let error = PoolTask::new(PoolAction::Ingest).run(&kgeval::NoProgress).unwrap_err();
+    assert_eq!(error.to_string(), "pool ingest: expected --judgments FILE");
+}
