@@ -41,7 +41,8 @@ and positives per depth, and the running total.
 series: every run evaluated as `kgeval kgc --run` at depths 0..=D (default: the largest pool
 depth): the test split of depth d is --test plus the pooled triples judged Y with depth ≤ d, the
 IR qrels the judgments up to depth d. CSV is kgc-sparsity's pooling_depth.csv (System,Depth,
-metrics…); text and JSON add Kendall's tau-b of each depth's system ordering against depth 0.";
+metrics…); text and JSON add Kendall's tau-b of each depth's system ordering against depth 0
+(or --against FILE).";
 
 /// Arguments of `kgeval pool`.
 #[derive(Debug, Args)]
@@ -157,6 +158,11 @@ struct SeriesArgs {
     /// A trec_eval measure of the IR list (repeatable; default `kgeval kgc`'s).
     #[arg(long = "ir-measure", short = 'm')]
     ir_measures: Vec<String>,
+    /// The reference ordering of the Kendall table: a wide system × metric CSV (kgc-sparsity
+    /// evaluation.csv; with a Depth column, depth d is compared with its depth d). Default:
+    /// the series' own depth 0.
+    #[arg(long)]
+    against: Option<PathBuf>,
     #[command(flatten)]
     out: PoolOutputArgs,
 }
@@ -199,6 +205,7 @@ pub(crate) fn run(args: &PoolArgs) -> anyhow::Result<Outcome> {
             task.judgments = Some(path(&a.judgments));
             task.pool_depths = Some(path(&a.pool_depths));
             task.depth = a.max_depth;
+            task.against = a.against.as_ref().map(path);
             if !a.ir_measures.is_empty() {
                 task.ir_measures = Some(a.ir_measures.clone());
             }

@@ -238,6 +238,18 @@ fn depth_series_by_hand() {
         assert!((tau(depth, metric) - expected).abs() < 1e-12, "{metric} depth {depth}: {}", tau(depth, metric));
     }
 
+    // Against another ordering (reversed: S3 > S2 > S1 on micro MRR): depth 0 is −1; depth 2
+    // (S1 = S2 > S3) has P = 0, Q = 2, U = 1: −2/√6. Metrics the file lacks are left out.
+    let against = write(d, "against.csv", "System,micro_mrr\nS1,0.1\nS2,0.2\nS3,0.3\n");
+    let mut with_against = args.clone();
+    with_against.extend(["--against", &against]);
+    let other = kgeval_json(&with_against);
+    let rows = other["agreement"].as_array().expect("agreement");
+    assert_eq!(rows.len(), 3, "{rows:?}");
+    assert_eq!(other["reference"].as_str().map(|r| r.ends_with("against.csv")), Some(true));
+    assert_eq!(rows[0]["tau_b"], -1.0);
+    assert!((rows[2]["tau_b"].as_f64().expect("tau") + two_over_root_six).abs() < 1e-12);
+
     // CSV: kgc-sparsity's pooling_depth.csv layout, rows system-major then depth.
     args.extend(["--format", "csv"]);
     let csv = stdout(&args);

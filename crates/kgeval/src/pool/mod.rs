@@ -42,7 +42,8 @@ pub enum PoolAction {
 /// - `ingest`: `judgments` and `pool_depths` → positives per depth up to `depth` (default: the
 ///   largest depth of the pool file).
 /// - `series`: `test`, `filters`, `runs` with `queries`, `judgments`, `pool_depths`, `depth`
-///   (D, default the largest pool depth), `ir_measures` (default `kgeval kgc`'s).
+///   (D, default the largest pool depth), `ir_measures` (default `kgeval kgc`'s), `against`
+///   (the reference ordering of the Kendall table, default depth 0).
 ///
 /// ```
 /// use kgeval::pool::{PoolAction, PoolResult, PoolTask};
@@ -96,6 +97,10 @@ pub struct PoolTask {
     /// Series: the trec_eval measures of each KGC evaluation (default: `kgeval kgc`'s).
     #[serde(default)]
     pub ir_measures: Option<Vec<String>>,
+    /// Series: the reference ordering, a wide system × metric CSV (kgc-sparsity
+    /// `evaluation.csv`; a `Depth` column pairs depths); default: the series' depth 0.
+    #[serde(default)]
+    pub against: Option<Input>,
 }
 
 fn default_threshold() -> f64 {
@@ -171,6 +176,7 @@ impl PoolTask {
             categories_from: Vec::new(),
             category_threshold: default_threshold(),
             ir_measures: None,
+            against: None,
         }
     }
 
@@ -187,6 +193,7 @@ impl PoolTask {
             judgments: one(&self.judgments),
             pool_depths: one(&self.pool_depths),
             categories_from: self.categories_from.iter().map(|i| i.resolved(base)).collect(),
+            against: one(&self.against),
             ..self.clone()
         }
     }
@@ -205,6 +212,11 @@ impl PoolTask {
                 "--category-threshold: expected a finite number, found {}",
                 self.category_threshold
             )));
+        }
+        if self.against.is_some() && self.action != PoolAction::Series {
+            return Err(Error::invalid(
+                "--against: expected `pool series` (the reference ordering of its Kendall table)",
+            ));
         }
         let mut warnings = Vec::new();
         let result = match self.action {

@@ -7,6 +7,7 @@ use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use kgeval_formats::kgc::read_triples;
+use kgeval_formats::meta::wide_csv::read_wide_csv;
 use kgeval_formats::Input;
 use kgeval_meta::pool::{depth_agreement, summarize_judgments};
 use kgeval_model::kgc::{KgcVocabulary, Triple};
@@ -127,6 +128,14 @@ pub(super) fn series(
         }
     }
     let mut series = DepthSeries { systems, metrics, rows, positives, agreement: None };
-    series.agreement = depth_agreement(&series, None).map_err(|e| Error::invalid(format!("pool series: {e}")))?;
+    let reference = match &task.against {
+        Some(input) => {
+            let opened = input.open()?;
+            Some(read_wide_csv(opened.bytes(), opened.name())?)
+        }
+        None => None,
+    };
+    series.agreement =
+        depth_agreement(&series, reference.as_ref()).map_err(|e| Error::invalid(format!("pool series: {e}")))?;
     Ok(series)
 }
