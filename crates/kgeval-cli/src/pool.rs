@@ -38,11 +38,12 @@ relations negative (categories as `kgeval kgc` counts them, on the first --filte
         then the depth)
 ingest: completed judgments (`s p o {Y,N}`) and the pool depths (`s p o depth`) → judged items
 and positives per depth, and the running total.
-series: every run evaluated as `kgeval kgc --run` at depths 0..=D (default: the largest pool
-depth): the test split of depth d is --test plus the pooled triples judged Y with depth ≤ d, the
-IR qrels the judgments up to depth d. CSV is kgc-sparsity's pooling_depth.csv (System,Depth,
-metrics…); text and JSON add Kendall's tau-b of each depth's system ordering against depth 0
-(or --against FILE).";
+series: every run (and --scores matrix) evaluated as `kgeval kgc` at depths 0..=D (default: the
+largest pool depth): the test split of depth d is --test plus the pooled triples judged Y with
+depth ≤ d; a run's IR qrels are the judgments up to depth d. Rank files are not accepted: their
+ranks were filtered with one test split's answers. CSV is kgc-sparsity's pooling_depth.csv
+(System,Depth,metrics…); text and JSON add Kendall's tau-b of each depth's system ordering
+against depth 0 (or --against FILE).";
 
 /// Arguments of `kgeval pool`.
 #[derive(Debug, Args)]
@@ -144,8 +145,15 @@ struct SeriesArgs {
     #[arg(long)]
     queries: PathBuf,
     /// A system's KGC run, PATH or NAME=PATH. Repeatable.
-    #[arg(long = "run", required = true, value_name = "[NAME=]PATH")]
+    #[arg(long = "run", required_unless_present = "scores", value_name = "[NAME=]PATH")]
     runs: Vec<String>,
+    /// A system's dense score matrix `.npy` (a file), one row per line of --queries, one
+    /// column per entity of --entities; PATH or NAME=PATH. Repeatable.
+    #[arg(long = "scores", requires = "entities", value_name = "[NAME=]PATH")]
+    scores: Vec<String>,
+    /// The entity list (the columns of --scores).
+    #[arg(long)]
+    entities: Option<PathBuf>,
     /// Completed judgments `s p o {Y,N}`.
     #[arg(long)]
     judgments: PathBuf,
@@ -202,6 +210,8 @@ pub(crate) fn run(args: &PoolArgs) -> anyhow::Result<Outcome> {
             task.filters = a.filter.iter().map(path).collect();
             task.queries = Some(path(&a.queries));
             task.runs = a.runs.iter().map(|r| SystemInput::parse(r)).collect();
+            task.scores = a.scores.iter().map(|r| SystemInput::parse(r)).collect();
+            task.entities = a.entities.as_ref().map(path);
             task.judgments = Some(path(&a.judgments));
             task.pool_depths = Some(path(&a.pool_depths));
             task.depth = a.max_depth;

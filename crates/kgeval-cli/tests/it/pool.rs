@@ -250,6 +250,43 @@ fn depth_series_by_hand() {
     assert_eq!(rows[0]["tau_b"], -1.0);
     assert!((rows[2]["tau_b"].as_f64().expect("tau") + two_over_root_six).abs() < 1e-12);
 
+    // The same systems as dense score matrices (x scores 0 on head0, below every candidate, and
+    // 10 on the tail questions, above all): the same micro and macro MRR at every depth.
+    let entities = write(d, "entities.txt", "a\nb\nc\nd\nx\n");
+    let matrix = |head: [f32; 4]| -> Vec<f32> {
+        let mut values = head.to_vec();
+        values.push(0.0);
+        for _ in 0..3 {
+            values.extend([0.0, 0.0, 0.0, 0.0, 10.0]);
+        }
+        values
+    };
+    let dense = [
+        format!("S1={}", npy(d, "s1.npy", 4, 5, &matrix([5.0, 4.0, 3.0, 2.0]))),
+        format!("S2={}", npy(d, "s2.npy", 4, 5, &matrix([3.0, 5.0, 4.0, 2.0]))),
+        format!("S3={}", npy(d, "s3.npy", 4, 5, &matrix([2.0, 3.0, 4.0, 5.0]))),
+    ];
+    let mut dense_args = vec!["pool", "series", "--test", &test, "--queries", &queries, "--judgments", &judgments];
+    dense_args.extend(["--pool-depths", &depths, "--entities", &entities]);
+    for s in &dense {
+        dense_args.extend(["--scores", s.as_str()]);
+    }
+    let dense_json = kgeval_json(&dense_args);
+    for system in ["S1", "S2", "S3"] {
+        for depth in 0..3u64 {
+            let row = dense_json["rows"]
+                .as_array()
+                .expect("rows")
+                .iter()
+                .find(|r| r["system"] == system && r["depth"] == depth)
+                .expect("row");
+            for metric in ["micro_mrr", "macro_mrr"] {
+                let v = row["metrics"][metric].as_f64().expect("value");
+                assert!((v - value(system, depth, metric)).abs() < 1e-12, "{system} {depth} {metric}: {v}");
+            }
+        }
+    }
+
     // CSV: kgc-sparsity's pooling_depth.csv layout, rows system-major then depth.
     args.extend(["--format", "csv"]);
     let csv = stdout(&args);
@@ -257,6 +294,25 @@ fn depth_series_by_hand() {
     assert!(lines.next().expect("header").starts_with("System,Depth,"));
     let keys: Vec<String> = lines.map(|l| l.split(',').take(2).collect::<Vec<_>>().join(",")).collect();
     assert_eq!(keys, ["S1,0", "S1,1", "S1,2", "S2,0", "S2,1", "S2,2", "S3,0", "S3,1", "S3,2"]);
+}
+
+/// Writes a float32 C-order `.npy` matrix (format 1.0) and returns its path.
+fn npy(dir: &Path, name: &str, rows: usize, cols: usize, values: &[f32]) -> String {
+    assert_eq!(values.len(), rows * cols);
+    let mut header = format!("{{'descr': '<f4', 'fortran_order': False, 'shape': ({rows}, {cols}), }}");
+    while (10 + header.len() + 1) % 64 != 0 {
+        header.push(' ');
+    }
+    header.push('\n');
+    let mut bytes = b"\x93NUMPY\x01\x00".to_vec();
+    bytes.extend(u16::try_from(header.len()).expect("short header").to_le_bytes());
+    bytes.extend(header.as_bytes());
+    for v in values {
+        bytes.extend(v.to_le_bytes());
+    }
+    let path = dir.join(name);
+    std::fs::write(&path, bytes).expect("write npy");
+    path.display().to_string()
 }
 
 /// Bad input: exit 2, a message pointing into the file, nothing written.

@@ -41,7 +41,8 @@ pub enum PoolAction {
 ///   the first filter file, threshold `category_threshold`).
 /// - `ingest`: `judgments` and `pool_depths` → positives per depth up to `depth` (default: the
 ///   largest depth of the pool file).
-/// - `series`: `test`, `filters`, `runs` with `queries`, `judgments`, `pool_depths`, `depth`
+/// - `series`: `test`, `filters`, `runs` and / or `scores` (with `entities`) over the question
+///   list `queries`, `judgments`, `pool_depths`, `depth`
 ///   (D, default the largest pool depth), `ir_measures` (default `kgeval kgc`'s), `against`
 ///   (the reference ordering of the Kendall table, default depth 0).
 ///
@@ -67,6 +68,13 @@ pub struct PoolTask {
     /// largest of the pool-depth file).
     #[serde(default)]
     pub depth: Option<u32>,
+    /// Series: systems given as dense `.npy` score matrices (`NAME=PATH`, files), one row per
+    /// line of `queries`, one column per entity of `entities`.
+    #[serde(default, deserialize_with = "one_or_many")]
+    pub scores: Vec<SystemInput>,
+    /// Series with `scores`: the entity list (the matrices' columns).
+    #[serde(default)]
+    pub entities: Option<Input>,
     /// TREC qrels: what is already judged (build).
     #[serde(default)]
     pub qrels: Option<Input>,
@@ -165,6 +173,8 @@ impl PoolTask {
         PoolTask {
             action,
             runs: Vec::new(),
+            scores: Vec::new(),
+            entities: None,
             depth: None,
             qrels: None,
             queries: None,
@@ -186,6 +196,8 @@ impl PoolTask {
         let one = |i: &Option<Input>| i.as_ref().map(|i| i.resolved(base));
         PoolTask {
             runs: self.runs.iter().map(|r| r.resolved(base)).collect(),
+            scores: self.scores.iter().map(|r| r.resolved(base)).collect(),
+            entities: one(&self.entities),
             qrels: one(&self.qrels),
             queries: one(&self.queries),
             test: one(&self.test),
@@ -212,6 +224,9 @@ impl PoolTask {
                 "--category-threshold: expected a finite number, found {}",
                 self.category_threshold
             )));
+        }
+        if (!self.scores.is_empty() || self.entities.is_some()) && self.action != PoolAction::Series {
+            return Err(Error::invalid("--scores / --entities: expected `pool series`"));
         }
         if self.against.is_some() && self.action != PoolAction::Series {
             return Err(Error::invalid(

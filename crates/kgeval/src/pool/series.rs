@@ -15,7 +15,7 @@ use kgeval_model::meta::pool::{DepthSeries, SeriesRow};
 
 use super::{read_labels, PoolTask};
 use crate::kgc::KgcTask;
-use crate::{system_names, Error, NoProgress, Progress, ResultExt, Warning};
+use crate::{system_names, Error, NoProgress, Progress, ResultExt, SystemInput, Warning};
 
 pub(super) fn series(
     task: &PoolTask,
@@ -26,13 +26,21 @@ pub(super) fn series(
     let judged = task.required(&task.judgments, "judgments")?;
     let depths = task.required(&task.pool_depths, "pool-depths")?;
     let queries = task.required(&task.queries, "queries")?;
-    if task.runs.is_empty() {
-        return Err(Error::invalid("pool series: expected --run NAME=PATH (KGC runs over --queries), one per system"));
+    if task.runs.is_empty() && task.scores.is_empty() {
+        return Err(Error::invalid(
+            "pool series: expected --run NAME=PATH (KGC runs over --queries) or --scores NAME=PATH, one per system",
+        ));
+    }
+    if !task.scores.is_empty() && task.entities.is_none() {
+        return Err(Error::invalid("pool series: --scores expects --entities FILE (the matrices' columns)"));
     }
     if task.qrels.is_some() || task.trivial_filter {
         return Err(Error::invalid("pool series: --qrels and --trivial-filter are for pool build"));
     }
-    let systems = system_names(&task.runs)?;
+    // Runs first, then score matrices; `true` marks a score matrix.
+    let inputs: Vec<(SystemInput, bool)> =
+        task.runs.iter().map(|r| (r.clone(), false)).chain(task.scores.iter().map(|s| (s.clone(), true))).collect();
+    let systems = system_names(&inputs.iter().map(|(s, _)| s.clone()).collect::<Vec<_>>())?;
     let opened = test.open()?;
     let test_name = opened.name().to_owned();
     let mut test_text = opened.bytes().to_vec();
@@ -80,14 +88,22 @@ pub(super) fn series(
         }
         let split =
             Input::Bytes { name: format!("{test_name} + positives of depth ≤ {depth}"), bytes: Arc::from(text) };
-        for (index, (run, system)) in task.runs.iter().zip(&systems).enumerate() {
+        for (index, ((input, dense), system)) in inputs.iter().zip(&systems).enumerate() {
             let mut kgc = KgcTask::new(split.clone());
             kgc.filters.clone_from(&task.filters);
-            kgc.run = Some(run.clone());
-            kgc.queries = Some(queries.clone());
-            kgc.judgments = Some(judged.clone());
-            kgc.pool_depths = Some(depths.clone());
-            kgc.max_depth = Some(depth);
+            if *dense {
+                // Ranks come from the scores; the IR list is derived from them (no judged
+                // non-answers, so no qrels from the judgments).
+                kgc.scores = Some(input.clone());
+                kgc.questions = Some(queries.clone());
+                kgc.entities.clone_from(&task.entities);
+            } else {
+                kgc.run = Some(input.clone());
+                kgc.queries = Some(queries.clone());
+                kgc.judgments = Some(judged.clone());
+                kgc.pool_depths = Some(depths.clone());
+                kgc.max_depth = Some(depth);
+            }
             kgc.categories_from.clone_from(&task.categories_from);
             kgc.category_threshold = task.category_threshold;
             if let Some(measures) = &task.ir_measures {
@@ -118,6 +134,7 @@ pub(super) fn series(
     }
     progress.finish();
     let mut rows = Vec::with_capacity(systems.len() * (max as usize + 1));
+    // `values` is indexed like `inputs`: runs, then score matrices.
     for (system, per_depth) in systems.iter().zip(&values) {
         for (depth, row) in per_depth.iter().enumerate() {
             rows.push(SeriesRow {
