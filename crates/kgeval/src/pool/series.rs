@@ -78,6 +78,14 @@ pub(super) fn series(
         test_text.push(b'\n');
     }
 
+    // Every evaluation reads the same filters, questions and labels: read (and decompress)
+    // them once, hand the bytes over under their names.
+    let in_memory = |input: &Input| -> Result<Input, Error> {
+        let opened = input.open()?;
+        Ok(Input::from_bytes(opened.name(), opened.bytes().to_vec()))
+    };
+    let filters = task.filters.iter().map(in_memory).collect::<Result<Vec<_>, _>>()?;
+    let (queries, judged, depths) = (in_memory(queries)?, in_memory(judged)?, in_memory(depths)?);
     let mut metrics: Vec<String> = Vec::new();
     let mut values: Vec<Vec<HashMap<String, f64>>> = vec![Vec::new(); systems.len()];
     progress.start("depth-series evaluations", u64::from(max + 1) * systems.len() as u64);
@@ -90,7 +98,7 @@ pub(super) fn series(
             Input::Bytes { name: format!("{test_name} + positives of depth ≤ {depth}"), bytes: Arc::from(text) };
         for (index, ((input, dense), system)) in inputs.iter().zip(&systems).enumerate() {
             let mut kgc = KgcTask::new(split.clone());
-            kgc.filters.clone_from(&task.filters);
+            kgc.filters.clone_from(&filters);
             if *dense {
                 // Ranks come from the scores; the IR list is derived from them (no judged
                 // non-answers, so no qrels from the judgments).
