@@ -421,3 +421,35 @@ judgments = "judgments.txt"
     let error = PoolTask::new(PoolAction::Ingest).run(&kgeval::NoProgress).unwrap_err();
     assert_eq!(error.to_string(), "pool ingest: expected --judgments FILE");
 }
+
+/// The labels of the published depth series: FB-Test-S (1,023 sampled triples) plus the judged
+/// positives up to depth d. Depth 2 adds 287 triples; depth 10 is exactly FB-Test-S-C's
+/// `test.txt` (2,738 triples, as a set).
+#[test]
+fn series_splits_rebuild_fb_test_s_c() {
+    use kgeval::pool::{PoolAction, PoolTask};
+    let root = crate::root();
+    let mut task = PoolTask::new(PoolAction::Series);
+    task.test = Some(root.join("testdata/kgc/kgc-sparsity/data/FB-Test-S/samples.txt").into());
+    task.judgments = Some(root.join(SC).join("annotations.txt.gz").into());
+    task.pool_depths = Some(root.join(SC).join("supplementary/pooling_depth.txt.gz").into());
+    let lines = |depth: u32| -> Vec<String> {
+        let text = task.series_split(depth).expect("split");
+        text.lines().map(str::to_owned).collect()
+    };
+    assert_eq!(lines(0).len(), 1_023);
+    assert_eq!(lines(2).len(), 1_023 + 287);
+    let mut ten = lines(10);
+    ten.sort_unstable();
+    let published = {
+        use std::io::Read as _;
+        let file = std::fs::File::open(root.join(SC).join("test.txt.gz")).expect("S-C test");
+        let mut text = String::new();
+        flate2::read::GzDecoder::new(file).read_to_string(&mut text).expect("gzip");
+        let mut lines: Vec<String> = text.lines().map(str::to_owned).collect();
+        lines.sort_unstable();
+        lines
+    };
+    assert_eq!(ten.len(), 2_738);
+    assert_eq!(ten, published);
+}

@@ -242,6 +242,20 @@ impl PoolTask {
         Ok(PoolOutcome { warnings, result })
     }
 
+    /// The test split of pool depth `depth` of a series, as text: `test`, then every pooled
+    /// triple of `pool_depths` whose first judgment in `judgments` is `Y`, with depth ≤
+    /// `depth`, that `test` lacks (judgment-file order). What `series` evaluates at `depth`.
+    ///
+    /// # Errors
+    /// A missing or malformed input.
+    pub fn series_split(&self, depth: u32) -> Result<String, Error> {
+        let test = self.required(&self.test, "test")?;
+        let judged = self.required(&self.judgments, "judgments")?;
+        let depths = self.required(&self.pool_depths, "pool-depths")?;
+        let labels = series::DepthLabels::read(test, judged, depths, Some(depth), &mut Vec::new())?;
+        Ok(String::from_utf8_lossy(&labels.split(depth)).into_owned())
+    }
+
     fn required<'a>(&self, input: &'a Option<Input>, flag: &str) -> Result<&'a Input, Error> {
         let action = match self.action {
             PoolAction::Build => "build",

@@ -11,7 +11,7 @@ use kgeval_formats::meta::wide_csv::read_wide_csv;
 use kgeval_formats::Input;
 use kgeval_meta::pool::{depth_agreement, summarize_judgments};
 use kgeval_model::kgc::{KgcVocabulary, Triple};
-use kgeval_model::meta::pool::{DepthSeries, SeriesRow};
+use kgeval_model::meta::pool::{DepthSeries, PoolSummary, SeriesRow};
 
 use super::{read_labels, PoolTask};
 use crate::kgc::KgcTask;
@@ -41,42 +41,8 @@ pub(super) fn series(
     let inputs: Vec<(SystemInput, bool)> =
         task.runs.iter().map(|r| (r.clone(), false)).chain(task.scores.iter().map(|s| (s.clone(), true))).collect();
     let systems = system_names(&inputs.iter().map(|(s, _)| s.clone()).collect::<Vec<_>>())?;
-    let opened = test.open()?;
-    let test_name = opened.name().to_owned();
-    let mut test_text = opened.bytes().to_vec();
-    let mut vocabulary = KgcVocabulary::open();
-    let test_file = read_triples(&test_text, &test_name, &mut vocabulary)?;
-    let (judgments, pool) = read_labels(judged, depths, &mut vocabulary, warnings)?;
-    let max = task.depth.unwrap_or_else(|| pool.iter().map(|p| p.depth).max().unwrap_or(0));
-    let positives = summarize_judgments(&judgments, &pool, max);
-
-    // The positives each depth adds: pooled triples whose first judgment is Y, not in the test
-    // split, in judgment-file order, with their smallest depth.
-    let mut depth_of: HashMap<Triple, u32> = HashMap::new();
-    for p in &pool {
-        let d = depth_of.entry(p.triple).or_insert(p.depth);
-        *d = (*d).min(p.depth);
-    }
-    let in_test: HashSet<Triple> = test_file.triples.iter().copied().collect();
-    let mut first: HashSet<Triple> = HashSet::new();
-    let mut added: Vec<(u32, String)> = Vec::new();
-    for j in &judgments {
-        if !first.insert(j.triple) || !j.relevant || in_test.contains(&j.triple) {
-            continue;
-        }
-        if let Some(&d) = depth_of.get(&j.triple).filter(|&&d| d >= 1 && d <= max) {
-            let t = j.triple;
-            let (h, r, o) = (
-                vocabulary.entities.resolve(t.head),
-                vocabulary.relations.resolve(t.relation),
-                vocabulary.entities.resolve(t.tail),
-            );
-            added.push((d, format!("{h}\t{r}\t{o}\n")));
-        }
-    }
-    if !test_text.is_empty() && !test_text.ends_with(b"\n") {
-        test_text.push(b'\n');
-    }
+    let labels = DepthLabels::read(test, judged, depths, task.depth, warnings)?;
+    let (test_name, max, positives) = (labels.test_name.clone(), labels.max, labels.positives.clone());
 
     // Every evaluation reads the same filters, questions and labels: read (and decompress)
     // them once, hand the bytes over under their names.
@@ -90,10 +56,7 @@ pub(super) fn series(
     let mut values: Vec<Vec<HashMap<String, f64>>> = vec![Vec::new(); systems.len()];
     progress.start("depth-series evaluations", u64::from(max + 1) * systems.len() as u64);
     for depth in 0..=max {
-        let mut text = test_text.clone();
-        for (_, line) in added.iter().filter(|(d, _)| *d <= depth) {
-            text.extend_from_slice(line.as_bytes());
-        }
+        let text = labels.split(depth);
         let split =
             Input::Bytes { name: format!("{test_name} + positives of depth ≤ {depth}"), bytes: Arc::from(text) };
         for (index, ((input, dense), system)) in inputs.iter().zip(&systems).enumerate() {
@@ -163,4 +126,74 @@ pub(super) fn series(
     series.agreement =
         depth_agreement(&series, reference.as_ref()).map_err(|e| Error::invalid(format!("pool series: {e}")))?;
     Ok(series)
+}
+
+/// The labels of a depth series: the original split's text and the judged positives each
+/// pool depth adds.
+pub(super) struct DepthLabels {
+    /// The test split as named.
+    pub(super) test_name: String,
+    /// Its text, ending with a newline.
+    test_text: Vec<u8>,
+    /// `head<TAB>relation<TAB>tail\n` of every pooled triple whose first judgment is Y and
+    /// that the split lacks, with its smallest depth; judgment-file order.
+    added: Vec<(u32, String)>,
+    /// The deepest point D.
+    pub(super) max: u32,
+    /// Positives per depth.
+    pub(super) positives: PoolSummary,
+}
+
+impl DepthLabels {
+    pub(super) fn read(
+        test: &Input,
+        judged: &Input,
+        depths: &Input,
+        max_depth: Option<u32>,
+        warnings: &mut Vec<Warning>,
+    ) -> Result<Self, Error> {
+        let opened = test.open()?;
+        let test_name = opened.name().to_owned();
+        let mut test_text = opened.bytes().to_vec();
+        let mut vocabulary = KgcVocabulary::open();
+        let test_file = read_triples(&test_text, &test_name, &mut vocabulary)?;
+        let (judgments, pool) = read_labels(judged, depths, &mut vocabulary, warnings)?;
+        let max = max_depth.unwrap_or_else(|| pool.iter().map(|p| p.depth).max().unwrap_or(0));
+        let positives = summarize_judgments(&judgments, &pool, max);
+        let mut depth_of: HashMap<Triple, u32> = HashMap::new();
+        for p in &pool {
+            let d = depth_of.entry(p.triple).or_insert(p.depth);
+            *d = (*d).min(p.depth);
+        }
+        let in_test: HashSet<Triple> = test_file.triples.iter().copied().collect();
+        let mut first: HashSet<Triple> = HashSet::new();
+        let mut added: Vec<(u32, String)> = Vec::new();
+        for j in &judgments {
+            if !first.insert(j.triple) || !j.relevant || in_test.contains(&j.triple) {
+                continue;
+            }
+            if let Some(&d) = depth_of.get(&j.triple).filter(|&&d| d >= 1 && d <= max) {
+                let t = j.triple;
+                let (h, r, o) = (
+                    vocabulary.entities.resolve(t.head),
+                    vocabulary.relations.resolve(t.relation),
+                    vocabulary.entities.resolve(t.tail),
+                );
+                added.push((d, format!("{h}\t{r}\t{o}\n")));
+            }
+        }
+        if !test_text.is_empty() && !test_text.ends_with(b"\n") {
+            test_text.push(b'\n');
+        }
+        Ok(DepthLabels { test_name, test_text, added, max, positives })
+    }
+
+    /// The test split of depth `depth`: the original text, then the positives up to it.
+    pub(super) fn split(&self, depth: u32) -> Vec<u8> {
+        let mut text = self.test_text.clone();
+        for (_, line) in self.added.iter().filter(|(d, _)| *d <= depth) {
+            text.extend_from_slice(line.as_bytes());
+        }
+        text
+    }
 }
