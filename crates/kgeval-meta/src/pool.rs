@@ -432,4 +432,59 @@ mod tests {
         none.rows.iter_mut().for_each(|r| r.values.clear());
         assert_eq!(depth_agreement(&none, None).unwrap(), None);
     }
+
+    /// The spec, transcribed naively: an item's depth is its smallest 1-based position over
+    /// the runs among the distinct non-known items; it is pooled iff that is ≤ d and it is not
+    /// judged. Also: the pool of depth d is the pool of depth d + 1 restricted to depth ≤ d.
+    fn naive(q: &PoolQuestion, depth: u32) -> Vec<(String, u32, u32)> {
+        let mut best: std::collections::BTreeMap<String, (u32, u32)> = std::collections::BTreeMap::new();
+        for list in &q.lists {
+            let mut seen: Vec<&String> = Vec::new();
+            for item in list.iter().filter(|i| !q.known.contains(*i)) {
+                if seen.contains(&item) {
+                    continue;
+                }
+                seen.push(item);
+                let position = seen.len() as u32;
+                if position <= depth {
+                    let e = best.entry(item.clone()).or_insert((position, 0));
+                    e.0 = e.0.min(position);
+                    e.1 += 1;
+                }
+            }
+        }
+        let mut out: Vec<(String, u32, u32)> =
+            best.into_iter().filter(|(i, _)| !q.judged.contains(i)).map(|(i, (d, r))| (i, d, r)).collect();
+        out.sort_by(|a, b| (a.1, &a.0).cmp(&(b.1, &b.0)));
+        out
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn matches_the_naive_transcription(
+            lists in proptest::collection::vec(proptest::collection::vec(0u8..8, 0..10), 1..4),
+            known in proptest::collection::vec(0u8..8, 0..3),
+            judged in proptest::collection::vec(0u8..8, 0..3),
+            depth in 1u32..6,
+        ) {
+            let name = |i: &u8| format!("e{i}");
+            let q = PoolQuestion {
+                id: "q".into(),
+                lists: lists.iter().map(|l| l.iter().map(name).collect()).collect(),
+                known: known.iter().map(name).collect(),
+                judged: judged.iter().map(name).collect(),
+                trivial: false,
+            };
+            let runs = runs(q.lists.len());
+            let pool = build_pool(std::slice::from_ref(&q), &runs, depth).unwrap();
+            let got: Vec<(String, u32, u32)> = pool.items.iter().map(|i| (i.item.clone(), i.depth, i.runs)).collect();
+            proptest::prop_assert_eq!(&got, &naive(&q, depth));
+            proptest::prop_assert_eq!(pool.counts.per_depth.iter().sum::<usize>(), got.len());
+            let deeper = build_pool(std::slice::from_ref(&q), &runs, depth + 1).unwrap();
+            let restricted: Vec<(String, u32)> =
+                deeper.items.iter().filter(|i| i.depth <= depth).map(|i| (i.item.clone(), i.depth)).collect();
+            let shallow: Vec<(String, u32)> = got.iter().map(|(i, d, _)| (i.clone(), *d)).collect();
+            proptest::prop_assert_eq!(restricted, shallow);
+        }
+    }
 }
