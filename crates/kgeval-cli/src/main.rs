@@ -4,6 +4,7 @@ mod align;
 mod kgc;
 mod lexicon;
 mod output;
+mod pool;
 mod progress;
 mod qald;
 mod rank;
@@ -48,6 +49,9 @@ enum Command {
     /// ir_measures names accepted).
     #[command(after_help = trec::EXAMPLES)]
     Trec(Box<trec::TrecArgs>),
+    /// Pool runs TREC-style, ingest the judgments and evaluate a depth series (seed 004 §3).
+    #[command(after_help = pool::EXAMPLES)]
+    Pool(Box<pool::PoolArgs>),
 }
 
 /// What a run ended with, beyond errors.
@@ -74,6 +78,7 @@ fn main() -> ExitCode {
         Command::Qald(args) => qald::run(&args),
         Command::Kgc(args) => kgc::run(&args),
         Command::Trec(args) => trec::run(&args),
+        Command::Pool(args) => pool::run(&args),
     };
     match result {
         Ok(Outcome::Ok) => ExitCode::SUCCESS,

@@ -5,6 +5,7 @@ pub mod agreement;
 mod error;
 pub mod kendall;
 pub mod paired;
+pub mod pool;
 pub mod sensitivity;
 
 pub use error::MetaError;

@@ -9,6 +9,7 @@ mod inputs;
 pub mod kgc;
 pub mod lexicon;
 mod manifest;
+pub mod pool;
 mod progress;
 pub mod qald;
 pub mod rank;

@@ -15,6 +15,7 @@ mod kgc;
 mod lexicon;
 mod melt;
 mod per_item;
+mod pool;
 mod qald;
 mod qald_bad;
 mod qald_server;

@@ -3,4 +3,5 @@
 //! discriminative power, data sensitivity and pooling.
 
 pub mod agreement;
+pub mod pool;
 pub mod sensitivity;
