@@ -9,7 +9,7 @@ use kgeval::align::{AlignPair, AlignTask};
 use kgeval::{FamilyResult, Input, SystemInput};
 use kgeval_model::align::{AlignmentProfile, CompletenessMode};
 
-use crate::output::{finish, write_atomically, OutputArgs};
+use crate::output::{finish, finish_with, OutputArgs};
 use crate::progress::TerminalProgress;
 use crate::Outcome;
 
@@ -125,13 +125,11 @@ enum InputFormatArg {
 pub(crate) fn run(args: &AlignArgs) -> anyhow::Result<Outcome> {
     let task = task(args)?;
     let evaluation = task.run(&TerminalProgress::new(8))?;
-    let outcome = finish(&evaluation, &args.out)?;
-    if let Some(path) = &args.write_labels {
-        let FamilyResult::Align(result) = &evaluation.result else { anyhow::bail!("align: no alignment result") };
-        let labels = result.labels_tsv.as_deref().context("align: labels were not collected")?;
-        write_atomically(path, labels.as_bytes())?;
-    }
-    Ok(outcome)
+    let Some(path) = &args.write_labels else { return finish(&evaluation, &args.out) };
+    let FamilyResult::Align(result) = &evaluation.result else { anyhow::bail!("align: no alignment result") };
+    let labels = result.labels_tsv.as_deref().context("align: labels were not collected")?;
+    // The labels and -o are written together or not at all.
+    finish_with(&evaluation, &args.out, &[(path.as_path(), labels.as_bytes())])
 }
 
 /// The task the flags (or the manifest, with the flags overriding its options) describe.

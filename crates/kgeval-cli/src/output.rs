@@ -23,13 +23,28 @@ pub(crate) fn write_output(path: Option<&Path>, content: &str) -> anyhow::Result
 
 /// Writes to a temporary file beside `path`, then renames it over `path`.
 pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    let mut tmp = tempfile::NamedTempFile::new_in(dir).with_context(|| format!("{}: cannot create", path.display()))?;
-    tmp.write_all(bytes).with_context(|| format!("{}: cannot write", path.display()))?;
-    tmp.persist(path).map_err(|e| e.error).with_context(|| format!("{}: cannot write", path.display()))?;
+    write_all_atomically(&[(path, bytes)])
+}
+
+/// Writes several files all or nothing: every temporary file is written first (a failure
+/// removes them all and leaves every target untouched), then each is renamed over its path.
+pub(crate) fn write_all_atomically(files: &[(&Path, &[u8])]) -> anyhow::Result<()> {
+    let mut written = Vec::with_capacity(files.len());
+    for &(path, bytes) in files {
+        let dir = match path.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p,
+            _ => Path::new("."),
+        };
+        let mut tmp = tempfile::Builder::new()
+            .prefix(".kgeval-tmp-")
+            .tempfile_in(dir)
+            .with_context(|| format!("{}: cannot create", path.display()))?;
+        tmp.write_all(bytes).with_context(|| format!("{}: cannot write", path.display()))?;
+        written.push((path, tmp));
+    }
+    for (path, tmp) in written {
+        tmp.persist(path).map_err(|e| e.error).with_context(|| format!("{}: cannot write", path.display()))?;
+    }
     Ok(())
 }
 
@@ -90,8 +105,18 @@ pub(crate) fn check_gates(evaluation: &kgeval::Evaluation, specs: &[String]) -> 
 
 /// Writes the evaluation's warnings, then its rendering, then checks the gates.
 pub(crate) fn finish(evaluation: &kgeval::Evaluation, out: &OutputArgs) -> anyhow::Result<crate::Outcome> {
+    finish_with(evaluation, out, &[])
+}
+
+/// [`finish`], writing `extra` files (`--write-labels`, `--write-questions`) together with
+/// `-o`: all of them or none.
+pub(crate) fn finish_with(
+    evaluation: &kgeval::Evaluation,
+    out: &OutputArgs,
+    extra: &[(&Path, &[u8])],
+) -> anyhow::Result<crate::Outcome> {
     print_evaluation_warnings(evaluation);
-    render_and_check(evaluation, out, &out.render_options())
+    render_and_check_with(evaluation, out, &out.render_options(), extra)
 }
 
 /// Writes the evaluation's rendering with `options`, then checks the gates (the warnings are
@@ -101,13 +126,31 @@ pub(crate) fn render_and_check(
     out: &OutputArgs,
     options: &RenderOptions,
 ) -> anyhow::Result<crate::Outcome> {
+    render_and_check_with(evaluation, out, options, &[])
+}
+
+/// [`render_and_check`], writing `extra` files together with `-o` (all or none).
+fn render_and_check_with(
+    evaluation: &kgeval::Evaluation,
+    out: &OutputArgs,
+    options: &RenderOptions,
+    extra: &[(&Path, &[u8])],
+) -> anyhow::Result<crate::Outcome> {
     if out.format == FormatArg::Tsv && evaluation.family != kgeval::Family::Trec {
         anyhow::bail!("--format tsv: found `kgeval {}`, expected `kgeval trec` (use --format csv)", evaluation.family);
     }
     let gates = out.fail_under.iter().map(|s| kgeval::Gate::parse(s)).collect::<Result<Vec<_>, _>>()?;
     // Unknown gate metrics are an error before anything is written.
     evaluation.check_gates(&gates)?;
-    write_output(out.output.as_deref(), &evaluation.render(out.format.into(), options))?;
+    let rendered = evaluation.render(out.format.into(), options);
+    let mut files = extra.to_vec();
+    if let Some(path) = out.output.as_deref() {
+        files.push((path, rendered.as_bytes()));
+    }
+    write_all_atomically(&files)?;
+    if out.output.is_none() {
+        write_output(None, &rendered)?;
+    }
     check_gates(evaluation, &out.fail_under)
 }
 

@@ -6,7 +6,7 @@ use clap::{Args, Subcommand};
 use kgeval::pool::{PoolAction, PoolOutcome, PoolResult, PoolTask};
 use kgeval::{Input, SystemInput};
 
-use crate::output::{print_warnings, write_atomically, write_output, FormatArg};
+use crate::output::{print_warnings, write_all_atomically, write_output, FormatArg};
 use crate::progress::TerminalProgress;
 use crate::Outcome;
 
@@ -264,9 +264,17 @@ fn finish(outcome: &PoolOutcome, out: &PoolOutputArgs, annotations: Option<&Path
     };
     let rendered = outcome.render(out.format.into(), &options);
     let template = annotations.map(|p| (p, outcome.annotation_template().unwrap_or_default()));
+    // The annotation template and -o are written together or not at all.
+    let mut files: Vec<(&std::path::Path, &[u8])> = Vec::new();
     if let Some((p, text)) = &template {
-        write_atomically(p, text.as_bytes())?;
+        files.push((p.as_path(), text.as_bytes()));
     }
-    write_output(out.output.as_deref(), &rendered)?;
+    if let Some(path) = out.output.as_deref() {
+        files.push((path, rendered.as_bytes()));
+    }
+    write_all_atomically(&files)?;
+    if out.output.is_none() {
+        write_output(None, &rendered)?;
+    }
     Ok(Outcome::Ok)
 }

@@ -8,7 +8,7 @@ use kgeval::kgc::{KgcTask, RelationWeights};
 use kgeval::{Input, SystemInput};
 use kgeval_model::ranking::{NanPolicy, TiePolicy, Tolerance};
 
-use crate::output::{finish, write_atomically, OutputArgs};
+use crate::output::{finish, finish_with, write_atomically, OutputArgs};
 use crate::progress::TerminalProgress;
 use crate::Outcome;
 
@@ -187,8 +187,12 @@ pub(crate) fn run(args: &KgcArgs) -> anyhow::Result<Outcome> {
         return write_questions(path, &task.questions_text()?).map(|()| Outcome::Ok);
     }
     let (evaluation, questions) = task.run_with_questions(&TerminalProgress::new(64))?;
-    write_questions(path, &questions)?;
-    finish(&evaluation, &args.out)
+    if path.as_os_str() == "-" {
+        write_questions(path, &questions)?;
+        return finish(&evaluation, &args.out);
+    }
+    // The question list and -o are written together or not at all.
+    finish_with(&evaluation, &args.out, &[(path.as_path(), questions.as_bytes())])
 }
 
 /// `--write-questions`: to stdout for `-`, else atomically to the file.

@@ -32,6 +32,23 @@ fn labels_list_every_judged_cell() {
     let count = |label: &str| text.lines().filter(|l| l.split('\t').nth(2) == Some(label)).count();
     assert_eq!((count("TP"), count("FP"), count("FN"), count("ignored")), (8, 4, 7, 0));
     assert!(text.starts_with("system\tpair\tlabel\tentity1\tentity2\trelation\tconfidence\tline\n"));
+
+    // An unwritable -o: the labels are not written either.
+    std::fs::remove_file(&labels).expect("remove");
+    let bad = dir.path().join("no-such-dir").join("out.txt");
+    let out = kgeval(&[
+        "align",
+        "--reference",
+        REF,
+        "--system",
+        AML,
+        "--write-labels",
+        labels.to_str().unwrap(),
+        "-o",
+        bad.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(std::fs::read_dir(dir.path()).expect("dir").count(), 0, "nothing written when -o fails");
 }
 
 #[test]

@@ -146,6 +146,20 @@ fn written_questions_are_the_mini_question_list() {
     let run = kgeval(&args.iter().map(String::as_str).collect::<Vec<_>>());
     assert_eq!(run.status.code(), Some(2));
     assert!(!out.exists(), "nothing written on failure");
+
+    // An unwritable -o: the question list is not written either.
+    let bad = dir.path().join("no-such-dir").join("out.json");
+    let args = mini(&[
+        "--write-questions",
+        out.to_str().expect("utf-8"),
+        "--ranks",
+        &ranks,
+        "-o",
+        bad.to_str().expect("utf-8"),
+    ]);
+    let run = kgeval(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(run.status.code(), Some(2), "{}", String::from_utf8_lossy(&run.stderr));
+    assert_eq!(std::fs::read_dir(dir.path()).expect("dir").count(), 0, "nothing written when -o fails");
 }
 
 /// The popularity baseline (`testdata/kgc/baseline/make_popularity_ranks.py`) on FB15k-237:

@@ -453,3 +453,18 @@ fn series_splits_rebuild_fb_test_s_c() {
     assert_eq!(ten.len(), 2_738);
     assert_eq!(ten, published);
 }
+
+/// `-o` and `--annotations` are written together or not at all: an unwritable `-o` leaves no
+/// annotation template (and no temporary file) behind.
+#[test]
+fn nothing_written_when_one_output_fails() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let annotations = dir.path().join("annotations.txt");
+    let bad = dir.path().join("no-such-dir").join("pool.txt");
+    let (a, p) = (annotations.display().to_string(), bad.display().to_string());
+    let args = mini_build(&["-o", &p, "--annotations", &a]);
+    let out = kgeval(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stderr));
+    let left: Vec<_> = std::fs::read_dir(dir.path()).expect("dir").collect();
+    assert!(left.is_empty(), "{left:?}");
+}
