@@ -509,9 +509,10 @@ fn erfc(a: f64) -> f64 {
     }
 }
 
-/// The standard normal CDF Φ(a) (cephes `ndtr`).
+/// The standard normal CDF Φ(a): cephes `ndtr` as in scipy (`special.ndtr`), to the bit on
+/// the same coefficients and operations.
 #[must_use]
-pub fn normal_cdf(a: f64) -> f64 {
+pub(crate) fn normal_cdf(a: f64) -> f64 {
     if a.is_nan() {
         return f64::NAN;
     }
