@@ -509,7 +509,7 @@ fn erfc(a: f64) -> f64 {
     }
 }
 
-/// The standard normal CDF Φ(a): cephes `ndtr` as in scipy (`special.ndtr`), to the bit on
+/// The standard normal CDF Φ(a): cephes `ndtr` as in scipy (`special.ndtr`), ported with
 /// the same coefficients and operations.
 #[must_use]
 pub(crate) fn normal_cdf(a: f64) -> f64 {
