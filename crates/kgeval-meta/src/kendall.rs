@@ -33,6 +33,9 @@ use kgeval_model::meta::agreement::{KendallTau, PValueMethod, TauVariant};
 
 use crate::MetaError;
 
+mod normal;
+pub(crate) use normal::normal_cdf;
+
 /// The pair counts of two vectors: everything every variant and the p-value need.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct KendallCounts {
@@ -155,7 +158,8 @@ pub fn kendall_tau(x: &[f64], y: &[f64], variant: TauVariant) -> Result<KendallT
     Ok(kendall_counts(x, y)?.result(variant))
 }
 
-/// The pair counts of `x` and `y` in O(n log n) (Knight's algorithm).
+/// The pair counts of `x` and `y` in O(n log n) (Knight's algorithm; the two sorts are
+/// stable LSD radix sorts on the floats' order keys, so in practice O(n)).
 ///
 /// # Errors
 /// [`MetaError::InvalidOption`] when the lengths differ or a value is NaN.
@@ -165,22 +169,47 @@ pub fn kendall_counts(x: &[f64], y: &[f64]) -> Result<KendallCounts, MetaError> 
     if n > u32::MAX as usize {
         return Err(MetaError::InvalidOption(format!("kendall tau: {n} values, at most 2^32 − 1 supported")));
     }
-    let (rank_x, distinct_x) = dense_ranks(x);
-    let (rank_y, distinct_y) = dense_ranks(y);
-    let (ties_x, x0, x1) = tie_terms(&rank_x, distinct_x);
-    let (ties_y, y0, y1) = tie_terms(&rank_y, distinct_y);
-    // Sort by (x, y): ties in x are then in increasing y, so the discordant pairs are exactly
-    // the strict inversions of the y sequence.
-    let mut keys: Vec<u64> =
-        rank_x.iter().zip(&rank_y).map(|(&rx, &ry)| (u64::from(rx) << 32) | u64::from(ry)).collect();
-    keys.sort_unstable();
-    let mut ties_xy = 0u64;
-    let mut run = 0u64;
-    for (i, key) in keys.iter().enumerate() {
-        run = if i > 0 && keys[i - 1] == *key { run + 1 } else { 0 };
-        ties_xy += run;
+    // Sort by y (stable radix sort) and give dense ranks along the way.
+    let mut by_y: Vec<(u64, u32)> = y.iter().enumerate().map(|(i, &v)| (order_key(v), i as u32)).collect();
+    radix_sort(&mut by_y);
+    let (mut ties_y, mut y0, mut y1, mut rank) = (0u64, 0u128, 0u128, 0u32);
+    let mut run_start = 0;
+    let mut pairs: Vec<(u64, u32)> = Vec::with_capacity(n);
+    for (i, &(key, index)) in by_y.iter().enumerate() {
+        if i > 0 && by_y[i - 1].0 != key {
+            (ties_y, y0, y1) = add_tie_group((i - run_start) as u64, (ties_y, y0, y1));
+            run_start = i;
+            rank += 1;
+        }
+        pairs.push((order_key(x[index as usize]), rank));
     }
-    let mut ys: Vec<u32> = keys.iter().map(|&key| key as u32).collect();
+    (ties_y, y0, y1) = add_tie_group((n - run_start) as u64, (ties_y, y0, y1));
+    let distinct_y = if n == 0 { 0 } else { rank + 1 };
+    drop(by_y);
+    // A stable sort by x of pairs in increasing y: sorted by (x, rank of y). Ties in x are
+    // then in increasing y, so the discordant pairs are exactly the strict inversions of the
+    // y sequence; runs of equal x are x's tie groups and runs of equal (x, y) the joint ties.
+    radix_sort(&mut pairs);
+    let (mut ties_x, mut x0, mut x1, mut ties_xy, mut distinct_x) = (0u64, 0u128, 0u128, 0u64, 0u32);
+    let (mut run_x, mut run_xy) = (0u64, 0u64);
+    for (i, pair) in pairs.iter().enumerate() {
+        let same_x = i > 0 && pairs[i - 1].0 == pair.0;
+        run_xy = if same_x && pairs[i - 1].1 == pair.1 { run_xy + 1 } else { 0 };
+        ties_xy += run_xy;
+        if same_x {
+            run_x += 1;
+        } else {
+            // A new x value closes the previous group (at i = 0 an empty "group" of size 1).
+            (ties_x, x0, x1) = add_tie_group(run_x + 1, (ties_x, x0, x1));
+            distinct_x += 1;
+            run_x = 0;
+        }
+    }
+    if !pairs.is_empty() {
+        (ties_x, x0, x1) = add_tie_group(run_x + 1, (ties_x, x0, x1));
+    }
+    let mut ys: Vec<u32> = pairs.iter().map(|&(_, ry)| ry).collect();
+    drop(pairs);
     let discordant = count_inversions(&mut ys);
     Ok(KendallCounts {
         n: n as u64,
@@ -252,10 +281,40 @@ fn order_key(value: f64) -> u64 {
     }
 }
 
+/// Sorts by the `u64` key, stably: an LSD radix sort, one byte per pass, skipping the bytes
+/// every key shares.
+fn radix_sort(values: &mut Vec<(u64, u32)>) {
+    let n = values.len();
+    let mut counts = [[0usize; 256]; 8];
+    for &(key, _) in values.iter() {
+        for (byte, count) in counts.iter_mut().enumerate() {
+            count[((key >> (8 * byte)) & 0xff) as usize] += 1;
+        }
+    }
+    let mut buffer = vec![(0u64, 0u32); n];
+    for (byte, count) in counts.iter().enumerate() {
+        if count.contains(&n) {
+            continue;
+        }
+        let mut offsets = [0usize; 256];
+        let mut sum = 0;
+        for (offset, &c) in offsets.iter_mut().zip(count) {
+            *offset = sum;
+            sum += c;
+        }
+        for &(key, payload) in values.iter() {
+            let slot = &mut offsets[((key >> (8 * byte)) & 0xff) as usize];
+            buffer[*slot] = (key, payload);
+            *slot += 1;
+        }
+        std::mem::swap(values, &mut buffer);
+    }
+}
+
 /// Dense ranks (0-based; equal values share a rank) and the number of distinct values.
 fn dense_ranks(values: &[f64]) -> (Vec<u32>, u32) {
     let mut keyed: Vec<(u64, u32)> = values.iter().enumerate().map(|(i, &v)| (order_key(v), i as u32)).collect();
-    keyed.sort_unstable();
+    radix_sort(&mut keyed);
     let mut ranks = vec![0u32; values.len()];
     let mut rank = 0u32;
     for (k, &(key, index)) in keyed.iter().enumerate() {
@@ -274,38 +333,55 @@ fn tie_terms(ranks: &[u32], distinct: u32) -> (u64, u128, u128) {
     for &rank in ranks {
         sizes[rank as usize] += 1;
     }
-    let (mut pairs, mut t0, mut t1) = (0u64, 0u128, 0u128);
-    for &t in sizes.iter().filter(|&&t| t > 1) {
-        let t = u128::from(t);
-        pairs += (t * (t - 1) / 2) as u64;
-        t0 += t * (t - 1) * (t - 2);
-        t1 += t * (t - 1) * (2 * t + 5);
-    }
-    (pairs, t0, t1)
+    sizes.into_iter().fold((0, 0, 0), |terms, t| add_tie_group(t, terms))
 }
 
-/// Strict inversions (i < j, a[i] > a[j]) by a bottom-up merge sort; sorts `a`.
+/// Adds a tie group of `t` values to (Σ t(t−1)/2, Σ t(t−1)(t−2), Σ t(t−1)(2t+5)).
+fn add_tie_group(t: u64, (pairs, t0, t1): (u64, u128, u128)) -> (u64, u128, u128) {
+    if t < 2 {
+        return (pairs, t0, t1);
+    }
+    let t = u128::from(t);
+    (pairs + (t * (t - 1) / 2) as u64, t0 + t * (t - 1) * (t - 2), t1 + t * (t - 1) * (2 * t + 5))
+}
+
+/// Strict inversions (i < j, a[i] > a[j]) by a bottom-up merge sort over insertion-sorted
+/// runs of 32 (each shift of an insertion sort undoes one inversion); sorts `a`.
 fn count_inversions(a: &mut Vec<u32>) -> u64 {
+    const RUN: usize = 32;
     let n = a.len();
-    let mut buffer = vec![0u32; n];
     let mut inversions = 0u64;
-    let mut width = 1;
+    for run in a.chunks_mut(RUN) {
+        for i in 1..run.len() {
+            let value = run[i];
+            let mut j = i;
+            while j > 0 && run[j - 1] > value {
+                run[j] = run[j - 1];
+                j -= 1;
+            }
+            inversions += (i - j) as u64;
+            run[j] = value;
+        }
+    }
+    let mut buffer = vec![0u32; n];
+    let mut width = RUN;
     while width < n {
         let mut lo = 0;
         while lo < n {
             let mid = (lo + width).min(n);
             let hi = (lo + 2 * width).min(n);
             let (mut i, mut j, mut k) = (lo, mid, lo);
-            while i < mid && j < hi {
-                if a[j] < a[i] {
-                    buffer[k] = a[j];
-                    inversions += (mid - i) as u64;
-                    j += 1;
-                } else {
-                    buffer[k] = a[i];
-                    i += 1;
+            if mid < hi && a[mid - 1] > a[mid] {
+                // Branch-free: the comparison of random data is unpredictable.
+                while i < mid && j < hi {
+                    let (left, right) = (a[i], a[j]);
+                    let take_right = right < left;
+                    buffer[k] = if take_right { right } else { left };
+                    inversions += u64::from(take_right) * (mid - i) as u64;
+                    j += usize::from(take_right);
+                    i += usize::from(!take_right);
+                    k += 1;
                 }
-                k += 1;
             }
             buffer[k..k + mid - i].copy_from_slice(&a[i..mid]);
             k += mid - i;
@@ -371,131 +447,6 @@ fn kendall_p_exact(n: u64, concordant: u64) -> f64 {
         }
     };
     prob.clamp(0.0, 1.0)
-}
-
-// The standard normal CDF of cephes (`xsf::cephes::ndtr`), which scipy's `special.ndtr` is;
-// the coefficients are copied as printed there.
-#[allow(clippy::unreadable_literal, clippy::excessive_precision)]
-const NDTR_P: [f64; 9] = [
-    2.46196981473530512524E-10,
-    5.64189564831068821977E-1,
-    7.46321056442269912687E0,
-    4.86371970985681366614E1,
-    1.96520832956077098242E2,
-    5.26445194995477358631E2,
-    9.34528527171957607540E2,
-    1.02755188689515710272E3,
-    5.57535335369399327526E2,
-];
-#[allow(clippy::unreadable_literal, clippy::excessive_precision)]
-const NDTR_Q: [f64; 8] = [
-    1.32281951154744992508E1,
-    8.67072140885989742329E1,
-    3.54937778887819891062E2,
-    9.75708501743205489753E2,
-    1.82390916687909736289E3,
-    2.24633760818710981792E3,
-    1.65666309194161350182E3,
-    5.57535340817727675546E2,
-];
-#[allow(clippy::unreadable_literal, clippy::excessive_precision)]
-const NDTR_R: [f64; 6] = [
-    5.64189583547755073984E-1,
-    1.27536670759978104416E0,
-    5.01905042251180477414E0,
-    6.16021097993053585195E0,
-    7.40974269950448939160E0,
-    2.97886665372100240670E0,
-];
-#[allow(clippy::unreadable_literal, clippy::excessive_precision)]
-const NDTR_S: [f64; 6] = [
-    2.26052863220117276590E0,
-    9.39603524938001434673E0,
-    1.20489539808096656605E1,
-    1.70814450747565897222E1,
-    9.60896809063285878198E0,
-    3.36907645100081516050E0,
-];
-#[allow(clippy::unreadable_literal, clippy::excessive_precision)]
-const NDTR_T: [f64; 5] = [
-    9.60497373987051638749E0,
-    9.00260197203842689217E1,
-    2.23200534594684319226E3,
-    7.00332514112805075473E3,
-    5.55923013010394962768E4,
-];
-#[allow(clippy::unreadable_literal, clippy::excessive_precision)]
-const NDTR_U: [f64; 5] = [
-    3.35617141647503099647E1,
-    5.21357949780152679795E2,
-    4.59432382970980127987E3,
-    2.26290000613890934246E4,
-    4.92673942608635921086E4,
-];
-#[allow(clippy::unreadable_literal, clippy::excessive_precision)]
-const MAXLOG: f64 = 7.097827128933839730962063185871E2;
-
-fn polevl(x: f64, coefficients: &[f64]) -> f64 {
-    coefficients.iter().fold(0.0, |acc, &c| acc * x + c)
-}
-
-fn p1evl(x: f64, coefficients: &[f64]) -> f64 {
-    coefficients.iter().fold(1.0, |acc, &c| acc * x + c)
-}
-
-fn erf(x: f64) -> f64 {
-    if x < 0.0 {
-        return -erf(-x);
-    }
-    if x > 1.0 {
-        return 1.0 - erfc(x);
-    }
-    let z = x * x;
-    x * polevl(z, &NDTR_T) / p1evl(z, &NDTR_U)
-}
-
-fn erfc(a: f64) -> f64 {
-    let x = a.abs();
-    if x < 1.0 {
-        return 1.0 - erf(a);
-    }
-    let z = -a * a;
-    let underflow = if a < 0.0 { 2.0 } else { 0.0 };
-    if z < -MAXLOG {
-        return underflow;
-    }
-    let z = z.exp();
-    let (p, q) =
-        if x < 8.0 { (polevl(x, &NDTR_P), p1evl(x, &NDTR_Q)) } else { (polevl(x, &NDTR_R), p1evl(x, &NDTR_S)) };
-    let mut y = (z * p) / q;
-    if a < 0.0 {
-        y = 2.0 - y;
-    }
-    if y == 0.0 {
-        underflow
-    } else {
-        y
-    }
-}
-
-/// The standard normal CDF Φ(a) (cephes `ndtr`).
-#[must_use]
-pub fn normal_cdf(a: f64) -> f64 {
-    if a.is_nan() {
-        return f64::NAN;
-    }
-    let x = a * std::f64::consts::FRAC_1_SQRT_2;
-    let z = x.abs();
-    if z < 1.0 {
-        0.5 + 0.5 * erf(x)
-    } else {
-        let y = 0.5 * erfc(z);
-        if x > 0.0 {
-            1.0 - y
-        } else {
-            y
-        }
-    }
 }
 
 #[cfg(test)]
