@@ -7,6 +7,7 @@ pub mod input;
 pub mod kgc;
 pub mod lexicon;
 mod lines;
+pub mod meta;
 pub mod ontology;
 pub mod per_item;
 pub mod qald;

@@ -1,0 +1,5 @@
+//! Readers of meta-evaluation inputs: score tables written by other tools, p-value matrices.
+
+pub mod detect;
+pub mod long_csv;
+pub mod trec_eval_q;
