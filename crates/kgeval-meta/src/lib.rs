@@ -1,8 +1,16 @@
 #![doc = include_str!("../README.md")]
 #![deny(missing_docs)]
 
+pub mod distributions;
 mod error;
+pub mod leaderboard;
 pub mod paired;
+pub mod power;
+pub mod randomised;
+pub mod significance;
 
 pub use error::MetaError;
+pub use leaderboard::leaderboard;
 pub use paired::{MissingCounts, MissingPolicy, PairedScores};
+pub use power::discriminative_power;
+pub use significance::{compare_systems, SignificanceOptions};
