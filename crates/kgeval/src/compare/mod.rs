@@ -25,9 +25,9 @@ pub use kgeval_model::meta::significance::{Correction, SignificanceTest};
 pub use run::{CompareEvaluation, MISSING_VALUES};
 
 /// Iterations of the paired bootstrap (and of the confidence intervals) unless given.
-pub const DEFAULT_BOOTSTRAP_ITERATIONS: usize = 1000;
+pub const DEFAULT_BOOTSTRAP_ITERATIONS: usize = kgeval_meta::significance::DEFAULT_BOOTSTRAP_ITERATIONS;
 /// Iterations of the randomisation tests (Fisher, Tukey HSD) unless given.
-pub const DEFAULT_RANDOMISATION_ITERATIONS: usize = 10_000;
+pub const DEFAULT_RANDOMISATION_ITERATIONS: usize = kgeval_meta::significance::DEFAULT_RANDOMISATION_ITERATIONS;
 
 /// A comparison of systems: score tables (or qrels and runs), the metrics, the test and its
 /// options; with `against`, the ranking agreement of two result sets instead.

@@ -151,7 +151,7 @@ impl CompareTask {
 
     /// One metric: the test over every pair, the leaderboard and the discriminative power.
     fn compare_metric(&self, scores: &PairedScores) -> Result<MetricComparison, Error> {
-        let options = kgeval_meta::significance::SignificanceOptions {
+        let options = kgeval_meta::SignificanceOptions {
             test: self.test,
             correction: self.correction,
             alpha: self.alpha,
@@ -159,10 +159,9 @@ impl CompareTask {
             interval_iterations: self.intervals.then(|| self.iterations()),
             seed: self.seed,
         };
-        let significance = kgeval_meta::significance::compare_systems(scores, &options).map_err(meta_error)?;
-        let leaderboard = kgeval_meta::leaderboard::leaderboard(&significance);
-        let adjusted: Vec<f64> = significance.pairs.iter().map(|p| p.p_adjusted).collect();
-        let power = kgeval_meta::power::discriminative_power(&scores.metric, &adjusted, self.alpha);
+        let significance = kgeval_meta::compare_systems(scores, &options).map_err(meta_error)?;
+        let leaderboard = kgeval_meta::leaderboard(&significance);
+        let power = kgeval_meta::power::power_of(&significance, true).map_err(meta_error)?;
         Ok(MetricComparison {
             significance,
             leaderboard,
