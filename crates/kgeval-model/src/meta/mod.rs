@@ -3,4 +3,6 @@
 //! discriminative power, data sensitivity and pooling.
 pub mod significance;
 
+pub mod agreement;
+
 pub mod compare;
