@@ -14,7 +14,7 @@ use crate::Outcome;
 pub(crate) const EXAMPLES: &str = "\
 Examples:
   kgeval compare --qrels testdata/trec_eval/test/qrels.test --run full=testdata/trec_eval/test/results.test \\
-      --run trunc=testdata/trec_eval/test/results.trunc -m map -m P.10
+      --run trunc=testdata/trec_eval/test/results.trunc -m map -m P.10 --missing zero
   kgeval compare --test tukey --iterations 1000 --missing drop all=testdata/trec_eval/test/out.test.aq \\
       top=testdata/trec_eval/test/out.test.aqcM -m map -m P_10 --format markdown
   kgeval compare testdata/kgc/kgc-sparsity/result/FB-Test-S/evaluation.csv \\
@@ -96,8 +96,8 @@ pub(crate) struct CompareArgs {
 
 mod kgeval_formats_names {
     //! `value_parser`s over the model's and the facade's `from_name`s (no parallel enum).
-    use kgeval::compare::{MetaInputFormat, MissingPolicy};
     use kgeval::compare::TauVariant;
+    use kgeval::compare::{MetaInputFormat, MissingPolicy};
     use kgeval_model::meta::significance::{Correction, SignificanceTest};
 
     pub(super) fn parse_test(name: &str) -> Result<SignificanceTest, String> {
@@ -151,7 +151,8 @@ pub(crate) fn run(args: &CompareArgs) -> anyhow::Result<Outcome> {
         }
     }
     for scope in scopes {
-        let warnings: Vec<_> = evaluation.warnings.iter().filter(|w| w.scope == scope).map(|w| w.diagnostic.clone()).collect();
+        let warnings: Vec<_> =
+            evaluation.warnings.iter().filter(|w| w.scope == scope).map(|w| w.diagnostic.clone()).collect();
         print_warnings(scope, &warnings);
     }
     let defaults = RenderOptions::default();

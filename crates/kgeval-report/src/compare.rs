@@ -68,7 +68,8 @@ pub(crate) fn conventions_line(result: &CompareResult) -> String {
     } else {
         format!("{} correction", c.correction.name())
     };
-    let draws = if c.iterations > 0 { format!(", B = {}, seed {} (ChaCha8)", c.iterations, c.seed) } else { String::new() };
+    let draws =
+        if c.iterations > 0 { format!(", B = {}, seed {} (ChaCha8)", c.iterations, c.seed) } else { String::new() };
     let intervals = if c.intervals { ", percentile bootstrap intervals of the means" } else { "" };
     format!(
         "{}, {correction}, α = {}{draws}{intervals}; missing values: {}; input {}",

@@ -5,6 +5,7 @@ use std::fmt::Write as _;
 
 use kgeval_model::meta::agreement::{Agreement, AgreementRow, TauVariant};
 use kgeval_model::meta::compare::{CompareResult, MetricComparison};
+use kgeval_model::meta::significance::Correction;
 
 use super::{conventions_line, superscript};
 use crate::number::format_fixed;
@@ -14,7 +15,7 @@ use crate::{RenderOptions, Table};
 pub(super) fn render(result: &CompareResult, options: &RenderOptions, markdown: bool) -> String {
     let mut out = String::new();
     if markdown {
-        let _ = writeln!(out, "_{}_\n", conventions_line(result));
+        let _ = writeln!(out, "_kgeval compare: {}_", conventions_line(result));
     } else {
         let _ = writeln!(out, "# kgeval compare: {}", conventions_line(result));
     }
@@ -71,7 +72,12 @@ fn metric_block(out: &mut String, comparison: &MetricComparison, options: &Rende
     let direction = if significance.higher_is_better { "higher is better" } else { "lower is better" };
     heading(
         out,
-        &format!("{} ({direction}; {} items, {} systems)", significance.metric, significance.n_items, significance.systems.len()),
+        &format!(
+            "{} ({direction}; {} items, {} systems)",
+            significance.metric,
+            significance.n_items,
+            significance.systems.len()
+        ),
         markdown,
     );
     let board = &comparison.leaderboard;
@@ -103,23 +109,34 @@ fn metric_block(out: &mut String, comparison: &MetricComparison, options: &Rende
     if !markdown {
         out.push('\n');
     }
-    let adjusted = if significance.correction.name() == "none" { "p" } else { "p_adjusted" };
-    let mut pairs = Table::new(
-        &["system_a", "system_b", "difference", "cohens_d", "statistic", "p", adjusted, "sig", "w/t/l"],
-        &[false, false, true, true, true, true, true, false, true],
-    );
+    // One p column when nothing corrects them (no correction, or Tukey HSD's family-wise p).
+    let corrected = significance.correction != Correction::None;
+    let mut header = vec!["system_a", "system_b", "difference", "cohens_d", "statistic", "p"];
+    if corrected {
+        header.push("p_adjusted");
+    }
+    header.extend(["sig", "w/t/l"]);
+    let mut numeric = vec![false, false, true, true, true, true];
+    if corrected {
+        numeric.push(true);
+    }
+    numeric.extend([false, true]);
+    let mut pairs = Table::new(&header, &numeric);
     for pair in &significance.pairs {
-        pairs.row(vec![
+        let mut cells = vec![
             significance.systems[pair.a].clone(),
             significance.systems[pair.b].clone(),
             number(pair.mean_difference, options),
             number(pair.effect_size, options),
             pair.statistic.map_or_else(|| "-".to_owned(), |s| number(s, options)),
             p_value(pair.p_value, options),
-            p_value(pair.p_adjusted, options),
-            if pair.is_significant(significance.alpha) { "*" } else { "" }.to_owned(),
-            format!("{}/{}/{}", pair.wins, pair.ties, pair.losses),
-        ]);
+        ];
+        if corrected {
+            cells.push(p_value(pair.p_adjusted, options));
+        }
+        cells.push(if pair.is_significant(significance.alpha) { "*" } else { "" }.to_owned());
+        cells.push(format!("{}/{}/{}", pair.wins, pair.ties, pair.losses));
+        pairs.row(cells);
     }
     table(out, &pairs, markdown);
     let power = &comparison.power;

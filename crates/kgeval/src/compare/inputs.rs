@@ -157,3 +157,8 @@ pub(crate) fn evaluate_runs(
         evaluation.warnings.into_iter().filter(|w| w.diagnostic.code != crate::trec::TOPICS_EVALUATED).collect();
     Ok((evaluation.table, warnings))
 }
+
+/// A wide system × metric CSV (kgc-sparsity `evaluation.csv`, `pooling_depth.csv`).
+pub(crate) fn read_wide(opened: &InputBytes) -> Result<kgeval_model::meta::agreement::SystemMetricTable, Error> {
+    Err(Error::invalid(format!("{}: wide CSV reader pending", opened.name())))
+}

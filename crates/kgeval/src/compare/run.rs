@@ -192,17 +192,19 @@ fn missing_warning(scores: &PairedScores, policy: MissingPolicy) -> Option<Warni
         ),
         _ => return None,
     };
-    Some(Warning { scope: format!("metric {}", scores.metric), diagnostic: Diagnostic::warning(MISSING_VALUES, message) })
+    Some(Warning {
+        scope: format!("metric {}", scores.metric),
+        diagnostic: Diagnostic::warning(MISSING_VALUES, message),
+    })
 }
 
 /// Finds `name` among the table's metrics: canonical name, alias, or any case.
-pub(crate) fn find_metric<'a>(available: impl Iterator<Item = &'a str> + Clone, name: &str) -> Option<&'a str> {
+pub(crate) fn find_metric<'a>(available: &[&'a str], name: &str) -> Option<&'a str> {
     let canonical = canonical_metric_name(name);
-    available
-        .clone()
-        .find(|m| *m == canonical)
-        .or_else(|| available.clone().find(|m| m.eq_ignore_ascii_case(&canonical)))
-        .or_else(|| available.clone().find(|m| m.eq_ignore_ascii_case(name)))
+    let find = |matches: &dyn Fn(&str) -> bool| available.iter().copied().find(|m| matches(m));
+    find(&|m| m == canonical)
+        .or_else(|| find(&|m| m.eq_ignore_ascii_case(&canonical)))
+        .or_else(|| find(&|m| m.eq_ignore_ascii_case(name)))
 }
 
 /// The metrics to compare: the ones asked for (each must be in the table), else the table's
@@ -226,7 +228,7 @@ fn select_metrics(table: &ScoreTable, asked: &[String]) -> Result<Vec<String>, E
         return asked
             .iter()
             .map(|name| {
-                find_metric(with_items.iter().copied(), name).map(str::to_owned).ok_or_else(|| {
+                find_metric(&with_items, name).map(str::to_owned).ok_or_else(|| {
                     Error::invalid(format!(
                         "unknown metric `{name}`: the input has per-item values of {}",
                         with_items.join(", ")
@@ -260,23 +262,20 @@ fn select_metrics(table: &ScoreTable, asked: &[String]) -> Result<Vec<String>, E
 
 /// One side as a wide system × metric table: read from a wide CSV, or each system's
 /// headline (else its mean over items) per metric of an item table.
-fn wide_table(
-    side: &Side,
-    inputs: &[crate::SystemInput],
-    metrics: &[String],
-) -> Result<SystemMetricTable, Error> {
+fn wide_table(side: &Side, inputs: &[crate::SystemInput], metrics: &[String]) -> Result<SystemMetricTable, Error> {
     match side {
-        Side::Wide(opened) => Ok(kgeval_formats::meta::wide_csv::read_wide_csv(opened.bytes(), opened.name())?),
+        Side::Wide(opened) => super::inputs::read_wide(opened),
         Side::Items { table, formats } => {
             let _: &[MetaInputFormat] = formats;
             let source = inputs.iter().map(|s| s.input.name()).collect::<Vec<_>>().join(", ");
+            let available: Vec<&str> = table.metrics().collect();
             let names: Vec<String> = if metrics.is_empty() {
                 table.metrics().map(str::to_owned).collect()
             } else {
                 metrics
                     .iter()
                     .map(|name| {
-                        find_metric(table.metrics(), name).map(str::to_owned).ok_or_else(|| {
+                        find_metric(&available, name).map(str::to_owned).ok_or_else(|| {
                             Error::invalid(format!(
                                 "unknown metric `{name}`: the input has {}",
                                 table.metrics().collect::<Vec<_>>().join(", ")
@@ -285,7 +284,7 @@ fn wide_table(
                     })
                     .collect::<Result<_, _>>()?
             };
-            let mut wide = SystemMetricTable::new(&source, Vec::new(), names.clone());
+            let mut wide = SystemMetricTable::new(&source, Vec::new(), &names);
             for (index, system) in table.systems().enumerate() {
                 let id = kgeval_model::SystemId(index as u32);
                 let values = names
