@@ -3,6 +3,7 @@
 mod alignapi;
 mod bad_input;
 mod cli;
+mod compare;
 mod conventions;
 mod diso;
 mod facade;

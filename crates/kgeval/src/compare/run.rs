@@ -14,6 +14,9 @@ use crate::{Error, Progress, Warning};
 
 /// The code of the warning that says how many values `--missing zero|drop` filled or dropped.
 pub const MISSING_VALUES: &str = "missing-values";
+/// The code of the warning that names metrics left out by default because some system has
+/// no value of them.
+pub const PARTIAL_METRICS: &str = "partial-metrics";
 
 /// What a [`CompareTask`] returns: the comparison, its warnings and the per-item table read.
 #[derive(Debug, Clone)]
@@ -115,7 +118,8 @@ impl CompareTask {
                 )))
             }
         };
-        let names = select_metrics(&table, metrics)?;
+        let (names, metric_warnings) = select_metrics(&table, metrics)?;
+        warnings.extend(metric_warnings);
         let mut comparisons = Vec::with_capacity(names.len());
         progress.start("metrics", names.len() as u64);
         for name in &names {
@@ -209,15 +213,21 @@ pub(crate) fn find_metric<'a>(available: &[&'a str], name: &str) -> Option<&'a s
 
 /// The metrics to compare: the ones asked for (each must be in the table), else the table's
 /// headline metrics that have per-item values and a direction, else every metric with
-/// per-item values and a direction (counts such as `num_ret` are left out).
-fn select_metrics(table: &ScoreTable, asked: &[String]) -> Result<Vec<String>, Error> {
-    let with_items: Vec<&str> = {
-        let mut seen = vec![false; table.metrics().len()];
-        for (_, _, metric, _) in table.rows() {
-            seen[metric.0 as usize] = true;
-        }
-        table.metrics().enumerate().filter(|(i, _)| seen[*i]).map(|(_, m)| m).collect()
-    };
+/// per-item values and a direction (counts such as `num_ret` are left out); by default only
+/// metrics every system has values of (the others are named in a warning).
+fn select_metrics(table: &ScoreTable, asked: &[String]) -> Result<(Vec<String>, Vec<Warning>), Error> {
+    let n_metrics = table.metrics().len();
+    let n_systems = table.systems().len();
+    let mut seen = vec![false; n_metrics * n_systems];
+    for (system, _, metric, _) in table.rows() {
+        seen[metric.0 as usize * n_systems + system.0 as usize] = true;
+    }
+    let with_items: Vec<&str> = table
+        .metrics()
+        .enumerate()
+        .filter(|(m, _)| seen[m * n_systems..(m + 1) * n_systems].contains(&true))
+        .map(|(_, name)| name)
+        .collect();
     if with_items.is_empty() {
         return Err(Error::invalid(
             "compare: found no per-item values, expected one value per (system, item, metric) \
@@ -225,7 +235,7 @@ fn select_metrics(table: &ScoreTable, asked: &[String]) -> Result<Vec<String>, E
         ));
     }
     if !asked.is_empty() {
-        return asked
+        let names = asked
             .iter()
             .map(|name| {
                 find_metric(&with_items, name).map(str::to_owned).ok_or_else(|| {
@@ -235,29 +245,42 @@ fn select_metrics(table: &ScoreTable, asked: &[String]) -> Result<Vec<String>, E
                     ))
                 })
             })
-            .collect();
+            .collect::<Result<_, _>>()?;
+        return Ok((names, Vec::new()));
     }
-    let directed: Vec<&str> = with_items
-        .iter()
-        .copied()
-        .filter(|m| {
-            let info = table.find_metric(m).map(|id| table.metric_info(id));
-            info.is_some_and(|info| info.direction != Direction::Neither && info.level == Level::Item)
-        })
-        .collect();
-    let headlines: Vec<&str> = directed
-        .iter()
-        .copied()
-        .filter(|m| table.headlines().iter().any(|(_, id, _)| table.metric_name(*id) == *m))
-        .collect();
+    let headline_metrics: Vec<&str> = table.headlines().iter().map(|(_, id, _)| table.metric_name(*id)).collect();
+    let mut partial = Vec::new();
+    let mut directed = Vec::new();
+    for (m, name) in table.metrics().enumerate() {
+        let info = table.metric_info(kgeval_model::MetricId(m as u32));
+        if info.direction == Direction::Neither || info.level != Level::Item || !with_items.contains(&name) {
+            continue;
+        }
+        if seen[m * n_systems..(m + 1) * n_systems].contains(&false) {
+            partial.push(name);
+        } else {
+            directed.push(name);
+        }
+    }
+    let headlines: Vec<&str> = directed.iter().copied().filter(|m| headline_metrics.contains(m)).collect();
     let chosen = if headlines.is_empty() { directed } else { headlines };
     if chosen.is_empty() {
         return Err(Error::invalid(format!(
-            "compare: found only counts without a direction ({}), expected a score; name one with --metric",
+            "compare: found no score every system has (per-item values of {}), expected one; name one with --metric",
             with_items.join(", ")
         )));
     }
-    Ok(chosen.into_iter().map(str::to_owned).collect())
+    let mut warnings = Vec::new();
+    if !partial.is_empty() {
+        warnings.push(Warning {
+            scope: "inputs".to_owned(),
+            diagnostic: Diagnostic::warning(
+                PARTIAL_METRICS,
+                format!("metrics some systems have no value of, not compared: {}", partial.join(", ")),
+            ),
+        });
+    }
+    Ok((chosen.into_iter().map(str::to_owned).collect(), warnings))
 }
 
 /// One side as a wide system × metric table: read from a wide CSV, or each system's
