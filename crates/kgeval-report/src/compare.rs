@@ -15,7 +15,7 @@ mod json;
 mod text;
 
 use kgeval_model::meta::compare::CompareResult;
-use kgeval_model::meta::significance::SignificanceTest;
+use kgeval_model::meta::significance::{Correction, SignificanceTest};
 use kgeval_model::Diagnostic;
 
 use crate::common::pretty;
@@ -65,6 +65,8 @@ pub(crate) fn conventions_line(result: &CompareResult) -> String {
     }
     let correction = if c.test.is_family_wise() {
         "family-wise (no further correction)".to_owned()
+    } else if c.correction == Correction::None {
+        "no correction".to_owned()
     } else {
         format!("{} correction", c.correction.name())
     };

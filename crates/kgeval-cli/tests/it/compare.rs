@@ -178,9 +178,14 @@ fn long_csv_paired_t_with_holm_by_hand() {
             assert!((f(pair, "p_adjusted") - adjusted[i]).abs() < 1e-12, "{name} pair {i}: {pair}");
         }
     }
-    // map: A (0.8) > B (0.4333) > C (0.2667): A−B d = (0.4, 0.2, 0.5), t = 4.0415, p = 0.0561;
-    // A−C d = (0.5, 0.7, 0.4), t = 6.4286, p = 0.0234; Holm: A−C 0.0701 — nothing at 0.05.
+    // map: A (0.8) > B (0.4333) > C (0.2667): A−B d = (0.4, 0.2, 0.5), t = 4.1576,
+    // p = 0.0533; A−C d = (0.5, 0.7, 0.4), t = 6.0474, p = 0.0263; Holm: A−C 3 × 0.0263 =
+    // 0.0788, A−B max(2 × 0.0533, 0.0788) = 0.1065 — nothing at 0.05.
     let map = metric(&json, "map");
+    let (ab, ac) = (&map["pairs"][0], &map["pairs"][1]);
+    assert!((f(ab, "statistic") - 4.1576).abs() < 1e-4 && (f(ab, "p_value") - 0.0533).abs() < 1e-4, "{ab}");
+    assert!((f(ac, "statistic") - 6.0474).abs() < 1e-4 && (f(ac, "p_adjusted") - 0.0788).abs() < 1e-4, "{ac}");
+    assert!((f(ab, "p_adjusted") - 0.1065).abs() < 1e-4, "{ab}");
     assert_eq!(map["leaderboard"][0]["system"], "A");
     assert_eq!(map["leaderboard"][2]["system"], "C");
     assert!(map["leaderboard"].as_array().unwrap().iter().all(|r| r["tier"] == 1 && r["marks"] == ""));
@@ -197,7 +202,7 @@ fn long_csv_paired_t_with_holm_by_hand() {
     let pair = &metric(&json, "map")["pairs"][1];
     assert!((f(pair, "p_adjusted") - (3.0 * f(pair, "p_value")).min(1.0)).abs() < 1e-15);
     let text = stdout_of(&kgeval(&["compare", path, "-m", "map", "--correction", "none"]));
-    assert!(text.starts_with("# kgeval compare: paired t test, none correction, α = 0.05"), "{text}");
+    assert!(text.starts_with("# kgeval compare: paired t test, no correction, α = 0.05"), "{text}");
     // A beats C at 0.05 without correction: the superscript `c` follows A's mean.
     assert!(text.contains("a  A       0.8000ᶜ"), "{text}");
 }

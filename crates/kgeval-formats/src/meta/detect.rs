@@ -2,7 +2,8 @@
 //!
 //! The rules, in order, on the (decompressed) bytes: a first non-blank character `{` or `[`
 //! is kgeval's JSON with `per_item`; a first non-blank line of three whitespace-separated
-//! fields without a comma is trec_eval's `-q` output; a CSV header naming `system`, `item`,
+//! fields without a comma, the last a number (or `runid all NAME`), is trec_eval's `-q`
+//! output; a CSV header naming `system`, `item`,
 //! `metric` and `value` is the long CSV; any other comma-separated header is the wide
 //! system × metric CSV (kgc-sparsity `evaluation.csv`).
 //!
@@ -79,7 +80,13 @@ pub fn detect(input: &[u8]) -> Option<MetaInputFormat> {
     let line = String::from_utf8_lossy(&rest[..end]);
     let line = line.trim_end_matches('\r');
     if !line.contains(',') {
-        return (line.split_whitespace().count() == 3).then_some(MetaInputFormat::TrecEval);
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        let trec_eval = match fields[..] {
+            ["runid", "all", _] => true,
+            [_, _, value] => value.parse::<f64>().is_ok(),
+            _ => false,
+        };
+        return trec_eval.then_some(MetaInputFormat::TrecEval);
     }
     let header = split_csv(line).ok()?;
     let has = |name: &str| header.iter().any(|h| h.trim().eq_ignore_ascii_case(name));
@@ -103,6 +110,8 @@ mod tests {
         assert_eq!(detect(b"  \n\t"), None);
         assert_eq!(detect(b"\xEF\xBB\xBF\n  [ ]"), Some(MetaInputFormat::PerItemJson));
         assert_eq!(detect(b"\nP_10 all 0.5\r\n"), Some(MetaInputFormat::TrecEval));
+        assert_eq!(detect(b"runid  \tall\tbm25\n"), Some(MetaInputFormat::TrecEval));
+        assert_eq!(detect(b"these are notes\n"), None);
         assert_eq!(detect(b"Value,Metric,Item,System\r\n"), Some(MetaInputFormat::LongCsv));
         assert!(!MetaInputFormat::WideCsv.has_items());
     }
