@@ -3,3 +3,4 @@
 pub mod detect;
 pub mod long_csv;
 pub mod trec_eval_q;
+pub mod wide_csv;
