@@ -4,6 +4,7 @@ mod alignapi;
 mod bad_input;
 mod cli;
 mod compare;
+mod compare_against;
 mod compare_bad;
 mod conventions;
 mod diso;

@@ -160,5 +160,5 @@ pub(crate) fn evaluate_runs(
 
 /// A wide system × metric CSV (kgc-sparsity `evaluation.csv`, `pooling_depth.csv`).
 pub(crate) fn read_wide(opened: &InputBytes) -> Result<kgeval_model::meta::agreement::SystemMetricTable, Error> {
-    Err(Error::invalid(format!("{}: wide CSV reader pending", opened.name())))
+    Ok(kgeval_formats::meta::wide_csv::read_wide_csv(opened.bytes(), opened.name())?)
 }
