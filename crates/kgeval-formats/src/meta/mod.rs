@@ -2,4 +2,5 @@
 
 pub mod detect;
 pub mod long_csv;
+pub mod pvalues;
 pub mod trec_eval_q;
