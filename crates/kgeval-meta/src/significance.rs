@@ -415,3 +415,6 @@ pub fn compare_systems(scores: &PairedScores, options: &SignificanceOptions) -> 
         pairs,
     })
 }
+
+#[cfg(test)]
+mod tests;
