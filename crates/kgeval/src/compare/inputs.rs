@@ -14,7 +14,7 @@ use crate::{Error, ResultExt as _, SystemInput};
 #[derive(Debug)]
 pub(crate) enum Side {
     /// Per-item values (every input merged into one table), and the formats read.
-    Items { table: ScoreTable, formats: Vec<MetaInputFormat> },
+    Items { table: Box<ScoreTable>, formats: Vec<MetaInputFormat> },
     /// One wide system × metric CSV, still unread (the agreement reader takes the bytes).
     Wide(InputBytes),
 }
@@ -52,14 +52,11 @@ pub(crate) fn read_side(inputs: &[SystemInput], format: Option<MetaInputFormat>)
         if opened.bytes().iter().all(u8::is_ascii_whitespace) {
             return Err(Error::invalid(format!("{name}: found an empty file, expected a score table")));
         }
-        let found = match format.or_else(|| detect(opened.bytes())) {
-            Some(found) => found,
-            None => {
-                return Err(Error::invalid(format!(
-                    "{name}: found no known score-table format (per-item JSON, trec_eval -q output, long CSV \
-                     system,item,metric,value, wide system × metric CSV), expected one; give --input-format"
-                )))
-            }
+        let Some(found) = format.or_else(|| detect(opened.bytes())) else {
+            return Err(Error::invalid(format!(
+                "{name}: found no known score-table format (per-item JSON, trec_eval -q output, long CSV \
+                 system,item,metric,value, wide system × metric CSV), expected one; give --input-format"
+            )));
         };
         if found == MetaInputFormat::WideCsv {
             if inputs.len() > 1 {
@@ -85,7 +82,7 @@ pub(crate) fn read_side(inputs: &[SystemInput], format: Option<MetaInputFormat>)
             formats.push(found);
         }
     }
-    Ok(Side::Items { table, formats })
+    Ok(Side::Items { table: Box::new(table), formats })
 }
 
 /// One input's table in format `format`; `name` (from `NAME=PATH`) names its one system.

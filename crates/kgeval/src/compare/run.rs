@@ -63,7 +63,7 @@ impl CompareTask {
                 }
                 let (table, run_warnings) = evaluate_runs(qrels, &self.runs, &self.metrics, progress)?;
                 warnings.extend(run_warnings);
-                (Side::Items { table, formats: Vec::new() }, "qrels+runs".to_owned())
+                (Side::Items { table: Box::new(table), formats: Vec::new() }, "qrels+runs".to_owned())
             }
             None => {
                 if !self.runs.is_empty() {
@@ -97,7 +97,7 @@ impl CompareTask {
             let agreement = super::agree::agree(&left, &right, metrics, self)?;
             let systems = left.groups.first().map(|g| g.systems.clone()).unwrap_or_default();
             let table = match side {
-                Side::Items { table, .. } => table,
+                Side::Items { table, .. } => *table,
                 Side::Wide(_) => ScoreTable::new(),
             };
             return Ok(CompareEvaluation {
@@ -108,7 +108,7 @@ impl CompareTask {
             });
         }
         let table = match side {
-            Side::Items { table, .. } => table,
+            Side::Items { table, .. } => *table,
             Side::Wide(opened) => {
                 return Err(Error::invalid(format!(
                     "{}: a wide system × metric table has no per-item values, so no significance test can run; \
@@ -123,7 +123,7 @@ impl CompareTask {
         let mut comparisons = Vec::with_capacity(names.len());
         progress.start("metrics", names.len() as u64);
         for name in &names {
-            let scores = PairedScores::from_table(&table, name, self.missing).map_err(meta_error)?;
+            let scores = PairedScores::from_table(&table, name, self.missing).map_err(|e| meta_error(&e))?;
             if let Some(warning) = missing_warning(&scores, self.missing) {
                 warnings.push(warning);
             }
@@ -163,9 +163,9 @@ impl CompareTask {
             interval_iterations: self.intervals.then(|| self.iterations()),
             seed: self.seed,
         };
-        let significance = kgeval_meta::compare_systems(scores, &options).map_err(meta_error)?;
+        let significance = kgeval_meta::compare_systems(scores, &options).map_err(|e| meta_error(&e))?;
         let leaderboard = kgeval_meta::leaderboard(&significance);
-        let power = kgeval_meta::power::power_of(&significance, true).map_err(meta_error)?;
+        let power = kgeval_meta::power::power_of(&significance, true).map_err(|e| meta_error(&e))?;
         Ok(MetricComparison {
             significance,
             leaderboard,
@@ -177,7 +177,7 @@ impl CompareTask {
 }
 
 /// A meta-evaluation error as the facade's (bad input: exit 2).
-fn meta_error(error: MetaError) -> Error {
+fn meta_error(error: &MetaError) -> Error {
     Error::invalid(error.to_string())
 }
 
