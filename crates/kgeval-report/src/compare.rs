@@ -116,3 +116,16 @@ pub(crate) fn superscript(letters: &str) -> String {
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn superscripts_as_ranx_prints_them() {
+        assert_eq!(superscript("abc"), "ᵃᵇᶜ");
+        assert_eq!(superscript("xyz"), "ˣʸᶻ");
+        // Unicode has no superscript q: it stays a plain letter.
+        assert_eq!(superscript("aq"), "ᵃq");
+    }
+}

@@ -88,6 +88,17 @@ fn per_item_json_of_two_trec_runs_equals_the_in_process_path() {
     assert!((f(pairs, "statistic") - t).abs() < 1e-12, "{pairs}");
     assert!((f(pairs, "p_value") - p).abs() < 1e-12, "{pairs}");
     assert_eq!(f(pairs, "p_adjusted"), f(pairs, "p_value"), "one pair: Holm changes nothing");
+    // NAME=PATH renames a file's one system: the same run twice is not different (p = 1).
+    let twice = stdout_of(&kgeval(&[
+        "compare",
+        &format!("X={}", files[0]),
+        &format!("Y={}", files[0]),
+        "-m",
+        "map",
+        "-f",
+        "csv",
+    ]));
+    assert_eq!(twice, "SystemA,SystemB,map\nX,Y,1\nY,X,1\n");
 }
 
 #[test]

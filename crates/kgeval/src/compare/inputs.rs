@@ -110,28 +110,28 @@ fn read_one(opened: &InputBytes, format: MetaInputFormat, name: Option<&str>) ->
     }
 }
 
-/// `table` (one system) with its system named `name`.
+/// `table` (one system) with its system named `name`: items, metric infos, values and
+/// headlines as they are.
 fn renamed(table: &ScoreTable, name: &str) -> ScoreTable {
     let mut out = ScoreTable::new();
     let system = out.system(name);
-    let metrics: Vec<_> = table.metrics().map(|m| table.find_metric(m)).collect();
-    for (index, metric) in table.metrics().enumerate() {
-        if let Some(id) = metrics[index] {
-            out.metric_with_info(metric, table.metric_info(id));
-        }
-    }
-    for info in table.items() {
-        let groups: Vec<(&str, &str)> = info.groups.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
-        out.item(&info.name, &groups);
-    }
+    let metrics: Vec<_> = table
+        .metrics()
+        .enumerate()
+        .map(|(m, metric)| out.metric_with_info(metric, table.metric_info(kgeval_model::MetricId(m as u32))))
+        .collect();
+    let items: Vec<_> = table
+        .items()
+        .map(|info| {
+            let groups: Vec<(&str, &str)> = info.groups.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+            out.item(&info.name, &groups)
+        })
+        .collect();
     for (_, item, metric, value) in table.rows() {
-        let i = out.item(&table.item_info(item).name, &[]);
-        let m = out.metric(table.metric_name(metric));
-        out.set(system, i, m, value);
+        out.set(system, items[item.0 as usize], metrics[metric.0 as usize], value);
     }
     for (_, metric, value) in table.headlines() {
-        let m = out.metric(table.metric_name(metric));
-        out.set_headline(system, m, value);
+        out.set_headline(system, metrics[metric.0 as usize], value);
     }
     out
 }
