@@ -8,7 +8,7 @@ Generates N seeded random cases (default 300) plus fixed edge cases, runs kgeval
 `cargo run -q -p kgeval-meta --example kendall_cases`), and compares tau-b and tau-c with
 their p-values (method 'auto') to scipy's to 1e-10 (absolute; NaN must match NaN). Cases:
 heavy ties (values from a handful of levels, on one or both sides), small no-tie cases
-(n <= 33: the exact p-value path), large no-tie cases (the asymptotic path, and n > 33 with
+(n <= 33: the exact p-value path), no-tie cases of 34..3000 (the asymptotic path; n > 33 with
 one discordant pair: exact), lengths 0..2 and constant vectors (NaN). Prints a one-line
 summary; exits 1 on any disagreement, printing the first few.
 """
@@ -49,7 +49,7 @@ def make_cases(rng: random.Random, n_cases: int):
             y = [v + rng.gauss(0, 200) for v in x] if rng.random() < 0.7 else rng.sample(range(1000), n)
             x = [float(v) for v in x]
         else:  # larger, no ties: asymptotic
-            n = rng.randint(34, 400)
+            n = rng.randint(34, 3000)
             x = [rng.random() for _ in range(n)]
             noise = rng.choice([0.01, 0.3, 3.0])
             y = [v + rng.gauss(0, noise) for v in x]

@@ -30,6 +30,7 @@
 //! ```
 
 use kgeval_model::meta::agreement::{KendallTau, PValueMethod, TauVariant};
+use rayon::slice::ParallelSliceMut as _;
 
 use crate::MetaError;
 
@@ -155,7 +156,9 @@ pub fn kendall_tau(x: &[f64], y: &[f64], variant: TauVariant) -> Result<KendallT
     Ok(kendall_counts(x, y)?.result(variant))
 }
 
-/// The pair counts of `x` and `y` in O(n log n) (Knight's algorithm).
+/// The pair counts of `x` and `y` in O(n log n) (Knight's algorithm; the sorts run on rayon's
+/// pool, and the result does not depend on the thread count: every sort key is unique or
+/// only its value matters).
 ///
 /// # Errors
 /// [`MetaError::InvalidOption`] when the lengths differ or a value is NaN.
@@ -165,22 +168,33 @@ pub fn kendall_counts(x: &[f64], y: &[f64]) -> Result<KendallCounts, MetaError> 
     if n > u32::MAX as usize {
         return Err(MetaError::InvalidOption(format!("kendall tau: {n} values, at most 2^32 − 1 supported")));
     }
-    let (rank_x, distinct_x) = dense_ranks(x);
     let (rank_y, distinct_y) = dense_ranks(y);
-    let (ties_x, x0, x1) = tie_terms(&rank_x, distinct_x);
     let (ties_y, y0, y1) = tie_terms(&rank_y, distinct_y);
-    // Sort by (x, y): ties in x are then in increasing y, so the discordant pairs are exactly
-    // the strict inversions of the y sequence.
-    let mut keys: Vec<u64> =
-        rank_x.iter().zip(&rank_y).map(|(&rx, &ry)| (u64::from(rx) << 32) | u64::from(ry)).collect();
-    keys.sort_unstable();
-    let mut ties_xy = 0u64;
-    let mut run = 0u64;
-    for (i, key) in keys.iter().enumerate() {
-        run = if i > 0 && keys[i - 1] == *key { run + 1 } else { 0 };
-        ties_xy += run;
+    // Sort by (x, rank of y): ties in x are then in increasing y, so the discordant pairs are
+    // exactly the strict inversions of the y sequence; runs of equal x are x's tie groups and
+    // runs of equal (x, y) the joint ties.
+    let mut pairs: Vec<(u64, u32)> = x.iter().zip(&rank_y).map(|(&v, &ry)| (order_key(v), ry)).collect();
+    pairs.par_sort_unstable();
+    let (mut ties_x, mut x0, mut x1, mut ties_xy, mut distinct_x) = (0u64, 0u128, 0u128, 0u64, 0u32);
+    let (mut run_x, mut run_xy) = (0u64, 0u64);
+    for (i, pair) in pairs.iter().enumerate() {
+        let same_x = i > 0 && pairs[i - 1].0 == pair.0;
+        run_xy = if same_x && pairs[i - 1].1 == pair.1 { run_xy + 1 } else { 0 };
+        ties_xy += run_xy;
+        if same_x {
+            run_x += 1;
+        } else {
+            // A new x value closes the previous group (at i = 0 an empty "group" of size 1).
+            (ties_x, x0, x1) = add_tie_group(run_x + 1, (ties_x, x0, x1));
+            distinct_x += 1;
+            run_x = 0;
+        }
     }
-    let mut ys: Vec<u32> = keys.iter().map(|&key| key as u32).collect();
+    if !pairs.is_empty() {
+        (ties_x, x0, x1) = add_tie_group(run_x + 1, (ties_x, x0, x1));
+    }
+    let mut ys: Vec<u32> = pairs.iter().map(|&(_, ry)| ry).collect();
+    drop(pairs);
     let discordant = count_inversions(&mut ys);
     Ok(KendallCounts {
         n: n as u64,
@@ -255,7 +269,7 @@ fn order_key(value: f64) -> u64 {
 /// Dense ranks (0-based; equal values share a rank) and the number of distinct values.
 fn dense_ranks(values: &[f64]) -> (Vec<u32>, u32) {
     let mut keyed: Vec<(u64, u32)> = values.iter().enumerate().map(|(i, &v)| (order_key(v), i as u32)).collect();
-    keyed.sort_unstable();
+    keyed.par_sort_unstable();
     let mut ranks = vec![0u32; values.len()];
     let mut rank = 0u32;
     for (k, &(key, index)) in keyed.iter().enumerate() {
@@ -274,38 +288,55 @@ fn tie_terms(ranks: &[u32], distinct: u32) -> (u64, u128, u128) {
     for &rank in ranks {
         sizes[rank as usize] += 1;
     }
-    let (mut pairs, mut t0, mut t1) = (0u64, 0u128, 0u128);
-    for &t in sizes.iter().filter(|&&t| t > 1) {
-        let t = u128::from(t);
-        pairs += (t * (t - 1) / 2) as u64;
-        t0 += t * (t - 1) * (t - 2);
-        t1 += t * (t - 1) * (2 * t + 5);
-    }
-    (pairs, t0, t1)
+    sizes.into_iter().fold((0, 0, 0), |terms, t| add_tie_group(t, terms))
 }
 
-/// Strict inversions (i < j, a[i] > a[j]) by a bottom-up merge sort; sorts `a`.
+/// Adds a tie group of `t` values to (Σ t(t−1)/2, Σ t(t−1)(t−2), Σ t(t−1)(2t+5)).
+fn add_tie_group(t: u64, (pairs, t0, t1): (u64, u128, u128)) -> (u64, u128, u128) {
+    if t < 2 {
+        return (pairs, t0, t1);
+    }
+    let t = u128::from(t);
+    (pairs + (t * (t - 1) / 2) as u64, t0 + t * (t - 1) * (t - 2), t1 + t * (t - 1) * (2 * t + 5))
+}
+
+/// Strict inversions (i < j, a[i] > a[j]) by a bottom-up merge sort over insertion-sorted
+/// runs of 32 (each shift of an insertion sort undoes one inversion); sorts `a`.
 fn count_inversions(a: &mut Vec<u32>) -> u64 {
+    const RUN: usize = 32;
     let n = a.len();
-    let mut buffer = vec![0u32; n];
     let mut inversions = 0u64;
-    let mut width = 1;
+    for run in a.chunks_mut(RUN) {
+        for i in 1..run.len() {
+            let value = run[i];
+            let mut j = i;
+            while j > 0 && run[j - 1] > value {
+                run[j] = run[j - 1];
+                j -= 1;
+            }
+            inversions += (i - j) as u64;
+            run[j] = value;
+        }
+    }
+    let mut buffer = vec![0u32; n];
+    let mut width = RUN;
     while width < n {
         let mut lo = 0;
         while lo < n {
             let mid = (lo + width).min(n);
             let hi = (lo + 2 * width).min(n);
             let (mut i, mut j, mut k) = (lo, mid, lo);
-            while i < mid && j < hi {
-                if a[j] < a[i] {
-                    buffer[k] = a[j];
-                    inversions += (mid - i) as u64;
-                    j += 1;
-                } else {
-                    buffer[k] = a[i];
-                    i += 1;
+            if mid < hi && a[mid - 1] > a[mid] {
+                // Branch-free: the comparison of random data is unpredictable.
+                while i < mid && j < hi {
+                    let (left, right) = (a[i], a[j]);
+                    let take_right = right < left;
+                    buffer[k] = if take_right { right } else { left };
+                    inversions += u64::from(take_right) * (mid - i) as u64;
+                    j += usize::from(take_right);
+                    i += usize::from(!take_right);
+                    k += 1;
                 }
-                k += 1;
             }
             buffer[k..k + mid - i].copy_from_slice(&a[i..mid]);
             k += mid - i;
@@ -478,9 +509,10 @@ fn erfc(a: f64) -> f64 {
     }
 }
 
-/// The standard normal CDF Φ(a) (cephes `ndtr`).
+/// The standard normal CDF Φ(a): cephes `ndtr` as in scipy (`special.ndtr`), ported with
+/// the same coefficients and operations.
 #[must_use]
-pub fn normal_cdf(a: f64) -> f64 {
+pub(crate) fn normal_cdf(a: f64) -> f64 {
     if a.is_nan() {
         return f64::NAN;
     }

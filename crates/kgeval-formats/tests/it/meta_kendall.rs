@@ -97,6 +97,10 @@ fn all_105_rows_of_expected_kendall() {
     let headline = row(&s_vs_sc, "all", "micro_mrr");
     assert!((headline.tau_b - (-0.2308)).abs() < 5e-5);
     assert_eq!(headline.p_method.name(), "exact");
-    assert!((row(&o_vs_s, "all", "micro_mrr").tau_b - 0.7949).abs() < 5e-5);
+    // p-values from scipy 1.17.1 `kendalltau` on the same columns (exact: 13 systems, no tie).
+    assert!((headline.p_value - 0.306_184_939_674_523).abs() < 1e-12);
+    let o_s = row(&o_vs_s, "all", "micro_mrr");
+    assert!((o_s.tau_b - 0.7949).abs() < 5e-5);
+    assert!((o_s.p_value - 3.192_923_331_812_220_6e-5).abs() < 1e-15);
     assert!((row(&s_vs_depth, "Depth=2", "micro_mrr").tau_b - 0.359).abs() < 5e-4);
 }

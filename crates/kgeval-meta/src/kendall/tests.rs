@@ -133,3 +133,16 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn same_counts_at_one_and_two_threads() {
+    let x: Vec<f64> = (0..5000u32).map(|i| f64::from((i * 7919) % 613)).collect();
+    let y: Vec<f64> = (0..5000u32).map(|i| f64::from((i * 104_729) % 997)).collect();
+    let run = |threads| {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        pool.install(|| kendall_counts(&x, &y).unwrap())
+    };
+    let one = run(1);
+    assert_eq!(one, run(2));
+    assert_eq!(one, kendall_counts_naive(&x, &y).unwrap());
+}
