@@ -1,8 +1,10 @@
 #![doc = include_str!("../README.md")]
 #![deny(missing_docs)]
 
+pub mod agreement;
 pub mod distributions;
 mod error;
+pub mod kendall;
 pub mod leaderboard;
 pub mod paired;
 pub mod power;

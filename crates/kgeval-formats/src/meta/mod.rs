@@ -4,3 +4,4 @@ pub mod detect;
 pub mod long_csv;
 pub mod pvalues;
 pub mod trec_eval_q;
+pub mod wide_csv;

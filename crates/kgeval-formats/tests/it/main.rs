@@ -2,6 +2,7 @@
 
 mod kgc;
 mod lexicon;
+mod meta_kendall;
 mod npy;
 mod qald;
 mod ranking;
