@@ -205,8 +205,8 @@ pub fn wilcoxon_differences(d: &[f64]) -> WilcoxonTest {
     let count = nonzero.len();
     let magnitudes: Vec<f64> = nonzero.iter().map(|v| v.abs()).collect();
     let (ranks, groups) = average_ranks(&magnitudes);
-    let r_plus: f64 = nonzero.iter().zip(&ranks).filter(|(v, _)| **v > 0.0).map(|(_, r)| r).sum();
-    let r_minus: f64 = nonzero.iter().zip(&ranks).filter(|(v, _)| **v < 0.0).map(|(_, r)| r).sum();
+    let r_plus = nonzero.iter().zip(&ranks).filter(|(v, _)| **v > 0.0).fold(0.0, |sum, (_, r)| sum + r);
+    let r_minus = nonzero.iter().zip(&ranks).filter(|(v, _)| **v < 0.0).fold(0.0, |sum, (_, r)| sum + r);
     let statistic = r_plus.min(r_minus);
     if count == 0 {
         let method = if n_total <= 13 { WilcoxonMethod::Permutation } else { WilcoxonMethod::Normal };
@@ -249,7 +249,7 @@ fn sign_flip_p_value(nonzero: &[f64], ranks: &[f64], r_plus: f64, _n_zero: usize
     let gamma = (f64::EPSILON * 100.0 * r_plus).abs();
     let (mut less, mut greater) = (0u64, 0u64);
     for mask in 0u64..(1u64 << n) {
-        let r: f64 = (0..n).filter(|k| mask >> k & 1 == 1).map(|k| ranks[k]).sum();
+        let r = (0..n).filter(|k| mask >> k & 1 == 1).fold(0.0, |sum, k| sum + ranks[k]);
         less += u64::from(r <= r_plus + gamma);
         greater += u64::from(r >= r_plus - gamma);
     }

@@ -1,8 +1,7 @@
 //! Meta-evaluation result types (computed by `kgeval-meta`, rendered by `kgeval-report`):
 //! ranking agreement between system orderings, paired significance per system pair,
 //! discriminative power, data sensitivity and pooling.
-pub mod significance;
 
 pub mod agreement;
-
 pub mod compare;
+pub mod significance;
