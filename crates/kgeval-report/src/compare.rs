@@ -65,13 +65,19 @@ pub(crate) fn conventions_line(result: &CompareResult) -> String {
     }
     let correction = if c.test.is_family_wise() {
         "family-wise (no further correction)".to_owned()
-    } else if c.correction == Correction::None {
-        "no correction".to_owned()
     } else {
-        format!("{} correction", c.correction.name())
+        match c.correction {
+            Correction::Holm => "Holm correction",
+            Correction::Bonferroni => "Bonferroni correction",
+            Correction::None => "no correction",
+        }
+        .to_owned()
     };
-    let draws =
-        if c.iterations > 0 { format!(", B = {}, seed {} (ChaCha8)", c.iterations, c.seed) } else { String::new() };
+    let draws = if c.iterations > 0 {
+        format!(", B = {}, seed {} (ChaCha8, seeded per iteration)", c.iterations, c.seed)
+    } else {
+        format!(", B = 0 (no random draws), seed {}", c.seed)
+    };
     let intervals = if c.intervals { ", percentile bootstrap intervals of the means" } else { "" };
     format!(
         "{}, {correction}, α = {}{draws}{intervals}; missing values: {}; input {}",
