@@ -138,4 +138,20 @@ fn per_item_inputs_are_ordered_by_their_means() {
     assert_eq!(row["n_systems"], 2);
     assert_eq!(row["only_left"], serde_json::json!(["C"]));
     assert_eq!(row["only_right"], serde_json::json!(["D"]));
+    // Means are taken over items joined under --missing: a hole is an error unless told.
+    let holes = dir.path().join("holes.csv");
+    std::fs::write(
+        &holes,
+        "system,item,metric,value\nA,q1,map,0.9\nA,q2,map,0.7\nB,q1,map,0.5\nC,q1,map,0.1\nC,q2,map,0.3\n",
+    )
+    .expect("write");
+    let holes = holes.to_str().expect("utf-8");
+    let out = kgeval(&["compare", &left, "--against", holes]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("system `B` has no value for item `q2`"), "{stderr}");
+    // --missing zero: B's mean is 0.25, C's 0.2: the left side's order A > B > C, tau = 1.
+    let json = kgeval_json(&["compare", &left, "--against", holes, "--missing", "zero"]);
+    assert!((f(&json["agreement"]["rows"][0], "tau_b") - 1.0).abs() < 1e-15);
+    assert_eq!(json["warnings"][0]["code"], "missing-values");
 }

@@ -1,11 +1,10 @@
 //! Running a [`CompareTask`]: read, pick the metrics, compare (or agree), collect warnings.
 
-use kgeval_formats::meta::detect::MetaInputFormat;
 use kgeval_meta::{MetaError, MissingPolicy, PairedScores};
 use kgeval_model::meta::agreement::{GroupKey, SystemMetricTable};
 use kgeval_model::meta::compare::{CompareConventions, CompareResult, MetricComparison};
 use kgeval_model::metric_names::{canonical_metric_name, Direction, Level};
-use kgeval_model::{Diagnostic, ScoreTable};
+use kgeval_model::{Diagnostic, MetricId, ScoreTable, SystemId};
 use kgeval_report::{OutputFormat, RenderOptions};
 
 use super::inputs::{evaluate_runs, read_side, Side};
@@ -92,8 +91,12 @@ impl CompareTask {
         if !self.against.is_empty() {
             let against = read_side(&self.against, self.input_format)?;
             conventions.against_format = Some(against.format_names());
-            let left = wide_table(&side, &self.inputs, metrics)?;
-            let right = wide_table(&against, &self.against, metrics)?;
+            let left_source = match &self.qrels {
+                Some(qrels) => qrels.name(),
+                None => source_names(&self.inputs),
+            };
+            let left = wide_table(&side, &left_source, metrics, self.missing, &mut warnings)?;
+            let right = wide_table(&against, &source_names(&self.against), metrics, self.missing, &mut warnings)?;
             let agreement = super::agree::agree(&left, &right, metrics, self)?;
             let systems = left.groups.first().map(|g| g.systems.clone()).unwrap_or_default();
             let table = match side {
@@ -174,6 +177,11 @@ impl CompareTask {
             dropped_items: scores.missing.dropped_items,
         })
     }
+}
+
+/// The inputs' names, comma-separated (an agreement side's source).
+fn source_names(inputs: &[crate::SystemInput]) -> String {
+    inputs.iter().map(|s| s.input.name()).collect::<Vec<_>>().join(", ")
 }
 
 /// A meta-evaluation error as the facade's (bad input: exit 2).
@@ -283,47 +291,63 @@ fn select_metrics(table: &ScoreTable, asked: &[String]) -> Result<(Vec<String>, 
     Ok((chosen.into_iter().map(str::to_owned).collect(), warnings))
 }
 
-/// One side as a wide system × metric table: read from a wide CSV, or each system's
-/// headline (else its mean over items) per metric of an item table.
-fn wide_table(side: &Side, inputs: &[crate::SystemInput], metrics: &[String]) -> Result<SystemMetricTable, Error> {
-    match side {
-        Side::Wide(opened) => super::inputs::read_wide(opened),
-        Side::Items { table, formats } => {
-            let _: &[MetaInputFormat] = formats;
-            let source = inputs.iter().map(|s| s.input.name()).collect::<Vec<_>>().join(", ");
-            let available: Vec<&str> = table.metrics().collect();
-            let names: Vec<String> = if metrics.is_empty() {
-                table.metrics().map(str::to_owned).collect()
-            } else {
-                metrics
-                    .iter()
-                    .map(|name| {
-                        find_metric(&available, name).map(str::to_owned).ok_or_else(|| {
-                            Error::invalid(format!(
-                                "unknown metric `{name}`: the input has {}",
-                                table.metrics().collect::<Vec<_>>().join(", ")
-                            ))
-                        })
-                    })
-                    .collect::<Result<_, _>>()?
-            };
-            let mut wide = SystemMetricTable::new(&source, Vec::new(), &names);
-            for (index, system) in table.systems().enumerate() {
-                let id = kgeval_model::SystemId(index as u32);
-                let values = names
-                    .iter()
-                    .map(|name| {
-                        table
-                            .find_metric(name)
-                            .and_then(|metric| table.headline(id, metric).or_else(|| table.mean(id, metric)))
-                            .ok_or_else(|| {
-                                Error::invalid(format!("{source}: system {system:?} has no value of metric {name}"))
-                            })
-                    })
-                    .collect::<Result<Vec<f64>, Error>>()?;
-                wide.push_row(GroupKey::default(), system, values);
-            }
-            Ok(wide)
+/// One side as a wide system × metric table: read from a wide CSV, or from an item table:
+/// each system's headline when every system has one, else its mean over the items joined
+/// under the missing-value policy. Default metrics: those every system has.
+fn wide_table(
+    side: &Side,
+    source: &str,
+    metrics: &[String],
+    missing: MissingPolicy,
+    warnings: &mut Vec<Warning>,
+) -> Result<SystemMetricTable, Error> {
+    let table = match side {
+        Side::Wide(opened) => return super::inputs::read_wide(opened),
+        Side::Items { table, .. } => table,
+    };
+    let n_systems = table.systems().len();
+    let systems: Vec<SystemId> = (0..n_systems as u32).map(SystemId).collect();
+    let headlines =
+        |metric: MetricId| -> Option<Vec<f64>> { systems.iter().map(|&s| table.headline(s, metric)).collect() };
+    let available: Vec<&str> = table.metrics().collect();
+    let names: Vec<&str> = if metrics.is_empty() {
+        let mut has = vec![false; available.len() * n_systems];
+        for (system, _, metric, _) in table.rows() {
+            has[metric.0 as usize * n_systems + system.0 as usize] = true;
         }
+        (0..available.len())
+            .filter(|&m| {
+                headlines(MetricId(m as u32)).is_some() || !has[m * n_systems..(m + 1) * n_systems].contains(&false)
+            })
+            .map(|m| available[m])
+            .collect()
+    } else {
+        metrics
+            .iter()
+            .map(|name| {
+                find_metric(&available, name).ok_or_else(|| {
+                    Error::invalid(format!("unknown metric `{name}`: {source} has {}", available.join(", ")))
+                })
+            })
+            .collect::<Result<_, _>>()?
+    };
+    let mut columns = Vec::with_capacity(names.len());
+    for name in &names {
+        let Some(metric) = table.find_metric(name) else { continue };
+        let column = match headlines(metric) {
+            Some(values) => values,
+            None => {
+                let scores = PairedScores::from_table_id(table, metric, missing).map_err(|e| meta_error(&e))?;
+                warnings.extend(missing_warning(&scores, missing));
+                scores.means()
+            }
+        };
+        columns.push(column);
     }
+    let owned: Vec<String> = names.iter().map(|n| (*n).to_owned()).collect();
+    let mut wide = SystemMetricTable::new(source, Vec::new(), &owned);
+    for (index, system) in table.systems().enumerate() {
+        wide.push_row(GroupKey::default(), system, columns.iter().map(|c| c[index]).collect());
+    }
+    Ok(wide)
 }
