@@ -48,6 +48,12 @@ fn per_item_json_of_two_trec_runs_equals_the_in_process_path() {
         files.push(path_str);
     }
     let from_files = kgeval_json(&["compare", "--missing", "zero", &files[0], &files[1]]);
+    // One file holding both systems reads the same.
+    let both = dir.path().join("both.json");
+    let both = both.to_str().expect("utf-8 path");
+    let (full, trunc) = (format!("full={T}/results.test"), format!("trunc={T}/results.trunc"));
+    stdout_of(&kgeval(&["trec", "--per-item", "-f", "json", "-m", "official", "-o", both, &qrels, &full, &trunc]));
+    assert_eq!(kgeval_json(&["compare", "--missing", "zero", both])["metrics"], from_files["metrics"]);
     let in_process = kgeval_json(&[
         "compare",
         "--missing",
