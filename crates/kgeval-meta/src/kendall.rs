@@ -30,9 +30,11 @@
 //! ```
 
 use kgeval_model::meta::agreement::{KendallTau, PValueMethod, TauVariant};
-use rayon::slice::ParallelSliceMut as _;
 
 use crate::MetaError;
+
+mod normal;
+pub(crate) use normal::normal_cdf;
 
 /// The pair counts of two vectors: everything every variant and the p-value need.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -156,9 +158,8 @@ pub fn kendall_tau(x: &[f64], y: &[f64], variant: TauVariant) -> Result<KendallT
     Ok(kendall_counts(x, y)?.result(variant))
 }
 
-/// The pair counts of `x` and `y` in O(n log n) (Knight's algorithm; the sorts run on rayon's
-/// pool, and the result does not depend on the thread count: every sort key is unique or
-/// only its value matters).
+/// The pair counts of `x` and `y` in O(n log n) (Knight's algorithm; the two sorts are
+/// stable LSD radix sorts on the floats' order keys, so in practice O(n)).
 ///
 /// # Errors
 /// [`MetaError::InvalidOption`] when the lengths differ or a value is NaN.
@@ -168,13 +169,27 @@ pub fn kendall_counts(x: &[f64], y: &[f64]) -> Result<KendallCounts, MetaError> 
     if n > u32::MAX as usize {
         return Err(MetaError::InvalidOption(format!("kendall tau: {n} values, at most 2^32 − 1 supported")));
     }
-    let (rank_y, distinct_y) = dense_ranks(y);
-    let (ties_y, y0, y1) = tie_terms(&rank_y, distinct_y);
-    // Sort by (x, rank of y): ties in x are then in increasing y, so the discordant pairs are
-    // exactly the strict inversions of the y sequence; runs of equal x are x's tie groups and
-    // runs of equal (x, y) the joint ties.
-    let mut pairs: Vec<(u64, u32)> = x.iter().zip(&rank_y).map(|(&v, &ry)| (order_key(v), ry)).collect();
-    pairs.par_sort_unstable();
+    // Sort by y (stable radix sort) and give dense ranks along the way.
+    let mut by_y: Vec<(u64, u32)> = y.iter().enumerate().map(|(i, &v)| (order_key(v), i as u32)).collect();
+    radix_sort(&mut by_y);
+    let (mut ties_y, mut y0, mut y1, mut rank) = (0u64, 0u128, 0u128, 0u32);
+    let mut run_start = 0;
+    let mut pairs: Vec<(u64, u32)> = Vec::with_capacity(n);
+    for (i, &(key, index)) in by_y.iter().enumerate() {
+        if i > 0 && by_y[i - 1].0 != key {
+            (ties_y, y0, y1) = add_tie_group((i - run_start) as u64, (ties_y, y0, y1));
+            run_start = i;
+            rank += 1;
+        }
+        pairs.push((order_key(x[index as usize]), rank));
+    }
+    (ties_y, y0, y1) = add_tie_group((n - run_start) as u64, (ties_y, y0, y1));
+    let distinct_y = if n == 0 { 0 } else { rank + 1 };
+    drop(by_y);
+    // A stable sort by x of pairs in increasing y: sorted by (x, rank of y). Ties in x are
+    // then in increasing y, so the discordant pairs are exactly the strict inversions of the
+    // y sequence; runs of equal x are x's tie groups and runs of equal (x, y) the joint ties.
+    radix_sort(&mut pairs);
     let (mut ties_x, mut x0, mut x1, mut ties_xy, mut distinct_x) = (0u64, 0u128, 0u128, 0u64, 0u32);
     let (mut run_x, mut run_xy) = (0u64, 0u64);
     for (i, pair) in pairs.iter().enumerate() {
@@ -266,10 +281,40 @@ fn order_key(value: f64) -> u64 {
     }
 }
 
+/// Sorts by the `u64` key, stably: an LSD radix sort, one byte per pass, skipping the bytes
+/// every key shares.
+fn radix_sort(values: &mut Vec<(u64, u32)>) {
+    let n = values.len();
+    let mut counts = [[0usize; 256]; 8];
+    for &(key, _) in values.iter() {
+        for (byte, count) in counts.iter_mut().enumerate() {
+            count[((key >> (8 * byte)) & 0xff) as usize] += 1;
+        }
+    }
+    let mut buffer = vec![(0u64, 0u32); n];
+    for (byte, count) in counts.iter().enumerate() {
+        if count.contains(&n) {
+            continue;
+        }
+        let mut offsets = [0usize; 256];
+        let mut sum = 0;
+        for (offset, &c) in offsets.iter_mut().zip(count) {
+            *offset = sum;
+            sum += c;
+        }
+        for &(key, payload) in values.iter() {
+            let slot = &mut offsets[((key >> (8 * byte)) & 0xff) as usize];
+            buffer[*slot] = (key, payload);
+            *slot += 1;
+        }
+        std::mem::swap(values, &mut buffer);
+    }
+}
+
 /// Dense ranks (0-based; equal values share a rank) and the number of distinct values.
 fn dense_ranks(values: &[f64]) -> (Vec<u32>, u32) {
     let mut keyed: Vec<(u64, u32)> = values.iter().enumerate().map(|(i, &v)| (order_key(v), i as u32)).collect();
-    keyed.par_sort_unstable();
+    radix_sort(&mut keyed);
     let mut ranks = vec![0u32; values.len()];
     let mut rank = 0u32;
     for (k, &(key, index)) in keyed.iter().enumerate() {
@@ -402,132 +447,6 @@ fn kendall_p_exact(n: u64, concordant: u64) -> f64 {
         }
     };
     prob.clamp(0.0, 1.0)
-}
-
-// The standard normal CDF of cephes (`xsf::cephes::ndtr`), which scipy's `special.ndtr` is;
-// the coefficients are copied as printed there.
-#[allow(clippy::unreadable_literal, clippy::excessive_precision)]
-const NDTR_P: [f64; 9] = [
-    2.46196981473530512524E-10,
-    5.64189564831068821977E-1,
-    7.46321056442269912687E0,
-    4.86371970985681366614E1,
-    1.96520832956077098242E2,
-    5.26445194995477358631E2,
-    9.34528527171957607540E2,
-    1.02755188689515710272E3,
-    5.57535335369399327526E2,
-];
-#[allow(clippy::unreadable_literal, clippy::excessive_precision)]
-const NDTR_Q: [f64; 8] = [
-    1.32281951154744992508E1,
-    8.67072140885989742329E1,
-    3.54937778887819891062E2,
-    9.75708501743205489753E2,
-    1.82390916687909736289E3,
-    2.24633760818710981792E3,
-    1.65666309194161350182E3,
-    5.57535340817727675546E2,
-];
-#[allow(clippy::unreadable_literal, clippy::excessive_precision)]
-const NDTR_R: [f64; 6] = [
-    5.64189583547755073984E-1,
-    1.27536670759978104416E0,
-    5.01905042251180477414E0,
-    6.16021097993053585195E0,
-    7.40974269950448939160E0,
-    2.97886665372100240670E0,
-];
-#[allow(clippy::unreadable_literal, clippy::excessive_precision)]
-const NDTR_S: [f64; 6] = [
-    2.26052863220117276590E0,
-    9.39603524938001434673E0,
-    1.20489539808096656605E1,
-    1.70814450747565897222E1,
-    9.60896809063285878198E0,
-    3.36907645100081516050E0,
-];
-#[allow(clippy::unreadable_literal, clippy::excessive_precision)]
-const NDTR_T: [f64; 5] = [
-    9.60497373987051638749E0,
-    9.00260197203842689217E1,
-    2.23200534594684319226E3,
-    7.00332514112805075473E3,
-    5.55923013010394962768E4,
-];
-#[allow(clippy::unreadable_literal, clippy::excessive_precision)]
-const NDTR_U: [f64; 5] = [
-    3.35617141647503099647E1,
-    5.21357949780152679795E2,
-    4.59432382970980127987E3,
-    2.26290000613890934246E4,
-    4.92673942608635921086E4,
-];
-#[allow(clippy::unreadable_literal, clippy::excessive_precision)]
-const MAXLOG: f64 = 7.097827128933839730962063185871E2;
-
-fn polevl(x: f64, coefficients: &[f64]) -> f64 {
-    coefficients.iter().fold(0.0, |acc, &c| acc * x + c)
-}
-
-fn p1evl(x: f64, coefficients: &[f64]) -> f64 {
-    coefficients.iter().fold(1.0, |acc, &c| acc * x + c)
-}
-
-fn erf(x: f64) -> f64 {
-    if x < 0.0 {
-        return -erf(-x);
-    }
-    if x > 1.0 {
-        return 1.0 - erfc(x);
-    }
-    let z = x * x;
-    x * polevl(z, &NDTR_T) / p1evl(z, &NDTR_U)
-}
-
-fn erfc(a: f64) -> f64 {
-    let x = a.abs();
-    if x < 1.0 {
-        return 1.0 - erf(a);
-    }
-    let z = -a * a;
-    let underflow = if a < 0.0 { 2.0 } else { 0.0 };
-    if z < -MAXLOG {
-        return underflow;
-    }
-    let z = z.exp();
-    let (p, q) =
-        if x < 8.0 { (polevl(x, &NDTR_P), p1evl(x, &NDTR_Q)) } else { (polevl(x, &NDTR_R), p1evl(x, &NDTR_S)) };
-    let mut y = (z * p) / q;
-    if a < 0.0 {
-        y = 2.0 - y;
-    }
-    if y == 0.0 {
-        underflow
-    } else {
-        y
-    }
-}
-
-/// The standard normal CDF Φ(a): cephes `ndtr` as in scipy (`special.ndtr`), ported with
-/// the same coefficients and operations.
-#[must_use]
-pub(crate) fn normal_cdf(a: f64) -> f64 {
-    if a.is_nan() {
-        return f64::NAN;
-    }
-    let x = a * std::f64::consts::FRAC_1_SQRT_2;
-    let z = x.abs();
-    if z < 1.0 {
-        0.5 + 0.5 * erf(x)
-    } else {
-        let y = 0.5 * erfc(z);
-        if x > 0.0 {
-            1.0 - y
-        } else {
-            y
-        }
-    }
 }
 
 #[cfg(test)]
