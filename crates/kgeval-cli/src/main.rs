@@ -1,6 +1,7 @@
 //! `kgeval`: one binary, one subcommand per evaluation family.
 
 mod align;
+mod compare;
 mod kgc;
 mod lexicon;
 mod output;
@@ -49,6 +50,9 @@ enum Command {
     /// ir_measures names accepted).
     #[command(after_help = trec::EXAMPLES)]
     Trec(Box<trec::TrecArgs>),
+    /// Does system A really beat system B? Paired significance tests with corrections, marks and tiers over any family's per-item scores; ranking agreement (Kendall tau, tau_AP, RBO) of two result sets.
+    #[command(after_help = compare::EXAMPLES)]
+    Compare(Box<compare::CompareArgs>),
     /// Pool runs TREC-style, ingest the judgments and evaluate a depth series (seed 004 §3).
     #[command(after_help = pool::EXAMPLES)]
     Pool(Box<pool::PoolArgs>),
@@ -79,6 +83,7 @@ fn main() -> ExitCode {
         Command::Kgc(args) => kgc::run(&args),
         Command::Trec(args) => trec::run(&args),
         Command::Pool(args) => pool::run(&args),
+        Command::Compare(args) => compare::run(&args),
     };
     match result {
         Ok(Outcome::Ok) => ExitCode::SUCCESS,

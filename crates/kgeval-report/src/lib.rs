@@ -3,6 +3,7 @@
 
 mod align;
 mod common;
+mod compare;
 mod kgc;
 mod lexicon;
 mod number;
@@ -14,6 +15,7 @@ mod table;
 mod trec;
 
 pub use align::{alignment_json, render_alignment, render_labels_tsv};
+pub use compare::{compare_json, render_compare};
 pub use kgc::{kgc_json, render_kgc};
 pub use lexicon::{lexicon_json, render_lexicon};
 pub use number::{format_fixed, format_java_double};

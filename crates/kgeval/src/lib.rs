@@ -2,6 +2,7 @@
 #![deny(missing_docs)]
 
 pub mod align;
+pub mod compare;
 mod error;
 mod evaluation;
 mod gate;

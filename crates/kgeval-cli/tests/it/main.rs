@@ -3,6 +3,9 @@
 mod alignapi;
 mod bad_input;
 mod cli;
+mod compare;
+mod compare_against;
+mod compare_bad;
 mod conventions;
 mod diso;
 mod facade;

@@ -3,5 +3,7 @@
 //! discriminative power, data sensitivity and pooling.
 
 pub mod agreement;
+pub mod compare;
 pub mod pool;
 pub mod sensitivity;
+pub mod significance;

@@ -1,0 +1,166 @@
+//! `kgeval compare`: flags → [`kgeval::compare::CompareTask`].
+
+use std::path::PathBuf;
+
+use clap::Args;
+use kgeval::compare::CompareTask;
+use kgeval::{Input, RenderOptions, SystemInput};
+use kgeval_formats_names::{parse_correction, parse_input_format, parse_missing, parse_tau, parse_test};
+
+use crate::output::{print_warnings, write_output, FormatArg};
+use crate::progress::TerminalProgress;
+use crate::Outcome;
+
+pub(crate) const EXAMPLES: &str = "\
+Examples:
+  kgeval compare --qrels testdata/trec_eval/test/qrels.test --run full=testdata/trec_eval/test/results.test \\
+      --run trunc=testdata/trec_eval/test/results.trunc -m map -m P.10 --missing zero
+  kgeval compare --test tukey --iterations 1000 --missing drop all=testdata/trec_eval/test/out.test.aq \\
+      top=testdata/trec_eval/test/out.test.aqcM -m map -m P_10 --format markdown
+  kgeval compare testdata/kgc/kgc-sparsity/result/FB-Test-S/evaluation.csv \\
+      --against testdata/kgc/kgc-sparsity/result/FB-Test-S-C/evaluation.csv -m micro_mrr -m macro_mrr
+  kgeval compare testdata/kgc/kgc-sparsity/result/FB-Test-S/evaluation.csv \\
+      --against testdata/kgc/kgc-sparsity/result/FB-Test-S-C/pooling_depth.csv.gz -m micro_mrr --format csv
+
+Inputs are told by content (--input-format overrides): kgeval JSON written with --per-item
+(any family; one file per system or several systems per file), trec_eval -q output (one file
+per run, NAME=PATH or the file stem), a long CSV system,item,metric,value, or a wide
+system × metric CSV (kgc-sparsity evaluation.csv, pooling_depth.csv: ranking agreement with
+--against only). --qrels with --run evaluates TREC runs in-process (measures as kgeval trec -m).
+Defaults: paired t test, Holm correction, alpha 0.05, B = 1000 (bootstrap) or 10000 (fisher,
+tukey), seed 42, Kendall tau-b, RBO p = 0.9, a missing value is an error. CSV output is the
+p-value matrix (SystemA,SystemB,<metric>..., corrected p-values) or the agreement rows.";
+
+/// Arguments of `kgeval compare`.
+#[derive(Debug, Args)]
+pub(crate) struct CompareArgs {
+    /// Score tables, PATH or NAME=PATH (`-` reads stdin; gzip accepted).
+    inputs: Vec<String>,
+    /// Qrels to evaluate the --run files against (instead of score tables).
+    #[arg(long)]
+    qrels: Option<PathBuf>,
+    /// A TREC run, NAME=PATH or PATH; repeat for each system (needs --qrels).
+    #[arg(long = "run", value_name = "NAME=PATH")]
+    runs: Vec<String>,
+    /// A metric to compare (canonical name or alias; with --qrels a kgeval trec -m measure);
+    /// repeatable. Default: the inputs' headline metrics (with --qrels: trec_eval's official
+    /// set).
+    #[arg(short = 'm', long = "metric")]
+    metrics: Vec<String>,
+    /// The paired test: t (default), wilcoxon, bootstrap, fisher, tukey.
+    #[arg(long, value_parser = parse_test)]
+    test: Option<kgeval::compare::SignificanceTest>,
+    /// The multiplicity correction over a metric's pairs: holm (default), bonferroni, none.
+    #[arg(long, value_parser = parse_correction)]
+    correction: Option<kgeval::compare::Correction>,
+    /// The significance level (default 0.05).
+    #[arg(long)]
+    alpha: Option<f64>,
+    /// Iterations B of the randomised test and of the intervals (default 1000 for bootstrap,
+    /// 10000 for fisher and tukey).
+    #[arg(long, short = 'B')]
+    iterations: Option<usize>,
+    /// The seed of every random draw (default 42).
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Percentile bootstrap confidence intervals of every system's mean.
+    #[arg(long)]
+    intervals: bool,
+    /// The Kendall tau variant shown: a, b (default), c.
+    #[arg(long, value_parser = parse_tau)]
+    tau: Option<kgeval::compare::TauVariant>,
+    /// Rank-biased overlap's persistence p (default 0.9).
+    #[arg(long)]
+    rbo_p: Option<f64>,
+    /// Another result set: compare the system orderings per metric (and group) instead of
+    /// testing significance; PATH or NAME=PATH, repeatable.
+    #[arg(long, value_name = "FILE")]
+    against: Vec<String>,
+    /// A system without a value for an item: error (default), zero, drop (the item).
+    #[arg(long, value_parser = parse_missing)]
+    missing: Option<kgeval::compare::MissingPolicy>,
+    /// The format of every input: per-item-json, trec-eval, long-csv, wide-csv (default: told
+    /// by content).
+    #[arg(long, value_parser = parse_input_format)]
+    input_format: Option<kgeval::compare::MetaInputFormat>,
+    /// Output format.
+    #[arg(long, short = 'f', value_enum, default_value_t = FormatArg::Text)]
+    format: FormatArg,
+    /// Write the result to this file (atomically) instead of stdout.
+    #[arg(long, short = 'o')]
+    output: Option<PathBuf>,
+    /// Decimals in text and Markdown output (default 4).
+    #[arg(long)]
+    precision: Option<usize>,
+}
+
+mod kgeval_formats_names {
+    //! `value_parser`s over the model's and the facade's `from_name`s (no parallel enum).
+    use kgeval::compare::TauVariant;
+    use kgeval::compare::{MetaInputFormat, MissingPolicy};
+    use kgeval_model::meta::significance::{Correction, SignificanceTest};
+
+    pub(super) fn parse_test(name: &str) -> Result<SignificanceTest, String> {
+        SignificanceTest::from_name(name).ok_or_else(|| "expected t, wilcoxon, bootstrap, fisher or tukey".to_owned())
+    }
+
+    pub(super) fn parse_correction(name: &str) -> Result<Correction, String> {
+        Correction::from_name(name).ok_or_else(|| "expected holm, bonferroni or none".to_owned())
+    }
+
+    pub(super) fn parse_tau(name: &str) -> Result<TauVariant, String> {
+        TauVariant::from_name(name).ok_or_else(|| "expected a, b or c".to_owned())
+    }
+
+    pub(super) fn parse_missing(name: &str) -> Result<MissingPolicy, String> {
+        MissingPolicy::from_name(name).ok_or_else(|| "expected error, zero or drop".to_owned())
+    }
+
+    pub(super) fn parse_input_format(name: &str) -> Result<MetaInputFormat, String> {
+        MetaInputFormat::from_name(name)
+            .ok_or_else(|| "expected per-item-json, trec-eval, long-csv or wide-csv".to_owned())
+    }
+}
+
+pub(crate) fn run(args: &CompareArgs) -> anyhow::Result<Outcome> {
+    anyhow::ensure!(
+        args.format != FormatArg::Tsv,
+        "--format tsv: found `kgeval compare`, expected `kgeval trec` (use --format csv)"
+    );
+    let mut task = CompareTask::new();
+    task.inputs = args.inputs.iter().map(|s| SystemInput::parse(s)).collect();
+    task.qrels = args.qrels.as_ref().map(Input::path);
+    task.runs = args.runs.iter().map(|s| SystemInput::parse(s)).collect();
+    task.metrics.clone_from(&args.metrics);
+    task.test = args.test.unwrap_or(task.test);
+    task.correction = args.correction.unwrap_or(task.correction);
+    task.alpha = args.alpha.unwrap_or(task.alpha);
+    task.iterations = args.iterations.or(task.iterations);
+    task.seed = args.seed.unwrap_or(task.seed);
+    task.intervals = args.intervals;
+    task.tau = args.tau.unwrap_or(task.tau);
+    task.rbo_p = args.rbo_p.unwrap_or(task.rbo_p);
+    task.against = args.against.iter().map(|s| SystemInput::parse(s)).collect();
+    task.missing = args.missing.unwrap_or(task.missing);
+    task.input_format = args.input_format.or(task.input_format);
+    let evaluation = task.run(&TerminalProgress::new(2))?;
+    let mut scopes: Vec<&str> = Vec::new();
+    for w in &evaluation.warnings {
+        if !scopes.contains(&w.scope.as_str()) {
+            scopes.push(&w.scope);
+        }
+    }
+    for scope in scopes {
+        let warnings: Vec<_> =
+            evaluation.warnings.iter().filter(|w| w.scope == scope).map(|w| w.diagnostic.clone()).collect();
+        print_warnings(scope, &warnings);
+    }
+    let defaults = RenderOptions::default();
+    let options = RenderOptions {
+        precision: args.precision.unwrap_or(defaults.precision),
+        version: env!("CARGO_PKG_VERSION").to_owned(),
+        ..defaults
+    };
+    write_output(args.output.as_deref(), &evaluation.render(args.format.into(), &options))?;
+    Ok(Outcome::Ok)
+}

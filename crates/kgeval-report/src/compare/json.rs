@@ -1,0 +1,157 @@
+//! The JSON contract of `kgeval compare`.
+
+use kgeval_model::meta::agreement::{Agreement, AgreementRow, GroupKey};
+use kgeval_model::meta::compare::{CompareResult, MetricComparison};
+use kgeval_model::Diagnostic;
+use serde_json::{json, Map, Value};
+
+use super::test_title;
+use crate::common::diagnostic_json;
+use crate::RenderOptions;
+
+/// `{"kgeval_version", "conventions", "systems", "metrics": [{"metric", "higher_is_better",
+/// "items", "zero_filled", "dropped_items", "leaderboard": [{"letter", "system", "mean",
+/// "interval", "beats", "marks", "tier"}], "pairs": [{"system_a", "system_b",
+/// "mean_difference", "effect_size", "statistic", "p_value", "p_adjusted", "significant",
+/// "wins", "ties", "losses"}], "power": {"alpha", "pairs", "significant",
+/// "significant_at_0_01", "area", "median_p", "curve"}}], "agreement": null | {"left",
+/// "right", "rbo_p", "rows": [{"group", "metric", "direction", "n_systems", "only_left",
+/// "only_right", "tau_b", "tau_c", "tau_a", "p_value", "p_method", "tau_ap",
+/// "tau_ap_symmetric", "rbo"}], "metrics_only_left", "metrics_only_right",
+/// "groups_only_left", "groups_only_right"}, "warnings": [{"scope", "severity", "code",
+/// "message", "location"}]}`; full precision, non-finite numbers as `null`.
+#[must_use]
+pub fn compare_json(result: &CompareResult, warnings: &[(&str, &Diagnostic)], options: &RenderOptions) -> Value {
+    let c = &result.conventions;
+    let conventions = json!({
+        "test": c.test.name(),
+        "test_title": test_title(c.test),
+        "correction": if c.test.is_family_wise() { "none" } else { c.correction.name() },
+        "alpha": c.alpha,
+        "iterations": c.iterations,
+        "seed": c.seed,
+        "rng": "ChaCha8, seeded per iteration",
+        "intervals": c.intervals,
+        "tau": c.tau.name(),
+        "rbo_p": c.rbo_p,
+        "missing": c.missing,
+        "input_format": c.input_format,
+        "against_format": c.against_format,
+    });
+    let warnings: Vec<Value> = warnings
+        .iter()
+        .map(|(scope, d)| {
+            let mut value = diagnostic_json(d);
+            if let Value::Object(map) = &mut value {
+                map.insert("scope".into(), json!(scope));
+            }
+            value
+        })
+        .collect();
+    json!({
+        "kgeval_version": options.version,
+        "conventions": conventions,
+        "systems": result.systems,
+        "metrics": result.metrics.iter().map(metric_json).collect::<Vec<_>>(),
+        "agreement": result.agreement.as_ref().map(agreement_json),
+        "warnings": warnings,
+    })
+}
+
+fn metric_json(comparison: &MetricComparison) -> Value {
+    let s = &comparison.significance;
+    let board = &comparison.leaderboard;
+    let leaderboard: Vec<Value> = board
+        .rows
+        .iter()
+        .map(|row| {
+            let interval = s.intervals.get(row.system).map(|i| json!([i.lower, i.upper]));
+            let beats: Vec<&str> =
+                row.beats.iter().filter_map(|&i| board.rows.get(i)).map(|r| r.name.as_str()).collect();
+            json!({
+                "letter": row.letter,
+                "system": row.name,
+                "mean": row.mean,
+                "interval": interval,
+                "beats": beats,
+                "marks": row.marks(&board.rows),
+                "tier": row.tier,
+            })
+        })
+        .collect();
+    let pairs: Vec<Value> = s
+        .pairs
+        .iter()
+        .map(|p| {
+            json!({
+                "system_a": s.systems[p.a],
+                "system_b": s.systems[p.b],
+                "mean_difference": p.mean_difference,
+                "effect_size": p.effect_size,
+                "statistic": p.statistic,
+                "p_value": p.p_value,
+                "p_adjusted": p.p_adjusted,
+                "significant": p.is_significant(s.alpha),
+                "wins": p.wins,
+                "ties": p.ties,
+                "losses": p.losses,
+            })
+        })
+        .collect();
+    let power = &comparison.power;
+    json!({
+        "metric": s.metric,
+        "higher_is_better": s.higher_is_better,
+        "items": s.n_items,
+        "zero_filled": comparison.zero_filled,
+        "dropped_items": comparison.dropped_items,
+        "means": s.systems.iter().zip(&s.means).map(|(n, m)| (n.clone(), json!(m))).collect::<Map<_, _>>(),
+        "leaderboard": leaderboard,
+        "pairs": pairs,
+        "power": {
+            "alpha": power.alpha,
+            "pairs": power.pairs,
+            "significant": power.significant,
+            "significant_at_0_01": power.significant_at_01,
+            "area": power.area,
+            "median_p": power.median_p,
+            "curve": power.curve,
+        },
+    })
+}
+
+fn group_json(key: &GroupKey) -> Value {
+    Value::Object(key.0.iter().map(|(k, v)| (k.clone(), json!(v))).collect())
+}
+
+fn row_json(row: &AgreementRow) -> Value {
+    json!({
+        "group": group_json(&row.group),
+        "metric": row.metric,
+        "direction": row.direction.name(),
+        "n_systems": row.n_systems,
+        "only_left": row.only_left,
+        "only_right": row.only_right,
+        "tau_b": row.tau_b,
+        "tau_c": row.tau_c,
+        "tau_a": row.tau_a,
+        "p_value": row.p_value,
+        "p_method": row.p_method.name(),
+        "tau_ap": row.tau_ap,
+        "tau_ap_symmetric": row.tau_ap_symmetric,
+        "rbo": row.rbo,
+    })
+}
+
+fn agreement_json(agreement: &Agreement) -> Value {
+    json!({
+        "left": agreement.left,
+        "right": agreement.right,
+        "rbo_p": agreement.rbo_p,
+        "rows": agreement.rows.iter().map(row_json).collect::<Vec<_>>(),
+        "metrics_only_left": agreement.metrics_only_left,
+        "metrics_only_right": agreement.metrics_only_right,
+        "groups_only_left": agreement.groups_only_left.iter().map(group_json).collect::<Vec<_>>(),
+        "groups_only_right": agreement.groups_only_right.iter().map(group_json).collect::<Vec<_>>(),
+    })
+}

@@ -1,0 +1,353 @@
+//! Running a [`CompareTask`]: read, pick the metrics, compare (or agree), collect warnings.
+
+use kgeval_meta::{MetaError, MissingPolicy, PairedScores};
+use kgeval_model::meta::agreement::{GroupKey, SystemMetricTable};
+use kgeval_model::meta::compare::{CompareConventions, CompareResult, MetricComparison};
+use kgeval_model::metric_names::{canonical_metric_name, Direction, Level};
+use kgeval_model::{Diagnostic, MetricId, ScoreTable, SystemId};
+use kgeval_report::{OutputFormat, RenderOptions};
+
+use super::inputs::{evaluate_runs, read_side, Side};
+use super::CompareTask;
+use crate::{Error, Progress, Warning};
+
+/// The code of the warning that says how many values `--missing zero|drop` filled or dropped.
+pub const MISSING_VALUES: &str = "missing-values";
+/// The code of the warning that names metrics left out by default because some system has
+/// no value of them.
+pub const PARTIAL_METRICS: &str = "partial-metrics";
+
+/// What a [`CompareTask`] returns: the comparison, its warnings and the per-item table read.
+#[derive(Debug, Clone)]
+pub struct CompareEvaluation {
+    /// The systems compared, in input order.
+    pub systems: Vec<String>,
+    /// Every warning of the readers and of the comparison, with its scope.
+    pub warnings: Vec<Warning>,
+    /// The per-item values compared (empty for wide tables).
+    pub table: ScoreTable,
+    /// The comparison.
+    pub result: CompareResult,
+}
+
+impl CompareEvaluation {
+    /// Renders the comparison as `kgeval compare` prints it.
+    #[must_use]
+    pub fn render(&self, format: OutputFormat, options: &RenderOptions) -> String {
+        let warnings: Vec<(&str, &Diagnostic)> =
+            self.warnings.iter().map(|w| (w.scope.as_str(), &w.diagnostic)).collect();
+        kgeval_report::render_compare(&self.result, &warnings, format, options)
+    }
+}
+
+impl CompareTask {
+    /// Reads the inputs and compares every pair of systems on each metric, or (with
+    /// `against`) compares the system orderings of the two result sets.
+    ///
+    /// # Errors
+    /// An option out of range; no input, or both inputs and qrels; an unreadable or
+    /// malformed input; an unknown metric (the message lists the available ones); items that
+    /// differ between systems under `missing = error`; fewer than two systems or items; a
+    /// NaN value; a wide table without `against`.
+    pub fn run(&self, progress: &dyn Progress) -> Result<CompareEvaluation, Error> {
+        self.check_options()?;
+        let mut warnings = Vec::new();
+        let (side, input_format) = match &self.qrels {
+            Some(qrels) => {
+                if !self.inputs.is_empty() {
+                    return Err(Error::invalid("compare: found score-table inputs and --qrels, expected one of them"));
+                }
+                if self.runs.is_empty() {
+                    return Err(Error::invalid("compare: --qrels needs runs (--run NAME=PATH, at least two)"));
+                }
+                let (table, run_warnings) = evaluate_runs(qrels, &self.runs, &self.metrics, progress)?;
+                warnings.extend(run_warnings);
+                (Side::Items { table: Box::new(table), formats: Vec::new() }, "qrels+runs".to_owned())
+            }
+            None => {
+                if !self.runs.is_empty() {
+                    return Err(Error::invalid("compare: --run needs --qrels"));
+                }
+                let side = read_side(&self.inputs, self.input_format)?;
+                let name = side.format_names();
+                (side, name)
+            }
+        };
+        let mut conventions = CompareConventions {
+            test: self.test,
+            correction: self.correction,
+            alpha: self.alpha,
+            iterations: self.iterations(),
+            seed: self.seed,
+            intervals: self.intervals,
+            tau: self.tau,
+            rbo_p: self.rbo_p,
+            missing: self.missing.name().to_owned(),
+            input_format,
+            against_format: None,
+        };
+        // With qrels, the measures were the trec task's: compare every per-topic one.
+        let metrics: &[String] = if self.qrels.is_some() { &[] } else { &self.metrics };
+        if !self.against.is_empty() {
+            let against = read_side(&self.against, self.input_format)?;
+            conventions.against_format = Some(against.format_names());
+            let left_source = match &self.qrels {
+                Some(qrels) => qrels.name(),
+                None => source_names(&self.inputs),
+            };
+            let left = wide_table(&side, &left_source, metrics, self.missing, &mut warnings)?;
+            let right = wide_table(&against, &source_names(&self.against), metrics, self.missing, &mut warnings)?;
+            let agreement = super::agree::agree(&left, &right, metrics, self)?;
+            let systems = left.groups.first().map(|g| g.systems.clone()).unwrap_or_default();
+            let table = match side {
+                Side::Items { table, .. } => *table,
+                Side::Wide(_) => ScoreTable::new(),
+            };
+            return Ok(CompareEvaluation {
+                systems: systems.clone(),
+                warnings,
+                table,
+                result: CompareResult { conventions, systems, metrics: Vec::new(), agreement: Some(agreement) },
+            });
+        }
+        let table = match side {
+            Side::Items { table, .. } => *table,
+            Side::Wide(opened) => {
+                return Err(Error::invalid(format!(
+                    "{}: a wide system × metric table has no per-item values, so no significance test can run; \
+                     give --against FILE to compare system orderings, or per-item scores (--per-item JSON, \
+                     trec_eval -q output, a long CSV)",
+                    opened.name()
+                )))
+            }
+        };
+        let (names, metric_warnings) = select_metrics(&table, metrics)?;
+        warnings.extend(metric_warnings);
+        let mut comparisons = Vec::with_capacity(names.len());
+        progress.start("metrics", names.len() as u64);
+        for name in &names {
+            let scores = PairedScores::from_table(&table, name, self.missing).map_err(|e| meta_error(&e))?;
+            if let Some(warning) = missing_warning(&scores, self.missing) {
+                warnings.push(warning);
+            }
+            comparisons.push(self.compare_metric(&scores)?);
+            progress.advance(1);
+        }
+        progress.finish();
+        let systems: Vec<String> = table.systems().map(str::to_owned).collect();
+        Ok(CompareEvaluation {
+            systems: systems.clone(),
+            warnings,
+            table,
+            result: CompareResult { conventions, systems, metrics: comparisons, agreement: None },
+        })
+    }
+
+    fn check_options(&self) -> Result<(), Error> {
+        if !(self.alpha > 0.0 && self.alpha < 1.0) {
+            return Err(Error::invalid(format!("--alpha: found {}, expected a level in (0, 1)", self.alpha)));
+        }
+        if self.iterations == Some(0) {
+            return Err(Error::invalid("--iterations: found 0, expected at least 1"));
+        }
+        if !(self.rbo_p > 0.0 && self.rbo_p < 1.0) {
+            return Err(Error::invalid(format!("--rbo-p: found {}, expected a persistence in (0, 1)", self.rbo_p)));
+        }
+        Ok(())
+    }
+
+    /// One metric: the test over every pair, the leaderboard and the discriminative power.
+    fn compare_metric(&self, scores: &PairedScores) -> Result<MetricComparison, Error> {
+        let options = kgeval_meta::SignificanceOptions {
+            test: self.test,
+            correction: self.correction,
+            alpha: self.alpha,
+            iterations: self.iterations,
+            interval_iterations: self.intervals.then(|| self.iterations()),
+            seed: self.seed,
+        };
+        let significance = kgeval_meta::compare_systems(scores, &options).map_err(|e| meta_error(&e))?;
+        let leaderboard = kgeval_meta::leaderboard(&significance);
+        let power = kgeval_meta::power::power_of(&significance, true).map_err(|e| meta_error(&e))?;
+        Ok(MetricComparison {
+            significance,
+            leaderboard,
+            power,
+            zero_filled: scores.missing.zero_filled,
+            dropped_items: scores.missing.dropped_items,
+        })
+    }
+}
+
+/// The inputs' names, comma-separated (an agreement side's source).
+fn source_names(inputs: &[crate::SystemInput]) -> String {
+    inputs.iter().map(|s| s.input.name()).collect::<Vec<_>>().join(", ")
+}
+
+/// A meta-evaluation error as the facade's (bad input: exit 2).
+fn meta_error(error: &MetaError) -> Error {
+    Error::invalid(error.to_string())
+}
+
+/// The warning saying what `--missing zero|drop` did to one metric, if anything.
+fn missing_warning(scores: &PairedScores, policy: MissingPolicy) -> Option<Warning> {
+    let message = match policy {
+        MissingPolicy::Zero if scores.missing.zero_filled > 0 => format!(
+            "{} missing value(s) counted as 0 (--missing zero); {} items compared",
+            scores.missing.zero_filled,
+            scores.n_items()
+        ),
+        MissingPolicy::Drop if scores.missing.dropped_items > 0 => format!(
+            "{} item(s) dropped because some system has no value for them (--missing drop); {} items compared",
+            scores.missing.dropped_items,
+            scores.n_items()
+        ),
+        _ => return None,
+    };
+    Some(Warning {
+        scope: format!("metric {}", scores.metric),
+        diagnostic: Diagnostic::warning(MISSING_VALUES, message),
+    })
+}
+
+/// Finds `name` among the table's metrics: canonical name, alias, or any case.
+pub(crate) fn find_metric<'a>(available: &[&'a str], name: &str) -> Option<&'a str> {
+    let canonical = canonical_metric_name(name);
+    let find = |matches: &dyn Fn(&str) -> bool| available.iter().copied().find(|m| matches(m));
+    find(&|m| m == canonical)
+        .or_else(|| find(&|m| m.eq_ignore_ascii_case(&canonical)))
+        .or_else(|| find(&|m| m.eq_ignore_ascii_case(name)))
+}
+
+/// The metrics to compare: the ones asked for (each must be in the table), else the table's
+/// headline metrics that have per-item values and a direction, else every metric with
+/// per-item values and a direction (counts such as `num_ret` are left out); by default only
+/// metrics every system has values of (the others are named in a warning).
+fn select_metrics(table: &ScoreTable, asked: &[String]) -> Result<(Vec<String>, Vec<Warning>), Error> {
+    let n_metrics = table.metrics().len();
+    let n_systems = table.systems().len();
+    let mut seen = vec![false; n_metrics * n_systems];
+    for (system, _, metric, _) in table.rows() {
+        seen[metric.0 as usize * n_systems + system.0 as usize] = true;
+    }
+    let with_items: Vec<&str> = table
+        .metrics()
+        .enumerate()
+        .filter(|(m, _)| seen[m * n_systems..(m + 1) * n_systems].contains(&true))
+        .map(|(_, name)| name)
+        .collect();
+    if with_items.is_empty() {
+        return Err(Error::invalid(
+            "compare: found no per-item values, expected one value per (system, item, metric) \
+             (kgeval --per-item JSON, trec_eval -q output, a long CSV)",
+        ));
+    }
+    if !asked.is_empty() {
+        let names = asked
+            .iter()
+            .map(|name| {
+                find_metric(&with_items, name).map(str::to_owned).ok_or_else(|| {
+                    Error::invalid(format!(
+                        "unknown metric `{name}`: the input has per-item values of {}",
+                        with_items.join(", ")
+                    ))
+                })
+            })
+            .collect::<Result<_, _>>()?;
+        return Ok((names, Vec::new()));
+    }
+    let headline_metrics: Vec<&str> = table.headlines().iter().map(|(_, id, _)| table.metric_name(*id)).collect();
+    let mut partial = Vec::new();
+    let mut directed = Vec::new();
+    for (m, name) in table.metrics().enumerate() {
+        let info = table.metric_info(kgeval_model::MetricId(m as u32));
+        if info.direction == Direction::Neither || info.level != Level::Item || !with_items.contains(&name) {
+            continue;
+        }
+        if seen[m * n_systems..(m + 1) * n_systems].contains(&false) {
+            partial.push(name);
+        } else {
+            directed.push(name);
+        }
+    }
+    let headlines: Vec<&str> = directed.iter().copied().filter(|m| headline_metrics.contains(m)).collect();
+    let chosen = if headlines.is_empty() { directed } else { headlines };
+    if chosen.is_empty() {
+        return Err(Error::invalid(format!(
+            "compare: found no score every system has (per-item values of {}), expected one; name one with --metric",
+            with_items.join(", ")
+        )));
+    }
+    let mut warnings = Vec::new();
+    if !partial.is_empty() {
+        warnings.push(Warning {
+            scope: "inputs".to_owned(),
+            diagnostic: Diagnostic::warning(
+                PARTIAL_METRICS,
+                format!("metrics some systems have no value of, not compared: {}", partial.join(", ")),
+            ),
+        });
+    }
+    Ok((chosen.into_iter().map(str::to_owned).collect(), warnings))
+}
+
+/// One side as a wide system × metric table: read from a wide CSV, or from an item table:
+/// each system's headline when every system has one, else its mean over the items joined
+/// under the missing-value policy. Default metrics: those every system has.
+fn wide_table(
+    side: &Side,
+    source: &str,
+    metrics: &[String],
+    missing: MissingPolicy,
+    warnings: &mut Vec<Warning>,
+) -> Result<SystemMetricTable, Error> {
+    let table = match side {
+        Side::Wide(opened) => return super::inputs::read_wide(opened),
+        Side::Items { table, .. } => table,
+    };
+    let n_systems = table.systems().len();
+    let systems: Vec<SystemId> = (0..n_systems as u32).map(SystemId).collect();
+    let headlines =
+        |metric: MetricId| -> Option<Vec<f64>> { systems.iter().map(|&s| table.headline(s, metric)).collect() };
+    let available: Vec<&str> = table.metrics().collect();
+    let names: Vec<&str> = if metrics.is_empty() {
+        let mut has = vec![false; available.len() * n_systems];
+        for (system, _, metric, _) in table.rows() {
+            has[metric.0 as usize * n_systems + system.0 as usize] = true;
+        }
+        (0..available.len())
+            .filter(|&m| {
+                headlines(MetricId(m as u32)).is_some() || !has[m * n_systems..(m + 1) * n_systems].contains(&false)
+            })
+            .map(|m| available[m])
+            .collect()
+    } else {
+        metrics
+            .iter()
+            .map(|name| {
+                find_metric(&available, name).ok_or_else(|| {
+                    Error::invalid(format!("unknown metric `{name}`: {source} has {}", available.join(", ")))
+                })
+            })
+            .collect::<Result<_, _>>()?
+    };
+    let mut columns = Vec::with_capacity(names.len());
+    for name in &names {
+        let Some(metric) = table.find_metric(name) else { continue };
+        let column = match headlines(metric) {
+            Some(values) => values,
+            None => {
+                let scores = PairedScores::from_table_id(table, metric, missing).map_err(|e| meta_error(&e))?;
+                warnings.extend(missing_warning(&scores, missing));
+                scores.means()
+            }
+        };
+        columns.push(column);
+    }
+    let owned: Vec<String> = names.iter().map(|n| (*n).to_owned()).collect();
+    let mut wide = SystemMetricTable::new(source, Vec::new(), &owned);
+    for (index, system) in table.systems().enumerate() {
+        wide.push_row(GroupKey::default(), system, columns.iter().map(|c| c[index]).collect());
+    }
+    Ok(wide)
+}
