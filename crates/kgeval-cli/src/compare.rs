@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 use kgeval::compare::CompareTask;
+use kgeval::kgc::KgcTask;
 use kgeval::{Input, RenderOptions, SystemInput};
 use kgeval_formats_names::{parse_correction, parse_input_format, parse_missing, parse_tau, parse_test};
 
@@ -21,6 +22,8 @@ Examples:
       --against testdata/kgc/kgc-sparsity/result/FB-Test-S-C/evaluation.csv -m micro_mrr -m macro_mrr
   kgeval compare testdata/kgc/kgc-sparsity/result/FB-Test-S/evaluation.csv \\
       --against testdata/kgc/kgc-sparsity/result/FB-Test-S-C/pooling_depth.csv.gz -m micro_mrr --format csv
+  kgeval compare --sensitivity --ratios 0.2,0.5,0.8 --repeats 20 --qrels testdata/trec_eval/test/qrels.test \\
+      --run full=testdata/trec_eval/test/results.test --run trunc=testdata/trec_eval/test/results.trunc -m map -m P.10 --missing zero
 
 Inputs are told by content (--input-format overrides): kgeval JSON written with --per-item
 (any family; one file per system or several systems per file), trec_eval -q output (one file
@@ -29,7 +32,11 @@ system × metric CSV (kgc-sparsity evaluation.csv, pooling_depth.csv: ranking ag
 --against only). --qrels with --run evaluates TREC runs in-process (measures as kgeval trec -m).
 Defaults: paired t test, Holm correction, alpha 0.05, B = 1000 (bootstrap) or 10000 (fisher,
 tukey), seed 42, Kendall tau-b, RBO p = 0.9, a missing value is an error. CSV output is the
-p-value matrix (SystemA,SystemB,<metric>..., corrected p-values) or the agreement rows.";
+p-value matrix (SystemA,SystemB,<metric>..., corrected p-values) or the agreement rows.
+--sensitivity subsamples items (ChaCha8, seed --seed; subset k of ratio r on stream r*2^32+k),
+recomputes each metric's mean and prints mean ± sd of Kendall tau(subset, full) per ratio; with
+--kgc-test, --kgc-filter and --ranks it subsamples test triples, rebuilds the questions and
+re-evaluates micro, macro, MAP@20 and nDCG@20 from the per-answer ranks.";
 
 /// Arguments of `kgeval compare`.
 #[derive(Debug, Args)]
@@ -83,6 +90,29 @@ pub(crate) struct CompareArgs {
     /// by content).
     #[arg(long, value_parser = parse_input_format)]
     input_format: Option<kgeval::compare::MetaInputFormat>,
+    /// Data sensitivity instead of significance: Kendall's tau between the system ordering on
+    /// random subsets of the items (KGC: of the test triples) and on all of them (seed 004 §5.1).
+    #[arg(long)]
+    sensitivity: bool,
+    /// Subset ratios of --sensitivity, comma-separated (default 0.01,0.05,0.1,0.2,…,0.9,0.95).
+    #[arg(long, value_delimiter = ',')]
+    ratios: Option<Vec<f64>>,
+    /// Random subsets per ratio (default 50).
+    #[arg(long)]
+    repeats: Option<usize>,
+    /// --sensitivity on given subsets: a file with one subset of 0-based item indices per line.
+    #[arg(long, value_name = "FILE")]
+    subsets: Option<PathBuf>,
+    /// KGC sensitivity: the test split whose triples are subsampled (with --ranks).
+    #[arg(long, value_name = "FILE")]
+    kgc_test: Option<PathBuf>,
+    /// KGC sensitivity: a filter split (train, valid); repeatable.
+    #[arg(long, value_name = "FILE")]
+    kgc_filter: Vec<PathBuf>,
+    /// KGC sensitivity: a system's per-answer ranks (`kgeval kgc --ranks` layout), NAME=PATH;
+    /// repeat for each system.
+    #[arg(long = "ranks", value_name = "NAME=PATH")]
+    ranks: Vec<String>,
     /// Output format.
     #[arg(long, short = 'f', value_enum, default_value_t = FormatArg::Text)]
     format: FormatArg,
@@ -143,6 +173,21 @@ pub(crate) fn run(args: &CompareArgs) -> anyhow::Result<Outcome> {
     task.against = args.against.iter().map(|s| SystemInput::parse(s)).collect();
     task.missing = args.missing.unwrap_or(task.missing);
     task.input_format = args.input_format.or(task.input_format);
+    task.sensitivity = args.sensitivity;
+    if let Some(ratios) = &args.ratios {
+        task.ratios.clone_from(ratios);
+    }
+    task.repeats = args.repeats.unwrap_or(task.repeats);
+    task.subsets = args.subsets.as_ref().map(Input::path);
+    task.kgc = match &args.kgc_test {
+        Some(test) => Some(Box::new(KgcTask {
+            filters: args.kgc_filter.iter().map(Input::path).collect(),
+            ..KgcTask::new(Input::path(test))
+        })),
+        None if !args.kgc_filter.is_empty() => anyhow::bail!("--kgc-filter needs --kgc-test"),
+        None => None,
+    };
+    task.ranks = args.ranks.iter().map(|s| SystemInput::parse(s)).collect();
     let evaluation = task.run(&TerminalProgress::new(2))?;
     let mut scopes: Vec<&str> = Vec::new();
     for w in &evaluation.warnings {

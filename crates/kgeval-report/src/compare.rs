@@ -31,6 +31,9 @@ pub fn render_compare(
     format: OutputFormat,
     options: &RenderOptions,
 ) -> String {
+    if let (Some(sensitivity), false) = (&result.sensitivity, format == OutputFormat::Json) {
+        return crate::render_sensitivity(sensitivity, format, options);
+    }
     match format {
         OutputFormat::Text => text::render(result, options, false),
         OutputFormat::Markdown => text::render(result, options, true),

@@ -6,6 +6,7 @@ mod cli;
 mod compare;
 mod compare_against;
 mod compare_bad;
+mod compare_sensitivity;
 mod conventions;
 mod diso;
 mod facade;

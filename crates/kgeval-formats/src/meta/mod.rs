@@ -3,5 +3,6 @@
 pub mod detect;
 pub mod long_csv;
 pub mod pvalues;
+pub mod subsets;
 pub mod trec_eval_q;
 pub mod wide_csv;

@@ -1,8 +1,10 @@
 //! `kgeval compare`'s result: the conventions in force, per metric the paired significance,
 //! the leaderboard with marks and tiers and the discriminative power, or (with `--against`)
-//! the ranking agreement of two result sets.
+//! the ranking agreement of two result sets, or (with `--sensitivity`) the data sensitivity of
+//! the system ordering.
 
 use super::agreement::{Agreement, TauVariant};
+use super::sensitivity::Sensitivity;
 use super::significance::{Correction, DiscriminativePower, Leaderboard, SignificanceResult, SignificanceTest};
 
 /// The conventions of one comparison, as the facade decided them.
@@ -60,4 +62,6 @@ pub struct CompareResult {
     pub metrics: Vec<MetricComparison>,
     /// The ranking agreement of the inputs with the `--against` inputs.
     pub agreement: Option<Agreement>,
+    /// The data sensitivity of the system ordering (`--sensitivity`).
+    pub sensitivity: Option<Sensitivity>,
 }

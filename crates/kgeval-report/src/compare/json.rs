@@ -54,6 +54,7 @@ pub fn compare_json(result: &CompareResult, warnings: &[(&str, &Diagnostic)], op
         "systems": result.systems,
         "metrics": result.metrics.iter().map(metric_json).collect::<Vec<_>>(),
         "agreement": result.agreement.as_ref().map(agreement_json),
+        "sensitivity": result.sensitivity.as_ref().map(|s| crate::sensitivity_json(s, options)),
         "warnings": warnings,
     })
 }

@@ -8,6 +8,7 @@
 mod agree;
 mod inputs;
 mod run;
+mod sensitivity;
 
 use std::path::Path;
 
@@ -15,12 +16,14 @@ use kgeval_formats::Input;
 use serde::{Deserialize, Deserializer};
 
 use crate::inputs::{by_name, one_or_many};
+use crate::kgc::KgcTask;
 use crate::SystemInput;
 
 pub use kgeval_formats::meta::detect::MetaInputFormat;
 pub use kgeval_meta::MissingPolicy;
 pub use kgeval_model::meta::agreement::TauVariant;
 pub use kgeval_model::meta::compare::{CompareConventions, CompareResult, MetricComparison};
+pub use kgeval_model::meta::sensitivity::{Sensitivity, SubsetSource};
 pub use kgeval_model::meta::significance::{Correction, SignificanceTest};
 pub use run::{CompareEvaluation, MISSING_VALUES, PARTIAL_METRICS};
 
@@ -39,7 +42,9 @@ pub const DEFAULT_RANDOMISATION_ITERATIONS: usize = kgeval_meta::significance::D
 ///
 /// As a manifest row: `inputs` (or `input`, each `PATH` or `NAME=PATH`), or `qrels` with
 /// `runs`; optional `metrics`, `test`, `correction`, `alpha`, `iterations`, `seed`,
-/// `intervals`, `tau`, `rbo_p`, `against`, `missing`, `input_format`.
+/// `intervals`, `tau`, `rbo_p`, `against`, `missing`, `input_format`; for data sensitivity
+/// `sensitivity = true`, `ratios`, `repeats`, `subsets`, and for KGC `ranks` with a `[kgc]`
+/// table (`test`, `filters`, options).
 ///
 /// ```
 /// use kgeval::compare::CompareTask;
@@ -103,6 +108,41 @@ pub struct CompareTask {
     /// default: told by each file's content.
     #[serde(default, deserialize_with = "input_format")]
     pub input_format: Option<MetaInputFormat>,
+    /// Data sensitivity (seed 004 §5.1) instead of significance: Kendall's tau between the
+    /// system ordering on subsets of the items (KGC: of the test triples) and on all of them.
+    #[serde(default)]
+    pub sensitivity: bool,
+    /// The subset ratios of the sensitivity curve (default 1, 5, 10, 20, …, 90, 95 %).
+    #[serde(default = "ratios")]
+    pub ratios: Vec<f64>,
+    /// Random subsets per ratio (default 50).
+    #[serde(default = "repeats")]
+    pub repeats: usize,
+    /// Subsets given as an index file (one subset of 0-based item indices per line) instead
+    /// of random ones.
+    #[serde(default)]
+    pub subsets: Option<Input>,
+    /// KGC sensitivity: the split and filters (a `kgc` task without a system) on which the
+    /// `ranks` are re-evaluated per subset of test triples.
+    #[serde(default)]
+    pub kgc: Option<Box<KgcTask>>,
+    /// KGC sensitivity: per-answer rank files, `NAME=PATH` (with `kgc`).
+    #[serde(default, deserialize_with = "one_or_many")]
+    pub ranks: Vec<SystemInput>,
+}
+
+fn ratios() -> Vec<f64> {
+    match SubsetSource::seed_004() {
+        SubsetSource::Random { ratios, .. } => ratios,
+        SubsetSource::Given(_) => Vec::new(),
+    }
+}
+
+fn repeats() -> usize {
+    match SubsetSource::seed_004() {
+        SubsetSource::Random { repeats, .. } => repeats,
+        SubsetSource::Given(_) => 0,
+    }
 }
 
 const fn alpha() -> f64 {
@@ -163,6 +203,12 @@ impl CompareTask {
             against: Vec::new(),
             missing: MissingPolicy::default(),
             input_format: None,
+            sensitivity: false,
+            ratios: ratios(),
+            repeats: repeats(),
+            subsets: None,
+            kgc: None,
+            ranks: Vec::new(),
         }
     }
 
@@ -201,6 +247,9 @@ impl CompareTask {
             qrels: self.qrels.as_ref().map(|q| q.resolved(base)),
             runs: self.runs.iter().map(|s| s.resolved(base)).collect(),
             against: self.against.iter().map(|s| s.resolved(base)).collect(),
+            subsets: self.subsets.as_ref().map(|s| s.resolved(base)),
+            kgc: self.kgc.as_ref().map(|k| Box::new(k.resolved(base))),
+            ranks: self.ranks.iter().map(|s| s.resolved(base)).collect(),
             ..self.clone()
         }
     }

@@ -51,6 +51,12 @@ impl CompareTask {
     /// NaN value; a wide table without `against`.
     pub fn run(&self, progress: &dyn Progress) -> Result<CompareEvaluation, Error> {
         self.check_options()?;
+        if self.sensitivity {
+            return self.run_sensitivity(self.conventions(String::new()), progress);
+        }
+        if self.kgc.is_some() || !self.ranks.is_empty() || self.subsets.is_some() {
+            return Err(Error::invalid("compare: KGC ranks and --subsets are inputs of --sensitivity"));
+        }
         let mut warnings = Vec::new();
         let (side, input_format) = match &self.qrels {
             Some(qrels) => {
@@ -73,19 +79,7 @@ impl CompareTask {
                 (side, name)
             }
         };
-        let mut conventions = CompareConventions {
-            test: self.test,
-            correction: self.correction,
-            alpha: self.alpha,
-            iterations: self.iterations(),
-            seed: self.seed,
-            intervals: self.intervals,
-            tau: self.tau,
-            rbo_p: self.rbo_p,
-            missing: self.missing.name().to_owned(),
-            input_format,
-            against_format: None,
-        };
+        let mut conventions = self.conventions(input_format);
         // With qrels, the measures were the trec task's: compare every per-topic one.
         let metrics: &[String] = if self.qrels.is_some() { &[] } else { &self.metrics };
         if !self.against.is_empty() {
@@ -107,7 +101,13 @@ impl CompareTask {
                 systems: systems.clone(),
                 warnings,
                 table,
-                result: CompareResult { conventions, systems, metrics: Vec::new(), agreement: Some(agreement) },
+                result: CompareResult {
+                    conventions,
+                    systems,
+                    metrics: Vec::new(),
+                    agreement: Some(agreement),
+                    sensitivity: None,
+                },
             });
         }
         let table = match side {
@@ -139,8 +139,25 @@ impl CompareTask {
             systems: systems.clone(),
             warnings,
             table,
-            result: CompareResult { conventions, systems, metrics: comparisons, agreement: None },
+            result: CompareResult { conventions, systems, metrics: comparisons, agreement: None, sensitivity: None },
         })
+    }
+
+    /// The conventions in force, the input format named.
+    fn conventions(&self, input_format: String) -> CompareConventions {
+        CompareConventions {
+            test: self.test,
+            correction: self.correction,
+            alpha: self.alpha,
+            iterations: self.iterations(),
+            seed: self.seed,
+            intervals: self.intervals,
+            tau: self.tau,
+            rbo_p: self.rbo_p,
+            missing: self.missing.name().to_owned(),
+            input_format,
+            against_format: None,
+        }
     }
 
     fn check_options(&self) -> Result<(), Error> {
@@ -223,7 +240,7 @@ pub(crate) fn find_metric<'a>(available: &[&'a str], name: &str) -> Option<&'a s
 /// headline metrics that have per-item values and a direction, else every metric with
 /// per-item values and a direction (counts such as `num_ret` are left out); by default only
 /// metrics every system has values of (the others are named in a warning).
-fn select_metrics(table: &ScoreTable, asked: &[String]) -> Result<(Vec<String>, Vec<Warning>), Error> {
+pub(super) fn select_metrics(table: &ScoreTable, asked: &[String]) -> Result<(Vec<String>, Vec<Warning>), Error> {
     let n_metrics = table.metrics().len();
     let n_systems = table.systems().len();
     let mut seen = vec![false; n_metrics * n_systems];
