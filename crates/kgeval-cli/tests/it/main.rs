@@ -24,6 +24,7 @@ mod qald;
 mod qald_bad;
 mod qald_server;
 mod rank;
+mod readme_compare;
 mod trec;
 
 use std::path::{Path, PathBuf};
