@@ -24,6 +24,11 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
     if args.first().map(String::as_str) == Some("trec") {
         return crate::bench_trec::run(&args[1..]);
     }
+    match args.first().map(String::as_str) {
+        Some("meta") => return crate::bench_meta::run(&args[1..]),
+        Some("meta-elinor") => return crate::bench_meta::run_elinor(&args[1..]),
+        _ => {}
+    }
     if args.first().map(String::as_str) != Some("align") {
         bail!(
             "usage: cargo xtask bench align [--cells N] [--runs N] [--no-peers] | cargo xtask bench trec [--queries N]"

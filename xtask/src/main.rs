@@ -3,6 +3,7 @@
 
 mod bench;
 mod bench_kgc;
+mod bench_meta;
 mod bench_trec;
 mod fixtures;
 mod tidy;
@@ -22,7 +23,7 @@ fn main() -> anyhow::Result<()> {
         Some("bench") => bench::run(&args[1..]),
         Some("tidy") => tidy::run(),
         _ => bail!(
-            "usage: cargo xtask fixtures [--check] | cargo xtask tidy | cargo xtask bench align [--cells N] | cargo xtask bench kgc [--rows N] | cargo xtask bench trec [--queries N --docs M]"
+            "usage: cargo xtask fixtures [--check] | cargo xtask tidy | cargo xtask bench align [--cells N] | cargo xtask bench kgc [--rows N] | cargo xtask bench trec [--queries N --docs M] | cargo xtask bench meta [--items N --iterations B]"
         ),
     }
 }

@@ -11,14 +11,21 @@
 //! `systems items`, then one line of whitespace-separated scores per item), runs randomised
 //! Tukey HSD with B iterations and prints the time of the test alone, the number of rayon
 //! threads, and the smallest and largest pair p-values.
+//!
+//! `significance_cases kendall N SEED`: times tau-b on two seeded N-long vectors (continuous,
+//! correlated) and prints the seconds and tau.
 
 use std::io::Read as _;
 use std::time::Instant;
 
+use kgeval_meta::kendall::kendall_tau;
 use kgeval_meta::randomised::tukey_hsd;
 use kgeval_meta::significance::{paired_t, wilcoxon, WilcoxonMethod};
 use kgeval_meta::PairedScores;
+use kgeval_model::meta::agreement::TauVariant;
 use kgeval_model::metric_names::Direction;
+use rand::{Rng as _, SeedableRng as _};
+use rand_chacha::ChaCha8Rng;
 use serde_json::{json, Value};
 
 fn number(v: f64) -> Value {
@@ -91,10 +98,32 @@ fn tukey(args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
+fn kendall(args: &[String]) -> Result<(), String> {
+    let [n, seed] = args else { return Err("usage: significance_cases kendall N SEED".into()) };
+    let n: usize = n.parse().map_err(|e| format!("N: {e}"))?;
+    let seed: u64 = seed.parse().map_err(|e| format!("SEED: {e}"))?;
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let x: Vec<f64> = (0..n).map(|_| rng.gen()).collect();
+    let y: Vec<f64> = x.iter().map(|v| v + rng.gen::<f64>()).collect();
+    let start = Instant::now();
+    let tau = kendall_tau(&x, &y, TauVariant::B).map_err(|e| e.to_string())?;
+    let seconds = start.elapsed().as_secs_f64();
+    println!("{{\"seconds\": {seconds:.4}, \"n\": {n}, \"tau\": {}}}", tau.tau);
+    Ok(())
+}
+
+/// A timing mode: its arguments → an error message.
+type Mode = fn(&[String]) -> Result<(), String>;
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    if args.first().map(String::as_str) == Some("tukey") {
-        if let Err(e) = tukey(&args[1..]) {
+    let mode: Option<Mode> = match args.first().map(String::as_str) {
+        Some("tukey") => Some(tukey),
+        Some("kendall") => Some(kendall),
+        _ => None,
+    };
+    if let Some(mode) = mode {
+        if let Err(e) = mode(&args[1..]) {
             eprintln!("{e}");
             std::process::exit(2);
         }

@@ -16,5 +16,5 @@ pub mod significance;
 pub use error::MetaError;
 pub use leaderboard::leaderboard;
 pub use paired::{MissingCounts, MissingPolicy, PairedScores};
-pub use power::discriminative_power;
+pub use power::{discriminative_power, pvalue_matrix};
 pub use significance::{compare_systems, SignificanceOptions};

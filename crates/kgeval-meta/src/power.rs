@@ -6,7 +6,7 @@
 //! area means a more discriminative metric, as in the kgc-sparsity paper's Figure 8 — the
 //! median p-value (mean of the two middle ones for an even count) and the curve's points.
 
-use kgeval_model::meta::significance::{DiscriminativePower, SignificanceResult};
+use kgeval_model::meta::significance::{DiscriminativePower, PValueMatrix, SignificanceResult};
 
 use crate::MetaError;
 
@@ -52,9 +52,60 @@ pub fn power_of(result: &SignificanceResult, adjusted: bool) -> Result<Discrimin
     discriminative_power(&result.metric, &p, result.alpha)
 }
 
+/// The p-value matrix of several metrics' results over the same systems (kgc-sparsity's
+/// `discriminative_power.csv` content: one column per metric, one entry per pair a < b), with
+/// the adjusted p-values when `adjusted` is true, else the raw ones.
+///
+/// # Errors
+/// [`MetaError::TooFew`] without results; [`MetaError::InvalidOption`] when the results do not
+/// compare the same systems in the same order.
+pub fn pvalue_matrix(results: &[SignificanceResult], adjusted: bool) -> Result<PValueMatrix, MetaError> {
+    let Some(first) = results.first() else {
+        return Err(MetaError::TooFew { what: "significance results".into(), needed: 1, found: 0 });
+    };
+    if let Some(other) = results.iter().find(|r| r.systems != first.systems) {
+        return Err(MetaError::InvalidOption(format!(
+            "metric {} compares other systems than metric {}: one p-value matrix needs the same systems",
+            other.metric, first.metric
+        )));
+    }
+    Ok(PValueMatrix {
+        systems: first.systems.clone(),
+        metrics: results.iter().map(|r| r.metric.clone()).collect(),
+        pairs: first.pairs.iter().map(|p| (p.a, p.b)).collect(),
+        p_values: results
+            .iter()
+            .map(|r| r.pairs.iter().map(|p| if adjusted { p.p_adjusted } else { p.p_value }).collect())
+            .collect(),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::{compare_systems, PairedScores, SignificanceOptions};
+    use kgeval_model::metric_names::Direction;
+
+    #[test]
+    fn matrix_of_results() {
+        let names = |n: usize, p: &str| (0..n).map(|i| format!("{p}{i}")).collect::<Vec<_>>();
+        let values: Vec<f64> = (0..30).map(|i| f64::from(i % 7) / 7.0 + f64::from(i % 3) * 0.1).collect();
+        let scores = PairedScores::new("map", Direction::Higher, names(3, "S"), names(10, "q"), values).unwrap();
+        let mut mrr = scores.clone();
+        mrr.metric = "mrr".into();
+        let options = SignificanceOptions::default();
+        let results = [compare_systems(&scores, &options).unwrap(), compare_systems(&mrr, &options).unwrap()];
+        let matrix = pvalue_matrix(&results, false).unwrap();
+        assert_eq!(matrix.metrics, ["map", "mrr"]);
+        assert_eq!(matrix.pairs, [(0, 1), (0, 2), (1, 2)]);
+        assert_eq!(matrix.metric("map").unwrap()[2], results[0].pairs[2].p_value);
+        let power = power_of(&results[0], true).unwrap();
+        assert_eq!(power.pairs, 3);
+        assert!(pvalue_matrix(&[], true).is_err());
+        let mut other = results[1].clone();
+        other.systems[0] = "X".into();
+        assert!(pvalue_matrix(&[results[0].clone(), other], true).is_err());
+    }
 
     #[test]
     fn counts_area_median_by_hand() {

@@ -133,33 +133,104 @@ pub fn bootstrap_asl(d: &[f64], iterations: usize, seed: u64) -> f64 {
 }
 
 /// The range of the system means after one random within-item shuffle (iteration
-/// `iteration`).
-fn permuted_range(values: &[f64], n_systems: usize, n_items: usize, seed: u64, iteration: usize) -> f64 {
+/// `iteration`). Up to 16 systems, `fixed_rows` selects the fixed-size path (the general
+/// path gives the same result; a test compares them).
+fn permuted_range(
+    values: &[f64],
+    n_systems: usize,
+    n_items: usize,
+    seed: u64,
+    iteration: usize,
+    fixed_rows: bool,
+) -> f64 {
+    // Items per block of random draws, and items shuffled side by side: the swaps of
+    // different items are independent, which lets the processor overlap them.
     const BLOCK: usize = 512;
+    const LANES: usize = 4;
+    const WIDE: usize = 16;
+    let k = n_systems;
     let mut rng = iteration_rng(seed, iteration);
-    let mut sums = vec![0.0; n_systems];
-    let mut row = vec![0.0; n_systems];
-    let mut draws = [0u64; BLOCK];
-    let ranges: Vec<u64> = (1..n_systems as u64).rev().map(|i| i + 1).collect();
-    for block in values.chunks(BLOCK * n_systems) {
-        let rows = block.len() / n_systems;
-        rng.fill(&mut draws[..rows]);
-        for (chunk, &first) in block.chunks_exact(n_systems).zip(&draws[..rows]) {
-            row.copy_from_slice(chunk);
-            let mut x = first;
-            let mut budget: u64 = 1;
-            for (step, &range) in ranges.iter().enumerate() {
-                if budget > (1 << 40) / range {
-                    x = rng.next_u64();
-                    budget = 1;
+    let mut sums = vec![0.0; k];
+    // The Fisher–Yates steps: (position, range, whether the next u64 of the item is taken
+    // first). The redraw points depend only on the number of systems: computed once.
+    let mut budget: u64 = 1;
+    let steps: Vec<(usize, u64, bool)> = (1..k)
+        .rev()
+        .map(|position| {
+            let range = position as u64 + 1;
+            let redraw = budget > (1 << 40) / range;
+            budget = if redraw { range } else { budget * range };
+            (position, range, redraw)
+        })
+        .collect();
+    // Each item owns `per_item` consecutive u64 of the iteration's stream.
+    let per_item = 1 + steps.iter().filter(|step| step.2).count();
+    let mut draws = vec![0u64; BLOCK * per_item];
+    if fixed_rows && k <= WIDE {
+        // Up to 16 systems: fixed-size rows, indices masked to 0..16 (no bounds checks).
+        let mut rows = [[0.0f64; WIDE]; LANES];
+        for block in values.chunks(BLOCK * k) {
+            let n_rows = block.len() / k;
+            rng.fill(&mut draws[..n_rows * per_item]);
+            for (group, chunk) in block.chunks(LANES * k).enumerate() {
+                let lanes = chunk.len() / k;
+                let first = group * LANES;
+                let mut x = [0u64; LANES];
+                let mut next = [0usize; LANES];
+                for lane in 0..lanes {
+                    rows[lane][..k].copy_from_slice(&chunk[lane * k..(lane + 1) * k]);
+                    x[lane] = draws[(first + lane) * per_item];
+                    next[lane] = (first + lane) * per_item + 1;
                 }
-                budget *= range;
-                let (j, next) = bounded(x, range);
-                x = next;
-                row.swap(n_systems - 1 - step, j);
+                for &(position, range, redraw) in &steps {
+                    for lane in 0..lanes {
+                        if redraw {
+                            x[lane] = draws[next[lane]];
+                            next[lane] += 1;
+                        }
+                        let (j, rest) = bounded(x[lane], range);
+                        x[lane] = rest;
+                        rows[lane].swap(position & (WIDE - 1), j & (WIDE - 1));
+                    }
+                }
+                for row in &rows[..lanes] {
+                    for (sum, v) in sums.iter_mut().zip(row) {
+                        *sum += v;
+                    }
+                }
             }
-            for (sum, v) in sums.iter_mut().zip(&row) {
-                *sum += v;
+        }
+    } else {
+        let mut rows = vec![0.0; LANES * k];
+        for block in values.chunks(BLOCK * k) {
+            let n_rows = block.len() / k;
+            rng.fill(&mut draws[..n_rows * per_item]);
+            for (group, chunk) in block.chunks(LANES * k).enumerate() {
+                let lanes = chunk.len() / k;
+                let first = group * LANES;
+                rows[..lanes * k].copy_from_slice(chunk);
+                let mut x = [0u64; LANES];
+                let mut next = [0usize; LANES];
+                for lane in 0..lanes {
+                    x[lane] = draws[(first + lane) * per_item];
+                    next[lane] = (first + lane) * per_item + 1;
+                }
+                for &(position, range, redraw) in &steps {
+                    for lane in 0..lanes {
+                        if redraw {
+                            x[lane] = draws[next[lane]];
+                            next[lane] += 1;
+                        }
+                        let (j, rest) = bounded(x[lane], range);
+                        x[lane] = rest;
+                        rows.swap(lane * k + position, lane * k + j);
+                    }
+                }
+                for lane in 0..lanes {
+                    for (sum, v) in sums.iter_mut().zip(&rows[lane * k..(lane + 1) * k]) {
+                        *sum += v;
+                    }
+                }
             }
         }
     }
@@ -194,7 +265,7 @@ pub fn tukey_hsd(scores: &PairedScores, iterations: usize, seed: u64) -> Result<
     }
     let means: Vec<f64> = sums.iter().map(|s| s / n as f64).collect();
     let mut ranges: Vec<f64> =
-        (0..iterations).into_par_iter().map(|i| permuted_range(&scores.values, k, n, seed, i)).collect();
+        (0..iterations).into_par_iter().map(|i| permuted_range(&scores.values, k, n, seed, i, true)).collect();
     ranges.sort_by(f64::total_cmp);
     let tol = tolerance(&scores.values);
     let mut p_values = Vec::with_capacity(k * (k - 1) / 2);
@@ -260,4 +331,62 @@ pub fn mean_intervals(
             MeanInterval { lower: quantile(&means, alpha / 2.0), upper: quantile(&means, 1.0 - alpha / 2.0) }
         })
         .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fixed_and_general_shuffles_agree() {
+        // 13 systems (one u64 per item) and 16 (a second u64 per item: 16! > 2^40); 1,030
+        // items cross the 512-item draw blocks and end in a partial group of lanes.
+        for k in [2, 13, 16] {
+            let n = 1_030;
+            let values: Vec<f64> = (0..k * n).map(|i| ((i * 7_919) % 1_000) as f64 / 1_000.0).collect();
+            for iteration in 0..5 {
+                let fixed = permuted_range(&values, k, n, 3, iteration, true);
+                let general = permuted_range(&values, k, n, 3, iteration, false);
+                assert_eq!(fixed.to_bits(), general.to_bits(), "k = {k}");
+            }
+        }
+    }
+
+    #[test]
+    fn general_shuffle_over_many_systems() {
+        // 20 systems (general path, three u64 per item). One item: a shuffle keeps the
+        // multiset of scores, so the range of the means is always max − min = 19.
+        let k = 20;
+        let values: Vec<f64> = (0..k).map(|v| v as f64).collect();
+        for iteration in 0..50 {
+            assert_eq!(permuted_range(&values, k, 1, 1, iteration, false), 19.0);
+        }
+        // A system scoring 1 on every item against 19 scoring at most 0.09: always separated.
+        let n = 200;
+        let mut scores = Vec::with_capacity(k * n);
+        for i in 0..n {
+            for s in 0..k {
+                scores.push(if s == k - 1 { 1.0 } else { ((i * 31 + s * 17) % 10) as f64 / 100.0 });
+            }
+        }
+        let paired = PairedScores::new(
+            "m",
+            kgeval_model::metric_names::Direction::Higher,
+            (0..k).map(|s| format!("s{s}")).collect(),
+            (0..n).map(|i| format!("q{i}")).collect(),
+            scores,
+        )
+        .unwrap();
+        let p = tukey_hsd(&paired, 500, 7).unwrap();
+        // Pairs with the last system (index k − 1): a < b, so pair (a, k − 1).
+        let mut index = 0;
+        for a in 0..k {
+            for b in a + 1..k {
+                if b == k - 1 {
+                    assert_eq!(p[index], 0.0, "pair {a},{b}");
+                }
+                index += 1;
+            }
+        }
+    }
 }

@@ -228,7 +228,7 @@ pub fn wilcoxon_differences(d: &[f64]) -> WilcoxonTest {
             let p = 2.0 * dist.sf(r_plus.floor() as i64).min(dist.cdf(r_plus.ceil() as i64));
             p.clamp(0.0, 1.0)
         }
-        WilcoxonMethod::Permutation => sign_flip_p_value(&nonzero, &ranks, r_plus, n_zero),
+        WilcoxonMethod::Permutation => sign_flip_p_value(&nonzero, &ranks, r_plus),
         WilcoxonMethod::Normal => {
             let c = count as f64;
             let mean = c * (c + 1.0) * 0.25;
@@ -244,7 +244,7 @@ pub fn wilcoxon_differences(d: &[f64]) -> WilcoxonTest {
 /// scipy's exact permutation p-value of R+: all sign patterns of the non-zero differences
 /// (each counted 2^zeros times, which cancels), `2 min(#(R+* ≤ r + γ), #(R+* ≥ r − γ)) / 2ⁿ`
 /// with scipy's tolerance γ = 100 ε |r|, capped at 1.
-fn sign_flip_p_value(nonzero: &[f64], ranks: &[f64], r_plus: f64, _n_zero: usize) -> f64 {
+fn sign_flip_p_value(nonzero: &[f64], ranks: &[f64], r_plus: f64) -> f64 {
     let n = nonzero.len();
     let gamma = (f64::EPSILON * 100.0 * r_plus).abs();
     let (mut less, mut greater) = (0u64, 0u64);
