@@ -8,7 +8,7 @@ use kgeval::kgc::KgcTask;
 use kgeval::{Input, RenderOptions, SystemInput};
 use kgeval_formats_names::{parse_correction, parse_input_format, parse_missing, parse_tau, parse_test};
 
-use crate::output::{print_warnings, write_output, FormatArg};
+use crate::output::{print_scoped_warnings, write_output, FormatArg};
 use crate::progress::TerminalProgress;
 use crate::Outcome;
 
@@ -189,17 +189,7 @@ pub(crate) fn run(args: &CompareArgs) -> anyhow::Result<Outcome> {
     };
     task.ranks = args.ranks.iter().map(|s| SystemInput::parse(s)).collect();
     let evaluation = task.run(&TerminalProgress::new(2))?;
-    let mut scopes: Vec<&str> = Vec::new();
-    for w in &evaluation.warnings {
-        if !scopes.contains(&w.scope.as_str()) {
-            scopes.push(&w.scope);
-        }
-    }
-    for scope in scopes {
-        let warnings: Vec<_> =
-            evaluation.warnings.iter().filter(|w| w.scope == scope).map(|w| w.diagnostic.clone()).collect();
-        print_warnings(scope, &warnings);
-    }
+    print_scoped_warnings(&evaluation.warnings);
     let defaults = RenderOptions::default();
     let options = RenderOptions {
         precision: args.precision.unwrap_or(defaults.precision),

@@ -80,15 +80,22 @@ const MAX_WARNINGS_SHOWN: usize = 20;
 /// Prints an evaluation's warnings on stderr scope by scope (in first-seen order), each
 /// followed by `(scope)`, at most [`MAX_WARNINGS_SHOWN`] per scope.
 pub(crate) fn print_evaluation_warnings(evaluation: &kgeval::Evaluation) {
+    print_scoped_warnings(&evaluation.warnings);
+}
+
+/// Prints scoped warnings on stderr, grouped by scope in first-seen order (each scope capped
+/// as [`print_warnings`] caps).
+pub(crate) fn print_scoped_warnings(warnings: &[kgeval::Warning]) {
     let mut scopes: Vec<&str> = Vec::new();
-    for w in &evaluation.warnings {
+    for w in warnings {
         if !scopes.contains(&w.scope.as_str()) {
             scopes.push(&w.scope);
         }
     }
     for scope in scopes {
-        let warnings: Vec<Diagnostic> = evaluation.warnings_of(scope).cloned().collect();
-        print_warnings(scope, &warnings);
+        let of_scope: Vec<Diagnostic> =
+            warnings.iter().filter(|w| w.scope == scope).map(|w| w.diagnostic.clone()).collect();
+        print_warnings(scope, &of_scope);
     }
 }
 

@@ -6,7 +6,7 @@ use clap::{Args, Subcommand};
 use kgeval::pool::{PoolAction, PoolOutcome, PoolResult, PoolTask};
 use kgeval::{Input, SystemInput};
 
-use crate::output::{print_warnings, write_all_atomically, write_output, FormatArg};
+use crate::output::{print_scoped_warnings, write_all_atomically, write_output, FormatArg};
 use crate::progress::TerminalProgress;
 use crate::Outcome;
 
@@ -232,17 +232,7 @@ pub(crate) fn run(args: &PoolArgs) -> anyhow::Result<Outcome> {
 /// Warnings and the build note on stderr, then the files: everything is rendered before
 /// anything is written.
 fn finish(outcome: &PoolOutcome, out: &PoolOutputArgs, annotations: Option<&PathBuf>) -> anyhow::Result<Outcome> {
-    let mut scopes: Vec<&str> = Vec::new();
-    for w in &outcome.warnings {
-        if !scopes.contains(&w.scope.as_str()) {
-            scopes.push(&w.scope);
-        }
-    }
-    for scope in scopes {
-        let warnings: Vec<_> =
-            outcome.warnings.iter().filter(|w| w.scope == scope).map(|w| w.diagnostic.clone()).collect();
-        print_warnings(scope, &warnings);
-    }
+    print_scoped_warnings(&outcome.warnings);
     if let PoolResult::Build { built, .. } = &outcome.result {
         let c = &built.pool.counts;
         eprintln!(

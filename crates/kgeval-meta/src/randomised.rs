@@ -100,15 +100,7 @@ pub fn fisher_randomisation(d: &[f64], iterations: usize, seed: u64) -> f64 {
 }
 
 fn studentised(mean: f64, sd: f64, n: f64) -> f64 {
-    if sd == 0.0 {
-        if mean == 0.0 {
-            0.0
-        } else {
-            mean.signum() * f64::INFINITY
-        }
-    } else {
-        mean / (sd / n.sqrt())
-    }
+    crate::significance::scaled(mean, sd / n.sqrt())
 }
 
 /// Sakai's paired bootstrap test (shift method) of the differences `d`: the achieved

@@ -288,14 +288,19 @@ pub fn cohens_d(d: &[f64]) -> f64 {
         return f64::NAN;
     }
     let (mean, sd) = mean_sd(d);
-    if sd == 0.0 {
+    scaled(mean, sd)
+}
+
+/// `mean / scale`, with 0 / 0 = 0 and ±∞ for a zero scale (an effect without spread).
+pub(crate) fn scaled(mean: f64, scale: f64) -> f64 {
+    if scale == 0.0 {
         if mean == 0.0 {
             0.0
         } else {
             mean.signum() * f64::INFINITY
         }
     } else {
-        mean / sd
+        mean / scale
     }
 }
 

@@ -88,7 +88,7 @@ pub fn detect(input: &[u8]) -> Option<MetaInputFormat> {
         };
         return trec_eval.then_some(MetaInputFormat::TrecEval);
     }
-    let header = split_csv(line).ok()?;
+    let header = split_csv("", 1, line).ok()?;
     let has = |name: &str| header.iter().any(|h| h.trim().eq_ignore_ascii_case(name));
     if ["system", "item", "metric", "value"].into_iter().all(has) {
         Some(MetaInputFormat::LongCsv)

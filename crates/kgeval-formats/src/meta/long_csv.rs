@@ -18,6 +18,7 @@
 use kgeval_model::metric_names::canonical_metric_name;
 use kgeval_model::ScoreTable;
 
+use super::csv::split_fields;
 use crate::error::utf8_text;
 use crate::lines::lines;
 use crate::FormatError;
@@ -37,9 +38,7 @@ pub fn read_long_csv(input: &[u8], file: &str) -> Result<ScoreTable, FormatError
     let Some(header) = rows.next() else {
         return Err(FormatError::syntax(file, 1, 1, "found an empty file, expected a header system,item,metric,value"));
     };
-    let names = split_csv(header.text).map_err(|column| {
-        FormatError::syntax(file, header.number, column as u32, "found an unterminated quote, expected a closing \"")
-    })?;
+    let names = split_csv(file, header.number, header.text)?;
     let mut columns = [usize::MAX; 4];
     for (slot, wanted) in columns.iter_mut().zip(REQUIRED) {
         if let Some(at) = names.iter().position(|n| n.trim().eq_ignore_ascii_case(wanted)) {
@@ -58,9 +57,7 @@ pub fn read_long_csv(input: &[u8], file: &str) -> Result<ScoreTable, FormatError
         names.iter().enumerate().filter(|(i, _)| !columns.contains(i)).map(|(i, n)| (i, n.trim())).collect();
     let mut table = ScoreTable::new();
     for line in rows {
-        let fields = split_csv(line.text).map_err(|column| {
-            FormatError::syntax(file, line.number, column as u32, "found an unterminated quote, expected a closing \"")
-        })?;
+        let fields = split_csv(file, line.number, line.text)?;
         if fields.len() != names.len() {
             return Err(FormatError::syntax(
                 file,
@@ -112,40 +109,9 @@ pub fn read_long_csv(input: &[u8], file: &str) -> Result<ScoreTable, FormatError
     Ok(table)
 }
 
-/// The fields of one CSV line (RFC 4180 quoting); `Err(column)` for an unterminated quote.
-pub(crate) fn split_csv(line: &str) -> Result<Vec<String>, usize> {
-    let mut fields = Vec::new();
-    let mut field = String::new();
-    let mut chars = line.char_indices().peekable();
-    let mut quoted = false;
-    let mut quote_start = 0;
-    while let Some((at, c)) = chars.next() {
-        if quoted {
-            if c == '"' {
-                if chars.peek().is_some_and(|&(_, next)| next == '"') {
-                    field.push('"');
-                    chars.next();
-                } else {
-                    quoted = false;
-                }
-            } else {
-                field.push(c);
-            }
-        } else if c == '"' && field.trim().is_empty() {
-            field.clear();
-            quoted = true;
-            quote_start = at;
-        } else if c == ',' {
-            fields.push(std::mem::take(&mut field));
-        } else {
-            field.push(c);
-        }
-    }
-    if quoted {
-        return Err(line[..quote_start].chars().count() + 1);
-    }
-    fields.push(field);
-    Ok(fields)
+/// The texts of one CSV line's fields.
+pub(crate) fn split_csv(file: &str, number: u32, text: &str) -> Result<Vec<String>, FormatError> {
+    Ok(split_fields(file, number, text)?.into_iter().map(|field| field.text).collect())
 }
 
 /// The 1-based character column where field `index` starts (unquoted counting; for errors).
@@ -205,6 +171,6 @@ mod tests {
 
     #[test]
     fn split_handles_quotes() {
-        assert_eq!(split_csv("a,\"b,c\",\"d\"\"e\",").unwrap(), ["a", "b,c", "d\"e", ""]);
+        assert_eq!(split_csv("t.csv", 1, "a,\"b,c\",\"d\"\"e\",").unwrap(), ["a", "b,c", "d\"e", ""]);
     }
 }

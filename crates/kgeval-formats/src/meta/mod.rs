@@ -1,5 +1,6 @@
 //! Readers of meta-evaluation inputs: score tables written by other tools, p-value matrices.
 
+mod csv;
 pub mod detect;
 pub mod long_csv;
 pub mod pvalues;

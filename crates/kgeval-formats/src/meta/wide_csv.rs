@@ -27,6 +27,7 @@
 
 use kgeval_model::meta::agreement::{GroupKey, SystemMetricTable};
 
+use super::csv::split_fields;
 use crate::error::utf8_text;
 use crate::lines::{lines, Line};
 use crate::FormatError;
@@ -47,12 +48,6 @@ const GROUP_COLUMNS: [&str; 12] = [
     "ratio",
 ];
 
-/// One CSV field with the 1-based character column where it starts.
-struct Field {
-    text: String,
-    column: u32,
-}
-
 /// Reads a wide system × metric CSV into a [`SystemMetricTable`] (see the module rules).
 ///
 /// # Errors
@@ -65,7 +60,7 @@ pub fn read_wide_csv(input: &[u8], file: &str) -> Result<SystemMetricTable, Form
     let Some(header) = rows.next() else {
         return Err(FormatError::syntax(file, 1, 1, "found an empty file, expected a header System,<metric>,…"));
     };
-    let headings = split_fields(file, &header)?;
+    let headings = split_fields(file, header.number, header.text)?;
     let data: Vec<Line<'_>> = rows.collect();
     let Some(first_line) = data.first() else {
         return Err(FormatError::syntax(
@@ -75,7 +70,7 @@ pub fn read_wide_csv(input: &[u8], file: &str) -> Result<SystemMetricTable, Form
             "found no row after the header, expected one row per system",
         ));
     };
-    let first = split_fields(file, first_line)?;
+    let first = split_fields(file, first_line.number, first_line.text)?;
     let n_groups = headings
         .iter()
         .enumerate()
@@ -125,7 +120,7 @@ pub fn read_wide_csv(input: &[u8], file: &str) -> Result<SystemMetricTable, Form
     // The line of each (group, system), for duplicate errors.
     let mut seen: Vec<(usize, Vec<u32>)> = Vec::new();
     for line in &data {
-        let fields = split_fields(file, line)?;
+        let fields = split_fields(file, line.number, line.text)?;
         if fields.len() != headings.len() {
             return Err(FormatError::syntax(
                 file,
@@ -195,49 +190,6 @@ fn parse_number(text: &str) -> Option<f64> {
 fn is_label(text: &str) -> bool {
     let text = text.trim();
     !text.is_empty() && text.parse::<f64>().is_err()
-}
-
-/// The fields of a CSV line with their columns; `"…"` quoting with `""` for a quote.
-fn split_fields(file: &str, line: &Line<'_>) -> Result<Vec<Field>, FormatError> {
-    let mut fields = Vec::new();
-    let mut field = String::new();
-    let mut start = 1u32;
-    let mut quoted = false;
-    let mut quote_column = 0u32;
-    let mut chars = line.text.chars().zip(1u32..).peekable();
-    while let Some((c, column)) = chars.next() {
-        if quoted {
-            if c == '"' {
-                if chars.peek().is_some_and(|&(next, _)| next == '"') {
-                    field.push('"');
-                    chars.next();
-                } else {
-                    quoted = false;
-                }
-            } else {
-                field.push(c);
-            }
-        } else if c == '"' && field.trim().is_empty() {
-            field.clear();
-            quoted = true;
-            quote_column = column;
-        } else if c == ',' {
-            fields.push(Field { text: std::mem::take(&mut field), column: start });
-            start = column + 1;
-        } else {
-            field.push(c);
-        }
-    }
-    if quoted {
-        return Err(FormatError::syntax(
-            file,
-            line.number,
-            quote_column,
-            "found an unterminated quote, expected a closing \"",
-        ));
-    }
-    fields.push(Field { text: field, column: start });
-    Ok(fields)
 }
 
 #[cfg(test)]

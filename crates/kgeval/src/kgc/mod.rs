@@ -359,8 +359,8 @@ impl KgcTask {
         self.evaluate(progress, false).map(|(evaluation, _)| evaluation)
     }
 
-    /// [`run`](Self::run), and the test split's question list as [`questions_text`]
-    /// (Self::questions_text) writes it, from the same read of the splits.
+    /// [`run`](Self::run), and the test split's question list as
+    /// [`questions_text`](Self::questions_text) writes it, from the same read of the splits.
     ///
     /// # Errors
     /// As [`run`](Self::run).
