@@ -45,8 +45,8 @@ impl AlignTask {
     /// Reads every pair's alignments (and ontologies) and scores every system.
     ///
     /// # Errors
-    /// An input that cannot be read or is malformed; no pair, a pair without systems, two
-    /// systems of a pair with one name, more than one input read from standard input, or a
+    /// An input that cannot be read or is malformed; no pair, a pair name given twice, a pair
+    /// without systems, two systems of a pair with one name, more than one input read from standard input, or a
     /// threshold that is not a finite number.
     pub fn run(&self, progress: &dyn Progress) -> Result<Evaluation, Error> {
         self.check()?;
@@ -100,7 +100,13 @@ impl AlignTask {
             return Err(Error::invalid(format!("threshold: expected a finite number, found {t}")));
         }
         let mut stdin = 0;
-        for pair in &self.pairs {
+        for (i, pair) in self.pairs.iter().enumerate() {
+            if self.pairs[..i].iter().any(|p| p.name == pair.name) {
+                return Err(Error::invalid(format!(
+                    "pair {:?} given twice, expected unique pair names (it would be counted twice)",
+                    pair.name
+                )));
+            }
             if pair.systems.is_empty() {
                 return Err(Error::invalid(format!("pair {:?}: expected at least one system", pair.name)));
             }

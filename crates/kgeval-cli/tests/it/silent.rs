@@ -1,0 +1,92 @@
+//! Results that used to be wrong without a word (issue 15 item 2): colliding system names,
+//! duplicate pairs, inputs that cover nothing.
+
+use crate::kgeval;
+
+const CMT_REF: &str = "testdata/alignment/melt/matching-eval/src/test/resources/cmt-conference.rdf";
+const CMT_CONFERENCE: &str =
+    "testdata/alignment/melt/examples/analyzingMatcherSimilarity/results/conference_conference-v1/cmt-conference";
+
+fn stdout(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn stderr(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// Every MELT result file is `systemAlignment.rdf`: two of them are named by the shortest
+/// distinguishing path suffix and both are scored (AML 8/12, LogMap 8/11 on cmt-conference).
+#[test]
+fn colliding_default_names_get_path_suffixes() {
+    let aml = format!("{CMT_CONFERENCE}/AML/systemAlignment.rdf");
+    let logmap = format!("{CMT_CONFERENCE}/LogMap/systemAlignment.rdf");
+    let out = kgeval(&["align", "-r", CMT_REF, "-s", &aml, "-s", &logmap]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    let rows: Vec<&str> = text.lines().filter(|l| l.contains("cmt-conference  primary")).collect();
+    assert_eq!(rows.len(), 2, "{text}");
+    assert!(
+        rows[0].starts_with("AML/systemAlignment ") && rows[0].contains("0.6667  0.5333  0.5926   8   4   7"),
+        "{text}"
+    );
+    assert!(
+        rows[1].starts_with("LogMap/systemAlignment ") && rows[1].contains("0.7273  0.5333  0.6154   8   3   7"),
+        "{text}"
+    );
+    // The same file twice cannot be told apart; a name given twice is an error.
+    let same = kgeval(&["align", "-r", CMT_REF, "-s", &aml, "-s", &aml]);
+    assert_eq!(same.status.code(), Some(2));
+    assert!(stderr(&same).contains("give NAME=PATH"), "{}", stderr(&same));
+    let named = kgeval(&["align", "-r", CMT_REF, "-s", &format!("A={aml}"), "-s", &format!("A={logmap}")]);
+    assert_eq!(named.status.code(), Some(2));
+    assert!(stderr(&named).contains("found two systems named \"A\""), "{}", stderr(&named));
+    assert!(stdout(&named).is_empty());
+}
+
+/// qald names its systems the same way (one place for every family).
+#[test]
+fn qald_default_names_are_unique() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let gold = crate::root().join("testdata/qald/json/qald-9-test-multilingual.json");
+    for sub in ["a", "b"] {
+        std::fs::create_dir(dir.path().join(sub)).expect("mkdir");
+        std::fs::copy(&gold, dir.path().join(sub).join("answers.json")).expect("copy");
+    }
+    let a = dir.path().join("a/answers.json");
+    let b = dir.path().join("b/answers.json");
+    let out = kgeval(&[
+        "qald",
+        "--gold",
+        gold.to_str().expect("utf-8"),
+        "-s",
+        a.to_str().expect("utf-8"),
+        "-s",
+        b.to_str().expect("utf-8"),
+        "-f",
+        "json",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    let names: Vec<&str> =
+        json["systems"].as_array().expect("systems").iter().filter_map(|s| s["system"].as_str()).collect();
+    assert_eq!(names, ["a/answers", "b/answers"], "{json}");
+}
+
+/// A pair name given twice in an align manifest is an error (it was counted twice).
+#[test]
+fn duplicate_pair_name_is_an_error() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = crate::root();
+    let manifest = dir.path().join("track.toml");
+    let pair = format!(
+        "[[pair]]\nname = \"cmt-conference\"\nreference = \"{}/{CMT_REF}\"\n[pair.systems]\nAML = \"{}/{CMT_CONFERENCE}/AML/systemAlignment.rdf\"\n",
+        root.display(),
+        root.display()
+    );
+    std::fs::write(&manifest, format!("{pair}\n{pair}")).expect("write");
+    let out = kgeval(&["align", "--manifest", manifest.to_str().expect("utf-8")]);
+    assert_eq!(out.status.code(), Some(2), "{}", stdout(&out));
+    assert!(stderr(&out).contains("pair \"cmt-conference\" given twice"), "{}", stderr(&out));
+    assert!(stdout(&out).is_empty());
+}
