@@ -244,47 +244,52 @@ fn markdown(tracks: &[TrackEvaluation], options: &RenderOptions) -> String {
 }
 
 /// MELT `performance.csv` columns, one row per (system, pair, reference, type), then the
-/// micro and macro rows. `Residual Recall (R+)` equals recall (no baseline matcher is run).
+/// micro and macro rows. `Residual Recall (R+)` is the recall of the residual scores (MELT
+/// `ResidualRefiner`), empty where none was computed (no ontologies, no baseline; secondary
+/// references).
 fn csv(tracks: &[TrackEvaluation]) -> String {
     let mut out = String::from(
         "Matcher,Test Case,Reference,Type,Precision (P),Recall (R),Residual Recall (R+),F1,\"# of TP\",\"# of FP\",\"# of FN\",\"# of Correspondences\"\n",
     );
-    let mut row = |system: &str, case: &str, reference: &str, kind: &str, s: &PairScores| {
-        let c = &s.counts;
-        let _ = writeln!(
-            out,
-            "{},{},{reference},{kind},{},{},{},{},{},{},{},{}",
-            csv_field(system),
-            csv_field(case),
-            format_java_double(s.scores.precision),
-            format_java_double(s.scores.recall),
-            format_java_double(s.scores.recall),
-            format_java_double(s.scores.f_measure),
-            c.tp,
-            c.fp,
-            c.fn_,
-            c.correspondences
-        );
-    };
+    let mut row =
+        |system: &str, case: &str, reference: &str, kind: &str, s: &PairScores, residual: Option<&PairScores>| {
+            let c = &s.counts;
+            let _ = writeln!(
+                out,
+                "{},{},{reference},{kind},{},{},{},{},{},{},{},{}",
+                csv_field(system),
+                csv_field(case),
+                format_java_double(s.scores.precision),
+                format_java_double(s.scores.recall),
+                residual.map(|r| format_java_double(r.scores.recall)).unwrap_or_default(),
+                format_java_double(s.scores.f_measure),
+                c.tp,
+                c.fp,
+                c.fn_,
+                c.correspondences
+            );
+        };
     for track in tracks {
         let sys = track.system.as_str();
         for pair in &track.pairs {
-            row(sys, &pair.name, "primary", "ALL", &pair.primary);
+            let residual = pair.residual.as_ref();
+            row(sys, &pair.name, "primary", "ALL", &pair.primary, residual.map(|r| &r.primary));
             if let Some(t) = &pair.by_type {
-                row(sys, &pair.name, "primary", "CLASSES", &t.classes);
-                row(sys, &pair.name, "primary", "PROPERTIES", &t.properties);
-                row(sys, &pair.name, "primary", "INSTANCES", &t.instances);
+                let by_type = residual.and_then(|r| r.by_type.as_ref());
+                row(sys, &pair.name, "primary", "CLASSES", &t.classes, by_type.map(|r| &r.classes));
+                row(sys, &pair.name, "primary", "PROPERTIES", &t.properties, by_type.map(|r| &r.properties));
+                row(sys, &pair.name, "primary", "INSTANCES", &t.instances, by_type.map(|r| &r.instances));
             }
             if let Some(s) = &pair.secondary {
-                row(sys, &pair.name, "secondary", "ALL", s);
+                row(sys, &pair.name, "secondary", "ALL", s, None);
             }
         }
-        let aggregates: [(&str, Option<&Aggregate>); 2] =
-            [("primary", Some(&track.primary)), ("secondary", track.secondary.as_ref())];
-        for (reference, aggregate) in aggregates {
+        let aggregates: [(&str, Option<&Aggregate>, Option<&Aggregate>); 2] =
+            [("primary", Some(&track.primary), track.residual.as_ref()), ("secondary", track.secondary.as_ref(), None)];
+        for (reference, aggregate, residual) in aggregates {
             if let Some(a) = aggregate {
-                row(sys, "MICRO", reference, "ALL", &a.micro);
-                row(sys, "MACRO", reference, "ALL", &a.macro_);
+                row(sys, "MICRO", reference, "ALL", &a.micro, residual.map(|r| &r.micro));
+                row(sys, "MACRO", reference, "ALL", &a.macro_, residual.map(|r| &r.macro_));
             }
         }
     }

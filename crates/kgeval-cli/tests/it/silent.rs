@@ -90,3 +90,88 @@ fn duplicate_pair_name_is_an_error() {
     assert!(stderr(&out).contains("pair \"cmt-conference\" given twice"), "{}", stderr(&out));
     assert!(stdout(&out).is_empty());
 }
+
+const ANATOMY: &str =
+    "testdata/alignment/melt/examples/analyzingMatcherSimilarity/results/anatomy_track_anatomy_track-default/mouse-human-suite";
+const MOUSE_HUMAN: &str = "testdata/alignment/ontoaligner/assets/mouse-human";
+
+/// The `Residual Recall (R+)` cell of the CSV row starting with `prefix`.
+fn residual_cell(csv: &str, prefix: &str) -> String {
+    let line = csv.lines().find(|l| l.starts_with(prefix)).unwrap_or_else(|| panic!("no row {prefix} in {csv}"));
+    line.split(',').nth(6).expect("R+ column").to_owned()
+}
+
+/// MELT's anatomy `performance.csv`: DOME R+ 0.01559792027729636 (9 of the 577 reference
+/// cells its baseline string matcher misses), ALOD2Vec 0.08492201039861352 (49 / 577); recall
+/// stays 0.6147757255936676 / 0.6484168865435356.
+#[test]
+fn residual_recall_reproduces_melts_anatomy_values() {
+    let out = kgeval(&[
+        "align",
+        "-r",
+        &format!("{MOUSE_HUMAN}/reference.xml"),
+        "--onto1",
+        &format!("{MOUSE_HUMAN}/source.xml"),
+        "--onto2",
+        &format!("{MOUSE_HUMAN}/target.xml"),
+        "-s",
+        &format!("DOME={ANATOMY}/DOME/systemAlignment.rdf"),
+        "-s",
+        &format!("ALOD2Vec={ANATOMY}/ALOD2Vec/systemAlignment.rdf"),
+        "-f",
+        "csv",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let csv = stdout(&out);
+    assert!(
+        csv.contains("DOME,reference,primary,ALL,0.9957264957264957,0.6147757255936676,0.01559792027729636,"),
+        "{csv}"
+    );
+    assert!(
+        csv.contains("ALOD2Vec,reference,primary,ALL,0.9949392712550608,0.6484168865435356,0.08492201039861352,"),
+        "{csv}"
+    );
+    assert_eq!(residual_cell(&csv, "DOME,reference,primary,CLASSES"), "0.01559792027729636");
+    assert_eq!(residual_cell(&csv, "DOME,MICRO,primary,ALL"), "0.01559792027729636");
+    assert_eq!(residual_cell(&csv, "ALOD2Vec,MACRO,primary,ALL"), "0.08492201039861352");
+    assert_eq!(9.0 / 577.0, 0.01559792027729636);
+    assert_eq!(49.0 / 577.0, 0.08492201039861352);
+}
+
+/// `--baseline FILE`: LogMap's alignment as the baseline of AML on cmt-conference. LogMap finds
+/// 8 of the 15 reference cells, leaving 7; of AML's 8 true positives only SubjectArea = Topic
+/// is not among LogMap's, so R+ = 1/7. Without ontologies or baseline the column is empty and
+/// the conventions say why.
+#[test]
+fn residual_recall_from_a_given_baseline_or_empty_with_a_note() {
+    let aml = format!("AML={CMT_CONFERENCE}/AML/systemAlignment.rdf");
+    let logmap = format!("{CMT_CONFERENCE}/LogMap/systemAlignment.rdf");
+    let out = kgeval(&["align", "-r", CMT_REF, "-s", &aml, "--baseline", &logmap, "-f", "csv"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(residual_cell(&stdout(&out), "AML,cmt-conference,primary,ALL"), (1.0_f64 / 7.0).to_string());
+    let bare = kgeval(&["align", "-r", CMT_REF, "-s", &aml, "-f", "csv"]);
+    assert_eq!(residual_cell(&stdout(&bare), "AML,cmt-conference,primary,ALL"), "");
+    assert_eq!(residual_cell(&stdout(&bare), "AML,MICRO,primary,ALL"), "");
+    let text = kgeval(&["align", "-r", CMT_REF, "-s", &aml]);
+    assert!(
+        stdout(&text).contains("residual_recall: R+ not computed (no ontologies, no baseline)"),
+        "{}",
+        stdout(&text)
+    );
+    // With the ontologies, MELT's baseline string matcher finds Conference, Person,
+    // ProgramCommittee = Program_committee and Review (4 of 15): AML keeps 4 of the other 11.
+    let onto = kgeval(&[
+        "align",
+        "-r",
+        CMT_REF,
+        "-s",
+        &aml,
+        "--onto1",
+        "testdata/alignment/melt/matching-eval/src/test/resources/cmt.owl",
+        "--onto2",
+        "testdata/alignment/melt/matching-eval/src/test/resources/conference.owl",
+        "-f",
+        "csv",
+    ]);
+    assert_eq!(residual_cell(&stdout(&onto), "AML,cmt-conference,primary,ALL"), (4.0_f64 / 11.0).to_string());
+}

@@ -4,8 +4,8 @@
 use kgeval_formats::align::{read_alignment, read_alignment_file, ReadAlignment, ReadOptions};
 use kgeval_formats::ontology::read_entity_types;
 use kgeval_formats::Input;
-use kgeval_metrics::align::{conventions, evaluate_track, AlignmentOptions, PairInput};
-use kgeval_model::align::{Aggregate, TrackEvaluation};
+use kgeval_metrics::align::{baseline_string_matcher, conventions, evaluate_track, AlignmentOptions, PairInput};
+use kgeval_model::align::{Aggregate, AlignConventions, ResidualCoverage, TrackEvaluation};
 use kgeval_model::metric_names::{metric_info, Aggregation};
 use kgeval_model::{Alignment, Diagnostic, EntityTypes, Interner};
 
@@ -20,6 +20,8 @@ struct LoadedPair {
     secondary: Option<Alignment>,
     exclusion: Option<Alignment>,
     ontologies: Option<(EntityTypes, EntityTypes)>,
+    /// The baseline of residual recall: given, or MELT's string matcher over the ontologies.
+    baseline: Option<Alignment>,
     systems: Vec<(String, Alignment, Vec<Diagnostic>)>,
     warnings: Vec<Diagnostic>,
 }
@@ -85,7 +87,10 @@ impl AlignTask {
         Ok(Evaluation {
             family: Family::Align,
             systems: tracks.iter().map(|t| t.system.clone()).collect(),
-            conventions: Conventions::Align(conventions(&options)),
+            conventions: Conventions::Align(AlignConventions {
+                residual: ResidualCoverage::of(loaded.iter().filter(|p| p.baseline.is_some()).count(), loaded.len()),
+                ..conventions(&options)
+            }),
             warnings,
             table,
             result: FamilyResult::Align(AlignResult { tracks, labels_tsv }),
@@ -113,6 +118,7 @@ impl AlignTask {
             let inputs = [Some(&pair.reference), pair.secondary.as_ref(), pair.exclusion.as_ref()]
                 .into_iter()
                 .flatten()
+                .chain(pair.baseline.as_ref())
                 .chain(pair.ontologies.iter().flat_map(|(a, b)| [a, b]))
                 .chain(pair.systems.iter().map(|s| &s.input));
             stdin += inputs.filter(|i| **i == Input::Stdin).count();
@@ -161,6 +167,11 @@ fn load_pair(pair: &AlignPair, options: &ReadOptions, interner: &mut Interner) -
         Some((o1, o2)) => Some((read_types(o1, "onto1", interner)?, read_types(o2, "onto2", interner)?)),
         None => None,
     };
+    let baseline = match (&pair.baseline, &ontologies) {
+        (Some(input), _) => Some(take(read(input, "baseline", options, interner)?)),
+        (None, Some((o1, o2))) => Some(baseline_string_matcher(o1, o2, interner)),
+        (None, None) => None,
+    };
     let mut systems = Vec::with_capacity(pair.systems.len());
     for (system, name) in pair.systems.iter().zip(names) {
         let read = read(&system.input, "system", options, interner)?;
@@ -170,7 +181,7 @@ fn load_pair(pair: &AlignPair, options: &ReadOptions, interner: &mut Interner) -
         };
         systems.push((name, read.alignment, read.warnings));
     }
-    Ok(LoadedPair { name: pair.name.clone(), reference, secondary, exclusion, ontologies, systems, warnings })
+    Ok(LoadedPair { name: pair.name.clone(), reference, secondary, exclusion, ontologies, baseline, systems, warnings })
 }
 
 /// One [`TrackEvaluation`] per system name, over the pairs that system has, in first-seen order.
@@ -200,6 +211,7 @@ fn score(pairs: &[LoadedPair], options: &AlignmentOptions, interner: &Interner) 
                         exclusion: pair.exclusion.as_ref(),
                         onto1: pair.ontologies.as_ref().map(|(o1, _)| o1),
                         onto2: pair.ontologies.as_ref().map(|(_, o2)| o2),
+                        baseline: pair.baseline.as_ref(),
                     })
                 })
                 .collect();
