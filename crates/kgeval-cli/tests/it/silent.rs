@@ -175,3 +175,97 @@ fn residual_recall_from_a_given_baseline_or_empty_with_a_note() {
     ]);
     assert_eq!(residual_cell(&stdout(&onto), "AML,cmt-conference,primary,ALL"), (4.0_f64 / 11.0).to_string());
 }
+
+const DISO_POOLS: &str = "testdata/ranking/diso-oaei/pools/uco-stix/pools.jsonl";
+const DISO: &str = "testdata/ranking/diso-synthetic";
+
+/// A gold key of another pair (stix-d3fend: 73 qids) against uco-stix's 217 pools scores 73
+/// queries: one summary warning with the counts, first; `--strict` makes it exit 2 with
+/// nothing written. Without pools (bioml), the same 144 submission queries are unscored.
+#[test]
+fn rank_gold_key_of_another_pair_is_a_coverage_warning() {
+    let gold = format!("{DISO}/stix-d3fend/gold.tsv");
+    let submission = format!("{DISO}/uco-stix/lexical.jsonl");
+    let args = ["rank", "--pools", DISO_POOLS, "--gold", &gold, "--submission", &submission];
+    let out = kgeval(&args);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let first = stderr(&out).lines().next().unwrap_or_default().to_owned();
+    assert!(first.contains("the gold key covers 73 of 217 pools: 144 queries unscored"), "{first}");
+    assert!(first.contains("[coverage-gold]"), "{first}");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let target = dir.path().join("out.json");
+    let strict = kgeval(&[&args[..], &["--strict", "-o", target.to_str().expect("utf-8")]].concat());
+    assert_eq!(strict.status.code(), Some(2));
+    assert!(stderr(&strict).contains("error: --strict: found 1 coverage warning(s)"), "{}", stderr(&strict));
+    assert!(!target.exists());
+    let bioml = kgeval(&["rank", "--profile", "bioml", "--gold", &gold, "--submission", &submission]);
+    let first = stderr(&bioml).lines().next().unwrap_or_default().to_owned();
+    assert!(first.contains("the gold key covers 73 of 217 submission queries: 144 queries unscored"), "{first}");
+    // The right gold key covers every pool: no coverage warning, --strict passes.
+    let right = kgeval(&[
+        "rank",
+        "--pools",
+        DISO_POOLS,
+        "--gold",
+        &format!("{DISO}/uco-stix/gold.tsv"),
+        "--submission",
+        &submission,
+        "--strict",
+    ]);
+    assert_eq!(right.status.code(), Some(0), "{}", stderr(&right));
+    assert!(!stderr(&right).contains("coverage"));
+}
+
+/// A URI list that matches no gold entry used to score P = R = F = 1.0: now an error. A list
+/// partly outside the gold (QALD-3 test: 3 of 40 URIs have no gold entry) is a coverage
+/// warning, an error under `--strict`.
+#[test]
+fn lexicon_uri_list_coverage() {
+    let foaf = "testdata/lemon/matoll-foaf.ttl";
+    let qald_uris = "testdata/lemon/qald3-dbpedia_test_classes_properties.txt";
+    let out = kgeval(&["lexicon", "--gold", foaf, "--system", foaf, "--uris", qald_uris]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out).trim_end(),
+        format!("error: {qald_uris}:1:1: found no listed URI with an entry in the gold lexicon {foaf} (40 listed), expected the URI list of this gold lexicon")
+    );
+    assert!(stdout(&out).is_empty());
+    let test = "testdata/lemon/qald3-dbpedia-test-lexicon-en.ttl";
+    let args = ["lexicon", "--gold", test, "--system", test, "--uris", qald_uris];
+    let partial = kgeval(&args);
+    assert_eq!(partial.status.code(), Some(0), "{}", stderr(&partial));
+    assert!(stderr(&partial).contains("3 of 40 listed URIs have no entry in the gold lexicon"), "{}", stderr(&partial));
+    let strict = kgeval(&[&args[..], &["--strict"]].concat());
+    assert_eq!(strict.status.code(), Some(2));
+    assert!(stdout(&strict).is_empty());
+}
+
+/// align: an empty reference is an error; a system of another test case (DOME's anatomy
+/// alignment against cmt-conference) shares no entity or namespace with the reference — a
+/// coverage warning, an error under `--strict`. XMap's one wrong cmt-conference cell is not.
+#[test]
+fn align_reference_coverage() {
+    let empty = "testdata/alignment/coverage/empty-reference.rdf";
+    let out = kgeval(&["align", "-r", empty, "-s", CMT_REF]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out).trim_end(),
+        format!("error: {empty}:1:1: found no correspondence in the reference of pair \"empty-reference\", expected at least one (an empty reference scores every system 0)")
+    );
+    assert!(stdout(&out).is_empty());
+    let dome = format!("DOME={ANATOMY}/DOME/systemAlignment.rdf");
+    let other = kgeval(&["align", "-r", CMT_REF, "-s", &dome]);
+    assert_eq!(other.status.code(), Some(0));
+    assert!(
+        stderr(&other)
+            .contains("none of the system's 936 cells shares an entity or a namespace with the reference's 15"),
+        "{}",
+        stderr(&other)
+    );
+    let strict = kgeval(&["align", "-r", CMT_REF, "-s", &dome, "--strict"]);
+    assert_eq!(strict.status.code(), Some(2));
+    assert!(stdout(&strict).is_empty());
+    let xmap = format!("XMap={CMT_CONFERENCE}/XMap/systemAlignment.rdf");
+    let one = kgeval(&["align", "-r", CMT_REF, "-s", &xmap, "--strict"]);
+    assert_eq!(one.status.code(), Some(0), "{}", stderr(&one));
+}

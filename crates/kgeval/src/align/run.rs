@@ -155,6 +155,12 @@ fn load_pair(pair: &AlignPair, options: &ReadOptions, interner: &mut Interner) -
         read.alignment
     };
     let reference = take(read(&pair.reference, "reference", options, interner)?);
+    if reference.is_empty() {
+        return Err(Error::invalid(format!(
+            "{}:1:1: found no correspondence in the reference of pair {:?}, expected at least one (an empty reference scores every system 0)",
+            pair.reference, pair.name
+        )));
+    }
     let secondary = match &pair.secondary {
         Some(input) => Some(take(read(input, "secondary reference", options, interner)?)),
         None => None,
@@ -174,7 +180,8 @@ fn load_pair(pair: &AlignPair, options: &ReadOptions, interner: &mut Interner) -
     };
     let mut systems = Vec::with_capacity(pair.systems.len());
     for (system, name) in pair.systems.iter().zip(names) {
-        let read = read(&system.input, "system", options, interner)?;
+        let mut read = read(&system.input, "system", options, interner)?;
+        read.warnings.extend(shares_no_entity(&reference, &read.alignment, interner));
         let name = match &pair.track {
             Some(track) => format!("{track}:{name}"),
             None => name,
@@ -182,6 +189,38 @@ fn load_pair(pair: &AlignPair, options: &ReadOptions, interner: &mut Interner) -
         systems.push((name, read.alignment, read.warnings));
     }
     Ok(LoadedPair { name: pair.name.clone(), reference, secondary, exclusion, ontologies, baseline, systems, warnings })
+}
+
+/// A `coverage-no-shared-entity` warning when no cell of a non-empty `system` has its source
+/// or target entity among the reference's, nor even an IRI namespace (up to the last `#` or
+/// `/`) on the same side: an alignment of another test case. (A few wrong cells between the
+/// right ontologies share a namespace and are not flagged.)
+fn shares_no_entity(reference: &Alignment, system: &Alignment, interner: &Interner) -> Option<Diagnostic> {
+    use std::collections::HashSet;
+    let namespace = |id| {
+        let iri = interner.resolve(id);
+        iri.rfind(['#', '/']).map_or(iri, |i| &iri[..=i])
+    };
+    let sources: HashSet<_> = reference.iter().map(|c| c.entity1).collect();
+    let targets: HashSet<_> = reference.iter().map(|c| c.entity2).collect();
+    let source_ns: HashSet<_> = reference.iter().map(|c| namespace(c.entity1)).collect();
+    let target_ns: HashSet<_> = reference.iter().map(|c| namespace(c.entity2)).collect();
+    let shared = system.iter().any(|c| {
+        sources.contains(&c.entity1)
+            || targets.contains(&c.entity2)
+            || source_ns.contains(namespace(c.entity1))
+            || target_ns.contains(namespace(c.entity2))
+    });
+    (!system.is_empty() && !shared).then(|| {
+        Diagnostic::warning(
+            "coverage-no-shared-entity",
+            format!(
+                "none of the system's {} cells shares an entity or a namespace with the reference's {} (an alignment of another test case?)",
+                system.len(),
+                reference.len()
+            ),
+        )
+    })
 }
 
 /// One [`TrackEvaluation`] per system name, over the pairs that system has, in first-seen order.
