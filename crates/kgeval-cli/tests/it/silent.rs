@@ -245,7 +245,7 @@ fn lexicon_uri_list_coverage() {
 /// coverage warning, an error under `--strict`. XMap's one wrong cmt-conference cell is not.
 #[test]
 fn align_reference_coverage() {
-    let empty = "testdata/alignment/coverage/empty-reference.rdf";
+    let empty = "testdata/coverage/empty-reference.rdf";
     let out = kgeval(&["align", "-r", empty, "-s", CMT_REF]);
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(
