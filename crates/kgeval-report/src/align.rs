@@ -326,7 +326,7 @@ pub fn render_labels_tsv(tracks: &[TrackEvaluation], interner: &Interner) -> Str
 #[cfg(test)]
 mod tests {
     use super::*;
-    use kgeval_model::align::PrfScores;
+    use kgeval_model::align::{PrfScores, Residual};
 
     fn scores(p: f64, r: f64, f: f64, tp: u64, fp: u64, fn_: u64) -> PairScores {
         PairScores {
@@ -363,10 +363,23 @@ mod tests {
     fn csv_prints_like_melt() {
         let csv = render_alignment(&[track()], OutputFormat::Csv, &RenderOptions::default());
         let line = csv.lines().nth(1).unwrap();
+        // No baseline: the R+ cell is empty (it used to repeat recall).
         assert_eq!(
             line,
-            "AML,cmt-conference,primary,ALL,0.6666666666666666,0.5333333333333333,0.5333333333333333,0.5925925925925926,8,4,7,12"
+            "AML,cmt-conference,primary,ALL,0.6666666666666666,0.5333333333333333,,0.5925925925925926,8,4,7,12"
         );
+        // With residual scores (4 of the 11 cells the baseline misses), R+ is their recall.
+        let mut with_residual = track();
+        let residual = scores(4.0 / 8.0, 4.0 / 11.0, 0.42105263157894735, 4, 4, 7);
+        with_residual.pairs[0].residual = Some(Residual { primary: residual, by_type: None });
+        with_residual.residual = Some(Aggregate { micro: residual, macro_: residual });
+        let csv = render_alignment(&[with_residual], OutputFormat::Csv, &RenderOptions::default());
+        let lines: Vec<&str> = csv.lines().collect();
+        assert_eq!(
+            lines[1],
+            "AML,cmt-conference,primary,ALL,0.6666666666666666,0.5333333333333333,0.36363636363636365,0.5925925925925926,8,4,7,12"
+        );
+        assert!(lines[2].starts_with("AML,MICRO,primary,ALL,") && lines[2].contains(",0.36363636363636365,"), "{csv}");
     }
 
     #[test]
