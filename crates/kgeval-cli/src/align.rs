@@ -47,6 +47,10 @@ pub(crate) struct AlignArgs {
     /// The target ontology.
     #[arg(long, requires = "onto1", conflicts_with = "manifest")]
     onto2: Option<PathBuf>,
+    /// The baseline alignment of residual recall (R+; default: MELT's baseline string matcher
+    /// on the ontologies' labels, when --onto1/--onto2 are given).
+    #[arg(long, conflicts_with = "manifest")]
+    baseline: Option<PathBuf>,
     /// The test-case name (default: the reference's file stem).
     #[arg(long, conflicts_with = "manifest")]
     name: Option<String>,
@@ -148,6 +152,7 @@ fn task(args: &AlignArgs) -> anyhow::Result<AlignTask> {
             pair.secondary = args.secondary.as_ref().map(Input::path);
             pair.exclusion = args.exclude.as_ref().map(Input::path);
             pair.ontologies = args.onto1.as_ref().map(Input::path).zip(args.onto2.as_ref().map(Input::path));
+            pair.baseline = args.baseline.as_ref().map(Input::path);
             pair.systems = args.system.iter().map(|s| SystemInput::parse(s)).collect();
             AlignTask::new(vec![pair])
         }

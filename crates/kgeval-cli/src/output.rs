@@ -147,8 +147,12 @@ fn render_and_check_with(
         anyhow::bail!("--format tsv: found `kgeval {}`, expected `kgeval trec` (use --format csv)", evaluation.family);
     }
     let gates = out.fail_under.iter().map(|s| kgeval::Gate::parse(s)).collect::<Result<Vec<_>, _>>()?;
-    // Unknown gate metrics are an error before anything is written.
+    // Unknown gate metrics and, under --strict, coverage warnings are errors before anything
+    // is written.
     evaluation.check_gates(&gates)?;
+    if out.strict {
+        evaluation.check_strict()?;
+    }
     let rendered = evaluation.render(out.format.into(), options);
     let mut files = extra.to_vec();
     if let Some(path) = out.output.as_deref() {
@@ -192,6 +196,11 @@ pub(crate) struct OutputArgs {
     /// Repeatable.
     #[arg(long, value_name = "METRIC=VALUE")]
     pub(crate) fail_under: Vec<String>,
+    /// Exit 2 (writing nothing) when an input covers only part of another: a gold key of
+    /// another pair, a system sharing no entity with its reference, a URI list matching few
+    /// gold entries (every coverage warning becomes an error).
+    #[arg(long)]
+    pub(crate) strict: bool,
 }
 
 impl OutputArgs {

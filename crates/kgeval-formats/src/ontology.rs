@@ -29,8 +29,9 @@
 
 use std::path::Path;
 
-use kgeval_model::{EntityKind, EntityTypes, Interner};
+use kgeval_model::{DeclaredEntity, EntityKind, EntityTypes, Interner};
 use oxrdf::{NamedNodeRef, NamedOrBlankNode, Term, Triple};
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::FormatError;
 
@@ -241,11 +242,18 @@ fn check_entity_expansion(input: &[u8], file: &str) -> Result<(), FormatError> {
 }
 
 /// Accumulates kinds; range objects wait until all datatype declarations are known.
+/// Explicit declarations and first labels are kept for the baseline matcher
+/// ([`EntityTypes::declared`]).
 #[derive(Default)]
 struct Typer {
     types: EntityTypes,
     datatypes: Vec<String>,
     ranges: Vec<String>,
+    /// `(kind, subject)` of explicit `rdf:type` declarations, in document order; `Individual`
+    /// entries are `(subject, class)` candidates resolved at the end.
+    declarations: Vec<(EntityKind, String, Option<String>)>,
+    /// The first `rdfs:label` of each subject.
+    labels: FxHashMap<String, String>,
 }
 
 fn in_vocabulary(iri: &str) -> bool {
@@ -300,6 +308,11 @@ impl Typer {
             return;
         };
         let full = predicate;
+        if full == "http://www.w3.org/2000/01/rdf-schema#label" {
+            if let (Some(s), Term::Literal(label)) = (subject, &triple.object) {
+                self.labels.entry(s.to_owned()).or_insert_with(|| label.value().to_owned());
+            }
+        }
         match (full.strip_prefix(RDF).is_some(), local) {
             (true, "type") => {
                 let (Some(s), Some(o)) = (subject, object) else { return };
@@ -352,6 +365,19 @@ impl Typer {
 
     /// `s rdf:type o`.
     fn typed(&mut self, interner: &mut Interner, s: &str, o: &str) {
+        let declared = match o {
+            "http://www.w3.org/2002/07/owl#Class" | "http://www.w3.org/2000/01/rdf-schema#Class" => {
+                Some((EntityKind::Class, None))
+            }
+            "http://www.w3.org/2002/07/owl#ObjectProperty" => Some((EntityKind::ObjectProperty, None)),
+            "http://www.w3.org/2002/07/owl#DatatypeProperty" => Some((EntityKind::DatatypeProperty, None)),
+            "http://www.w3.org/2002/07/owl#NamedIndividual" => Some((EntityKind::Individual, None)),
+            _ if !in_vocabulary(o) => Some((EntityKind::Individual, Some(o.to_owned()))),
+            _ => None,
+        };
+        if let Some((kind, class)) = declared {
+            self.declarations.push((kind, s.to_owned(), class));
+        }
         let kind = if let Some(owl) = o.strip_prefix(OWL) {
             match owl {
                 "Class" => Some(EntityKind::Class),
@@ -393,6 +419,18 @@ impl Typer {
             if !self.datatypes.contains(&o) {
                 self.record(interner, &o, EntityKind::Class);
             }
+        }
+        let declarations = std::mem::take(&mut self.declarations);
+        let classes: FxHashSet<&str> =
+            declarations.iter().filter(|(k, _, _)| *k == EntityKind::Class).map(|(_, s, _)| s.as_str()).collect();
+        let mut seen: FxHashSet<(EntityKind, &str)> = FxHashSet::default();
+        for (kind, subject, class) in &declarations {
+            // An instance of a class the ontology does not declare is not listed (Jena).
+            if class.as_deref().is_some_and(|c| !classes.contains(c)) || !seen.insert((*kind, subject.as_str())) {
+                continue;
+            }
+            let label = self.labels.get(subject).cloned();
+            self.types.declare(DeclaredEntity { kind: *kind, iri: interner.intern(subject), label });
         }
         self.types
     }

@@ -238,6 +238,10 @@ pub struct PairEvaluation {
     pub secondary: Option<PairScores>,
     /// By entity type, when ontologies were given.
     pub by_type: Option<TypeBreakdown>,
+    /// Residual scores (MELT `ResidualRefiner`), when a baseline alignment was given or
+    /// computed: the reference without the baseline's cells, the system without the baseline's
+    /// correct cells; their recall is the residual recall R+.
+    pub residual: Option<Residual>,
     /// Per-correspondence judgements against the primary reference.
     pub labels: Vec<LabeledCell>,
     /// The P/R/F-vs-threshold curve, when asked for.
@@ -246,6 +250,16 @@ pub struct PairEvaluation {
     pub best_threshold: Option<ThresholdPoint>,
     /// Warnings about this pair's inputs and scoring.
     pub warnings: Vec<Diagnostic>,
+}
+
+/// Scores against the reference cells a baseline matcher does not find (MELT
+/// `ResidualRefiner`): `primary.scores.recall` is the residual recall R+.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Residual {
+    /// All cells.
+    pub primary: PairScores,
+    /// By entity type, when ontologies were given.
+    pub by_type: Option<TypeBreakdown>,
 }
 
 /// Micro and macro aggregates over pairs against one reference.
@@ -274,6 +288,8 @@ pub struct TrackEvaluation {
     pub primary: Aggregate,
     /// Aggregates against the secondary references, when every pair… or any pair has one.
     pub secondary: Option<Aggregate>,
+    /// Residual aggregates (micro and macro R+), when every pair has residual scores.
+    pub residual: Option<Aggregate>,
     /// Per-pair values (system × pair × metric) for meta-evaluation.
     pub score_table: ScoreTable,
 }
@@ -308,6 +324,35 @@ pub struct AlignConventions {
     pub macro_harmonic_f1: bool,
     /// Macro averages divide by this many pairs.
     pub expected_pairs: Option<usize>,
+    /// For how many pairs residual recall (R+) was computed.
+    pub residual: ResidualCoverage,
+}
+
+/// For how many pairs of an evaluation residual recall (R+) was computed: a pair needs a
+/// baseline alignment, given or computed from both ontologies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ResidualCoverage {
+    /// No pair has a baseline: R+ is left empty.
+    #[default]
+    NotComputed,
+    /// Some pairs have one: R+ is empty for the others and in the aggregates.
+    Partly,
+    /// Every pair has one.
+    Computed,
+}
+
+impl ResidualCoverage {
+    /// The coverage of `computed` pairs out of `pairs`.
+    #[must_use]
+    pub const fn of(computed: usize, pairs: usize) -> Self {
+        if computed == 0 {
+            ResidualCoverage::NotComputed
+        } else if computed < pairs {
+            ResidualCoverage::Partly
+        } else {
+            ResidualCoverage::Computed
+        }
+    }
 }
 
 impl Default for AlignConventions {
@@ -322,6 +367,7 @@ impl Default for AlignConventions {
             relation_sensitive: true,
             macro_harmonic_f1: false,
             expected_pairs: None,
+            residual: ResidualCoverage::NotComputed,
         }
     }
 }
@@ -329,7 +375,8 @@ impl Default for AlignConventions {
 impl AlignConventions {
     /// Every convention in force as `(key, text)`, in output order: `profile`, `mode`,
     /// `threshold`, `beta`, `relation_sensitive`, `keys`, `zero_division`, `exclusion`, `micro`,
-    /// `macro`, then `rounding` (oaei-seals), `scale` (ontoaligner), `expected_pairs` (when set).
+    /// `macro`, then `rounding` (oaei-seals), `scale` (ontoaligner), `expected_pairs` (when set),
+    /// `residual_recall`.
     #[must_use]
     pub fn entries(&self) -> Vec<(&'static str, String)> {
         let profile = self.profile;
@@ -386,6 +433,12 @@ impl AlignConventions {
         if let Some(n) = self.expected_pairs {
             out.push(("expected_pairs", n.to_string()));
         }
+        let residual = match self.residual {
+            ResidualCoverage::Computed => "R+ = recall on the reference cells the baseline misses (MELT ResidualRefiner; baseline: the given one, else MELT's BaselineStringMatcher on the ontologies' labels)",
+            ResidualCoverage::Partly => "R+ computed for the pairs with ontologies or a baseline; empty for the others and in the aggregates",
+            ResidualCoverage::NotComputed => "R+ not computed (no ontologies, no baseline): its CSV column is empty",
+        };
+        out.push(("residual_recall", residual.to_owned()));
         out
     }
 }

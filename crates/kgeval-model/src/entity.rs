@@ -39,6 +39,20 @@ impl EntityKind {
 #[derive(Debug, Clone, Default)]
 pub struct EntityTypes {
     kinds: FxHashMap<TermId, EntityKind>,
+    declared: Vec<DeclaredEntity>,
+}
+
+/// An entity the ontology declares explicitly (`rdf:type owl:Class`, `owl:ObjectProperty`,
+/// `owl:DatatypeProperty`, or an instance of a declared class), with its first `rdfs:label`:
+/// what a Jena `OntModel` lists, the input of MELT's `BaselineStringMatcher`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DeclaredEntity {
+    /// `Class`, `ObjectProperty`, `DatatypeProperty` or `Individual`.
+    pub kind: EntityKind,
+    /// The entity.
+    pub iri: TermId,
+    /// Its first `rdfs:label` (any language) in document order.
+    pub label: Option<String>,
 }
 
 impl EntityTypes {
@@ -67,6 +81,17 @@ impl EntityTypes {
     #[must_use]
     pub fn len(&self) -> usize {
         self.kinds.len()
+    }
+
+    /// Records an explicit declaration (kept in the order given; see [`DeclaredEntity`]).
+    pub fn declare(&mut self, entity: DeclaredEntity) {
+        self.declared.push(entity);
+    }
+
+    /// The explicit declarations, in document order.
+    #[must_use]
+    pub fn declared(&self) -> &[DeclaredEntity] {
+        &self.declared
     }
 
     /// Whether no entity is known.

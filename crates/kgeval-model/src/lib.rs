@@ -19,7 +19,7 @@ pub mod trec;
 
 pub use alignment::{Alignment, AlignmentHeader, CellKey, Correspondence, DuplicatePolicy, InsertOutcome};
 pub use diagnostic::{Diagnostic, Location, Severity};
-pub use entity::{EntityKind, EntityTypes};
+pub use entity::{DeclaredEntity, EntityKind, EntityTypes};
 pub use interner::{Interner, TermId};
 pub use metric_names::{Aggregation, Direction, Level, MetricInfo};
 pub use relation::Relation;

@@ -244,47 +244,52 @@ fn markdown(tracks: &[TrackEvaluation], options: &RenderOptions) -> String {
 }
 
 /// MELT `performance.csv` columns, one row per (system, pair, reference, type), then the
-/// micro and macro rows. `Residual Recall (R+)` equals recall (no baseline matcher is run).
+/// micro and macro rows. `Residual Recall (R+)` is the recall of the residual scores (MELT
+/// `ResidualRefiner`), empty where none was computed (no ontologies, no baseline; secondary
+/// references).
 fn csv(tracks: &[TrackEvaluation]) -> String {
     let mut out = String::from(
         "Matcher,Test Case,Reference,Type,Precision (P),Recall (R),Residual Recall (R+),F1,\"# of TP\",\"# of FP\",\"# of FN\",\"# of Correspondences\"\n",
     );
-    let mut row = |system: &str, case: &str, reference: &str, kind: &str, s: &PairScores| {
-        let c = &s.counts;
-        let _ = writeln!(
-            out,
-            "{},{},{reference},{kind},{},{},{},{},{},{},{},{}",
-            csv_field(system),
-            csv_field(case),
-            format_java_double(s.scores.precision),
-            format_java_double(s.scores.recall),
-            format_java_double(s.scores.recall),
-            format_java_double(s.scores.f_measure),
-            c.tp,
-            c.fp,
-            c.fn_,
-            c.correspondences
-        );
-    };
+    let mut row =
+        |system: &str, case: &str, reference: &str, kind: &str, s: &PairScores, residual: Option<&PairScores>| {
+            let c = &s.counts;
+            let _ = writeln!(
+                out,
+                "{},{},{reference},{kind},{},{},{},{},{},{},{},{}",
+                csv_field(system),
+                csv_field(case),
+                format_java_double(s.scores.precision),
+                format_java_double(s.scores.recall),
+                residual.map(|r| format_java_double(r.scores.recall)).unwrap_or_default(),
+                format_java_double(s.scores.f_measure),
+                c.tp,
+                c.fp,
+                c.fn_,
+                c.correspondences
+            );
+        };
     for track in tracks {
         let sys = track.system.as_str();
         for pair in &track.pairs {
-            row(sys, &pair.name, "primary", "ALL", &pair.primary);
+            let residual = pair.residual.as_ref();
+            row(sys, &pair.name, "primary", "ALL", &pair.primary, residual.map(|r| &r.primary));
             if let Some(t) = &pair.by_type {
-                row(sys, &pair.name, "primary", "CLASSES", &t.classes);
-                row(sys, &pair.name, "primary", "PROPERTIES", &t.properties);
-                row(sys, &pair.name, "primary", "INSTANCES", &t.instances);
+                let by_type = residual.and_then(|r| r.by_type.as_ref());
+                row(sys, &pair.name, "primary", "CLASSES", &t.classes, by_type.map(|r| &r.classes));
+                row(sys, &pair.name, "primary", "PROPERTIES", &t.properties, by_type.map(|r| &r.properties));
+                row(sys, &pair.name, "primary", "INSTANCES", &t.instances, by_type.map(|r| &r.instances));
             }
             if let Some(s) = &pair.secondary {
-                row(sys, &pair.name, "secondary", "ALL", s);
+                row(sys, &pair.name, "secondary", "ALL", s, None);
             }
         }
-        let aggregates: [(&str, Option<&Aggregate>); 2] =
-            [("primary", Some(&track.primary)), ("secondary", track.secondary.as_ref())];
-        for (reference, aggregate) in aggregates {
+        let aggregates: [(&str, Option<&Aggregate>, Option<&Aggregate>); 2] =
+            [("primary", Some(&track.primary), track.residual.as_ref()), ("secondary", track.secondary.as_ref(), None)];
+        for (reference, aggregate, residual) in aggregates {
             if let Some(a) = aggregate {
-                row(sys, "MICRO", reference, "ALL", &a.micro);
-                row(sys, "MACRO", reference, "ALL", &a.macro_);
+                row(sys, "MICRO", reference, "ALL", &a.micro, residual.map(|r| &r.micro));
+                row(sys, "MACRO", reference, "ALL", &a.macro_, residual.map(|r| &r.macro_));
             }
         }
     }
@@ -321,7 +326,7 @@ pub fn render_labels_tsv(tracks: &[TrackEvaluation], interner: &Interner) -> Str
 #[cfg(test)]
 mod tests {
     use super::*;
-    use kgeval_model::align::PrfScores;
+    use kgeval_model::align::{PrfScores, Residual};
 
     fn scores(p: f64, r: f64, f: f64, tp: u64, fp: u64, fn_: u64) -> PairScores {
         PairScores {
@@ -358,10 +363,23 @@ mod tests {
     fn csv_prints_like_melt() {
         let csv = render_alignment(&[track()], OutputFormat::Csv, &RenderOptions::default());
         let line = csv.lines().nth(1).unwrap();
+        // No baseline: the R+ cell is empty (it used to repeat recall).
         assert_eq!(
             line,
-            "AML,cmt-conference,primary,ALL,0.6666666666666666,0.5333333333333333,0.5333333333333333,0.5925925925925926,8,4,7,12"
+            "AML,cmt-conference,primary,ALL,0.6666666666666666,0.5333333333333333,,0.5925925925925926,8,4,7,12"
         );
+        // With residual scores (4 of the 11 cells the baseline misses), R+ is their recall.
+        let mut with_residual = track();
+        let residual = scores(4.0 / 8.0, 4.0 / 11.0, 0.42105263157894735, 4, 4, 7);
+        with_residual.pairs[0].residual = Some(Residual { primary: residual, by_type: None });
+        with_residual.residual = Some(Aggregate { micro: residual, macro_: residual });
+        let csv = render_alignment(&[with_residual], OutputFormat::Csv, &RenderOptions::default());
+        let lines: Vec<&str> = csv.lines().collect();
+        assert_eq!(
+            lines[1],
+            "AML,cmt-conference,primary,ALL,0.6666666666666666,0.5333333333333333,0.36363636363636365,0.5925925925925926,8,4,7,12"
+        );
+        assert!(lines[2].starts_with("AML,MICRO,primary,ALL,") && lines[2].contains(",0.36363636363636365,"), "{csv}");
     }
 
     #[test]

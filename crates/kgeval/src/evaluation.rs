@@ -76,7 +76,32 @@ pub struct Evaluation {
     pub result: FamilyResult,
 }
 
+/// The code prefix of coverage warnings: inputs that match only part of each other (a gold
+/// key of another pair, a system of another test case, a URI list of another lexicon).
+/// `--strict` turns them into errors ([`Evaluation::check_strict`]).
+pub const COVERAGE_CODE_PREFIX: &str = "coverage-";
+
 impl Evaluation {
+    /// The coverage warnings (codes starting with [`COVERAGE_CODE_PREFIX`]).
+    pub fn coverage_warnings(&self) -> impl Iterator<Item = &Warning> + '_ {
+        self.warnings.iter().filter(|w| w.diagnostic.code.starts_with(COVERAGE_CODE_PREFIX))
+    }
+
+    /// `--strict`: every coverage warning is an error.
+    ///
+    /// # Errors
+    /// [`Error::Invalid`] naming the first coverage warning and how many there are.
+    pub fn check_strict(&self) -> Result<(), Error> {
+        let count = self.coverage_warnings().count();
+        match self.coverage_warnings().next() {
+            None => Ok(()),
+            Some(first) => Err(Error::invalid(format!(
+                "--strict: found {count} coverage warning(s), expected none; first: {} ({})",
+                first.diagnostic.message, first.scope
+            ))),
+        }
+    }
+
     /// Renders the result as the `kgeval` CLI prints it.
     #[must_use]
     pub fn render(&self, format: OutputFormat, options: &RenderOptions) -> String {

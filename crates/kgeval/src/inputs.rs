@@ -8,7 +8,8 @@ use serde::Deserialize;
 
 use crate::Error;
 
-/// A system's input with an optional name (default: its file stem, which must be unique).
+/// A system's input with an optional name (default: its file stem, made unique by
+/// [`system_names`]).
 ///
 /// Deserialises from `"NAME=PATH"`, `"PATH"` or a table `{ name = "…", path = "…" }`.
 ///
@@ -18,8 +19,10 @@ use crate::Error;
 /// assert_eq!((a.name.as_deref(), a.input.name()), (Some("AML"), "runs/aml.rdf".to_owned()));
 /// let b = SystemInput::parse("runs/logmap.rdf.gz");
 /// assert_eq!(kgeval::system_names(&[a, b])?, ["AML", "logmap"]);
-/// let twice = [SystemInput::parse("x/run.tsv"), SystemInput::parse("y/run.tsv")];
-/// assert!(kgeval::system_names(&twice).unwrap_err().to_string().contains("NAME=PATH"));
+/// let twice = [SystemInput::parse("x/AML/run.tsv"), SystemInput::parse("x/LogMap/run.tsv")];
+/// assert_eq!(kgeval::system_names(&twice)?, ["AML/run", "LogMap/run"]);
+/// let named = [SystemInput::parse("A=x/run.tsv"), SystemInput::parse("A=y/run.tsv")];
+/// assert!(kgeval::system_names(&named).unwrap_err().to_string().contains("two systems named \"A\""));
 /// # Ok::<(), kgeval::Error>(())
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -81,21 +84,78 @@ impl<'de> Deserialize<'de> for SystemInput {
     }
 }
 
-/// The names of `systems`: the given name, else the input's stem (`aml.rdf.gz` → `aml`).
+/// The names of `systems`: the given name, else the input's stem (`aml.rdf.gz` → `aml`); when
+/// default names collide, each colliding one grows to the shortest path suffix that tells it
+/// apart (`AML/systemAlignment.rdf` and `LogMap/systemAlignment.rdf` → `AML/systemAlignment`,
+/// `LogMap/systemAlignment`). Every family names its systems here.
 ///
 /// # Errors
-/// [`Error::Invalid`] when two systems end up with the same name.
+/// [`Error::Invalid`] when a name is given twice, or when two systems cannot be told apart by
+/// a path suffix (the same file twice, or a default name equal to a given one).
 pub fn system_names(systems: &[SystemInput]) -> Result<Vec<String>, Error> {
-    let names: Vec<String> = systems.iter().map(|s| s.name.clone().unwrap_or_else(|| s.input.stem())).collect();
-    for (i, name) in names.iter().enumerate() {
-        if let Some(j) = names[..i].iter().position(|n| n == name) {
+    let components: Vec<Vec<String>> = systems.iter().map(|s| default_name_components(&s.input)).collect();
+    // How many trailing path components each default name uses (1: the stem alone).
+    let mut depth = vec![1_usize; systems.len()];
+    let name_at = |i: usize, depth: &[usize]| match &systems[i].name {
+        Some(name) => name.clone(),
+        None => {
+            let parts = &components[i];
+            parts[parts.len() - depth[i].min(parts.len())..].join("/")
+        }
+    };
+    for (i, system) in systems.iter().enumerate() {
+        let Some(name) = &system.name else { continue };
+        if let Some(j) = systems[..i].iter().position(|s| s.name.as_ref() == Some(name)) {
             return Err(Error::invalid(format!(
-                "found two systems named {name:?} ({} and {}), expected unique names: give NAME=PATH",
+                "found two systems named {name:?} ({} and {}), expected unique names",
                 systems[j].input, systems[i].input
             )));
         }
     }
-    Ok(names)
+    loop {
+        let names: Vec<String> = (0..systems.len()).map(|i| name_at(i, &depth)).collect();
+        let mut grew = false;
+        let mut stuck = None;
+        for i in 0..systems.len() {
+            let Some(j) = (0..systems.len()).find(|&j| j != i && names[j] == names[i]) else { continue };
+            if systems[i].name.is_none() && depth[i] < components[i].len() {
+                depth[i] += 1;
+                grew = true;
+            } else if stuck.is_none() {
+                stuck = Some((i.min(j), i.max(j)));
+            }
+        }
+        if grew {
+            continue;
+        }
+        if let Some((j, i)) = stuck {
+            return Err(Error::invalid(format!(
+                "found two systems named {:?} ({} and {}), expected unique names: give NAME=PATH",
+                names[i], systems[j].input, systems[i].input
+            )));
+        }
+        return Ok(names);
+    }
+}
+
+/// The parts of an input's default name, outermost first: its folders, then its stem
+/// (`runs/AML/systemAlignment.rdf` → `runs`, `AML`, `systemAlignment`).
+fn default_name_components(input: &Input) -> Vec<String> {
+    let mut parts: Vec<String> = input
+        .as_path()
+        .and_then(Path::parent)
+        .map(|parent| {
+            parent
+                .components()
+                .filter_map(|c| match c {
+                    std::path::Component::Normal(part) => Some(part.to_string_lossy().into_owned()),
+                    _ => None,
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    parts.push(input.stem());
+    parts
 }
 
 /// Deserialises one value (`system = "a.ttl"`) or several (`systems = ["a.ttl", "B=b.ttl"]`)

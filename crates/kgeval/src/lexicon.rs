@@ -9,6 +9,7 @@ use kgeval_formats::Read;
 use kgeval_metrics::lexicon::evaluate_lexicon;
 use kgeval_model::lexicon::{LexiconConventions, LexiconEvaluation, LexiconMode};
 use kgeval_model::metric_names::metric_info;
+use kgeval_model::Diagnostic;
 use serde::Deserialize;
 
 use crate::evaluation::{canonical_table, system_warnings};
@@ -96,6 +97,9 @@ impl LexiconTask {
             let read = read_lexicon(opened.bytes(), opened.name(), &options).context("reading the system lexicon")?;
             let mut evaluation = evaluate_lexicon(&gold.lexicon, &read.lexicon, &uris, self.mode, name);
             let mut warnings = uri_warnings.clone();
+            if evaluations.is_empty() {
+                warnings.extend(uri_coverage(&evaluation, uris.uris.len(), &self.uris, &self.gold)?);
+            }
             warnings.extend(gold.warnings.iter().cloned());
             warnings.extend(read.warnings);
             warnings.append(&mut evaluation.warnings);
@@ -116,6 +120,31 @@ impl LexiconTask {
             result: FamilyResult::Lexicon(evaluations),
         })
     }
+}
+
+/// How many listed URIs the gold lexicon has an entry for: none is an error (every URI would
+/// score P = R = F = 1 on 0/0), some missing a `coverage-uri-list` warning with the counts.
+fn uri_coverage(
+    evaluation: &LexiconEvaluation,
+    listed: usize,
+    uris: &Input,
+    gold: &Input,
+) -> Result<Option<Diagnostic>, Error> {
+    let covered = evaluation.uris.iter().take(listed).filter(|u| !u.gold.is_empty()).count();
+    if listed > 0 && covered == 0 {
+        return Err(Error::invalid(format!(
+            "{uris}:1:1: found no listed URI with an entry in the gold lexicon {gold} ({listed} listed), expected the URI list of this gold lexicon"
+        )));
+    }
+    Ok((covered < listed).then(|| {
+        Diagnostic::warning(
+            "coverage-uri-list",
+            format!(
+                "{} of {listed} listed URIs have no entry in the gold lexicon (they score 1 when the system has none, 0 otherwise)",
+                listed - covered
+            ),
+        )
+    }))
 }
 
 /// The headlines: the averages (`precision`, `recall`, `f1`, `accuracy`, `accuracy_raw`) and

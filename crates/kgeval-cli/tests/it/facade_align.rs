@@ -93,22 +93,22 @@ collect_labels = true
     assert_eq!(labels.lines().filter(|l| l.starts_with("AML\tcmt-conference\tTP\t")).count(), 8);
 }
 
-/// The task's checks: two systems with one stem, two inputs on stdin, a bad completeness.
+/// The task's checks: two systems given one name, two inputs on stdin, a bad completeness.
 #[test]
 fn task_errors_are_stated() {
     let task = |toml: &str| kgeval::from_toml::<Task>(toml, "task.toml");
     let same_stem = task(&format!(
-        "family = \"align\"\nreference = \"{CMT_REF}\"\nsystems = [\"{CONFERENCE}/cmt-conference/AML/systemAlignment.rdf\", \"{CONFERENCE}/cmt-conference/LogMap/systemAlignment.rdf\"]\n"
+        "family = \"align\"\nreference = \"{CMT_REF}\"\nsystems = [\"A={CONFERENCE}/cmt-conference/AML/systemAlignment.rdf\", \"A={CONFERENCE}/cmt-conference/LogMap/systemAlignment.rdf\"]\n"
     ))
     .expect("task")
     .resolved(&root())
     .run(&NoProgress)
-    .expect_err("two systems named systemAlignment");
+    .expect_err("two systems named A");
     assert!(format!(
         "{same_stem}: {}",
         std::error::Error::source(&same_stem).map(ToString::to_string).unwrap_or_default()
     )
-    .contains("NAME=PATH"));
+    .contains("two systems named \"A\""));
     let stdin = task("family = \"align\"\nreference = \"-\"\nsystem = \"-\"\n").expect("task").run(&NoProgress);
     assert!(stdin.expect_err("two stdin inputs").to_string().contains("standard input"));
     let bad = task("family = \"align\"\ncompleteness = \"most\"\nreference = \"r.rdf\"\nsystem = \"s.rdf\"\n");

@@ -64,8 +64,12 @@ fn qald3_gold_lexicons_against_themselves_score_one_for_every_uri() {
         let codes = warning_codes(&v);
         assert!(codes.contains(&"turtle-defect") && codes.contains(&"frame-typo"), "{gold}: {codes:?}");
         let warnings = v["warnings"].as_array().expect("warnings");
+        let (coverage, warnings): (Vec<&Value>, Vec<&Value>) =
+            warnings.iter().partition(|w| w["code"] == "coverage-uri-list");
+        // The summary of the per-URI warnings below, with the counts.
+        assert_eq!(coverage.len(), usize::from(gold == TEST), "{gold}");
         let (reader, scoring): (Vec<&Value>, Vec<&Value>) =
-            warnings.iter().partition(|w| w["code"] != "uri-without-gold-entries");
+            warnings.into_iter().partition(|w| w["code"] != "uri-without-gold-entries");
         assert!(reader.iter().all(|w| !w["location"].is_null()), "{gold}: every reader warning located");
         // Test gold: Non-ProfitOrganisation (orphan entry), associatedRocket and musicBy (entries
         // without canonical form) have nothing scorable.

@@ -25,6 +25,7 @@ mod qald_bad;
 mod qald_server;
 mod rank;
 mod readme_compare;
+mod silent;
 mod trec;
 
 use std::path::{Path, PathBuf};

@@ -18,6 +18,7 @@
 //!    pseudocode, then P/R/F with the profile's zero-division and rounding conventions.
 
 mod judge;
+mod residual;
 mod scores;
 mod track;
 mod types;
@@ -26,6 +27,7 @@ mod validate;
 pub use kgeval_model::align::{AlignmentProfile, CompletenessMode};
 use kgeval_model::{Alignment, EntityTypes};
 
+pub use residual::{baseline_string_matcher, residual_scores};
 pub use scores::{aggregate, best_threshold, prf, score_pair, threshold_curve};
 pub use track::{conventions, evaluate_pair, evaluate_track};
 pub use types::type_breakdown;
@@ -142,4 +144,7 @@ pub struct PairInput<'a> {
     pub onto1: Option<&'a EntityTypes>,
     /// The target ontology's entity types.
     pub onto2: Option<&'a EntityTypes>,
+    /// The baseline of residual recall (MELT's trivial matches: [`baseline_string_matcher`]
+    /// or a given alignment); `None`: no residual scores.
+    pub baseline: Option<&'a Alignment>,
 }

@@ -1,9 +1,10 @@
 //! Whole evaluations: one pair with everything asked for, and a track of pairs with its
 //! aggregates, conventions and per-pair score table.
 
-use kgeval_model::align::{AlignConventions, PairEvaluation, PairScores, TrackEvaluation};
+use kgeval_model::align::{AlignConventions, PairEvaluation, PairScores, ResidualCoverage, TrackEvaluation};
 use kgeval_model::{Interner, ScoreTable};
 
+use super::residual::residual_scores;
 use super::scores::{aggregate, best_threshold, score_pair, threshold_curve};
 use super::types::type_breakdown;
 use super::validate::validate;
@@ -23,7 +24,7 @@ use super::{AlignmentOptions, PairInput};
 /// let system: Alignment = [cell("a", "b")].into_iter().collect();
 /// let input = PairInput {
 ///     name: "toy", reference: &reference, secondary: None, system: &system,
-///     exclusion: None, onto1: None, onto2: None,
+///     exclusion: None, onto1: None, onto2: None, baseline: None,
 /// };
 /// let pair = evaluate_pair(&input, &AlignmentOptions::default(), &iris);
 /// assert_eq!((pair.primary.scores.precision, pair.primary.scores.recall), (1.0, 0.5));
@@ -43,6 +44,7 @@ pub fn evaluate_pair(input: &PairInput<'_>, options: &AlignmentOptions, interner
         warnings.extend(found);
         by_type
     });
+    let residual = input.baseline.map(|baseline| residual_scores(input, baseline, options, interner));
     let (curve, best) = if options.threshold_curve {
         let curve = threshold_curve(input.reference, input.system, input.exclusion, options, interner);
         let best = best_threshold(&curve);
@@ -55,6 +57,7 @@ pub fn evaluate_pair(input: &PairInput<'_>, options: &AlignmentOptions, interner
         primary,
         secondary,
         by_type,
+        residual,
         labels,
         threshold_curve: curve,
         best_threshold: best,
@@ -77,7 +80,7 @@ pub fn evaluate_pair(input: &PairInput<'_>, options: &AlignmentOptions, interner
 /// let system: Alignment = [cell("a", "b"), cell("a", "x")].into_iter().collect();
 /// let input = PairInput {
 ///     name: "toy", reference: &reference, secondary: None, system: &system,
-///     exclusion: None, onto1: None, onto2: None,
+///     exclusion: None, onto1: None, onto2: None, baseline: None,
 /// };
 /// let track = evaluate_track(&[input], &AlignmentOptions::default(), &iris, "matcher");
 /// assert_eq!(track.primary.micro.scores.f_measure, 0.5);
@@ -96,15 +99,20 @@ pub fn evaluate_track(
     let secondary_scores: Vec<PairScores> = pairs.iter().filter_map(|p| p.secondary).collect();
     let primary = aggregate(&primary_scores, options);
     let secondary = (!secondary_scores.is_empty()).then(|| aggregate(&secondary_scores, options));
+    let residual_scores: Option<Vec<PairScores>> = pairs.iter().map(|p| p.residual.map(|r| r.primary)).collect();
+    let residual = residual_scores.filter(|s| !s.is_empty()).map(|s| aggregate(&s, options));
     let score_table = score_table(&pairs, system_name);
+    let mut conventions = conventions(options);
+    conventions.residual = ResidualCoverage::of(pairs.iter().filter(|p| p.residual.is_some()).count(), pairs.len());
     TrackEvaluation {
         system: system_name.to_owned(),
         profile: options.profile,
         mode: options.mode,
-        conventions: conventions(options),
+        conventions,
         pairs,
         primary,
         secondary,
+        residual,
         score_table,
     }
 }
@@ -136,7 +144,8 @@ fn score_table(pairs: &[PairEvaluation], system_name: &str) -> ScoreTable {
     table
 }
 
-/// The conventions in force under `options`.
+/// The conventions in force under `options` (residual recall: not computed; the caller
+/// knows which pairs have a baseline).
 #[must_use]
 pub fn conventions(options: &AlignmentOptions) -> AlignConventions {
     AlignConventions {
@@ -147,5 +156,6 @@ pub fn conventions(options: &AlignmentOptions) -> AlignConventions {
         relation_sensitive: options.relation_sensitivity(),
         macro_harmonic_f1: options.macro_harmonic_f1,
         expected_pairs: options.expected_pairs,
+        residual: ResidualCoverage::NotComputed,
     }
 }

@@ -129,6 +129,33 @@ pub(crate) fn validate<'a>(
         }
     }
 
+    // Coverage: a gold key of another pair scores a fraction of the queries (or none).
+    let (covered, total, what) = match inputs.pools {
+        Some(pools) => (gold_lines.len(), pools.pools().len(), "pools"),
+        None => {
+            let n = inputs.submission.entries.len();
+            (entries.keys().filter(|q| gold_lines.contains_key(*q)).count(), n, "submission queries")
+        }
+    };
+    if total > 0 && covered == 0 {
+        let m =
+            format!("the gold key covers none of the {total} {what}, expected the gold key of pair {}", inputs.name);
+        return Err(error(InputRole::Gold, 1, m));
+    }
+    if covered < total {
+        // First, so that the cap on printed warnings never hides it behind the per-query ones.
+        warnings.insert(
+            0,
+            Diagnostic::warning(
+                "coverage-gold",
+                format!(
+                "the gold key covers {covered} of {total} {what}: {} queries unscored (a gold key of another pair?)",
+                total - covered
+            ),
+            ),
+        );
+    }
+
     // Missing queries: every pool must be answered (organisers' rule), else every gold query.
     let expected: Vec<(&str, u32)> = match inputs.pools {
         Some(pools) => pools.pools().iter().map(|p| (p.qid.as_ref(), p.line)).collect(),

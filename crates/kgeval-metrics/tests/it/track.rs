@@ -6,7 +6,7 @@ use kgeval_model::Alignment;
 use crate::support::{counts, Fixture};
 
 fn input<'a>(name: &'a str, reference: &'a Alignment, system: &'a Alignment) -> PairInput<'a> {
-    PairInput { name, reference, secondary: None, system, exclusion: None, onto1: None, onto2: None }
+    PairInput { name, reference, secondary: None, system, exclusion: None, onto1: None, onto2: None, baseline: None }
 }
 
 #[test]

@@ -21,9 +21,11 @@ use crate::SystemInput;
 /// `mode`; default: the profile's), `threshold`, `beta`, `best_threshold`, `macro_harmonic`,
 /// `expected_pairs`, `input_format`, `repair_xml`, `skip_edoal`, `melt_relations`,
 /// `collect_labels`; then either `[[pair]]` tables (`name`, optional `track`, `reference`,
-/// `secondary`, `exclusion`, `onto1` + `onto2`, and `system = "PATH"` / `systems = ["NAME=PATH",
+/// `secondary`, `exclusion`, `onto1` + `onto2`, `baseline`, and `system = "PATH"` / `systems = ["NAME=PATH",
 /// …]` / a `[pair.systems]` table of `NAME = "PATH"`) or the fields of one pair at the top level
-/// (`reference`, `system`…, optional `name`, default: the reference's stem). Systems of pairs
+/// (`reference`, `system`…, optional `name`, default: the reference's stem). Residual recall
+/// (R+) is computed against `baseline`, else MELT's baseline string matcher over the
+/// ontologies, else not at all. Systems of pairs
 /// with a `track` are named `track:system`; a system's results are aggregated over the pairs it
 /// has.
 ///
@@ -84,8 +86,12 @@ pub struct AlignPair {
     pub secondary: Option<Input>,
     /// Cells removed from every system before scoring (training / input mappings).
     pub exclusion: Option<Input>,
-    /// The source and target ontologies, for the type breakdown and the entity checks.
+    /// The source and target ontologies, for the type breakdown, the entity checks and the
+    /// baseline of residual recall (MELT's `BaselineStringMatcher` over their labels).
     pub ontologies: Option<(Input, Input)>,
+    /// The baseline alignment of residual recall (R+), instead of the one computed from the
+    /// ontologies.
+    pub baseline: Option<Input>,
     /// The systems' alignments (`PATH` named by its unique stem, or `NAME=PATH`).
     pub systems: Vec<SystemInput>,
 }
@@ -113,6 +119,7 @@ impl AlignPair {
             secondary: None,
             exclusion: None,
             ontologies: None,
+            baseline: None,
             systems: Vec::new(),
         }
     }
@@ -134,6 +141,7 @@ impl AlignPair {
             secondary: self.secondary.as_ref().map(|i| i.resolved(base)),
             exclusion: self.exclusion.as_ref().map(|i| i.resolved(base)),
             ontologies: self.ontologies.as_ref().map(|(a, b)| (a.resolved(base), b.resolved(base))),
+            baseline: self.baseline.as_ref().map(|i| i.resolved(base)),
             systems: self.systems.iter().map(|s| s.resolved(base)).collect(),
         }
     }

@@ -4,8 +4,8 @@
 use kgeval_formats::align::{read_alignment, read_alignment_file, ReadAlignment, ReadOptions};
 use kgeval_formats::ontology::read_entity_types;
 use kgeval_formats::Input;
-use kgeval_metrics::align::{conventions, evaluate_track, AlignmentOptions, PairInput};
-use kgeval_model::align::{Aggregate, TrackEvaluation};
+use kgeval_metrics::align::{baseline_string_matcher, conventions, evaluate_track, AlignmentOptions, PairInput};
+use kgeval_model::align::{Aggregate, AlignConventions, ResidualCoverage, TrackEvaluation};
 use kgeval_model::metric_names::{metric_info, Aggregation};
 use kgeval_model::{Alignment, Diagnostic, EntityTypes, Interner};
 
@@ -20,6 +20,8 @@ struct LoadedPair {
     secondary: Option<Alignment>,
     exclusion: Option<Alignment>,
     ontologies: Option<(EntityTypes, EntityTypes)>,
+    /// The baseline of residual recall: given, or MELT's string matcher over the ontologies.
+    baseline: Option<Alignment>,
     systems: Vec<(String, Alignment, Vec<Diagnostic>)>,
     warnings: Vec<Diagnostic>,
 }
@@ -45,8 +47,8 @@ impl AlignTask {
     /// Reads every pair's alignments (and ontologies) and scores every system.
     ///
     /// # Errors
-    /// An input that cannot be read or is malformed; no pair, a pair without systems, two
-    /// systems of a pair with one name, more than one input read from standard input, or a
+    /// An input that cannot be read or is malformed; no pair, a pair name given twice, a pair
+    /// without systems, two systems of a pair with one name, more than one input read from standard input, or a
     /// threshold that is not a finite number.
     pub fn run(&self, progress: &dyn Progress) -> Result<Evaluation, Error> {
         self.check()?;
@@ -85,7 +87,10 @@ impl AlignTask {
         Ok(Evaluation {
             family: Family::Align,
             systems: tracks.iter().map(|t| t.system.clone()).collect(),
-            conventions: Conventions::Align(conventions(&options)),
+            conventions: Conventions::Align(AlignConventions {
+                residual: ResidualCoverage::of(loaded.iter().filter(|p| p.baseline.is_some()).count(), loaded.len()),
+                ..conventions(&options)
+            }),
             warnings,
             table,
             result: FamilyResult::Align(AlignResult { tracks, labels_tsv }),
@@ -100,13 +105,20 @@ impl AlignTask {
             return Err(Error::invalid(format!("threshold: expected a finite number, found {t}")));
         }
         let mut stdin = 0;
-        for pair in &self.pairs {
+        for (i, pair) in self.pairs.iter().enumerate() {
+            if self.pairs[..i].iter().any(|p| p.name == pair.name) {
+                return Err(Error::invalid(format!(
+                    "pair {:?} given twice, expected unique pair names (it would be counted twice)",
+                    pair.name
+                )));
+            }
             if pair.systems.is_empty() {
                 return Err(Error::invalid(format!("pair {:?}: expected at least one system", pair.name)));
             }
             let inputs = [Some(&pair.reference), pair.secondary.as_ref(), pair.exclusion.as_ref()]
                 .into_iter()
                 .flatten()
+                .chain(pair.baseline.as_ref())
                 .chain(pair.ontologies.iter().flat_map(|(a, b)| [a, b]))
                 .chain(pair.systems.iter().map(|s| &s.input));
             stdin += inputs.filter(|i| **i == Input::Stdin).count();
@@ -143,6 +155,12 @@ fn load_pair(pair: &AlignPair, options: &ReadOptions, interner: &mut Interner) -
         read.alignment
     };
     let reference = take(read(&pair.reference, "reference", options, interner)?);
+    if reference.is_empty() {
+        return Err(Error::invalid(format!(
+            "{}:1:1: found no correspondence in the reference of pair {:?}, expected at least one (an empty reference scores every system 0)",
+            pair.reference, pair.name
+        )));
+    }
     let secondary = match &pair.secondary {
         Some(input) => Some(take(read(input, "secondary reference", options, interner)?)),
         None => None,
@@ -155,16 +173,54 @@ fn load_pair(pair: &AlignPair, options: &ReadOptions, interner: &mut Interner) -
         Some((o1, o2)) => Some((read_types(o1, "onto1", interner)?, read_types(o2, "onto2", interner)?)),
         None => None,
     };
+    let baseline = match (&pair.baseline, &ontologies) {
+        (Some(input), _) => Some(take(read(input, "baseline", options, interner)?)),
+        (None, Some((o1, o2))) => Some(baseline_string_matcher(o1, o2, interner)),
+        (None, None) => None,
+    };
     let mut systems = Vec::with_capacity(pair.systems.len());
     for (system, name) in pair.systems.iter().zip(names) {
-        let read = read(&system.input, "system", options, interner)?;
+        let mut read = read(&system.input, "system", options, interner)?;
+        read.warnings.extend(shares_no_entity(&reference, &read.alignment, interner));
         let name = match &pair.track {
             Some(track) => format!("{track}:{name}"),
             None => name,
         };
         systems.push((name, read.alignment, read.warnings));
     }
-    Ok(LoadedPair { name: pair.name.clone(), reference, secondary, exclusion, ontologies, systems, warnings })
+    Ok(LoadedPair { name: pair.name.clone(), reference, secondary, exclusion, ontologies, baseline, systems, warnings })
+}
+
+/// A `coverage-no-shared-entity` warning when no cell of a non-empty `system` has its source
+/// or target entity among the reference's, nor even an IRI namespace (up to the last `#` or
+/// `/`) on the same side: an alignment of another test case. (A few wrong cells between the
+/// right ontologies share a namespace and are not flagged.)
+fn shares_no_entity(reference: &Alignment, system: &Alignment, interner: &Interner) -> Option<Diagnostic> {
+    use std::collections::HashSet;
+    let namespace = |id| {
+        let iri = interner.resolve(id);
+        iri.rfind(['#', '/']).map_or(iri, |i| &iri[..=i])
+    };
+    let sources: HashSet<_> = reference.iter().map(|c| c.entity1).collect();
+    let targets: HashSet<_> = reference.iter().map(|c| c.entity2).collect();
+    let source_ns: HashSet<_> = reference.iter().map(|c| namespace(c.entity1)).collect();
+    let target_ns: HashSet<_> = reference.iter().map(|c| namespace(c.entity2)).collect();
+    let shared = system.iter().any(|c| {
+        sources.contains(&c.entity1)
+            || targets.contains(&c.entity2)
+            || source_ns.contains(namespace(c.entity1))
+            || target_ns.contains(namespace(c.entity2))
+    });
+    (!system.is_empty() && !shared).then(|| {
+        Diagnostic::warning(
+            "coverage-no-shared-entity",
+            format!(
+                "none of the system's {} cells shares an entity or a namespace with the reference's {} (an alignment of another test case?)",
+                system.len(),
+                reference.len()
+            ),
+        )
+    })
 }
 
 /// One [`TrackEvaluation`] per system name, over the pairs that system has, in first-seen order.
@@ -194,6 +250,7 @@ fn score(pairs: &[LoadedPair], options: &AlignmentOptions, interner: &Interner) 
                         exclusion: pair.exclusion.as_ref(),
                         onto1: pair.ontologies.as_ref().map(|(o1, _)| o1),
                         onto2: pair.ontologies.as_ref().map(|(_, o2)| o2),
+                        baseline: pair.baseline.as_ref(),
                     })
                 })
                 .collect();

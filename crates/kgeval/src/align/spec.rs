@@ -29,6 +29,8 @@ pub(super) struct AlignTaskSpec {
     onto1: Option<Input>,
     #[serde(default)]
     onto2: Option<Input>,
+    #[serde(default)]
+    baseline: Option<Input>,
     #[serde(default, alias = "system", deserialize_with = "systems")]
     systems: Vec<SystemInput>,
     #[serde(default, deserialize_with = "profile")]
@@ -73,6 +75,8 @@ struct PairSpec {
     onto1: Option<Input>,
     #[serde(default)]
     onto2: Option<Input>,
+    #[serde(default)]
+    baseline: Option<Input>,
     #[serde(default, alias = "system", deserialize_with = "systems")]
     systems: Vec<SystemInput>,
 }
@@ -83,6 +87,7 @@ struct PairRest {
     exclusion: Option<Input>,
     onto1: Option<Input>,
     onto2: Option<Input>,
+    baseline: Option<Input>,
     systems: Vec<SystemInput>,
 }
 
@@ -106,6 +111,7 @@ impl PairRest {
         pair.track = track;
         pair.secondary = self.secondary;
         pair.exclusion = self.exclusion;
+        pair.baseline = self.baseline;
         pair.systems = self.systems;
         Ok(pair)
     }
@@ -120,6 +126,7 @@ impl TryFrom<AlignTaskSpec> for AlignTask {
             exclusion: spec.exclusion,
             onto1: spec.onto1,
             onto2: spec.onto2,
+            baseline: spec.baseline,
             systems: spec.systems,
         };
         let top_given = spec.name.is_some()
@@ -127,6 +134,7 @@ impl TryFrom<AlignTaskSpec> for AlignTask {
             || top.exclusion.is_some()
             || top.onto1.is_some()
             || top.onto2.is_some()
+            || top.baseline.is_some()
             || !top.systems.is_empty();
         let pairs = match (spec.reference, spec.pairs.is_empty()) {
             (Some(_), false) => {
@@ -148,6 +156,7 @@ impl TryFrom<AlignTaskSpec> for AlignTask {
                         exclusion: p.exclusion,
                         onto1: p.onto1,
                         onto2: p.onto2,
+                        baseline: p.baseline,
                         systems: p.systems,
                     };
                     rest.into_pair(Some(p.name), p.track, p.reference)
