@@ -75,6 +75,7 @@ fn ttl_error(file: &str, syntax: &str, error: &oxttl::TurtleSyntaxError) -> Form
 }
 
 fn parse_rdfxml(input: &[u8], file: &str) -> Result<Vec<Triple>, FormatError> {
+    crate::xml_guard::check(input, file)?;
     let mut parser = oxrdfxml::RdfXmlParser::new().for_slice(input);
     let mut triples = Vec::new();
     loop {

@@ -37,6 +37,9 @@ enum Open {
 }
 
 pub(super) fn read(body: &[u8], source: &mut Source<'_>) -> Result<QaldDataset, FormatError> {
+    if let Some((at, message)) = crate::xml_guard::violation(body, true) {
+        return Err(source.error(at, message));
+    }
     let mut reader = Reader::from_reader(body);
     reader.config_mut().check_end_names = true;
     let mut state = State::default();

@@ -172,6 +172,10 @@ fn load(store: &Store, input: &Input) -> Result<(), Error> {
     let file = input.name();
     let format = format_of(&file)?;
     let opened = input.open()?;
+    if format == RdfFormat::RdfXml {
+        // oxrdfxml expands DTD entities itself: refuse external ones and bound the expansion first.
+        kgeval_formats::xml_guard::check(opened.bytes(), &file)?;
+    }
     tracing::info!(path = %file, ?format, "loading RDF");
     store.load_from_slice(RdfParser::from_format(format), opened.bytes()).map_err(|e| load_error(&file, e))
 }
