@@ -110,3 +110,15 @@ pub fn shorten(text: &str, max: usize) -> std::borrow::Cow<'_, str> {
         Some((end, _)) => std::borrow::Cow::Owned(format!("{}… ({} bytes)", &text[..end], text.len())),
     }
 }
+
+/// User text quoted for a message, capped by [`shorten`] at [`MAX_ECHO`] characters.
+///
+/// ```
+/// use kgeval_formats::echo;
+/// assert_eq!(echo("high"), "\"high\"");
+/// assert!(echo(&"x".repeat(5_000_000)).ends_with("… (5000000 bytes)\""));
+/// ```
+#[must_use]
+pub fn echo(text: &str) -> String {
+    format!("{:?}", shorten(text, MAX_ECHO))
+}

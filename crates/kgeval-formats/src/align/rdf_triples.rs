@@ -256,7 +256,7 @@ fn build(
                         sink.push("unknown-relation", || {
                             Diagnostic::warning(
                                 "unknown-relation",
-                                format!("unknown relation {text:?} of cell {node_name}: read as '?'"),
+                                format!("unknown relation {} of cell {node_name}: read as '?'", crate::echo(&text)),
                             )
                             .at(Location { file: file.to_owned(), line: 0, column: 0 })
                         });
@@ -286,7 +286,10 @@ fn build(
                             file,
                             1,
                             1,
-                            format!("found measure {text:?} on cell {node_name}: expected a number such as 0.75"),
+                            format!(
+                                "found measure {} on cell {node_name}: expected a number such as 0.75",
+                                crate::echo(&text)
+                            ),
                         ));
                     }
                 }
