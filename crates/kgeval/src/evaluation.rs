@@ -105,6 +105,11 @@ impl Evaluation {
     }
 }
 
+/// The gold file's warnings, scoped `gold` (printed once, not once per system).
+pub(crate) fn gold_scoped(warnings: &[Diagnostic]) -> Vec<Warning> {
+    warnings.iter().map(|d| Warning { scope: "gold".to_owned(), diagnostic: d.clone() }).collect()
+}
+
 /// Every system's warnings, scoped `system NAME`, in system order.
 pub(crate) fn system_warnings<'a>(systems: impl IntoIterator<Item = (&'a str, &'a [Diagnostic])>) -> Vec<Warning> {
     systems

@@ -90,3 +90,33 @@ fn echoed_user_text_is_capped() {
         }
     }
 }
+
+/// Warnings about the gold say "gold" and are printed once, also when the same file is given
+/// as gold and system (before: twice, each "(system NAME)").
+#[test]
+fn gold_warnings_say_gold_and_are_printed_once() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let qald = dir.path().join("warn.xml");
+    std::fs::write(
+        &qald,
+        "<?xml version=\"1.0\"?>\n<dataset id=\"w\">\n<question id=\"1\" answertype=\"weird\"><string lang=\"en\">Q?</string><answers><answer><uri>http://x</uri></answer></answers></question>\n</dataset>\n",
+    )
+    .expect("write");
+    let qald = qald.to_str().expect("utf-8");
+    let text = stderr(&["qald", "--gold", qald, "--system", qald]);
+    assert_eq!(
+        text,
+        format!("warning: {qald}:3:1: non-standard answertype \"weird\" [qald-nonstandard-answertype] (gold)\n")
+    );
+    let align = dir.path().join("warn.rdf");
+    std::fs::write(
+        &align,
+        "<?xml version=\"1.0\"?>\n<rdf:RDF xmlns=\"http://knowledgeweb.semanticweb.org/heterogeneity/alignment\" xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\">\n<Alignment><xml>yes</xml><level>0</level><type>??</type>\n<map><Cell><entity1 rdf:resource=\"http://a#x\"/><entity2 rdf:resource=\"http://b#y\"/><measure>0.5</measure><relation>~</relation></Cell></map>\n</Alignment></rdf:RDF>\n",
+    )
+    .expect("write");
+    let align = align.to_str().expect("utf-8");
+    let text = stderr(&["align", "-r", align, "-s", align]);
+    let relation: Vec<&str> = text.lines().filter(|l| l.contains("unknown relation \"~\"")).collect();
+    assert_eq!(relation.len(), 1, "{text}");
+    assert!(relation[0].ends_with("[unknown-relation] (gold, pair warn)"), "{text}");
+}
