@@ -11,7 +11,7 @@ use kgeval_model::lexicon::{LexiconConventions, LexiconEvaluation, LexiconMode};
 use kgeval_model::metric_names::metric_info;
 use serde::Deserialize;
 
-use crate::evaluation::{canonical_table, gold_scoped, system_warnings};
+use crate::evaluation::{canonical_table, gold_and_system_warnings};
 use crate::inputs::{by_name, one_or_many};
 use crate::{
     system_names, Conventions, Error, Evaluation, Family, FamilyResult, Progress, ResultExt as _, SystemInput,
@@ -96,8 +96,8 @@ impl LexiconTask {
             let read = read_lexicon(opened.bytes(), opened.name(), &options).context("reading the system lexicon")?;
             let mut evaluation = evaluate_lexicon(&gold.lexicon, &read.lexicon, &uris, self.mode, name);
             let mut warnings = uri_warnings.clone();
-            // The gold's warnings are reported once, scoped "gold" (the same file read as a
-            // system repeats them).
+            warnings.extend(gold.warnings.iter().cloned());
+            // The same file read as gold and as a system gives the same warnings: kept once.
             warnings.extend(read.warnings.into_iter().filter(|d| !gold.warnings.contains(d)));
             warnings.append(&mut evaluation.warnings);
             evaluation.warnings = warnings;
@@ -106,8 +106,10 @@ impl LexiconTask {
             progress.advance(1);
         }
         progress.finish();
-        let mut warnings = gold_scoped(&gold.warnings);
-        warnings.extend(system_warnings(evaluations.iter().map(|e| (e.system.as_str(), e.warnings.as_slice()))));
+        let warnings = gold_and_system_warnings(
+            &gold.warnings,
+            evaluations.iter().map(|e| (e.system.as_str(), e.warnings.as_slice())),
+        );
         let table = canonical_table(evaluations.iter().map(|e| &e.score_table))?;
         Ok(Evaluation {
             family: Family::Lexicon,

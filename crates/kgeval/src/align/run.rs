@@ -197,8 +197,9 @@ fn score(pairs: &[LoadedPair], options: &AlignmentOptions, interner: &Interner) 
                 .iter()
                 .filter_map(|pair| {
                     let (_, alignment, warnings) = pair.systems.iter().find(|(n, _, _)| n == system)?;
-                    // The gold's own warnings are reported once, scoped "gold" (see `run`).
-                    reader_warnings.push(warnings.clone());
+                    // The same file read as gold and as a system gives the same warnings: kept once.
+                    let own = warnings.iter().filter(|d| !pair.warnings.contains(d));
+                    reader_warnings.push(pair.warnings.iter().chain(own).cloned().collect());
                     Some(PairInput {
                         name: &pair.name,
                         reference: &pair.reference,

@@ -16,7 +16,7 @@ use kgeval_model::qald::{LabelMap, QaldAggregate, QaldEvaluation, QaldQuery, Qal
 use kgeval_model::{Diagnostic, ScoreTable};
 use serde::Deserialize;
 
-use crate::evaluation::{canonical_table, gold_scoped, system_warnings};
+use crate::evaluation::{canonical_table, gold_and_system_warnings};
 use crate::inputs::{by_name, one_or_many};
 use crate::{
     system_names, Conventions, Error, Evaluation, Family, FamilyResult, Progress, ResultExt as _, SystemInput,
@@ -259,10 +259,9 @@ impl QaldTask {
         for (read, name) in submissions.into_iter().zip(&names) {
             let mut evaluation = evaluate_qald(&gold, &read.dataset, name, &options);
             evaluation.conventions.queries = queries.clone();
-            // The gold's warnings are reported once, scoped "gold"; the same file read as a
-            // system repeats them, so they are dropped here.
-            let mut warnings: Vec<Diagnostic> =
-                read.warnings.into_iter().filter(|d| !gold_warnings.contains(d)).collect();
+            // The same file read as gold and as a system gives the same warnings: kept once.
+            let own = read.warnings.into_iter().filter(|d| !gold_warnings.contains(d));
+            let mut warnings: Vec<Diagnostic> = gold_warnings.iter().cloned().chain(own).collect();
             warnings.append(&mut evaluation.warnings);
             evaluation.warnings = warnings;
             fill_headlines(&mut evaluation);
@@ -270,8 +269,10 @@ impl QaldTask {
             progress.advance(1);
         }
         progress.finish();
-        let mut warnings = gold_scoped(&gold_warnings);
-        warnings.extend(system_warnings(evaluations.iter().map(|e| (e.system.as_str(), e.warnings.as_slice()))));
+        let warnings = gold_and_system_warnings(
+            &gold_warnings,
+            evaluations.iter().map(|e| (e.system.as_str(), e.warnings.as_slice())),
+        );
         let table = canonical_table(evaluations.iter().map(|e| &e.score_table))?;
         let conventions = evaluations.first().map(|e| e.conventions.clone()).unwrap_or_default();
         Ok(Evaluation {
