@@ -219,8 +219,9 @@ impl QaldTask {
             let read = read(&system.input, "system")?;
             if let Some(q) = unknown_questions(&gold, &read.dataset).first() {
                 return Err(Error::invalid(format!(
-                    "{}: found question id {:?}, expected an id of the gold {gold_file}",
-                    q.location, q.id
+                    "{}: found question id {}, expected an id of the gold {gold_file}",
+                    q.location,
+                    kgeval_formats::echo(&q.id)
                 )));
             }
             submissions.push(read);
