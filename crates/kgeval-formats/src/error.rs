@@ -91,3 +91,34 @@ pub fn line_column(input: &[u8], offset: usize) -> (u32, u32) {
     let column = String::from_utf8_lossy(&before[line_start..]).chars().count() + 1;
     (line as u32, column as u32)
 }
+
+/// Longest user text echoed whole in a message, in characters.
+pub const MAX_ECHO: usize = 120;
+
+/// User text to echo in a message, capped at `max` characters: longer text keeps its first
+/// `max` characters and says how long it was, so a 5 MB IRI never floods the terminal.
+///
+/// ```
+/// use kgeval_formats::shorten;
+/// assert_eq!(shorten("http://a#x", 20), "http://a#x");
+/// assert_eq!(shorten(&"a".repeat(30), 8), "aaaaaaaa… (30 bytes)");
+/// ```
+#[must_use]
+pub fn shorten(text: &str, max: usize) -> std::borrow::Cow<'_, str> {
+    match text.char_indices().nth(max) {
+        None => std::borrow::Cow::Borrowed(text),
+        Some((end, _)) => std::borrow::Cow::Owned(format!("{}… ({} bytes)", &text[..end], text.len())),
+    }
+}
+
+/// User text quoted for a message, capped by [`shorten`] at [`MAX_ECHO`] characters.
+///
+/// ```
+/// use kgeval_formats::echo;
+/// assert_eq!(echo("high"), "\"high\"");
+/// assert!(echo(&"x".repeat(5_000_000)).ends_with("… (5000000 bytes)\""));
+/// ```
+#[must_use]
+pub fn echo(text: &str) -> String {
+    format!("{:?}", shorten(text, MAX_ECHO))
+}

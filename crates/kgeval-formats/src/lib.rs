@@ -14,8 +14,9 @@ pub mod qald;
 pub mod rank;
 pub mod trec;
 mod warnings;
+pub mod xml_guard;
 
-pub use error::{line_column, FormatError, SyntaxError};
+pub use error::{echo, line_column, shorten, FormatError, SyntaxError, MAX_ECHO};
 pub use input::{Input, InputBytes};
 
 /// What a reader returns when its input may carry quirks worth a warning: the model value and

@@ -23,9 +23,9 @@
 //! - a subject typed `owl:NamedIndividual` or typed with any class outside the built-in
 //!   vocabularies → [`EntityKind::Individual`].
 //!
-//! Blank nodes and literals are ignored. The RDF/XML parser reads internal DTD entities only
-//! (never external ones), and a pre-scan refuses entity declarations whose expansion would
-//! exceed 64 KiB (exponential "billion laughs" definitions).
+//! Blank nodes and literals are ignored. Before oxrdfxml sees an RDF/XML document,
+//! [`crate::xml_guard`] refuses external entities and bounds entity expansion ("billion
+//! laughs").
 
 use std::path::Path;
 
@@ -39,9 +39,6 @@ const RDF: &str = "http://www.w3.org/1999/02/22-rdf-syntax-ns#";
 const RDFS: &str = "http://www.w3.org/2000/01/rdf-schema#";
 const OWL: &str = "http://www.w3.org/2002/07/owl#";
 const XSD: &str = "http://www.w3.org/2001/XMLSchema#";
-
-/// Largest expansion of one DTD entity accepted in RDF/XML.
-const MAX_ENTITY_EXPANSION: usize = 64 * 1024;
 
 /// Reads the entity kinds an ontology declares or implies. The syntax (RDF/XML, Turtle,
 /// N-Triples) is detected from the content.
@@ -63,7 +60,7 @@ const MAX_ENTITY_EXPANSION: usize = 64 * 1024;
 pub fn read_entity_types(input: &[u8], file: &str, interner: &mut Interner) -> Result<EntityTypes, FormatError> {
     let mut typer = Typer::default();
     if looks_like_xml(input) {
-        check_entity_expansion(input, file)?;
+        crate::xml_guard::check(input, file)?;
         check_xml_structure(input, file)?;
         let mut parser = oxrdfxml::RdfXmlParser::new().for_slice(input);
         while let Some(triple) = parser.next() {
@@ -181,62 +178,6 @@ fn check_xml_structure(input: &[u8], file: &str) -> Result<(), FormatError> {
     }
     if open.is_empty() && !input.contains(&b'<') {
         return Err(FormatError::syntax(file, 1, 1, "found no XML element, expected an RDF/XML ontology"));
-    }
-    Ok(())
-}
-
-/// Refuses DTD entity declarations whose expansion grows beyond [`MAX_ENTITY_EXPANSION`],
-/// mirroring how oxrdfxml expands an entity's value at declaration time.
-fn check_entity_expansion(input: &[u8], file: &str) -> Result<(), FormatError> {
-    let Some(doctype) = memchr::memmem::find(input, b"<!DOCTYPE") else { return Ok(()) };
-    let end = memchr::memmem::find(&input[doctype..], b"]>").map_or(input.len(), |i| doctype + i);
-    let mut sizes: Vec<(&[u8], usize)> = Vec::new();
-    let mut search = doctype;
-    while let Some(k) = memchr::memmem::find(&input[search..end], b"<!ENTITY") {
-        let decl = search + k;
-        search = decl + 8;
-        let rest = &input[search..end];
-        let rest = rest.trim_ascii_start();
-        let rest = rest.strip_prefix(b"%").unwrap_or(rest).trim_ascii_start();
-        let name_len = rest.iter().position(u8::is_ascii_whitespace).unwrap_or(rest.len());
-        let name = &rest[..name_len];
-        let after = rest[name_len..].trim_ascii_start();
-        if after.starts_with(b"SYSTEM") || after.starts_with(b"PUBLIC") {
-            return Err(FormatError::syntax_at_offset(
-                file,
-                input,
-                decl,
-                format!(
-                    "found external entity `{}`, expected internal entities only (external entities are never read)",
-                    String::from_utf8_lossy(name)
-                ),
-            ));
-        }
-        let Some(value) = after.strip_prefix(b"\"") else { continue };
-        let value = &value[..memchr::memchr(b'"', value).unwrap_or(value.len())];
-        let mut size = value.len();
-        let mut i = 0;
-        while let Some(amp) = memchr::memchr(b'&', &value[i..]) {
-            let at = i + amp + 1;
-            let Some(semi) = memchr::memchr(b';', &value[at..]) else { break };
-            let reference = &value[at..at + semi];
-            if let Some((_, n)) = sizes.iter().rev().find(|(name, _)| *name == reference) {
-                size = size.saturating_add(*n);
-            }
-            i = at + semi + 1;
-        }
-        if size > MAX_ENTITY_EXPANSION {
-            return Err(FormatError::syntax_at_offset(
-                file,
-                input,
-                decl,
-                format!(
-                    "found entity `{}` expanding to more than {MAX_ENTITY_EXPANSION} bytes, expected short entity values (IRIs)",
-                    String::from_utf8_lossy(name)
-                ),
-            ));
-        }
-        sizes.push((name, size));
     }
     Ok(())
 }

@@ -130,6 +130,25 @@ impl Evaluation {
     }
 }
 
+/// The gold file's warnings once, scoped `gold`, then every system's warnings but those
+/// (scoped `system NAME`, in system order). A system's own result keeps the gold's warnings
+/// (its JSON lists them); the envelope, which the front ends print, has them once.
+pub(crate) fn gold_and_system_warnings<'a>(
+    gold: &[Diagnostic],
+    systems: impl IntoIterator<Item = (&'a str, &'a [Diagnostic])>,
+) -> Vec<Warning> {
+    let mut warnings: Vec<Warning> =
+        gold.iter().map(|d| Warning { scope: "gold".to_owned(), diagnostic: d.clone() }).collect();
+    for (system, list) in systems {
+        warnings.extend(
+            list.iter()
+                .filter(|d| !gold.contains(d))
+                .map(|d| Warning { scope: format!("system {system}"), diagnostic: d.clone() }),
+        );
+    }
+    warnings
+}
+
 /// Every system's warnings, scoped `system NAME`, in system order.
 pub(crate) fn system_warnings<'a>(systems: impl IntoIterator<Item = (&'a str, &'a [Diagnostic])>) -> Vec<Warning> {
     systems

@@ -187,5 +187,6 @@ where
     D: serde::Deserializer<'de>,
 {
     let name = String::deserialize(deserializer)?;
-    from_name(&name).ok_or_else(|| serde::de::Error::custom(format!("found {name:?}, expected {expected}")))
+    from_name(&name)
+        .ok_or_else(|| serde::de::Error::custom(format!("found {}, expected {expected}", kgeval_formats::echo(&name))))
 }

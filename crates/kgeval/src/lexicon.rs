@@ -12,7 +12,7 @@ use kgeval_model::metric_names::metric_info;
 use kgeval_model::Diagnostic;
 use serde::Deserialize;
 
-use crate::evaluation::{canonical_table, system_warnings};
+use crate::evaluation::{canonical_table, gold_and_system_warnings};
 use crate::inputs::{by_name, one_or_many};
 use crate::{
     system_names, Conventions, Error, Evaluation, Family, FamilyResult, Progress, ResultExt as _, SystemInput,
@@ -101,7 +101,8 @@ impl LexiconTask {
                 warnings.extend(uri_coverage(&evaluation, uris.uris.len(), &self.uris, &self.gold)?);
             }
             warnings.extend(gold.warnings.iter().cloned());
-            warnings.extend(read.warnings);
+            // The same file read as gold and as a system gives the same warnings: kept once.
+            warnings.extend(read.warnings.into_iter().filter(|d| !gold.warnings.contains(d)));
             warnings.append(&mut evaluation.warnings);
             evaluation.warnings = warnings;
             fill_headlines(&mut evaluation);
@@ -109,7 +110,10 @@ impl LexiconTask {
             progress.advance(1);
         }
         progress.finish();
-        let warnings = system_warnings(evaluations.iter().map(|e| (e.system.as_str(), e.warnings.as_slice())));
+        let warnings = gold_and_system_warnings(
+            &gold.warnings,
+            evaluations.iter().map(|e| (e.system.as_str(), e.warnings.as_slice())),
+        );
         let table = canonical_table(evaluations.iter().map(|e| &e.score_table))?;
         Ok(Evaluation {
             family: Family::Lexicon,

@@ -127,8 +127,10 @@ impl Task {
             )));
         };
         let family = Family::ALL.into_iter().find(|f| f.name() == name).ok_or_else(|| {
+            let at = text.find(&format!("\"{name}\"")).unwrap_or(0);
+            let (line, column) = kgeval_formats::line_column(text.as_bytes(), at);
             Error::invalid(format!(
-                "{file}:1:1: found family {name:?}, expected one of {}",
+                "{file}:{line}:{column}: found family {name:?}, expected one of {}",
                 Family::ALL.map(Family::name).join(", ")
             ))
         })?;

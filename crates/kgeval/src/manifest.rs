@@ -14,9 +14,36 @@ use crate::Error;
 /// [`Error::Invalid`] with the position of the first TOML or schema error.
 pub fn from_toml<T: DeserializeOwned>(text: &str, file: &str) -> Result<T, Error> {
     toml::from_str(text).map_err(|e| {
-        let (line, column) = e.span().map_or((1, 1), |span| kgeval_formats::line_column(text.as_bytes(), span.start));
-        Error::invalid(format!("{file}:{line}:{column}: {}", e.message().trim_end()))
+        let message = e.message().trim_end();
+        // A task behind the `family` tag is buffered by serde, so its errors come without a
+        // span: then the value or key the message names locates it (when it occurs once).
+        let offset = e.span().map(|span| span.start).or_else(|| locate_named(text, message));
+        let (line, column) = offset.map_or((1, 1), |at| kgeval_formats::line_column(text.as_bytes(), at));
+        Error::invalid(format!("{file}:{line}:{column}: {message}"))
     })
+}
+
+/// The offset of the value (`found "x"`, ``unknown variant `x` ``) or key (``unknown field `x` ``)
+/// a schema error names, when the text holds it exactly once.
+fn locate_named(text: &str, message: &str) -> Option<usize> {
+    let between = |prefix: &str, end: char| {
+        let rest = &message[message.find(prefix)? + prefix.len()..];
+        Some(rest[..rest.find(end)?].to_owned())
+    };
+    let needle = if let Some(value) = between("found \"", '"') {
+        format!("\"{value}\"")
+    } else if let Some(value) = between("unknown variant `", '`') {
+        format!("\"{value}\"")
+    } else {
+        between("unknown field `", '`')?
+    };
+    let mut hits = text.match_indices(&needle).filter(|(at, _)| {
+        // A key starts its line (after white space); a value follows `=` or `[` or `,`.
+        let before = text[..*at].trim_end_matches([' ', '\t']);
+        needle.starts_with('"') || before.is_empty() || before.ends_with('\n')
+    });
+    let (at, _) = hits.next()?;
+    hits.next().is_none().then_some(at)
 }
 
 /// Reads a TOML file into `T` (see [`from_toml`]).
@@ -115,4 +142,21 @@ pub fn read_family_toml<T: DeserializeOwned>(path: &Path, family: crate::Family)
     let file = path.display().to_string();
     let text = std::fs::read_to_string(path).map_err(|e| kgeval_formats::FormatError::io(&file, e))?;
     family_from_toml(&text, &file, family)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::Task;
+
+    #[test]
+    fn unknown_enum_values_are_located_and_list_the_valid_values() {
+        let text = "# qald row\ngold = \"g.xml\"\nfamily = \"qald\"\nsystem = \"s.json\"\nrule = \"qald9\"\n";
+        let e = Task::from_toml(text, "t.toml").expect_err("bad rule").to_string();
+        assert_eq!(e, "t.toml:5:8: found \"qald9\", expected qald3, qald6 or gerbil");
+        let e = super::from_toml::<Task>(text, "t.toml").expect_err("bad rule").to_string();
+        assert_eq!(e, "t.toml:5:8: found \"qald9\", expected qald3, qald6 or gerbil");
+        let text = "# a row\ngold = \"g.xml\"\nfamily = \"qaldd\"\n";
+        let e = Task::from_toml(text, "t.toml").expect_err("bad family").to_string();
+        assert_eq!(e, "t.toml:3:10: found family \"qaldd\", expected one of align, rank, trec, kgc, qald, lexicon");
+    }
 }

@@ -18,6 +18,7 @@ mod facade_trec;
 mod kgc;
 mod lexicon;
 mod melt;
+mod messages;
 mod per_item;
 mod pool;
 mod qald;

@@ -39,3 +39,50 @@ fn malformed_qald_inputs_fail_cleanly() {
         }
     }
 }
+
+/// `--data` RDF/XML goes through the XML guard before oxrdfxml: the 736-byte billion laughs
+/// (10 levels of 10 references, 3·10⁹ bytes expanded) is refused at its first entity over
+/// 1 MiB, at once (today's main grows past 2.8 GB in 6 s and aborts), and an external entity is
+/// refused where it is declared, with the message every XML reader gives.
+#[test]
+fn data_rdfxml_entity_bomb_and_external_entity_are_refused() {
+    let out_dir = tempfile::tempdir().expect("tempdir");
+    let out_path = out_dir.path().join("out.txt");
+    let out_arg = out_path.to_str().expect("utf-8");
+    let cases = [
+        (
+            "testdata/qald/bad/data-billion-laughs.rdf",
+            "data-billion-laughs.rdf:9:1: entity expansion limit exceeded: found &g; expanding to more than 1048576 bytes, expected at most 1048576 bytes per entity",
+        ),
+        (
+            "testdata/qald/bad/data-xxe-system-entity.rdf",
+            "data-xxe-system-entity.rdf:2:20: found external entity &xxe; (SYSTEM \"file:///etc/passwd\"): expected internal entities only (external entities are never read)",
+        ),
+    ];
+    assert_eq!(std::fs::metadata(root().join(cases[0].0)).expect("fixture").len(), 736);
+    for (file, expected) in cases {
+        let start = std::time::Instant::now();
+        let out = kgeval(&["qald", "--gold", GOLD, "--system", GOLD, "--data", file, "-o", out_arg]);
+        assert!(start.elapsed().as_secs_f64() < 5.0, "{file}: took {:?}", start.elapsed());
+        assert_clean_failure(file, &out, file, &out_path);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(stderr.trim_end().ends_with(expected), "{file}: {stderr}");
+    }
+    // The same guard and messages on the gold XML path.
+    for (file, expected) in [
+        (
+            "testdata/qald/bad/xml-billion-laughs.xml",
+            "xml-billion-laughs.xml:9:1: entity expansion limit exceeded: found &g;",
+        ),
+        (
+            "testdata/qald/bad/xml-xxe-system-entity.xml",
+            "xml-xxe-system-entity.xml:2:20: found external entity &xxe; (SYSTEM",
+        ),
+    ] {
+        let out = kgeval(&["qald", "--gold", file, "--system", GOLD]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains(expected), "{file}: {stderr}");
+    }
+}

@@ -75,6 +75,7 @@ fn ttl_error(file: &str, syntax: &str, error: &oxttl::TurtleSyntaxError) -> Form
 }
 
 fn parse_rdfxml(input: &[u8], file: &str) -> Result<Vec<Triple>, FormatError> {
+    crate::xml_guard::check(input, file)?;
     let mut parser = oxrdfxml::RdfXmlParser::new().for_slice(input);
     let mut triples = Vec::new();
     loop {
@@ -255,7 +256,7 @@ fn build(
                         sink.push("unknown-relation", || {
                             Diagnostic::warning(
                                 "unknown-relation",
-                                format!("unknown relation {text:?} of cell {node_name}: read as '?'"),
+                                format!("unknown relation {} of cell {node_name}: read as '?'", crate::echo(&text)),
                             )
                             .at(Location { file: file.to_owned(), line: 0, column: 0 })
                         });
@@ -285,7 +286,10 @@ fn build(
                             file,
                             1,
                             1,
-                            format!("found measure {text:?} on cell {node_name}: expected a number such as 0.75"),
+                            format!(
+                                "found measure {} on cell {node_name}: expected a number such as 0.75",
+                                crate::echo(&text)
+                            ),
                         ));
                     }
                 }

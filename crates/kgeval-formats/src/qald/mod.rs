@@ -217,7 +217,7 @@ pub fn read_label_map(input: &[u8], file: &str) -> Result<LabelMap, FormatError>
         let iri = fields.next().unwrap_or_default().trim();
         let iri = iri.strip_prefix('<').and_then(|i| i.strip_suffix('>')).unwrap_or(iri);
         if !looks_like_iri(iri) {
-            return Err(FormatError::syntax(file, line_no, 1, format!("found {iri:?}, expected an IRI")));
+            return Err(FormatError::syntax(file, line_no, 1, format!("found {}, expected an IRI", crate::echo(iri))));
         }
         let labels: Vec<String> = fields.map(str::trim).filter(|l| !l.is_empty()).map(str::to_owned).collect();
         if labels.is_empty() {

@@ -37,6 +37,9 @@ enum Open {
 }
 
 pub(super) fn read(body: &[u8], source: &mut Source<'_>) -> Result<QaldDataset, FormatError> {
+    if let Some((at, message)) = crate::xml_guard::violation(body, true) {
+        return Err(source.error(at, message));
+    }
     let mut reader = Reader::from_reader(body);
     reader.config_mut().check_end_names = true;
     let mut state = State::default();
@@ -66,10 +69,15 @@ pub(super) fn read(body: &[u8], source: &mut Source<'_>) -> Result<QaldDataset, 
             Event::Decl(_) | Event::PI(_) | Event::Comment(_) | Event::DocType(_) => {}
         }
     }
-    if let Some(open) = state.stack.last() {
-        return Err(
-            source.error(body.len(), format!("found the end of the file inside {open:?}, expected its end tag"))
-        );
+    if let Some((name, at)) = state.open_tags.last() {
+        let location = source.location(*at);
+        return Err(source.error(
+            body.len(),
+            format!(
+                "found the end of the file inside <{name}> opened at {}:{}, expected </{name}>",
+                location.line, location.column
+            ),
+        ));
     }
     if !state.seen_root {
         return Err(source.error(body.len(), "found no <dataset> element, expected a QALD dataset"));
@@ -80,6 +88,8 @@ pub(super) fn read(body: &[u8], source: &mut Source<'_>) -> Result<QaldDataset, 
 #[derive(Default)]
 struct State {
     stack: Vec<Open>,
+    /// The name of each open element (as written) and the offset of its start tag.
+    open_tags: Vec<(String, usize)>,
     text: String,
     seen_root: bool,
     dataset: QaldDataset,
@@ -102,7 +112,8 @@ fn flag(e: &BytesStart<'_>, name: &str, at: usize, source: &mut Source<'_>) -> R
     let Some(value) = attribute(e, name.as_bytes(), at, source)? else { return Ok(None) };
     let parsed = parse_flag(&value);
     if parsed.is_none() {
-        source.warn("qald-bad-flag", at, || format!("{name}={value:?} is neither true nor false; ignored"));
+        source
+            .warn("qald-bad-flag", at, || format!("{name}={} is neither true nor false; ignored", crate::echo(&value)));
     }
     Ok(parsed)
 }
@@ -162,6 +173,7 @@ impl State {
             }
         };
         self.stack.push(open);
+        self.open_tags.push((String::from_utf8_lossy(e.name().as_ref()).into_owned(), at));
         Ok(())
     }
 
@@ -183,7 +195,8 @@ impl State {
         let answertype = attribute(e, b"answertype", at, source)?;
         if let Some(t) = &answertype {
             if !matches!(t.as_str(), "resource" | "string" | "number" | "date" | "boolean") {
-                source.warn("qald-nonstandard-answertype", at, || format!("non-standard answertype {t:?}"));
+                source
+                    .warn("qald-nonstandard-answertype", at, || format!("non-standard answertype {}", crate::echo(t)));
             }
         }
         Ok(Question {
@@ -202,7 +215,7 @@ impl State {
             None | Some(Open::Dataset | Open::Question | Open::Answers) if text.trim().is_empty() => Ok(()),
             None => Err(source.error(at, "found text outside the root element, expected markup")),
             Some(Open::Dataset | Open::Question | Open::Answers) => {
-                Err(source.error(at, format!("found text {:?}, expected an element", text.trim())))
+                Err(source.error(at, format!("found text {}, expected an element", crate::echo(text.trim()))))
             }
             Some(_) => {
                 self.text.push_str(text);
@@ -212,6 +225,7 @@ impl State {
     }
 
     fn close(&mut self, at: usize, source: &mut Source<'_>) -> Result<(), FormatError> {
+        self.open_tags.pop();
         let Some(open) = self.stack.pop() else { return Err(source.error(at, "found an end tag, expected markup")) };
         let text = std::mem::take(&mut self.text);
         let Some(question) = self.question.as_mut() else { return Ok(()) };
@@ -282,7 +296,7 @@ impl State {
             "uri" if looks_like_iri(&text) && answertype != Some("string") => AnswerValue::Iri(text.trim().to_owned()),
             "uri" => {
                 source.warn("qald-string-in-uri", at, || {
-                    format!("<uri> holds the string answer {:?}, read as a string", text.trim())
+                    format!("<uri> holds the string answer {}, read as a string", crate::echo(text.trim()))
                 });
                 AnswerValue::Literal { lexical: text, datatype: None, language: None }
             }

@@ -280,7 +280,14 @@ fn specific_errors_say_where_and_what() {
         ("sssom-yaml-syntax.sssom.tsv", "4:16: found invalid SSSOM metadata"),
         ("sssom-bad-confidence.sssom.tsv", "5:25: found confidence `0,9`"),
         ("onto-bad-turtle.ttl", "5:1:"),
-        ("onto-billion-laughs.owl", "7:3: found entity `a4`"),
+        (
+            "onto-billion-laughs.owl",
+            "8:3: entity expansion limit exceeded: found &a5; expanding to more than 1048576 bytes",
+        ),
+        (
+            "onto-xxe-system-entity.owl",
+            "3:3: found external entity &secret; (SYSTEM \"file:///etc/passwd\"): expected internal",
+        ),
     ];
     for (name, expected) in expectations {
         let shown = format!("testdata/bad/{name}");

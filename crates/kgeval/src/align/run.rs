@@ -73,15 +73,27 @@ impl AlignTask {
         for track in &mut tracks {
             fill_headlines(track);
         }
-        let warnings = tracks
+        // The gold's reader warnings once per pair, scoped "gold"; a system's own warnings
+        // that repeat them (the same file given as gold and system) are not printed again.
+        let mut warnings: Vec<Warning> = loaded
             .iter()
-            .flat_map(|t| {
-                t.pairs.iter().flat_map(move |p| {
-                    let scope = format!("system {}, pair {}", t.system, p.name);
-                    p.warnings.iter().map(move |d| Warning { scope: scope.clone(), diagnostic: d.clone() })
-                })
+            .flat_map(|p| {
+                let scope = format!("gold, pair {}", p.name);
+                p.warnings.iter().map(move |d| Warning { scope: scope.clone(), diagnostic: d.clone() })
             })
             .collect();
+        for t in &tracks {
+            for p in &t.pairs {
+                let gold = loaded.iter().find(|l| l.name == p.name).map_or(&[][..], |l| &l.warnings[..]);
+                let scope = format!("system {}, pair {}", t.system, p.name);
+                warnings.extend(
+                    p.warnings
+                        .iter()
+                        .filter(|d| !gold.contains(d))
+                        .map(|d| Warning { scope: scope.clone(), diagnostic: d.clone() }),
+                );
+            }
+        }
         let table = canonical_table(tracks.iter().map(|t| &t.score_table))?;
         let labels_tsv = self.collect_labels.then(|| kgeval_report::render_labels_tsv(&tracks, &interner));
         Ok(Evaluation {
@@ -241,7 +253,9 @@ fn score(pairs: &[LoadedPair], options: &AlignmentOptions, interner: &Interner) 
                 .iter()
                 .filter_map(|pair| {
                     let (_, alignment, warnings) = pair.systems.iter().find(|(n, _, _)| n == system)?;
-                    reader_warnings.push(pair.warnings.iter().chain(warnings).cloned().collect());
+                    // The same file read as gold and as a system gives the same warnings: kept once.
+                    let own = warnings.iter().filter(|d| !pair.warnings.contains(d));
+                    reader_warnings.push(pair.warnings.iter().chain(own).cloned().collect());
                     Some(PairInput {
                         name: &pair.name,
                         reference: &pair.reference,

@@ -16,7 +16,7 @@ use kgeval_model::qald::{LabelMap, QaldAggregate, QaldEvaluation, QaldQuery, Qal
 use kgeval_model::{Diagnostic, ScoreTable};
 use serde::Deserialize;
 
-use crate::evaluation::{canonical_table, system_warnings};
+use crate::evaluation::{canonical_table, gold_and_system_warnings};
 use crate::inputs::{by_name, one_or_many};
 use crate::{
     system_names, Conventions, Error, Evaluation, Family, FamilyResult, Progress, ResultExt as _, SystemInput,
@@ -219,8 +219,9 @@ impl QaldTask {
             let read = read(&system.input, "system")?;
             if let Some(q) = unknown_questions(&gold, &read.dataset).first() {
                 return Err(Error::invalid(format!(
-                    "{}: found question id {:?}, expected an id of the gold {gold_file}",
-                    q.location, q.id
+                    "{}: found question id {}, expected an id of the gold {gold_file}",
+                    q.location,
+                    kgeval_formats::echo(&q.id)
                 )));
             }
             submissions.push(read);
@@ -259,7 +260,9 @@ impl QaldTask {
         for (read, name) in submissions.into_iter().zip(&names) {
             let mut evaluation = evaluate_qald(&gold, &read.dataset, name, &options);
             evaluation.conventions.queries = queries.clone();
-            let mut warnings: Vec<Diagnostic> = gold_warnings.iter().cloned().chain(read.warnings).collect();
+            // The same file read as gold and as a system gives the same warnings: kept once.
+            let own = read.warnings.into_iter().filter(|d| !gold_warnings.contains(d));
+            let mut warnings: Vec<Diagnostic> = gold_warnings.iter().cloned().chain(own).collect();
             warnings.append(&mut evaluation.warnings);
             evaluation.warnings = warnings;
             fill_headlines(&mut evaluation);
@@ -267,7 +270,10 @@ impl QaldTask {
             progress.advance(1);
         }
         progress.finish();
-        let warnings = system_warnings(evaluations.iter().map(|e| (e.system.as_str(), e.warnings.as_slice())));
+        let warnings = gold_and_system_warnings(
+            &gold_warnings,
+            evaluations.iter().map(|e| (e.system.as_str(), e.warnings.as_slice())),
+        );
         let table = canonical_table(evaluations.iter().map(|e| &e.score_table))?;
         let conventions = evaluations.first().map(|e| e.conventions.clone()).unwrap_or_default();
         Ok(Evaluation {

@@ -74,9 +74,12 @@ impl SparqlBackend {
     fn answers(&self, query: &str) -> Result<Vec<Answer>, Error> {
         match self {
             SparqlBackend::Embedded(store) => {
-                let mut prepared = SparqlEvaluator::new()
-                    .parse_query(query)
-                    .map_err(|e| Error::invalid(format!("the SPARQL query does not parse: {e}")))?;
+                let mut prepared = SparqlEvaluator::new().parse_query(query).map_err(|e| {
+                    Error::invalid(format!(
+                        "the SPARQL query does not parse: {}",
+                        syntax_message(query, &e.to_string())
+                    ))
+                })?;
                 prepared.dataset_mut().set_default_graph_as_union();
                 let failed =
                     |e: oxigraph::sparql::QueryEvaluationError| Error::invalid(format!("query evaluation failed: {e}"));
@@ -172,6 +175,10 @@ fn load(store: &Store, input: &Input) -> Result<(), Error> {
     let file = input.name();
     let format = format_of(&file)?;
     let opened = input.open()?;
+    if format == RdfFormat::RdfXml {
+        // oxrdfxml expands DTD entities itself: refuse external ones and bound the expansion first.
+        kgeval_formats::xml_guard::check(opened.bytes(), &file)?;
+    }
     tracing::info!(path = %file, ?format, "loading RDF");
     store.load_from_slice(RdfParser::from_format(format), opened.bytes()).map_err(|e| load_error(&file, e))
 }
@@ -183,5 +190,62 @@ fn load_error(file: &str, error: LoaderError) -> Error {
             None => Error::invalid(format!("{file}: {e}")),
         },
         other => Error::invalid(format!("{file}: {other}")),
+    }
+}
+
+/// A SPARQL syntax error as one short line: where (line:column in the query), what was found
+/// there and after what, and what was expected when the parser says it in words (its raw list
+/// of expected character classes is dropped).
+fn syntax_message(query: &str, error: &str) -> String {
+    let Some(rest) = error.strip_prefix("error at ") else { return kgeval_formats::shorten(error, 200).into_owned() };
+    let (position, expected) = rest.split_once(": ").unwrap_or((rest, ""));
+    let (line, column) = position.split_once(':').unwrap_or((position, "1"));
+    let (Ok(line), Ok(column)) = (line.parse::<usize>(), column.parse::<usize>()) else {
+        return kgeval_formats::shorten(error, 200).into_owned();
+    };
+    // The byte offset of line:column (columns count characters).
+    let line_text = query.split('\n').nth(line.saturating_sub(1)).unwrap_or_default();
+    let split = line_text.char_indices().nth(column.saturating_sub(1)).map_or(line_text.len(), |(i, _)| i);
+    let (before, after) = line_text.split_at(split);
+    let found = after
+        .split_whitespace()
+        .next()
+        .map_or_else(|| "the end of the query".to_owned(), |token| format!("`{}`", kgeval_formats::shorten(token, 40)));
+    let previous =
+        before.split_whitespace().last().map(|token| format!(" after `{}`", kgeval_formats::shorten(token, 40)));
+    // The parser's own words among the alternatives (e.g. "Prefix not found").
+    let alternatives = expected.strip_prefix("expected ").unwrap_or(expected);
+    let alternatives = alternatives.strip_prefix("one of ").unwrap_or(alternatives);
+    let words: Vec<&str> = alternatives
+        .split(", ")
+        .filter(|a| a.chars().next().is_some_and(char::is_alphabetic) && a.contains(' '))
+        .collect();
+    let after = previous.unwrap_or_default();
+    if words.contains(&"Prefix not found") {
+        let prefix = before.split_whitespace().last().and_then(|t| t.split_once(':')).map_or("", |(p, _)| p);
+        return format!(
+            "found an undeclared prefix `{}:` at {line}:{column} of the query{after}, expected a declaration PREFIX {}: <…>",
+            kgeval_formats::shorten(prefix, 40),
+            kgeval_formats::shorten(prefix, 40)
+        );
+    }
+    let words = if words.is_empty() { String::new() } else { format!(" ({})", words.join("; ")) };
+    format!("found {found} at {line}:{column} of the query{after}{words}, expected a valid SPARQL 1.1 query")
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn syntax_errors_say_what_was_found_where_without_the_character_classes() {
+        let e = super::syntax_message(
+            "SELECT ?x WHERE { ?x ex:undeclared-prefix ?y ",
+            "error at 1:42: expected one of Prefix not found, ['%'], ['.'], [':'], ['A' ..= 'Z' | 'a' ..= 'z'], ['\\\\'], ['_']",
+        );
+        assert_eq!(
+            e,
+            "found an undeclared prefix `ex:` at 1:42 of the query after `ex:undeclared-prefix`, expected a declaration PREFIX ex: <…>"
+        );
+        let e = super::syntax_message("SELECT ?x WHERE {\n?x ?p", "error at 2:7: expected one of \"(\", \"[\", ['\"']");
+        assert_eq!(e, "found the end of the query at 2:7 of the query after `?p`, expected a valid SPARQL 1.1 query");
     }
 }

@@ -67,7 +67,7 @@ fn inline_text_in_a_manifest_and_located_manifest_errors() {
     .to_string();
     assert!(unknown.starts_with("t.toml:5:1: unknown field `mod`"), "{unknown}");
     let family = Task::from_toml("family = \"lexikon\"\n", "t.toml").unwrap_err().to_string();
-    assert!(family.starts_with("t.toml:1:1: found family \"lexikon\", expected one of align, rank"), "{family}");
+    assert!(family.starts_with("t.toml:1:10: found family \"lexikon\", expected one of align, rank"), "{family}");
     let mode = Task::from_toml(
         "family = \"lexicon\"\ngold = \"g\"\nuris = \"u\"\nsystem = \"s\"\nmode = \"papr\"\n",
         "t.toml",

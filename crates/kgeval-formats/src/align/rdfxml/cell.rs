@@ -14,7 +14,7 @@ impl Parser<'_, '_> {
             let text_at = self.starts_text_offset(at);
             return Err(self.err(
                 text_at,
-                format!("found measure {raw:?}: expected a number such as 0.75 (a confidence in [0, 1])"),
+                format!("found measure {}: expected a number such as 0.75 (a confidence in [0, 1])", crate::echo(raw)),
             ));
         };
         if is_out_of_range(value) && self.out.keeps(OUT_OF_RANGE) {
@@ -40,7 +40,7 @@ impl Parser<'_, '_> {
             Some(r) => r,
             None => {
                 if self.out.keeps("unknown-relation") {
-                    let message = format!("unknown relation {token:?}: read as '?'");
+                    let message = format!("unknown relation {}: read as '?'", crate::echo(token));
                     let location = self.location(at);
                     self.out.warn(Diagnostic::warning("unknown-relation", message).at(location));
                 }

@@ -1,15 +1,15 @@
 //! The internal DTD subset: `<!ENTITY>` declarations, bounded entity expansion (depth and
 //! size), character references and unescaping of text and attribute values. External
-//! entities are never opened.
+//! entities are never opened. The document has passed [`crate::xml_guard`] before (external
+//! entities refused, every entity's size bounded); the bounds and messages here are the
+//! guard's, and the document's expansion budget is charged as references are expanded.
 
 use super::repair::{is_name_char, reference_len};
 use super::Parser;
 use crate::FormatError;
 
-/// Deepest nesting of entity references inside entity values.
-pub(super) const MAX_ENTITY_DEPTH: usize = 8;
-/// Largest expansion of one entity reference, in bytes.
-pub(super) const MAX_ENTITY_SIZE: usize = 1 << 20;
+use crate::xml_guard::{external_entity_message, too_deep_message, too_large_message};
+pub(super) use crate::xml_guard::{MAX_ENTITY_DEPTH, MAX_ENTITY_SIZE};
 
 /// An entity declared in the internal DTD subset.
 #[derive(Clone)]
@@ -153,20 +153,12 @@ impl<'a> Parser<'a, '_> {
             return Ok(size);
         }
         if depth >= MAX_ENTITY_DEPTH {
-            return Err(self.err(
-                at,
-                format!(
-                    "entity expansion limit exceeded: references nested deeper than {MAX_ENTITY_DEPTH} (at &{name};)"
-                ),
-            ));
+            return Err(self.err(at, too_deep_message(name)));
         }
         let raw = match self.entities.get(name) {
             Some(EntityDef::Internal(raw)) => *raw,
             Some(EntityDef::External(decl)) => {
-                return Err(self.err(
-                    at,
-                    format!("found a reference to the external entity &{name}; ({decl}): expected internal entities only (external entities are never read)"),
-                ));
+                return Err(self.err(at, external_entity_message(&format!("&{name};"), decl)));
             }
             None => {
                 if let Some(predefined) = quick_xml::escape::resolve_xml_entity(name) {
@@ -200,10 +192,7 @@ impl<'a> Parser<'a, '_> {
         }
         size += bytes.len().saturating_sub(last);
         if size > MAX_ENTITY_SIZE {
-            return Err(self.err(
-                at,
-                format!("entity expansion limit exceeded: &{name}; expands to more than {MAX_ENTITY_SIZE} bytes"),
-            ));
+            return Err(self.err(at, too_large_message(name)));
         }
         self.entity_sizes.insert(name, size);
         Ok(size)

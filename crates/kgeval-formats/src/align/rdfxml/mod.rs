@@ -77,6 +77,7 @@ fn read_cut(
 ) -> Result<ReadAlignment, FormatError> {
     let Cut { parallel_from, stretches, fast } = cut;
     let doc = decode(input, file)?;
+    crate::xml_guard::check_declarations(doc.as_bytes(), file)?;
     let mut warnings = Warnings::default();
     let repaired;
     let doc = if options.repair_xml {
