@@ -15,6 +15,7 @@ mod facade_kgc;
 mod facade_qald;
 mod facade_rank;
 mod facade_trec;
+mod files;
 mod kgc;
 mod lexicon;
 mod melt;
