@@ -75,7 +75,7 @@ enum TieBreakArg {
     DocnoAsc,
     /// The run's rank column.
     Rank,
-    /// Input order (ranx).
+    /// Input order (a stable sort; ranx's sort is unstable and matches none of these).
     Input,
 }
 

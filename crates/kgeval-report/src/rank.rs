@@ -159,6 +159,9 @@ fn header_line(e: &RankingEvaluation) -> String {
     )
 }
 
+/// What a mean over no query prints in text and Markdown.
+const EMPTY_BLOCK: &str = "–";
+
 /// One row per (pair, block): overall, matched, NIL, each type; then MACRO and micro.
 fn leaderboard_table(e: &RankingEvaluation, decimals: usize) -> Table {
     let mut header = vec!["pair", "block", "queries", "MRR"];
@@ -168,8 +171,10 @@ fn leaderboard_table(e: &RankingEvaluation, decimals: usize) -> Table {
     numeric.extend(e.conventions.ks.iter().map(|_| true));
     let mut table = Table::new(&header, &numeric);
     let mut row = |pair: &str, block: &str, s: &RankSummary| {
-        let mut cells = vec![pair.to_owned(), block.to_owned(), s.queries.to_string(), format_fixed(s.mrr, decimals)];
-        cells.extend(s.hits.iter().map(|(_, v)| format_fixed(*v, decimals)));
+        // A block without queries has no mean: "–", not a 0.0000 that reads as a score.
+        let value = |v: f64| if s.queries == 0 { EMPTY_BLOCK.to_owned() } else { format_fixed(v, decimals) };
+        let mut cells = vec![pair.to_owned(), block.to_owned(), s.queries.to_string(), value(s.mrr)];
+        cells.extend(s.hits.iter().map(|(_, v)| value(*v)));
         table.row(cells);
     };
     for p in &e.pairs {
@@ -301,10 +306,16 @@ fn csv(e: &RankingEvaluation) -> String {
     }
     out.push('\n');
     let mut row = |pair: &str, block: &str, s: &RankSummary| {
-        let _ =
-            write!(out, "{},{},{},{},{}", csv_field(&e.system), csv_field(pair), csv_field(block), s.queries, s.mrr);
+        let _ = write!(out, "{},{},{},{},", csv_field(&e.system), csv_field(pair), csv_field(block), s.queries);
+        // A block without queries has no mean: empty cells.
+        if s.queries > 0 {
+            let _ = write!(out, "{}", s.mrr);
+        }
         for (_, v) in &s.hits {
-            let _ = write!(out, ",{v}");
+            out.push(',');
+            if s.queries > 0 {
+                let _ = write!(out, "{v}");
+            }
         }
         out.push('\n');
     };

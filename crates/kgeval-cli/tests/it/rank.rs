@@ -367,3 +367,30 @@ fn validation_failures_name_file_line_and_culprits() {
     // The pair is named after the pools' folder: `validation`.
     assert_eq!(n(&missing["validation"], "missing_queries"), 1);
 }
+
+/// A block without queries (no NIL query in a Bio-ML contract run) has no mean: text and
+/// Markdown print "–", CSV leaves the cells empty, instead of a 0.0000 that reads as a score.
+#[test]
+fn an_empty_nil_block_prints_a_dash_not_zero() {
+    let dir = "testdata/ranking/oaei-bioml-eval-contract";
+    let gold = format!("{dir}/equivalence-local-gold.tsv");
+    let system = format!("{dir}/equivalence-local-submission.tsv");
+    let run = |format: &str| {
+        let out = kgeval(&["rank", "--profile", "bioml", "--gold", &gold, "--system", &system, "-f", format]);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout).expect("utf-8")
+    };
+    let text = run("text");
+    let nil = text.lines().find(|l| l.trim_start().starts_with("NIL ")).expect("NIL row");
+    assert_eq!(nil.split_whitespace().collect::<Vec<_>>(), ["NIL", "0", "–", "–", "–", "–"], "{text}");
+    assert!(text.contains("matched        2  0.7500  0.5000  1.0000  1.0000"), "{text}");
+    let markdown = run("markdown");
+    let nil = markdown.lines().find(|l| l.contains("| NIL ")).expect("NIL row");
+    assert_eq!(
+        nil.split('|').map(str::trim).filter(|c| !c.is_empty()).collect::<Vec<_>>(),
+        ["NIL", "0", "–", "–", "–", "–"]
+    );
+    let csv = run("csv");
+    assert!(csv.contains("\nequivalence-local-submission,equivalence-local-submission,NIL,0,,,,\n"), "{csv}");
+    assert!(csv.contains(",matched,2,0.75,0.5,1,1\n"), "{csv}");
+}
