@@ -8,6 +8,7 @@ mod compare_against;
 mod compare_bad;
 mod compare_sensitivity;
 mod conventions;
+mod determinism;
 mod diso;
 mod facade;
 mod facade_align;
