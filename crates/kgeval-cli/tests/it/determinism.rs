@@ -38,7 +38,12 @@ fn run_with_threads(args: &[&str], threads: &str) -> Vec<u8> {
 
 /// Asserts that 1 and 2 threads print the same bytes, in JSON with per-item scores and in text.
 fn assert_thread_count_free(args: &[&str]) {
-    for format in [&["-f", "json", "--per-item"][..], &["-f", "text"][..]] {
+    assert_same_bytes(args, &[&["-f", "json", "--per-item"], &["-f", "text"]]);
+}
+
+/// Asserts that 1 and 2 threads print the same bytes with each of `formats` appended.
+fn assert_same_bytes(args: &[&str], formats: &[&[&str]]) {
+    for format in formats {
         let all: Vec<&str> = args.iter().copied().chain(format.iter().copied()).collect();
         let one = run_with_threads(&all, "1");
         let two = run_with_threads(&all, "2");
@@ -188,4 +193,86 @@ fn kgc_does_not_depend_on_the_thread_count() {
         &s(&p("questions.txt")),
     ];
     assert_thread_count_free(&args);
+}
+
+/// Qrels and `runs` runs over `topics` topics with many tied scores.
+fn trec_files(dir: &Path, topics: usize, runs: usize) -> Vec<String> {
+    let mut rng = Lcg(11);
+    let mut qrels = String::new();
+    let mut run_texts = vec![String::new(); runs];
+    for topic in 0..topics {
+        for doc in 0..40 {
+            let _ = writeln!(qrels, "{topic} 0 D{doc} {}", rng.below(3));
+        }
+        for (i, run) in run_texts.iter_mut().enumerate() {
+            for rank in 0..100 {
+                let doc = (rank * 7 + topic * 13 + i * 3) % 300;
+                let _ = writeln!(run, "{topic} Q0 D{doc} {rank} {} run{i}", rng.below(20 + 5 * i as u64));
+            }
+        }
+    }
+    std::fs::write(dir.join("qrels.txt"), qrels).expect("write");
+    let mut paths = vec![s(&dir.join("qrels.txt"))];
+    for (i, run) in run_texts.iter().enumerate() {
+        let path = dir.join(format!("run{i}.txt"));
+        std::fs::write(&path, run).expect("write");
+        paths.push(s(&path));
+    }
+    paths
+}
+
+#[test]
+fn compare_does_not_depend_on_the_thread_count() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let files = trec_files(dir.path(), 200, 3);
+    let runs: Vec<String> = files[1..].iter().enumerate().map(|(i, p)| format!("--run=run{i}={p}")).collect();
+    for test in ["tukey", "bootstrap"] {
+        let mut args = vec!["compare", "--qrels", &files[0], "-m", "map", "-m", "P.10", "--test", test, "--intervals"];
+        args.extend(runs.iter().map(String::as_str));
+        assert_same_bytes(&args, &[&["-f", "json"], &["-f", "text"]]);
+    }
+}
+
+#[test]
+fn rank_does_not_depend_on_the_thread_count() {
+    assert_thread_count_free(&[
+        "rank",
+        "--pools",
+        "testdata/ranking/diso-oaei/pools/uco-stix/pools.jsonl",
+        "--gold",
+        "testdata/ranking/diso-synthetic/uco-stix/gold.tsv",
+        "--system",
+        "lexical=testdata/ranking/diso-synthetic/uco-stix/lexical.jsonl",
+        "--sweep-tau",
+    ]);
+}
+
+#[test]
+fn qald_does_not_depend_on_the_thread_count() {
+    assert_thread_count_free(&[
+        "qald",
+        "--gold",
+        "testdata/qald/qald3/dbpedia-test-answers.xml",
+        "--system",
+        "testdata/qald/qald3/dbpedia-test-questions.xml",
+        "--system",
+        "gold=testdata/qald/qald3/dbpedia-test-answers.xml",
+        "--rule",
+        "qald3",
+    ]);
+}
+
+#[test]
+fn lexicon_does_not_depend_on_the_thread_count() {
+    assert_thread_count_free(&[
+        "lexicon",
+        "--gold",
+        "testdata/lemon/qald3-dbpedia_train_lexicon_en.ttl",
+        "--system",
+        "testdata/lemon/qald3-dbpedia_train_lexicon_en.ttl",
+        "--system",
+        "foaf=testdata/lemon/matoll-foaf.ttl",
+        "--uris",
+        "testdata/lemon/qald3-dbpedia_train_classes_properties.txt",
+    ]);
 }
