@@ -32,11 +32,7 @@ pub fn render_ranking(evaluation: &RankingEvaluation, format: OutputFormat, opti
     match format {
         OutputFormat::Json => pretty(&ranking_json(evaluation, options)),
         OutputFormat::Text => text(evaluation, options),
-        OutputFormat::Markdown => {
-            let mut out = format!("<!-- {} -->\n\n", header_line(evaluation));
-            out.push_str(&leaderboard_table(evaluation, options.precision).to_markdown());
-            out
-        }
+        OutputFormat::Markdown => markdown(evaluation, options),
         OutputFormat::Csv => csv(evaluation),
     }
 }
@@ -193,18 +189,38 @@ fn leaderboard_table(e: &RankingEvaluation, decimals: usize) -> Table {
 
 fn text(e: &RankingEvaluation, options: &RenderOptions) -> String {
     let d = options.precision;
-    let f = |v: f64| format_fixed(v, d);
     let mut out = header_line(e);
     let _ = writeln!(out, "\nsystem: {}\n", e.system);
     out.push_str(&leaderboard_table(e, d).to_text());
+    for (title, table) in extra_tables(e, &|v| format_fixed(v, d)) {
+        let _ = writeln!(out, "\n{title}");
+        out.push_str(&table.to_text());
+    }
+    if !out.ends_with('\n') {
+        out.push('\n');
+    }
+    out
+}
+
+fn markdown(e: &RankingEvaluation, options: &RenderOptions) -> String {
+    let d = options.precision;
+    let mut out = format!("<!-- {} -->\n\n", header_line(e));
+    out.push_str(&leaderboard_table(e, d).to_markdown());
+    for (title, table) in extra_tables(e, &|v| format_fixed(v, d)) {
+        let _ = writeln!(out, "\n{title}\n");
+        out.push_str(&table.to_markdown());
+    }
+    out
+}
+
+/// The tables after the leaderboard when NIL is involved (a NIL query or a τ): hard
+/// abstention, trivial baselines with ties and AURC, and the τ sweep; values through `f`.
+fn extra_tables(e: &RankingEvaluation, f: &dyn Fn(f64) -> String) -> Vec<(&'static str, Table)> {
+    let mut tables = Vec::new();
     let nil_involved = e.pairs.iter().any(|p| p.breakdown.nil.queries > 0 || p.tau.is_some());
     if !nil_involved {
-        if !out.ends_with('\n') {
-            out.push('\n');
-        }
-        return out;
+        return tables;
     }
-
     let mut abstention = Table::new(
         &[
             "pair",
@@ -236,8 +252,7 @@ fn text(e: &RankingEvaluation, options: &RenderOptions) -> String {
         add(&p.pair, &p.abstention);
     }
     add("all", &e.abstention);
-    let _ = writeln!(out, "\nHard abstention (rank-1 NIL = abstain; recall = Bio-LLM rejection rate):");
-    out.push_str(&abstention.to_text());
+    tables.push(("Hard abstention (rank-1 NIL = abstain; recall = Bio-LLM rejection rate):", abstention));
 
     let mut baselines = Table::new(
         &[
@@ -268,9 +283,10 @@ fn text(e: &RankingEvaluation, options: &RenderOptions) -> String {
             p.risk_coverage.as_ref().map_or_else(|| "-".to_owned(), |rc| f(rc.aurc)),
         ]);
     }
-    let _ =
-        writeln!(out, "\nTrivial baselines (NIL first with gold second; hedge = gold first, NIL second), ties, AURC:");
-    out.push_str(&baselines.to_text());
+    tables.push((
+        "Trivial baselines (NIL first with gold second; hedge = gold first, NIL second), ties, AURC:",
+        baselines,
+    ));
 
     if let Some(sweep) = &e.sweep {
         let mut header = vec!["tau", "MACRO MRR", "MACRO H@1", "abst. F1", "false abst."];
@@ -290,13 +306,9 @@ fn text(e: &RankingEvaluation, options: &RenderOptions) -> String {
             cells.extend(p.pairs.iter().map(|s| f(s.mrr)));
             table.row(cells);
         }
-        let _ = writeln!(out, "\nTau sweep (pair columns: MRR; * = oracle tau, chosen on the test data):");
-        out.push_str(&table.to_text());
+        tables.push(("Tau sweep (pair columns: MRR; * = oracle tau, chosen on the test data):", table));
     }
-    if !out.ends_with('\n') {
-        out.push('\n');
-    }
-    out
+    tables
 }
 
 fn csv(e: &RankingEvaluation) -> String {
@@ -330,6 +342,12 @@ fn csv(e: &RankingEvaluation) -> String {
     }
     row("MACRO", "overall", &e.macro_summary);
     row("MICRO", "overall", &e.micro_summary);
+    // The abstention, baseline (AURC) and sweep tables follow, each after a blank line under
+    // its own header, at full precision.
+    for (_, table) in extra_tables(e, &|v| v.to_string()) {
+        out.push('\n');
+        out.push_str(&table.to_csv());
+    }
     out
 }
 

@@ -394,3 +394,51 @@ fn an_empty_nil_block_prints_a_dash_not_zero() {
     assert!(csv.contains("\nequivalence-local-submission,equivalence-local-submission,NIL,0,,,,\n"), "{csv}");
     assert!(csv.contains(",matched,2,0.75,0.5,1,1\n"), "{csv}");
 }
+
+/// CSV and Markdown carry the abstention, baseline and AURC tables the text shows. On the
+/// uco-stix pair 23 of 217 queries are NIL: NIL share 23/217, NIL-first MRR = share +
+/// (1 − share)/2, hedge MRR = 1 − share/2; no query abstains.
+#[test]
+fn csv_and_markdown_include_the_abstention_and_baseline_tables() {
+    let run = |format: &str| {
+        let out = kgeval(&[
+            "rank",
+            "--pools",
+            "testdata/ranking/diso-oaei/pools/uco-stix/pools.jsonl",
+            "--gold",
+            "testdata/ranking/diso-synthetic/uco-stix/gold.tsv",
+            "--system",
+            "lexical=testdata/ranking/diso-synthetic/uco-stix/lexical.jsonl",
+            "-f",
+            format,
+        ]);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout).expect("utf-8")
+    };
+    let share = 23.0 / 217.0;
+    let csv = run("csv");
+    let sections: Vec<&str> = csv.split("\n\n").collect();
+    assert_eq!(sections.len(), 3, "{csv}");
+    assert_eq!(
+        sections[1],
+        "pair,abstain|NIL,answer|NIL,abstain|matched,answer|matched,abst. P,abst. R,abst. F1,false abst.\n\
+         uco-stix,0,23,0,194,0,0,0,0\nall,0,23,0,194,0,0,0,0"
+    );
+    let baseline: Vec<&str> = sections[2].lines().nth(1).expect("baseline row").split(',').collect();
+    assert_eq!(
+        sections[2].lines().next(),
+        Some("pair,NIL share,NIL-first H@1,NIL-first MRR,hedge MRR,gold tied,NIL tied,missing,repaired,AURC")
+    );
+    let value = |i: usize| baseline[i].parse::<f64>().expect("number");
+    assert_eq!(baseline[0], "uco-stix");
+    assert!((value(1) - share).abs() < 1e-12 && (value(2) - share).abs() < 1e-12);
+    assert!((value(3) - (share + (1.0 - share) / 2.0)).abs() < 1e-12);
+    assert!((value(4) - (1.0 - share / 2.0)).abs() < 1e-12);
+    assert!(value(9) > 0.0 && value(9) < 1.0, "AURC {}", baseline[9]);
+    let markdown = run("markdown");
+    assert!(markdown.contains("| uco-stix | 0 | 23 | 0 | 194 | 0.0000 | 0.0000 | 0.0000 | 0.0000 |\n"), "{markdown}");
+    assert!(markdown.contains("| uco-stix | 0.1060 | 0.1060 | 0.5530 | 0.9470 | 27 | 92 | 0 | 0 | "), "{markdown}");
+    // The text output shows the same tables.
+    let text = run("text");
+    assert!(text.contains("Hard abstention") && text.contains("AURC"), "{text}");
+}
