@@ -128,6 +128,10 @@ enum InputFormatArg {
 
 pub(crate) fn run(args: &AlignArgs) -> anyhow::Result<Outcome> {
     let task = task(args)?;
+    crate::output::refuse_input_as_output(
+        &task.input_paths(),
+        &[("-o", args.out.output.as_deref()), ("--write-labels", args.write_labels.as_deref())],
+    )?;
     let evaluation = task.run(&TerminalProgress::new(8))?;
     let Some(path) = &args.write_labels else { return finish(&evaluation, &args.out) };
     let FamilyResult::Align(result) = &evaluation.result else { anyhow::bail!("align: no alignment result") };

@@ -188,6 +188,7 @@ pub(crate) fn run(args: &CompareArgs) -> anyhow::Result<Outcome> {
         None => None,
     };
     task.ranks = args.ranks.iter().map(|s| SystemInput::parse(s)).collect();
+    crate::output::refuse_input_as_output(&task.input_paths(), &[("-o", args.output.as_deref())])?;
     let evaluation = task.run(&TerminalProgress::new(2))?;
     print_scoped_warnings(&evaluation.warnings);
     let defaults = RenderOptions::default();

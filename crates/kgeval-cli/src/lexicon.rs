@@ -60,6 +60,7 @@ pub(crate) fn run(args: &LexiconArgs) -> anyhow::Result<Outcome> {
     task.systems = systems;
     task.mode = args.mode.unwrap_or(task.mode);
     task.base_iri.clone_from(&args.base_iri);
+    crate::output::refuse_input_as_output(&task.input_paths(), &[("-o", args.out.output.as_deref())])?;
     let evaluation = task.run(&TerminalProgress::new(8))?;
     finish(&evaluation, &args.out)
 }

@@ -75,6 +75,7 @@ fn main() -> ExitCode {
         }
     };
     init_tracing(cli.verbose);
+    output::remove_temp_files_on_signal();
     let result = match cli.command {
         Command::Align(args) => align::run(&args),
         Command::Rank(args) => rank::run(&args),

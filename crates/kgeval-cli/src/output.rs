@@ -2,6 +2,7 @@
 
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
+use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use kgeval_model::Diagnostic;
 
@@ -26,24 +27,135 @@ pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> anyhow::Result<()> 
     write_all_atomically(&[(path, bytes)])
 }
 
+/// The prefix of every temporary file: `.kgeval-tmp-NAME-XXXXXX` beside the output `NAME`.
+const TEMP_PREFIX: &str = ".kgeval-tmp-";
+
+/// The temporary files that exist right now. The signal handler removes them (under the lock,
+/// so no file is created, renamed or forgotten meanwhile) before the process exits.
+static LIVE_TEMP_FILES: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+fn live_temp_files() -> MutexGuard<'static, Vec<PathBuf>> {
+    LIVE_TEMP_FILES.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// On SIGINT, SIGTERM or SIGHUP: removes every temporary file of a write in progress and exits
+/// with 130 (an output is either complete or untouched). SIGKILL cannot be caught: every
+/// output is rendered in memory first, so a temporary file exists only while its bytes are
+/// written and renamed.
+pub(crate) fn remove_temp_files_on_signal() {
+    // Without a handler (another one is installed) the default action still ends the run.
+    let _ = ctrlc::set_handler(|| {
+        let live = live_temp_files();
+        for path in live.iter() {
+            let _ = std::fs::remove_file(path);
+        }
+        std::process::exit(130);
+    });
+}
+
+/// Where writing `path` lands: the file a symbolic link points to (followed to the end, even
+/// when it does not exist yet), so the link stays a link.
+fn write_target(path: &Path) -> PathBuf {
+    let mut target = path.to_path_buf();
+    // The kernel's own limit on links followed (ELOOP).
+    for _ in 0..40 {
+        let Ok(link) = std::fs::read_link(&target) else { break };
+        target = match target.parent() {
+            Some(dir) if link.is_relative() => dir.join(link),
+            _ => link,
+        };
+    }
+    target
+}
+
+/// Creates the temporary file for `target` and registers it, under the registry's lock (a
+/// signal never sees a file that is not registered). A new file is opened with mode 0666, so
+/// it gets what the umask allows, like any new file; over an existing file it takes that
+/// file's mode.
+fn create_temp(target: &Path) -> std::io::Result<tempfile::NamedTempFile> {
+    let dir = match target.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    // The output's name, shortened so the temporary name stays within a file name's limit.
+    let name: String = target.file_name().map(|n| n.to_string_lossy().chars().take(64).collect()).unwrap_or_default();
+    let prefix = format!("{TEMP_PREFIX}{name}-");
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(&prefix);
+    #[cfg(unix)]
+    let new_mode = {
+        use std::os::unix::fs::PermissionsExt as _;
+        std::fs::Permissions::from_mode(0o666)
+    };
+    #[cfg(unix)]
+    builder.permissions(new_mode);
+    let mut live = live_temp_files();
+    let tmp = builder.tempfile_in(dir)?;
+    live.push(tmp.path().to_path_buf());
+    drop(live);
+    if let Ok(existing) = std::fs::metadata(target) {
+        tmp.as_file().set_permissions(existing.permissions())?;
+    }
+    Ok(tmp)
+}
+
+/// A test hook (not an option): `KGEVAL_TEST_HOLD_TEMP_MS=N` waits N ms once the temporary
+/// files are written, before they are renamed, so a test can interrupt a write in progress.
+fn hold_for_tests() {
+    if let Some(ms) = std::env::var("KGEVAL_TEST_HOLD_TEMP_MS").ok().and_then(|v| v.parse::<u64>().ok()) {
+        std::thread::sleep(std::time::Duration::from_millis(ms));
+    }
+}
+
 /// Writes several files all or nothing: every temporary file is written first (a failure
-/// removes them all and leaves every target untouched), then each is renamed over its path.
+/// removes them all and leaves every target untouched), then each is renamed over its path
+/// (over the target of a symbolic link).
 pub(crate) fn write_all_atomically(files: &[(&Path, &[u8])]) -> anyhow::Result<()> {
     let mut written = Vec::with_capacity(files.len());
-    for &(path, bytes) in files {
-        let dir = match path.parent() {
-            Some(p) if !p.as_os_str().is_empty() => p,
-            _ => Path::new("."),
-        };
-        let mut tmp = tempfile::Builder::new()
-            .prefix(".kgeval-tmp-")
-            .tempfile_in(dir)
-            .with_context(|| format!("{}: cannot create", path.display()))?;
-        tmp.write_all(bytes).with_context(|| format!("{}: cannot write", path.display()))?;
-        written.push((path, tmp));
+    let result = (|| {
+        for &(path, bytes) in files {
+            let target = write_target(path);
+            let mut tmp = create_temp(&target).with_context(|| format!("{}: cannot create", path.display()))?;
+            written.push((path, target, tmp.path().to_path_buf()));
+            tmp.write_all(bytes).with_context(|| format!("{}: cannot write", path.display()))?;
+            // Kept on disk until renamed or removed below (a drop would race the registry).
+            let (_, kept) =
+                tmp.keep().map_err(|e| e.error).with_context(|| format!("{}: cannot write", path.display()))?;
+            drop(kept);
+        }
+        hold_for_tests();
+        // Renamed under the lock: an interruption waits until every output is complete.
+        let mut live = live_temp_files();
+        for (path, target, tmp) in &written {
+            std::fs::rename(tmp, target).with_context(|| format!("{}: cannot write", path.display()))?;
+            live.retain(|p| p != tmp);
+        }
+        Ok(())
+    })();
+    if result.is_err() {
+        let mut live = live_temp_files();
+        for (_, _, tmp) in &written {
+            if live.contains(tmp) {
+                let _ = std::fs::remove_file(tmp);
+                live.retain(|p| p != tmp);
+            }
+        }
     }
-    for (path, tmp) in written {
-        tmp.persist(path).map_err(|e| e.error).with_context(|| format!("{}: cannot write", path.display()))?;
+    result
+}
+
+/// Refuses an output (`-o`, `--write-labels`, …: `flag` and the path) that is one of the
+/// run's inputs (`inputs`: the task's [`kgeval::Task::input_paths`]), through links too.
+pub(crate) fn refuse_input_as_output(inputs: &[PathBuf], outputs: &[(&str, Option<&Path>)]) -> anyhow::Result<()> {
+    for &(flag, output) in outputs {
+        let Some(output) = output else { continue };
+        if let Some(input) = kgeval::same_file_as(inputs, output) {
+            anyhow::bail!(
+                "{flag} {}: found an input of this run ({}), expected a file that is not read",
+                output.display(),
+                input.display()
+            );
+        }
     }
     Ok(())
 }

@@ -225,6 +225,10 @@ pub(crate) fn run(args: &PoolArgs) -> anyhow::Result<Outcome> {
     if out.format == FormatArg::Tsv {
         anyhow::bail!("--format tsv: found `kgeval pool`, expected `kgeval trec` (use --format csv)");
     }
+    crate::output::refuse_input_as_output(
+        &task.input_paths(),
+        &[("-o", out.output.as_deref()), ("--annotations", annotations.map(PathBuf::as_path))],
+    )?;
     let outcome = task.run(&TerminalProgress::new(4))?;
     finish(&outcome, out, annotations)
 }

@@ -121,6 +121,7 @@ pub(crate) fn run(args: &QaldArgs) -> anyhow::Result<Outcome> {
         date_part: defaults.date_part && !args.no_date_part,
         respect_literal_type: defaults.respect_literal_type || args.respect_literal_type,
     };
+    crate::output::refuse_input_as_output(&task.input_paths(), &[("-o", args.out.output.as_deref())])?;
     let evaluation = task.run(&TerminalProgress::new(50))?;
     finish(&evaluation, &args.out)
 }

@@ -75,7 +75,7 @@ enum TieBreakArg {
     DocnoAsc,
     /// The run's rank column.
     Rank,
-    /// Input order (ranx).
+    /// Input order (a stable sort; ranx's sort is unstable and matches none of these).
     Input,
 }
 
@@ -99,6 +99,7 @@ pub(crate) fn run(args: &TrecArgs) -> anyhow::Result<Outcome> {
             TieBreakArg::Input => TieBreak::Input,
         };
     }
+    crate::output::refuse_input_as_output(&task.input_paths(), &[("-o", args.out.output.as_deref())])?;
     let evaluation = task.run(&TerminalProgress::new(8))?;
     // The topic counts are a note for text output (JSON and CSV carry them as fields).
     let text = args.out.format == FormatArg::Text;

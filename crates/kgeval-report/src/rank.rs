@@ -32,11 +32,7 @@ pub fn render_ranking(evaluation: &RankingEvaluation, format: OutputFormat, opti
     match format {
         OutputFormat::Json => pretty(&ranking_json(evaluation, options)),
         OutputFormat::Text => text(evaluation, options),
-        OutputFormat::Markdown => {
-            let mut out = format!("<!-- {} -->\n\n", header_line(evaluation));
-            out.push_str(&leaderboard_table(evaluation, options.precision).to_markdown());
-            out
-        }
+        OutputFormat::Markdown => markdown(evaluation, options),
         OutputFormat::Csv => csv(evaluation),
     }
 }
@@ -159,6 +155,9 @@ fn header_line(e: &RankingEvaluation) -> String {
     )
 }
 
+/// What a mean over no query prints in text and Markdown.
+const EMPTY_BLOCK: &str = "–";
+
 /// One row per (pair, block): overall, matched, NIL, each type; then MACRO and micro.
 fn leaderboard_table(e: &RankingEvaluation, decimals: usize) -> Table {
     let mut header = vec!["pair", "block", "queries", "MRR"];
@@ -168,8 +167,10 @@ fn leaderboard_table(e: &RankingEvaluation, decimals: usize) -> Table {
     numeric.extend(e.conventions.ks.iter().map(|_| true));
     let mut table = Table::new(&header, &numeric);
     let mut row = |pair: &str, block: &str, s: &RankSummary| {
-        let mut cells = vec![pair.to_owned(), block.to_owned(), s.queries.to_string(), format_fixed(s.mrr, decimals)];
-        cells.extend(s.hits.iter().map(|(_, v)| format_fixed(*v, decimals)));
+        // A block without queries has no mean: "–", not a 0.0000 that reads as a score.
+        let value = |v: f64| if s.queries == 0 { EMPTY_BLOCK.to_owned() } else { format_fixed(v, decimals) };
+        let mut cells = vec![pair.to_owned(), block.to_owned(), s.queries.to_string(), value(s.mrr)];
+        cells.extend(s.hits.iter().map(|(_, v)| value(*v)));
         table.row(cells);
     };
     for p in &e.pairs {
@@ -188,18 +189,38 @@ fn leaderboard_table(e: &RankingEvaluation, decimals: usize) -> Table {
 
 fn text(e: &RankingEvaluation, options: &RenderOptions) -> String {
     let d = options.precision;
-    let f = |v: f64| format_fixed(v, d);
     let mut out = header_line(e);
     let _ = writeln!(out, "\nsystem: {}\n", e.system);
     out.push_str(&leaderboard_table(e, d).to_text());
+    for (title, table) in extra_tables(e, &|v| format_fixed(v, d)) {
+        let _ = writeln!(out, "\n{title}");
+        out.push_str(&table.to_text());
+    }
+    if !out.ends_with('\n') {
+        out.push('\n');
+    }
+    out
+}
+
+fn markdown(e: &RankingEvaluation, options: &RenderOptions) -> String {
+    let d = options.precision;
+    let mut out = format!("<!-- {} -->\n\n", header_line(e));
+    out.push_str(&leaderboard_table(e, d).to_markdown());
+    for (title, table) in extra_tables(e, &|v| format_fixed(v, d)) {
+        let _ = writeln!(out, "\n{title}\n");
+        out.push_str(&table.to_markdown());
+    }
+    out
+}
+
+/// The tables after the leaderboard when NIL is involved (a NIL query or a τ): hard
+/// abstention, trivial baselines with ties and AURC, and the τ sweep; values through `f`.
+fn extra_tables(e: &RankingEvaluation, f: &dyn Fn(f64) -> String) -> Vec<(&'static str, Table)> {
+    let mut tables = Vec::new();
     let nil_involved = e.pairs.iter().any(|p| p.breakdown.nil.queries > 0 || p.tau.is_some());
     if !nil_involved {
-        if !out.ends_with('\n') {
-            out.push('\n');
-        }
-        return out;
+        return tables;
     }
-
     let mut abstention = Table::new(
         &[
             "pair",
@@ -231,8 +252,7 @@ fn text(e: &RankingEvaluation, options: &RenderOptions) -> String {
         add(&p.pair, &p.abstention);
     }
     add("all", &e.abstention);
-    let _ = writeln!(out, "\nHard abstention (rank-1 NIL = abstain; recall = Bio-LLM rejection rate):");
-    out.push_str(&abstention.to_text());
+    tables.push(("Hard abstention (rank-1 NIL = abstain; recall = Bio-LLM rejection rate):", abstention));
 
     let mut baselines = Table::new(
         &[
@@ -263,9 +283,10 @@ fn text(e: &RankingEvaluation, options: &RenderOptions) -> String {
             p.risk_coverage.as_ref().map_or_else(|| "-".to_owned(), |rc| f(rc.aurc)),
         ]);
     }
-    let _ =
-        writeln!(out, "\nTrivial baselines (NIL first with gold second; hedge = gold first, NIL second), ties, AURC:");
-    out.push_str(&baselines.to_text());
+    tables.push((
+        "Trivial baselines (NIL first with gold second; hedge = gold first, NIL second), ties, AURC:",
+        baselines,
+    ));
 
     if let Some(sweep) = &e.sweep {
         let mut header = vec!["tau", "MACRO MRR", "MACRO H@1", "abst. F1", "false abst."];
@@ -285,13 +306,9 @@ fn text(e: &RankingEvaluation, options: &RenderOptions) -> String {
             cells.extend(p.pairs.iter().map(|s| f(s.mrr)));
             table.row(cells);
         }
-        let _ = writeln!(out, "\nTau sweep (pair columns: MRR; * = oracle tau, chosen on the test data):");
-        out.push_str(&table.to_text());
+        tables.push(("Tau sweep (pair columns: MRR; * = oracle tau, chosen on the test data):", table));
     }
-    if !out.ends_with('\n') {
-        out.push('\n');
-    }
-    out
+    tables
 }
 
 fn csv(e: &RankingEvaluation) -> String {
@@ -301,10 +318,16 @@ fn csv(e: &RankingEvaluation) -> String {
     }
     out.push('\n');
     let mut row = |pair: &str, block: &str, s: &RankSummary| {
-        let _ =
-            write!(out, "{},{},{},{},{}", csv_field(&e.system), csv_field(pair), csv_field(block), s.queries, s.mrr);
+        let _ = write!(out, "{},{},{},{},", csv_field(&e.system), csv_field(pair), csv_field(block), s.queries);
+        // A block without queries has no mean: empty cells.
+        if s.queries > 0 {
+            let _ = write!(out, "{}", s.mrr);
+        }
         for (_, v) in &s.hits {
-            let _ = write!(out, ",{v}");
+            out.push(',');
+            if s.queries > 0 {
+                let _ = write!(out, "{v}");
+            }
         }
         out.push('\n');
     };
@@ -319,6 +342,12 @@ fn csv(e: &RankingEvaluation) -> String {
     }
     row("MACRO", "overall", &e.macro_summary);
     row("MICRO", "overall", &e.micro_summary);
+    // The abstention, baseline (AURC) and sweep tables follow, each after a blank line under
+    // its own header, at full precision.
+    for (_, table) in extra_tables(e, &|v| v.to_string()) {
+        out.push('\n');
+        out.push_str(&table.to_csv());
+    }
     out
 }
 

@@ -39,6 +39,18 @@ impl Table {
         self.rows.is_empty()
     }
 
+    /// Comma-separated values, the header first, fields quoted where CSV needs it.
+    #[must_use]
+    pub fn to_csv(&self) -> String {
+        let mut out = String::new();
+        for cells in std::iter::once(&self.header).chain(&self.rows) {
+            let fields: Vec<String> = cells.iter().map(|c| crate::common::csv_field(c)).collect();
+            out.push_str(&fields.join(","));
+            out.push('\n');
+        }
+        out
+    }
+
     /// Space-aligned columns, two spaces apart, no trailing spaces.
     #[must_use]
     pub fn to_text(&self) -> String {

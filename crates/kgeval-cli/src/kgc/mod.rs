@@ -178,6 +178,10 @@ fn task(args: &KgcArgs) -> KgcTask {
 
 pub(crate) fn run(args: &KgcArgs) -> anyhow::Result<Outcome> {
     let task = task(args);
+    crate::output::refuse_input_as_output(
+        &task.input_paths(),
+        &[("-o", args.out.output.as_deref()), ("--write-questions", args.write_questions.as_deref())],
+    )?;
     // The question list is written only when everything else succeeded (nothing written on
     // failure), from the same read of the splits as the evaluation.
     let Some(path) = &args.write_questions else {

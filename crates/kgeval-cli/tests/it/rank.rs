@@ -367,3 +367,78 @@ fn validation_failures_name_file_line_and_culprits() {
     // The pair is named after the pools' folder: `validation`.
     assert_eq!(n(&missing["validation"], "missing_queries"), 1);
 }
+
+/// A block without queries (no NIL query in a Bio-ML contract run) has no mean: text and
+/// Markdown print "–", CSV leaves the cells empty, instead of a 0.0000 that reads as a score.
+#[test]
+fn an_empty_nil_block_prints_a_dash_not_zero() {
+    let dir = "testdata/ranking/oaei-bioml-eval-contract";
+    let gold = format!("{dir}/equivalence-local-gold.tsv");
+    let system = format!("{dir}/equivalence-local-submission.tsv");
+    let run = |format: &str| {
+        let out = kgeval(&["rank", "--profile", "bioml", "--gold", &gold, "--system", &system, "-f", format]);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout).expect("utf-8")
+    };
+    let text = run("text");
+    let nil = text.lines().find(|l| l.trim_start().starts_with("NIL ")).expect("NIL row");
+    assert_eq!(nil.split_whitespace().collect::<Vec<_>>(), ["NIL", "0", "–", "–", "–", "–"], "{text}");
+    assert!(text.contains("matched        2  0.7500  0.5000  1.0000  1.0000"), "{text}");
+    let markdown = run("markdown");
+    let nil = markdown.lines().find(|l| l.contains("| NIL ")).expect("NIL row");
+    assert_eq!(
+        nil.split('|').map(str::trim).filter(|c| !c.is_empty()).collect::<Vec<_>>(),
+        ["NIL", "0", "–", "–", "–", "–"]
+    );
+    let csv = run("csv");
+    assert!(csv.contains("\nequivalence-local-submission,equivalence-local-submission,NIL,0,,,,\n"), "{csv}");
+    assert!(csv.contains(",matched,2,0.75,0.5,1,1\n"), "{csv}");
+}
+
+/// CSV and Markdown carry the abstention, baseline and AURC tables the text shows. On the
+/// uco-stix pair 23 of 217 queries are NIL: NIL share 23/217, NIL-first MRR = share +
+/// (1 − share)/2, hedge MRR = 1 − share/2; no query abstains.
+#[test]
+fn csv_and_markdown_include_the_abstention_and_baseline_tables() {
+    let run = |format: &str| {
+        let out = kgeval(&[
+            "rank",
+            "--pools",
+            "testdata/ranking/diso-oaei/pools/uco-stix/pools.jsonl",
+            "--gold",
+            "testdata/ranking/diso-synthetic/uco-stix/gold.tsv",
+            "--system",
+            "lexical=testdata/ranking/diso-synthetic/uco-stix/lexical.jsonl",
+            "-f",
+            format,
+        ]);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout).expect("utf-8")
+    };
+    let share = 23.0 / 217.0;
+    let csv = run("csv");
+    let sections: Vec<&str> = csv.split("\n\n").collect();
+    assert_eq!(sections.len(), 3, "{csv}");
+    assert_eq!(
+        sections[1],
+        "pair,abstain|NIL,answer|NIL,abstain|matched,answer|matched,abst. P,abst. R,abst. F1,false abst.\n\
+         uco-stix,0,23,0,194,0,0,0,0\nall,0,23,0,194,0,0,0,0"
+    );
+    let baseline: Vec<&str> = sections[2].lines().nth(1).expect("baseline row").split(',').collect();
+    assert_eq!(
+        sections[2].lines().next(),
+        Some("pair,NIL share,NIL-first H@1,NIL-first MRR,hedge MRR,gold tied,NIL tied,missing,repaired,AURC")
+    );
+    let value = |i: usize| baseline[i].parse::<f64>().expect("number");
+    assert_eq!(baseline[0], "uco-stix");
+    assert!((value(1) - share).abs() < 1e-12 && (value(2) - share).abs() < 1e-12);
+    assert!((value(3) - (share + (1.0 - share) / 2.0)).abs() < 1e-12);
+    assert!((value(4) - (1.0 - share / 2.0)).abs() < 1e-12);
+    assert!(value(9) > 0.0 && value(9) < 1.0, "AURC {}", baseline[9]);
+    let markdown = run("markdown");
+    assert!(markdown.contains("| uco-stix | 0 | 23 | 0 | 194 | 0.0000 | 0.0000 | 0.0000 | 0.0000 |\n"), "{markdown}");
+    assert!(markdown.contains("| uco-stix | 0.1060 | 0.1060 | 0.5530 | 0.9470 | 27 | 92 | 0 | 0 | "), "{markdown}");
+    // The text output shows the same tables.
+    let text = run("text");
+    assert!(text.contains("Hard abstention") && text.contains("AURC"), "{text}");
+}

@@ -23,7 +23,7 @@ pub enum TieBreak {
     /// The run's rank column ascending, then identifier descending (lists without a rank
     /// column: their input order).
     Rank,
-    /// Input order (a stable sort: ranx, DeepOnto, OntoAligner).
+    /// Input order (a stable sort: DeepOnto, OntoAligner; not ranx, whose sort is unstable).
     Input,
     /// Scores rounded to 12 decimal places first (Python's `round(x, 12)`), then identifier
     /// ascending (OAEI-Bio-ML-eval).
