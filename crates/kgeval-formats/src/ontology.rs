@@ -186,7 +186,7 @@ fn check_xml_structure(input: &[u8], file: &str) -> Result<(), FormatError> {
 
 /// Refuses DTD entity declarations whose expansion grows beyond [`MAX_ENTITY_EXPANSION`],
 /// mirroring how oxrdfxml expands an entity's value at declaration time.
-fn check_entity_expansion(input: &[u8], file: &str) -> Result<(), FormatError> {
+pub(crate) fn check_entity_expansion(input: &[u8], file: &str) -> Result<(), FormatError> {
     let Some(doctype) = memchr::memmem::find(input, b"<!DOCTYPE") else { return Ok(()) };
     let end = memchr::memmem::find(&input[doctype..], b"]>").map_or(input.len(), |i| doctype + i);
     let mut sizes: Vec<(&[u8], usize)> = Vec::new();

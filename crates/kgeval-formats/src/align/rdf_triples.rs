@@ -35,6 +35,8 @@ pub(crate) fn read(
     let mut warnings = Vec::new();
     let triples = match format {
         AlignmentFormat::RdfXml => {
+            // oxrdfxml expands DTD entities at declaration: refuse "billion laughs" first.
+            crate::ontology::check_entity_expansion(input, file)?;
             let doc = rdfxml::decode(input, file)?;
             let (doc, repaired) = if options.repair_xml { rdfxml::repair_ampersands(doc) } else { (doc.into(), 0) };
             if repaired > 0 {
