@@ -20,6 +20,6 @@ targets=$target
 for t in $targets; do
     echo "== fuzz $t for ${seconds}s"
     # -rss_limit_mb catches runaway allocation, -timeout catches hangs (10 s per input).
-    cargo +nightly fuzz run -O "$t" "corpus/$t" -- -max_total_time="$seconds" -jobs=1 \
+    cargo +nightly fuzz run -O "$t" "corpus/$t" -- -max_total_time="$seconds" \
         -rss_limit_mb=2048 -timeout=10 -print_final_stats=1
 done
