@@ -4,6 +4,8 @@
 mod measure;
 mod rdf_triples;
 mod rdfxml;
+#[doc(hidden)]
+pub use rdfxml::read_rdfxml_cut;
 mod sssom;
 mod tsv;
 

@@ -298,3 +298,25 @@ proptest! {
         let _ = read_alignment_via_triples(&bytes, "cut", AlignmentFormat::RdfXml, &options, &mut Interner::new());
     }
 }
+
+/// Found by the `align` fuzz target: the general (oxrdfxml) path expanded the billion-laughs
+/// entities of `testdata/bad/rdf-billion-laughs.rdf`, allocating gigabytes, where the
+/// streaming path refuses them. Both must fail fast with a located error.
+#[test]
+fn general_rdfxml_path_refuses_billion_laughs() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../testdata/bad/rdf-billion-laughs.rdf");
+    let input = std::fs::read(path).expect("testdata present");
+    let mut interner = kgeval_model::Interner::new();
+    let start = std::time::Instant::now();
+    let result = kgeval_formats::align::read_alignment_via_triples(
+        &input,
+        "rdf-billion-laughs.rdf",
+        kgeval_formats::align::AlignmentFormat::RdfXml,
+        &kgeval_formats::align::ReadOptions::default(),
+        &mut interner,
+    );
+    let error = result.expect_err("billion laughs must be refused").to_string();
+    assert!(error.contains("rdf-billion-laughs.rdf:"), "{error}");
+    assert!(error.contains("entity"), "{error}");
+    assert!(start.elapsed() < std::time::Duration::from_secs(2), "took {:?}", start.elapsed());
+}

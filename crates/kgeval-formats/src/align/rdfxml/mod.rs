@@ -58,6 +58,26 @@ pub(crate) fn read(
     read_cut(input, file, options, interner, cut)
 }
 
+/// Reads an Alignment-API RDF/XML document cut as told, for the fuzz targets and tests that
+/// compare paths: `parallel_from` is the size from which the document is split into
+/// `stretches` parallel stretches; `fast` tries the fast `<map>` path (else the exact one).
+/// The result must not depend on these choices.
+///
+/// # Errors
+/// As [`super::read_alignment`] for RDF/XML.
+#[doc(hidden)]
+pub fn read_rdfxml_cut(
+    input: &[u8],
+    file: &str,
+    options: &ReadOptions,
+    interner: &mut Interner,
+    parallel_from: usize,
+    stretches: usize,
+    fast: bool,
+) -> Result<ReadAlignment, FormatError> {
+    read_cut(input, file, options, interner, Cut { parallel_from, stretches, fast })
+}
+
 /// How a document is read: the size from which, and the number of stretches into which, it
 /// is cut, and whether the fast path is tried (tests cut small documents and compare).
 #[derive(Debug, Clone, Copy)]

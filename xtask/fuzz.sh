@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Builds and runs every fuzz target (or one) for N seconds each; fails on the first crash.
+# Usage: xtask/fuzz.sh [--seconds N] [--target T]   (needs `cargo +nightly` and cargo-fuzz)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+seconds=20 target=""
+while [ $# -gt 0 ]; do
+    case $1 in
+        --seconds) seconds=$2; shift 2 ;;
+        --target) target=$2; shift 2 ;;
+        *) echo "usage: xtask/fuzz.sh [--seconds N] [--target T]" >&2; exit 2 ;;
+    esac
+done
+cd "$root/fuzz"
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$root/target/fuzz}"
+"$root/fuzz/seed.sh"
+cargo +nightly fuzz build -O
+targets=$target
+[ -n "$targets" ] || targets=$(cargo +nightly fuzz list)
+for t in $targets; do
+    echo "== fuzz $t for ${seconds}s"
+    # -rss_limit_mb catches runaway allocation, -timeout catches hangs (10 s per input).
+    cargo +nightly fuzz run -O "$t" "corpus/$t" -- -max_total_time="$seconds" \
+        -rss_limit_mb=2048 -timeout=10 -print_final_stats=1
+done
