@@ -1,11 +1,9 @@
 //! `kgeval compare --sensitivity`: item subsets of score tables, test-triple subsets of KGC
 //! ranks (worked out by hand), reproducibility and bad input.
 
-use std::process::Command;
-
 use serde_json::Value;
 
-use crate::{kgeval, root};
+use crate::{kgeval, kgeval_threads};
 
 /// Four systems over 200 items whose means are far apart on `ndcg` and equal in expectation
 /// on `noise`.
@@ -24,12 +22,7 @@ fn write_table(path: &std::path::Path) {
 }
 
 fn json_of(args: &[&str], threads: &str) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_kgeval"))
-        .args(args)
-        .env("RAYON_NUM_THREADS", threads)
-        .current_dir(root())
-        .output()
-        .expect("run kgeval");
+    let out = kgeval_threads(args, threads);
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     String::from_utf8(out.stdout).expect("utf-8")
 }

@@ -5,9 +5,8 @@
 
 use std::fmt::Write as _;
 use std::path::Path;
-use std::process::Command;
 
-use crate::root;
+use crate::{kgeval_threads, npy_f32};
 
 /// A small deterministic generator (64-bit LCG, Knuth's constants): test data only.
 struct Lcg(u64);
@@ -25,12 +24,7 @@ impl Lcg {
 
 /// Runs `kgeval args` with `threads` rayon threads and returns stdout (the run must succeed).
 fn run_with_threads(args: &[&str], threads: &str) -> Vec<u8> {
-    let out = Command::new(env!("CARGO_BIN_EXE_kgeval"))
-        .args(args)
-        .env("RAYON_NUM_THREADS", threads)
-        .current_dir(root())
-        .output()
-        .expect("run kgeval");
+    let out = kgeval_threads(args, threads);
     assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
     assert!(!out.stdout.is_empty());
     out.stdout
@@ -127,21 +121,8 @@ fn trec_does_not_depend_on_the_thread_count() {
 
 /// Writes a C-order little-endian float32 `.npy` matrix.
 fn write_npy(path: &Path, rows: usize, cols: usize, value: impl Fn(usize, usize) -> f32) {
-    let mut header = format!("{{'descr': '<f4', 'fortran_order': False, 'shape': ({rows}, {cols}), }}");
-    while (10 + header.len() + 1) % 64 != 0 {
-        header.push(' ');
-    }
-    header.push('\n');
-    let mut bytes = b"\x93NUMPY\x01\x00".to_vec();
-    bytes.extend(u16::try_from(header.len()).expect("short header").to_le_bytes());
-    bytes.extend(header.as_bytes());
-    bytes.reserve(rows * cols * 4);
-    for row in 0..rows {
-        for col in 0..cols {
-            bytes.extend(value(row, col).to_le_bytes());
-        }
-    }
-    std::fs::write(path, bytes).expect("write npy");
+    let values = (0..rows).flat_map(|row| (0..cols).map(move |col| (row, col))).map(|(row, col)| value(row, col));
+    std::fs::write(path, npy_f32(rows, cols, values)).expect("write npy");
 }
 
 #[test]

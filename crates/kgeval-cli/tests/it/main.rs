@@ -44,6 +44,34 @@ pub(crate) fn kgeval(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_kgeval")).args(args).current_dir(root()).output().expect("run kgeval")
 }
 
+/// Runs `kgeval` with `args` from the workspace root with `threads` rayon threads.
+pub(crate) fn kgeval_threads(args: &[&str], threads: &str) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_kgeval"))
+        .args(args)
+        .env("RAYON_NUM_THREADS", threads)
+        .current_dir(root())
+        .output()
+        .expect("run kgeval")
+}
+
+/// A C-order little-endian float32 `.npy` matrix (format 1.0), `rows × cols` values row by row.
+pub(crate) fn npy_f32(rows: usize, cols: usize, values: impl IntoIterator<Item = f32>) -> Vec<u8> {
+    let mut header = format!("{{'descr': '<f4', 'fortran_order': False, 'shape': ({rows}, {cols}), }}");
+    while (10 + header.len() + 1) % 64 != 0 {
+        header.push(' ');
+    }
+    header.push('\n');
+    let mut bytes = b"\x93NUMPY\x01\x00".to_vec();
+    bytes.extend(u16::try_from(header.len()).expect("short header").to_le_bytes());
+    bytes.extend(header.as_bytes());
+    bytes.reserve(rows * cols * 4);
+    for value in values {
+        bytes.extend(value.to_le_bytes());
+    }
+    assert_eq!(bytes.len() - 10 - header.len(), rows * cols * 4, "npy_f32: wrong number of values");
+    bytes
+}
+
 /// Runs `kgeval` with `args` from the workspace root, `stdin` on its standard input.
 pub(crate) fn kgeval_stdin(args: &[&str], stdin: &[u8]) -> Output {
     use std::io::Write as _;

@@ -298,20 +298,8 @@ fn depth_series_by_hand() {
 
 /// Writes a float32 C-order `.npy` matrix (format 1.0) and returns its path.
 fn npy(dir: &Path, name: &str, rows: usize, cols: usize, values: &[f32]) -> String {
-    assert_eq!(values.len(), rows * cols);
-    let mut header = format!("{{'descr': '<f4', 'fortran_order': False, 'shape': ({rows}, {cols}), }}");
-    while (10 + header.len() + 1) % 64 != 0 {
-        header.push(' ');
-    }
-    header.push('\n');
-    let mut bytes = b"\x93NUMPY\x01\x00".to_vec();
-    bytes.extend(u16::try_from(header.len()).expect("short header").to_le_bytes());
-    bytes.extend(header.as_bytes());
-    for v in values {
-        bytes.extend(v.to_le_bytes());
-    }
     let path = dir.join(name);
-    std::fs::write(&path, bytes).expect("write npy");
+    std::fs::write(&path, crate::npy_f32(rows, cols, values.iter().copied())).expect("write npy");
     path.display().to_string()
 }
 
