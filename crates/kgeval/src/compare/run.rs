@@ -20,8 +20,6 @@ pub const PARTIAL_METRICS: &str = "partial-metrics";
 /// What a [`CompareTask`] returns: the comparison, its warnings and the per-item table read.
 #[derive(Debug, Clone)]
 pub struct CompareEvaluation {
-    /// The systems compared, in input order.
-    pub systems: Vec<String>,
     /// Every warning of the readers and of the comparison, with its scope.
     pub warnings: Vec<Warning>,
     /// The per-item values compared (empty for wide tables).
@@ -31,6 +29,12 @@ pub struct CompareEvaluation {
 }
 
 impl CompareEvaluation {
+    /// The systems compared, in input order.
+    #[must_use]
+    pub fn systems(&self) -> &[String] {
+        &self.result.systems
+    }
+
     /// Renders the comparison as `kgeval compare` prints it.
     #[must_use]
     pub fn render(&self, format: OutputFormat, options: &RenderOptions) -> String {
@@ -98,7 +102,6 @@ impl CompareTask {
                 Side::Wide(_) => ScoreTable::new(),
             };
             return Ok(CompareEvaluation {
-                systems: systems.clone(),
                 warnings,
                 table,
                 result: CompareResult {
@@ -136,7 +139,6 @@ impl CompareTask {
         progress.finish();
         let systems: Vec<String> = table.systems().map(str::to_owned).collect();
         Ok(CompareEvaluation {
-            systems: systems.clone(),
             warnings,
             table,
             result: CompareResult { conventions, systems, metrics: comparisons, agreement: None, sensitivity: None },

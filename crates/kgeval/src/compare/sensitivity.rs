@@ -105,14 +105,12 @@ fn evaluation(
     warnings: Vec<Warning>,
     sensitivity: kgeval_model::meta::sensitivity::Sensitivity,
 ) -> CompareEvaluation {
-    let systems = sensitivity.systems.clone();
     CompareEvaluation {
-        systems: systems.clone(),
         warnings,
         table,
         result: CompareResult {
             conventions,
-            systems,
+            systems: sensitivity.systems.clone(),
             metrics: Vec::new(),
             agreement: None,
             sensitivity: Some(sensitivity),
