@@ -2,6 +2,7 @@
 #![deny(missing_docs)]
 
 pub mod align;
+pub mod campaign;
 pub mod compare;
 mod error;
 mod evaluation;

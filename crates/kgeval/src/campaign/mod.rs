@@ -1,0 +1,38 @@
+//! A campaign: any number of tasks of any family, each optionally meta-evaluated, run together
+//! (`kgeval run MANIFEST`). The manifest and the run live here; the renderers of the whole
+//! campaign (Markdown, LaTeX, HTML) take a [`CampaignOutcome`].
+
+use crate::compare::CompareEvaluation;
+use crate::{Error, Evaluation, Family};
+
+/// What running a campaign gives: every task's outcome, in manifest order. A failing task
+/// keeps its error; the others still finish.
+#[derive(Debug)]
+pub struct CampaignOutcome {
+    /// The campaign's title (the manifest's `title`, else its file stem).
+    pub title: String,
+    /// Every task, in manifest order.
+    pub tasks: Vec<TaskOutcome>,
+}
+
+/// One task of a campaign after it ran.
+#[derive(Debug)]
+pub struct TaskOutcome {
+    /// The task's name (its manifest table's name), unique in the campaign.
+    pub name: String,
+    /// The task's family.
+    pub family: Family,
+    /// The task's evaluation, or the error that stopped it.
+    pub evaluation: Result<Evaluation, Error>,
+    /// The meta-evaluation of the task's systems, when the task asks for one (`compare = {…}`)
+    /// and its evaluation succeeded.
+    pub compare: Option<Result<CompareEvaluation, Error>>,
+}
+
+impl CampaignOutcome {
+    /// Whether every task (and every meta-evaluation asked for) succeeded.
+    #[must_use]
+    pub fn succeeded(&self) -> bool {
+        self.tasks.iter().all(|t| t.evaluation.is_ok() && !matches!(t.compare, Some(Err(_))))
+    }
+}
