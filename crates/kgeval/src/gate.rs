@@ -51,15 +51,12 @@ impl Gate {
     /// # Errors
     /// [`Error::Invalid`] without `=` or with a value that is not a finite number.
     pub fn parse(spec: &str) -> Result<Self, Error> {
-        let (metric, value) = spec
-            .split_once('=')
-            .ok_or_else(|| Error::invalid(format!("--fail-under: expected METRIC=VALUE, found {spec:?}")))?;
-        let bound: f64 = value
-            .trim()
-            .parse()
-            .ok()
-            .filter(|v: &f64| v.is_finite())
-            .ok_or_else(|| Error::invalid(format!("--fail-under: expected a number, found {value:?}")))?;
+        let (metric, value) = spec.split_once('=').ok_or_else(|| {
+            Error::invalid(format!("--fail-under: expected METRIC=VALUE, found {}", kgeval_formats::echo(spec)))
+        })?;
+        let bound: f64 = value.trim().parse().ok().filter(|v: &f64| v.is_finite()).ok_or_else(|| {
+            Error::invalid(format!("--fail-under: expected a number, found {}", kgeval_formats::echo(value)))
+        })?;
         Ok(Gate { metric: metric.trim().to_owned(), bound })
     }
 }
@@ -101,8 +98,8 @@ impl Evaluation {
                     .collect();
                 available.dedup();
                 return Err(Error::invalid(format!(
-                    "--fail-under: found metric {:?}, expected one of the {} headline metrics: {}",
-                    gate.metric,
+                    "--fail-under: found metric {}, expected one of the {} headline metrics: {}",
+                    kgeval_formats::echo(&gate.metric),
                     self.family,
                     available.join(", ")
                 )));
@@ -128,5 +125,20 @@ impl Evaluation {
             }
         }
         Ok(failures)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Gate;
+
+    #[test]
+    fn a_long_spec_is_echoed_capped() {
+        let long = "m".repeat(1_000_000);
+        for spec in [long.clone(), format!("map={long}")] {
+            let message = Gate::parse(&spec).expect_err("not METRIC=NUMBER").to_string();
+            assert!(message.len() < 300, "{} bytes", message.len());
+            assert!(message.contains("… ("), "{message}");
+        }
     }
 }

@@ -116,7 +116,7 @@ fn nan_unknown_metric_empty_and_unknown_format() {
     // --input-format overrides detection: the same prose read as trec_eval -q output.
     let error = fails(dir.path(), &[&prose, "--input-format", "trec-eval"]);
     assert!(has_position(&error, &prose), "{error}");
-    assert!(error.ends_with(":1:11: found value \"notes\" for measure these, expected a number"), "{error}");
+    assert!(error.ends_with(":1:11: found value \"notes\" for measure \"these\", expected a number"), "{error}");
 }
 
 #[test]

@@ -63,7 +63,8 @@ fn data_rdfxml_entity_bomb_and_external_entity_are_refused() {
     for (file, expected) in cases {
         let start = std::time::Instant::now();
         let out = kgeval(&["qald", "--gold", GOLD, "--system", GOLD, "--data", file, "-o", out_arg]);
-        assert!(start.elapsed().as_secs_f64() < 5.0, "{file}: took {:?}", start.elapsed());
+        // A hang guard (the unbounded expansion ran for minutes), not a speed test.
+        assert!(start.elapsed().as_secs_f64() < 30.0, "{file}: took {:?}", start.elapsed());
         assert_clean_failure(file, &out, file, &out_path);
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(stderr.lines().count(), 1, "{stderr}");

@@ -50,7 +50,7 @@ pub fn read_long_csv(input: &[u8], file: &str) -> Result<ScoreTable, FormatError
             file,
             header.number,
             1,
-            format!("found the header {:?}, expected the columns system,item,metric,value", header.text),
+            format!("found the header {}, expected the columns system,item,metric,value", crate::echo(header.text)),
         ));
     }
     let groups: Vec<(usize, &str)> =
@@ -82,7 +82,7 @@ pub fn read_long_csv(input: &[u8], file: &str) -> Result<ScoreTable, FormatError
                 file,
                 line.number,
                 column_of(line.text, columns[3]),
-                format!("found value {:?}, expected a number", field(3)),
+                format!("found value {}, expected a number", crate::echo(field(3))),
             )
         })?;
         let item_groups: Vec<(&str, &str)> = groups.iter().map(|&(i, key)| (key, fields[i].trim())).collect();
@@ -96,10 +96,10 @@ pub fn read_long_csv(input: &[u8], file: &str) -> Result<ScoreTable, FormatError
                     line.number,
                     1,
                     format!(
-                        "found a second value {value} for system {:?}, item {:?}, metric {:?} (first {old}), expected one",
-                        field(0),
-                        field(1),
-                        field(2)
+                        "found a second value {value} for system {}, item {}, metric {} (first {old}), expected one",
+                        crate::echo(field(0)),
+                        crate::echo(field(1)),
+                        crate::echo(field(2))
                     ),
                 ));
             }

@@ -102,7 +102,7 @@ pub fn read_pvalue_matrix(input: &[u8], file: &str) -> Result<PValueMatrix, Form
                 file,
                 line.number,
                 cells[1].0,
-                format!("found system {} paired with itself, expected two different systems", cells[0].1),
+                format!("found system {} paired with itself, expected two different systems", crate::echo(cells[0].1)),
             ));
         }
         let mut values = Vec::with_capacity(metrics.len());
@@ -114,7 +114,7 @@ pub fn read_pvalue_matrix(input: &[u8], file: &str) -> Result<PValueMatrix, Form
                         file,
                         line.number,
                         column,
-                        format!("found {cell:?}, expected a p-value (a number from 0 to 1)"),
+                        format!("found {}, expected a p-value (a number from 0 to 1)", crate::echo(cell)),
                     ))
                 }
             }
@@ -124,7 +124,11 @@ pub fn read_pvalue_matrix(input: &[u8], file: &str) -> Result<PValueMatrix, Form
                 file,
                 line.number,
                 1,
-                format!("found the pair {},{} a second time, expected each ordered pair once", cells[0].1, cells[1].1),
+                format!(
+                    "found the pair {},{} a second time, expected each ordered pair once",
+                    crate::echo(cells[0].1),
+                    crate::echo(cells[1].1)
+                ),
             ));
         }
         if let Some(&pair) = seen.get(&(second, first)) {
@@ -137,7 +141,11 @@ pub fn read_pvalue_matrix(input: &[u8], file: &str) -> Result<PValueMatrix, Form
                         column,
                         format!(
                             "found {value} for {} on {},{}, expected {mirror} as for {},{} (the matrix is symmetric)",
-                            metrics[m], cells[0].1, cells[1].1, cells[1].1, cells[0].1
+                            crate::echo(&metrics[m]),
+                            crate::echo(cells[0].1),
+                            crate::echo(cells[1].1),
+                            crate::echo(cells[1].1),
+                            crate::echo(cells[0].1)
                         ),
                     ));
                 }
@@ -156,7 +164,9 @@ pub fn read_pvalue_matrix(input: &[u8], file: &str) -> Result<PValueMatrix, Form
         let missing = (0..k)
             .flat_map(|a| (a + 1..k).map(move |b| (a, b)))
             .find(|pair| !pairs.contains(pair))
-            .map_or_else(String::new, |(a, b)| format!(" (first: {},{})", systems[a], systems[b]));
+            .map_or_else(String::new, |(a, b)| {
+                format!(" (first: {},{})", crate::echo(&systems[a]), crate::echo(&systems[b]))
+            });
         return Err(FormatError::syntax(
             file,
             last_line,
@@ -198,16 +208,16 @@ mod tests {
         assert!(error("a,b,m\nA,B,x\n").starts_with("dp.csv:2:5: found \"x\", expected a p-value"));
         assert!(error("a,b,m\nA,B,1.5\n").starts_with("dp.csv:2:5: found \"1.5\""));
         assert!(error("a,b,m\nA,B,NaN\n").starts_with("dp.csv:2:5: found \"NaN\""));
-        assert!(error("a,b,m\nA,A,0.5\n").starts_with("dp.csv:2:3: found system A paired with itself"));
+        assert!(error("a,b,m\nA,A,0.5\n").starts_with("dp.csv:2:3: found system \"A\" paired with itself"));
         assert!(error("a,b,m\nA,,0.5\n").starts_with("dp.csv:2:3: found an empty system name"));
-        assert!(error("a,b,m\nA,B,0.5\nA,B,0.5\n").starts_with("dp.csv:3:1: found the pair A,B a second time"));
+        assert!(error("a,b,m\nA,B,0.5\nA,B,0.5\n").starts_with("dp.csv:3:1: found the pair \"A\",\"B\" a second time"));
         assert_eq!(
             error("a,b,m\nA,B,0.5\nB,A,0.25\n"),
-            "dp.csv:3:5: found 0.25 for m on B,A, expected 0.5 as for A,B (the matrix is symmetric)"
+            "dp.csv:3:5: found 0.25 for \"m\" on \"B\",\"A\", expected 0.5 as for \"A\",\"B\" (the matrix is symmetric)"
         );
         assert_eq!(
             error("a,b,m\nA,B,0.5\nA,C,0.25\n"),
-            "dp.csv:3:1: found 2 system pairs among 3 systems, expected all 3 (first: B,C)"
+            "dp.csv:3:1: found 2 system pairs among 3 systems, expected all 3 (first: \"B\",\"C\")"
         );
     }
 }

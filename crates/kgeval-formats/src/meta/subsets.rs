@@ -33,7 +33,7 @@ pub fn read_subsets(input: &[u8], file: &str) -> Result<Vec<Vec<usize>>, FormatE
                     file,
                     line_number,
                     start as u32 + 1,
-                    format!("found `{}`, expected a 0-based item index", String::from_utf8_lossy(token)),
+                    format!("found {}, expected a 0-based item index", crate::echo(&String::from_utf8_lossy(token))),
                 )
             })?;
             if subset.contains(&index) {
@@ -64,7 +64,7 @@ mod tests {
     #[test]
     fn bad_tokens_are_located() {
         let err = read_subsets(b"0 1\n2 x3\n", "s.txt").unwrap_err().to_string();
-        assert_eq!(err, "s.txt:2:3: found `x3`, expected a 0-based item index");
+        assert_eq!(err, "s.txt:2:3: found \"x3\", expected a 0-based item index");
         let err = read_subsets(b"4 4\n", "s.txt").unwrap_err().to_string();
         assert_eq!(err, "s.txt:1:3: found index 4 twice in one subset");
         let err = read_subsets(b"# nothing\n\n", "s.txt").unwrap_err().to_string();

@@ -57,7 +57,7 @@ pub fn read_trec_eval_q(input: &[u8], file: &str, system: &str) -> Result<ScoreT
                 file,
                 line.number,
                 column,
-                format!("found value {value:?} for measure {measure}, expected a number"),
+                format!("found value {} for measure {}, expected a number", crate::echo(value), crate::echo(measure)),
             ));
         };
         let duplicate = |old: f64| {
@@ -66,7 +66,9 @@ pub fn read_trec_eval_q(input: &[u8], file: &str, system: &str) -> Result<ScoreT
                 line.number,
                 1,
                 format!(
-                    "found a second value {number} for measure {measure}, query {query} (first {old}), expected one"
+                    "found a second value {number} for measure {}, query {} (first {old}), expected one",
+                    crate::echo(measure),
+                    crate::echo(query)
                 ),
             )
         };
@@ -126,7 +128,7 @@ mod tests {
             error(b"map\t301\t0.5\nmap 302\n"),
             "r.txt:2:1: found 2 fields, expected `measure query value` (trec_eval -q output)"
         );
-        assert_eq!(error(b"map\t301\tx\n"), "r.txt:1:9: found value \"x\" for measure map, expected a number");
+        assert_eq!(error(b"map\t301\tx\n"), "r.txt:1:9: found value \"x\" for measure \"map\", expected a number");
         assert!(error(b"map\t301\t0.5\nmap\t301\t0.6\n").starts_with("r.txt:2:1: found a second value 0.6"));
     }
 }

@@ -86,8 +86,8 @@ pub fn read_wide_csv(input: &[u8], file: &str) -> Result<SystemMetricTable, Form
             header.number,
             1,
             format!(
-                "found the header {:?}, expected a system column, optional group columns, then metric columns",
-                header.text
+                "found the header {}, expected a system column, optional group columns, then metric columns",
+                crate::echo(header.text)
             ),
         ));
     }
@@ -111,8 +111,9 @@ pub fn read_wide_csv(input: &[u8], file: &str) -> Result<SystemMetricTable, Form
                 header.number,
                 column,
                 format!(
-                    "found the metric `{}` a second time (first as `{}`), expected distinct metrics",
-                    metric.column, first.column
+                    "found the metric {} a second time (first as {}), expected distinct metrics",
+                    crate::echo(&metric.column),
+                    crate::echo(&first.column)
                 ),
             ));
         }
@@ -151,9 +152,9 @@ pub fn read_wide_csv(input: &[u8], file: &str) -> Result<SystemMetricTable, Form
                         line.number,
                         field.column,
                         format!(
-                            "found {:?}, expected a finite number for metric `{}`",
-                            field.text.trim(),
-                            metric.column
+                            "found {}, expected a finite number for metric {}",
+                            crate::echo(field.text.trim()),
+                            crate::echo(&metric.column)
                         ),
                     ))
                 }
@@ -167,7 +168,11 @@ pub fn read_wide_csv(input: &[u8], file: &str) -> Result<SystemMetricTable, Form
                     file,
                     line.number,
                     fields[0].column,
-                    format!("found the system `{system}` a second time in group {key} (first on line {first_line}), expected one row per system and group"),
+                    format!(
+                        "found the system {} a second time in group {} (first on line {first_line}), expected one row per system and group",
+                        crate::echo(system),
+                        crate::shorten(&key.to_string(), crate::MAX_ECHO)
+                    ),
                 ));
             }
         }
@@ -231,16 +236,16 @@ mod tests {
         assert!(error("System,map\nA,0.5,1\n").starts_with("t.csv:2:7: found 3 fields, expected 2"));
         assert_eq!(
             error("System,map,P_10\nA,0.5,x\n"),
-            "t.csv:2:7: found \"x\", expected a finite number for metric `P_10`"
+            "t.csv:2:7: found \"x\", expected a finite number for metric \"P_10\""
         );
         assert!(error("System,map\nA,nan\n").starts_with("t.csv:2:3: found \"nan\""));
         assert!(error("System,Depth,map\nA,0,0.5\nB,0,1\nA,0,0.25\n")
-            .starts_with("t.csv:4:1: found the system `A` a second time in group Depth=0 (first on line 2)"));
+            .starts_with("t.csv:4:1: found the system \"A\" a second time in group Depth=0 (first on line 2)"));
         // Another depth: not a duplicate.
         assert!(read_wide_csv(b"System,Depth,map\nA,0,0.5\nA,1,0.25\n", "t.csv").is_ok());
         assert!(error("System,Depth\nA,0\n").starts_with("t.csv:1:1: found the header"));
         assert!(error("System,mrr,recip_rank\nA,1,1\n")
-            .starts_with("t.csv:1:12: found the metric `recip_rank` a second time"));
+            .starts_with("t.csv:1:12: found the metric \"recip_rank\" a second time"));
         assert!(error("System,map\n\"A,0.5\n").starts_with("t.csv:2:1: found an unterminated quote"));
         assert!(error("System,map\n,0.5\n").starts_with("t.csv:2:1: found an empty system name"));
         assert!(error("System,,map\nA,1,2\n").starts_with("t.csv:1:8: found an empty heading"));

@@ -112,7 +112,7 @@ impl Walker<'_, '_> {
             }
             Some(Value::String(t)) => {
                 if !matches!(t.as_str(), "resource" | "string" | "number" | "date" | "boolean") {
-                    self.warn("qald-nonstandard-answertype", || format!("non-standard answertype {t:?}"));
+                    self.warn("qald-nonstandard-answertype", || format!("non-standard answertype {}", crate::echo(t)));
                 }
                 Some(t.clone())
             }
@@ -184,9 +184,10 @@ impl Walker<'_, '_> {
             Some(Value::Bool(b)) => Ok(Some(*b)),
             Some(Value::String(s)) => {
                 let Some(b) = parse_flag(s) else {
-                    return Err(self.error(&format!(".{name}"), format_args!("found {s:?}, expected true or false")));
+                    return Err(self
+                        .error(&format!(".{name}"), format_args!("found {}, expected true or false", crate::echo(s))));
                 };
-                self.warn("qald-string-flag", || format!("{name} written as the string {s:?}"));
+                self.warn("qald-string-flag", || format!("{name} written as the string {}", crate::echo(s)));
                 Ok(Some(b))
             }
             Some(other) => {
@@ -257,10 +258,17 @@ impl Walker<'_, '_> {
             let binding_field = format!("{field}.results.bindings[{b}]");
             for (var, term) in self.object(binding, &binding_field)? {
                 if !vars.contains(&var.as_str()) {
-                    self.warn("qald-undeclared-variable", || format!("binding of ?{var}, not in head.vars {vars:?}"));
+                    self.warn("qald-undeclared-variable", || {
+                        format!(
+                            "binding of ?{}, not in head.vars {}",
+                            crate::shorten(var, crate::MAX_ECHO),
+                            crate::shorten(&format!("{vars:?}"), crate::MAX_ECHO)
+                        )
+                    });
                 }
-                let term = self.object(term, &format!("{binding_field}.{var}"))?;
-                out.push(Answer::new(self.term(term, &format!("{binding_field}.{var}"))?));
+                let var_field = format!("{binding_field}.{}", crate::shorten(var, crate::MAX_ECHO));
+                let term = self.object(term, &var_field)?;
+                out.push(Answer::new(self.term(term, &var_field)?));
             }
         }
         Ok(())
@@ -278,7 +286,9 @@ impl Walker<'_, '_> {
             "literal" | "typed-literal" => {
                 let datatype = text("datatype");
                 if value.starts_with('+') {
-                    self.warn("qald-plus-sign", || format!("number written with a leading plus: {value:?}"));
+                    self.warn("qald-plus-sign", || {
+                        format!("number written with a leading plus: {}", crate::echo(value))
+                    });
                 }
                 AnswerValue::Literal {
                     lexical: value.clone(),
@@ -292,7 +302,9 @@ impl Walker<'_, '_> {
                 AnswerValue::Number(value.clone())
             }
             other => {
-                self.warn("qald-nonstandard-binding", || format!("binding type {other:?} read as a literal"));
+                self.warn("qald-nonstandard-binding", || {
+                    format!("binding type {} read as a literal", crate::echo(other))
+                });
                 AnswerValue::plain(value.clone())
             }
         })

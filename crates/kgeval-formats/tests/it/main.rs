@@ -1,5 +1,6 @@
 //! Integration tests of kgeval-formats on real and malformed files (one test binary).
 
+mod echo_cap;
 mod kgc;
 mod lexicon;
 mod meta_kendall;

@@ -250,7 +250,9 @@ fn malformed_fixtures_are_located_errors() {
         assert!(parts.next().is_some_and(|m| m.starts_with(' ') && m.len() > 10), "{message}");
         assert!(!message.contains('\n'), "{message}");
         assert!(!message.contains("root:x:0:0"), "{shown} leaked /etc/passwd: {message}");
-        assert!(elapsed < Duration::from_millis(100), "{shown} took {elapsed:?}");
+        // A guard against hangs and runaway entity expansion (minutes and gigabytes), not a speed
+        // test: speed is measured by `cargo xtask bench`, never by a timed test.
+        assert!(elapsed < Duration::from_secs(30), "{shown} took {elapsed:?}");
     }
 }
 
@@ -318,5 +320,6 @@ fn general_rdfxml_path_refuses_billion_laughs() {
     let error = result.expect_err("billion laughs must be refused").to_string();
     assert!(error.contains("rdf-billion-laughs.rdf:"), "{error}");
     assert!(error.contains("entity"), "{error}");
-    assert!(start.elapsed() < std::time::Duration::from_secs(2), "took {:?}", start.elapsed());
+    // A hang guard (the unbounded expansion ran for minutes), not a speed test.
+    assert!(start.elapsed() < std::time::Duration::from_secs(30), "took {:?}", start.elapsed());
 }

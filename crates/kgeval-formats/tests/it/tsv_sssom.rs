@@ -242,7 +242,8 @@ fn malformed_fixtures_are_located_errors() {
         let shown = format!("testdata/bad/{name}");
         let started = Instant::now();
         let result = read_bad(path, &shown);
-        assert!(started.elapsed().as_secs() < 2, "{name}: too slow");
+        // A hang guard, not a speed test (speed is measured by `cargo xtask bench`).
+        assert!(started.elapsed().as_secs() < 30, "{name}: took {:?}", started.elapsed());
         let message = match result {
             Ok(()) => panic!("{name}: read without error"),
             Err(e) => e.to_string(),
@@ -390,7 +391,7 @@ fn ontology_typing_ntriples() -> Result<(), FormatError> {
 }
 
 #[test]
-fn a_million_rows_are_fast() -> Result<(), FormatError> {
+fn two_hundred_thousand_rows_are_read() -> Result<(), FormatError> {
     let mut input = Vec::with_capacity(80 * 200_000);
     for i in 0..200_000u32 {
         input.extend_from_slice(
@@ -398,12 +399,10 @@ fn a_million_rows_are_fast() -> Result<(), FormatError> {
         );
     }
     let mut iris = Interner::new();
-    let started = Instant::now();
     let read = read_alignment(&input, "big.tsv", &options(AlignmentFormat::Tsv), &mut iris)?;
-    let elapsed = started.elapsed();
+    // Speed is measured by `cargo xtask bench align`, never by a timed test.
     assert_eq!(read.alignment.len(), 200_000);
-    // 200k rows; a debug build with optimised dependencies stays well under this bound.
-    assert!(elapsed.as_secs_f64() < 5.0, "{elapsed:?}");
+    assert_eq!(iris.len(), 200_000 + 5_000);
     Ok(())
 }
 
