@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # Builds and runs every fuzz target (or one) for N seconds each; fails on the first crash.
-# Usage: xtask/fuzz.sh [--seconds N] [--target T]   (needs `cargo +nightly` and cargo-fuzz)
+# Usage: xtask/fuzz.sh [--seconds N] [--target T] [--max-len BYTES]   (needs `cargo +nightly` and cargo-fuzz)
+# Each target prints libFuzzer's final stats (stat::number_of_executed_units is the execution count).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-seconds=20 target=""
+seconds=20 target="" max_len=""
 while [ $# -gt 0 ]; do
     case $1 in
         --seconds) seconds=$2; shift 2 ;;
         --target) target=$2; shift 2 ;;
-        *) echo "usage: xtask/fuzz.sh [--seconds N] [--target T]" >&2; exit 2 ;;
+        --max-len) max_len=$2; shift 2 ;;
+        *) echo "usage: xtask/fuzz.sh [--seconds N] [--target T] [--max-len BYTES]" >&2; exit 2 ;;
     esac
 done
 cd "$root/fuzz"
@@ -21,5 +23,5 @@ for t in $targets; do
     echo "== fuzz $t for ${seconds}s"
     # -rss_limit_mb catches runaway allocation, -timeout catches hangs (10 s per input).
     cargo +nightly fuzz run -O "$t" "corpus/$t" -- -max_total_time="$seconds" \
-        -rss_limit_mb=2048 -timeout=10 -print_final_stats=1
+        -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 ${max_len:+-max_len="$max_len"}
 done
