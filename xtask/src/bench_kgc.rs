@@ -1,4 +1,4 @@
-//! `cargo xtask bench kgc [--rows N] [--cols N] [--runs N]`: the dense-score path of
+//! `cargo xtask bench kgc [--rows N] [--cols N] [--runs N] [--layouts]`: the dense-score path of
 //! `kgeval kgc` on a float32 score matrix of FB15k-237 shape (40,932 questions × 14,541
 //! entities, 2.4 GB by default), timed against reading the file once (`cat > /dev/null`) in
 //! the same run, with `/usr/bin/time -v` for peak RSS and CPU.
@@ -8,6 +8,10 @@
 //! (o, p), so the `head…` then `tail…` question list has exactly `rows` questions), and
 //! `rows.tsv` (targets and excluded columns per row) for the library-only example
 //! `rank_dense`. Each file is written once per shape; the page cache is warmed before timing.
+//!
+//! `--layouts` then writes the same scores as float64, as Fortran order (column-major) and as
+//! both (`scores-f64.npy`, `scores-fortran.npy`, `scores-f64-fortran.npy`) and times reading
+//! each once (`cat`), the library path and the full CLI on every layout.
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -30,7 +34,7 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
     let entities = flag("--cols").unwrap_or(14_541);
     let runs = flag("--runs").unwrap_or(3);
     if questions == 0 || entities < 2 || questions / 2 > entities * RELATIONS as usize / 4 {
-        bail!("usage: cargo xtask bench kgc [--rows N] [--cols N] [--runs N] (rows ≥ 2, rows / 2 ≤ cols × 237 / 4)");
+        bail!("usage: cargo xtask bench kgc [--rows N] [--cols N] [--runs N] [--layouts] (rows ≥ 2, rows / 2 ≤ cols × 237 / 4)");
     }
     let dir = PathBuf::from(format!("target/bench-kgc/{questions}x{entities}"));
     let scores = dir.join("scores.npy");
@@ -119,6 +123,127 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
         }
     }
     println!("\n{report}");
+    if args.iter().any(|a| a == "--layouts") {
+        let paths = [&test, &train, &valid, &ents, &qs];
+        layouts(&dir, questions, entities, runs, &kg, &ex, &rows, paths)?;
+    }
+    Ok(())
+}
+
+/// The `--layouts` table: every layout of the same scores, read once, ranked by the library
+/// and by the full CLI.
+#[allow(clippy::too_many_arguments)]
+fn layouts(
+    dir: &Path,
+    questions: usize,
+    entities: usize,
+    runs: usize,
+    kgeval: &str,
+    example: &str,
+    rows_tsv: &str,
+    [test, train, valid, ents, qs]: [&String; 5],
+) -> anyhow::Result<()> {
+    let names = [
+        ("scores.npy", false, false),
+        ("scores-f64.npy", true, false),
+        ("scores-fortran.npy", false, true),
+        ("scores-f64-fortran.npy", true, true),
+    ];
+    if !dir.join("done-layouts").exists() {
+        println!("writing the float64 and Fortran-order layouts");
+        let bytes = std::fs::read(dir.join("scores.npy"))?;
+        let values: Vec<f32> =
+            bytes[128..].chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect();
+        anyhow::ensure!(values.len() == questions * entities, "scores.npy: unexpected size");
+        for &(name, wide, fortran) in &names[1..] {
+            write_layout(&dir.join(name), &values, questions, entities, wide, fortran)?;
+        }
+        std::fs::write(dir.join("done-layouts"), "")?;
+    }
+    let mut report = String::from(
+        "| layout | cat (s) | rank_dense wall (s) | rank_dense user+sys (s) | RSS (MB) | kgeval kgc wall (s) | kgeval kgc user+sys (s) | RSS (MB) |\n\
+         |---|---:|---:|---:|---:|---:|---:|---:|\n",
+    );
+    for (name, wide, fortran) in names {
+        let path = dir.join(name).to_string_lossy().into_owned();
+        let cat = ["cat", path.as_str()];
+        time_once(&cat, false)?; // warm the page cache with this layout
+        let cat = best_of(&cat, runs, false)?;
+        let library = best_of(&[example, &path, rows_tsv], runs, false)?;
+        let cli = [kgeval, "kgc", "--test", test, "--filter", train, "--filter", valid, "--entities", ents];
+        let cli: Vec<&str> = cli.into_iter().chain(["--scores", path.as_str(), "--questions", qs]).collect();
+        let cli = best_of(&cli, runs, false)?;
+        let layout = format!(
+            "{} {}, {:.2} GB",
+            if wide { "float64" } else { "float32" },
+            if fortran { "Fortran" } else { "C" },
+            std::fs::metadata(&path)?.len() as f64 / 1e9
+        );
+        let _ = writeln!(
+            report,
+            "| {layout} | {:.3} | {:.3} | {:.2} | {:.1} | {:.3} | {:.2} | {:.1} |",
+            cat.wall.as_secs_f64(),
+            library.wall.as_secs_f64(),
+            library.cpu_seconds,
+            library.max_rss_kb as f64 / 1024.0,
+            cli.wall.as_secs_f64(),
+            cli.cpu_seconds,
+            cli.max_rss_kb as f64 / 1024.0,
+        );
+        println!("{layout}: done");
+    }
+    println!("\n{report}");
+    Ok(())
+}
+
+/// `values` (`rows × cols`, row by row) as a version-1.0 `.npy` file of float64 (`wide`) or
+/// float32, in C or Fortran order; Fortran order is written a tile of 16 columns at a time.
+fn write_layout(
+    path: &Path,
+    values: &[f32],
+    rows: usize,
+    cols: usize,
+    wide: bool,
+    fortran: bool,
+) -> anyhow::Result<()> {
+    let descr = if wide { "<f8" } else { "<f4" };
+    let order = if fortran { "True" } else { "False" };
+    let mut header = format!("{{'descr': '{descr}', 'fortran_order': {order}, 'shape': ({rows}, {cols}), }}");
+    while (10 + header.len() + 1) % 64 != 0 {
+        header.push(' ');
+    }
+    header.push('\n');
+    let mut w = BufWriter::with_capacity(1 << 22, std::fs::File::create(path)?);
+    w.write_all(b"\x93NUMPY\x01\x00")?;
+    w.write_all(&(header.len() as u16).to_le_bytes())?;
+    w.write_all(header.as_bytes())?;
+    let put = |v: f32, w: &mut BufWriter<std::fs::File>| -> std::io::Result<()> {
+        if wide {
+            w.write_all(&f64::from(v).to_le_bytes())
+        } else {
+            w.write_all(&v.to_le_bytes())
+        }
+    };
+    if !fortran {
+        for &v in values {
+            put(v, &mut w)?;
+        }
+    } else {
+        const TILE: usize = 16;
+        let mut columns = vec![0.0_f32; TILE * rows];
+        for start in (0..cols).step_by(TILE) {
+            let width = TILE.min(cols - start);
+            for r in 0..rows {
+                for k in 0..width {
+                    columns[k * rows + r] = values[r * cols + start + k];
+                }
+            }
+            for &v in &columns[..width * rows] {
+                put(v, &mut w)?;
+            }
+        }
+    }
+    w.flush()?;
     Ok(())
 }
 

@@ -1,5 +1,5 @@
 //! `rank_row` on one FB15k-237-wide score row (14,541 entities): one or ten targets, exact or
-//! tolerant ties, float32 or float16. Run with `cargo bench -p kgeval-metrics --bench rank_row`.
+//! tolerant ties, float32, float16 or float64. Run with `cargo bench -p kgeval-metrics --bench rank_row`.
 
 use std::borrow::Cow;
 
@@ -63,5 +63,16 @@ fn float16_exact(bencher: Bencher<'_, '_>) {
     let options = RowOptions::default();
     bencher
         .counter(divan::counter::BytesCount::new(ENTITIES * 2))
+        .bench(|| rank_row(black_box(&row), black_box(&targets), black_box(&excluded), options).map(|r| r.candidates));
+}
+
+#[divan::bench(args = [1, 10])]
+fn float64_exact(bencher: Bencher<'_, '_>, targets: usize) {
+    let values: Vec<f64> = scores().into_iter().map(f64::from).collect();
+    let (targets, excluded) = inputs(targets);
+    let row = ScoreRow::F64(Cow::Borrowed(&values));
+    let options = RowOptions::default();
+    bencher
+        .counter(divan::counter::BytesCount::new(ENTITIES * 8))
         .bench(|| rank_row(black_box(&row), black_box(&targets), black_box(&excluded), options).map(|r| r.candidates));
 }

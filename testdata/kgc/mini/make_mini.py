@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Writes the mini KGC case (PyKEEN's rank fixture as three tail questions) and the malformed
-score matrices of ../bad/. Pure Python 3, deterministic. Run from this directory.
+"""Writes the mini KGC case (PyKEEN's rank fixture as three tail questions), the same scores in
+float64 (scores-float64.npy) and the malformed score matrices of ../bad/. Pure Python 3,
+deterministic. Run from this directory.
 
 Entities e0..e5, test triples (e5, r_i, answer): r0 → e0, r1 → e2, r2 → e2. The tail rows are
 PyKEEN's fixture [[2,2,1,3,5],[1,1,3,4,0],[1,1,3,nan,0]] over e0..e4 with the anchor e5 scored
@@ -8,6 +9,7 @@ NaN (under --nan worst: never a candidate), so the tail ranks are optimistic [3,
 [4,2,1], realistic [3.5,2,1] among [5,5,4] candidates. The head rows put the answer e5 first.
 """
 
+import pickle
 import struct
 
 NAN = float("nan")
@@ -23,11 +25,15 @@ ROWS = [
 ]
 
 
-def npy(path, rows, descr="<f4", fmt="<f"):
+def npy(path, rows, descr="<f4", fmt="<f", data=None):
+    """A version-1.0 .npy file of `rows` in C order, packed with `fmt`; or the header and `data`."""
     header = "{'descr': '%s', 'fortran_order': False, 'shape': (%d, %d), }" % (descr, len(rows), len(rows[0]))
     header += " " * (63 - (10 + len(header)) % 64) + "\n"
     with open(path, "wb") as f:
         f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode("latin1"))
+        if data is not None:
+            f.write(data)
+            return
         for row in rows:
             f.write(struct.pack(fmt[0] + fmt[1] * len(row), *row))
 
@@ -63,7 +69,14 @@ def main():
     with open("pool_depths.txt", "w") as f:
         f.write("e5\tr0\te1\t2\ne5\tr0\te3\t1\n")
     npy("../bad/scores-wrong-shape.npy", ROWS[:5])
-    npy("../bad/scores-float64.npy", ROWS, descr="<f8", fmt="<d")
+    npy("scores-float64.npy", ROWS, descr="<f8", fmt="<d")
+    # Element types kgeval does not read: int32, complex128 (real, imaginary pairs), Python
+    # objects (numpy pickles an object array after the header).
+    integers = [[int(v) if v == v else -1 for v in row] for row in ROWS]
+    npy("../bad/scores-int32.npy", integers, descr="<i4", fmt="<i")
+    pairs = [v for row in ROWS for x in row for v in (x, 0.0)]
+    npy("../bad/scores-complex128.npy", ROWS, descr="<c16", data=struct.pack("<%dd" % len(pairs), *pairs))
+    npy("../bad/scores-object.npy", ROWS, descr="|O", data=pickle.dumps(ROWS, protocol=3))
 
 
 if __name__ == "__main__":

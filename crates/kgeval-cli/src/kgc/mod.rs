@@ -49,8 +49,9 @@ pub(crate) struct KgcArgs {
     /// Per-answer ranks (see below), as PATH or NAME=PATH (`-` reads stdin).
     #[arg(long, group = "input", value_name = "[NAME=]PATH")]
     ranks: Option<String>,
-    /// A dense score matrix `.npy` (float32 or float16, C order; a file): one row per line of
-    /// --questions, one column per entity of --entities. PATH or NAME=PATH.
+    /// A dense score matrix `.npy` (float64, float32 or float16, each compared in its own
+    /// precision; C or Fortran order; a file): one row per line of --questions, one column per
+    /// entity of --entities. PATH or NAME=PATH.
     #[arg(long, group = "input", requires_all = ["questions", "entities"], value_name = "[NAME=]PATH")]
     scores: Option<String>,
     /// The questions of the --scores rows: `qid<TAB>entity<TAB>relation` (kgc-sparsity

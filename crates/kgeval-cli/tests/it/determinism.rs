@@ -6,7 +6,7 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use crate::{kgeval_threads, npy_f32};
+use crate::{kgeval_threads, npy_f32, npy_matrix, NpyType};
 
 /// A small deterministic generator (64-bit LCG, Knuth's constants): test data only.
 struct Lcg(u64);
@@ -125,9 +125,16 @@ fn write_npy(path: &Path, rows: usize, cols: usize, value: impl Fn(usize, usize)
     std::fs::write(path, npy_f32(rows, cols, values)).expect("write npy");
 }
 
-#[test]
-fn kgc_does_not_depend_on_the_thread_count() {
-    let dir = tempfile::tempdir().expect("tempdir");
+/// A score from a hash of (row, column), rounded to few values so ties are frequent.
+fn hashed_score(row: usize, col: usize) -> f32 {
+    let mut h = Lcg((row * 31 + col) as u64);
+    h.next();
+    (h.below(64) as f32) / 8.0
+}
+
+/// The text inputs of a kgc case in `dir` (600 test triples, 2,500 entities, 1,200 questions)
+/// and the arguments that score `scores.npy` (written by the caller: 1,200 × 2,500) with them.
+fn kgc_case(dir: &Path) -> Vec<String> {
     let (entities, relations, triples) = (2_500_usize, 7_u64, 600_usize);
     let mut rng = Lcg(3);
     let (mut test, mut train, mut questions) = (String::new(), String::new(), String::new());
@@ -148,32 +155,45 @@ fn kgc_does_not_depend_on_the_thread_count() {
             rng.below(entities as u64)
         );
     }
-    let p = |name: &str| dir.path().join(name);
+    let p = |name: &str| dir.join(name);
     std::fs::write(p("test.txt"), test).expect("write");
     std::fs::write(p("train.txt"), train).expect("write");
     std::fs::write(p("questions.txt"), questions).expect("write");
     std::fs::write(p("entities.txt"), names).expect("write");
-    // Scores from a hash of (row, column), rounded to few values so ties are frequent.
-    write_npy(&p("scores.npy"), 2 * triples, entities, |row, col| {
-        let mut h = Lcg((row * 31 + col) as u64);
-        h.next();
-        (h.below(64) as f32) / 8.0
-    });
-    assert!(std::fs::metadata(p("scores.npy")).expect("size").len() > 8 << 20, "more than one block");
-    let args = [
-        "kgc",
-        "--test",
-        &s(&p("test.txt")),
-        "--filter",
-        &s(&p("train.txt")),
-        "--entities",
-        &s(&p("entities.txt")),
-        "--scores",
-        &s(&p("scores.npy")),
-        "--questions",
-        &s(&p("questions.txt")),
-    ];
-    assert_thread_count_free(&args);
+    let mut args = vec!["kgc".to_owned()];
+    for (flag, name) in [
+        ("--test", "test.txt"),
+        ("--filter", "train.txt"),
+        ("--entities", "entities.txt"),
+        ("--scores", "scores.npy"),
+        ("--questions", "questions.txt"),
+    ] {
+        args.extend([flag.to_owned(), s(&p(name))]);
+    }
+    args
+}
+
+#[test]
+fn kgc_does_not_depend_on_the_thread_count() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let args = kgc_case(dir.path());
+    let scores = dir.path().join("scores.npy");
+    write_npy(&scores, 1_200, 2_500, hashed_score);
+    assert!(std::fs::metadata(&scores).expect("size").len() > 8 << 20, "more than one block");
+    assert_thread_count_free(&args.iter().map(String::as_str).collect::<Vec<_>>());
+}
+
+/// The same on a float64 Fortran-order matrix (rows gathered from the columns block by block):
+/// the hashed scores plus steps of 1e-12 that only float64 tells apart.
+#[test]
+fn kgc_float64_fortran_does_not_depend_on_the_thread_count() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let args = kgc_case(dir.path());
+    let scores = dir.path().join("scores.npy");
+    let value = |row: usize, col: usize| f64::from(hashed_score(row, col)) + ((row + col) % 3) as f64 * 1e-12;
+    std::fs::write(&scores, npy_matrix(1_200, 2_500, NpyType::F64, true, value)).expect("write npy");
+    assert!(std::fs::metadata(&scores).expect("size").len() > 2 * (8 << 20), "more than two blocks");
+    assert_thread_count_free(&args.iter().map(String::as_str).collect::<Vec<_>>());
 }
 
 /// Qrels and `runs` runs over `topics` topics with many tied scores.

@@ -18,6 +18,7 @@ mod facade_rank;
 mod facade_trec;
 mod files;
 mod kgc;
+mod kgc_npy;
 mod lexicon;
 mod melt;
 mod messages;
@@ -56,7 +57,63 @@ pub(crate) fn kgeval_threads(args: &[&str], threads: &str) -> Output {
 
 /// A C-order little-endian float32 `.npy` matrix (format 1.0), `rows × cols` values row by row.
 pub(crate) fn npy_f32(rows: usize, cols: usize, values: impl IntoIterator<Item = f32>) -> Vec<u8> {
-    let mut header = format!("{{'descr': '<f4', 'fortran_order': False, 'shape': ({rows}, {cols}), }}");
+    let mut bytes = npy_header("<f4", false, rows, cols);
+    let header = bytes.len();
+    bytes.reserve(rows * cols * 4);
+    for value in values {
+        bytes.extend(value.to_le_bytes());
+    }
+    assert_eq!(bytes.len() - header, rows * cols * 4, "npy_f32: wrong number of values");
+    bytes
+}
+
+/// The element types [`npy_matrix`] writes, little-endian.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum NpyType {
+    /// `<f2` (each value rounded to the nearest float16).
+    F16,
+    /// `<f4` (each value rounded to the nearest float32).
+    F32,
+    /// `<f8`.
+    F64,
+}
+
+/// A `rows × cols` `.npy` matrix (format 1.0) of `value(row, col)` as `dtype`, in C order or,
+/// with `fortran`, column-major as `numpy.asfortranarray` saves it (`fortran_order: True`).
+pub(crate) fn npy_matrix(
+    rows: usize,
+    cols: usize,
+    dtype: NpyType,
+    fortran: bool,
+    value: impl Fn(usize, usize) -> f64,
+) -> Vec<u8> {
+    let descr = match dtype {
+        NpyType::F16 => "<f2",
+        NpyType::F32 => "<f4",
+        NpyType::F64 => "<f8",
+    };
+    let mut bytes = npy_header(descr, fortran, rows, cols);
+    let cells: Vec<(usize, usize)> = if fortran {
+        (0..cols).flat_map(|c| (0..rows).map(move |r| (r, c))).collect()
+    } else {
+        (0..rows).flat_map(|r| (0..cols).map(move |c| (r, c))).collect()
+    };
+    for (r, c) in cells {
+        let v = value(r, c);
+        match dtype {
+            NpyType::F16 => bytes.extend(half::f16::from_f64(v).to_le_bytes()),
+            NpyType::F32 => bytes.extend((v as f32).to_le_bytes()),
+            NpyType::F64 => bytes.extend(v.to_le_bytes()),
+        }
+    }
+    bytes
+}
+
+/// The magic, version 1.0, the header length and the dict, padded so the data starts at a
+/// multiple of 64 bytes (as numpy writes it).
+fn npy_header(descr: &str, fortran: bool, rows: usize, cols: usize) -> Vec<u8> {
+    let order = if fortran { "True" } else { "False" };
+    let mut header = format!("{{'descr': '{descr}', 'fortran_order': {order}, 'shape': ({rows}, {cols}), }}");
     while (10 + header.len() + 1) % 64 != 0 {
         header.push(' ');
     }
@@ -64,11 +121,6 @@ pub(crate) fn npy_f32(rows: usize, cols: usize, values: impl IntoIterator<Item =
     let mut bytes = b"\x93NUMPY\x01\x00".to_vec();
     bytes.extend(u16::try_from(header.len()).expect("short header").to_le_bytes());
     bytes.extend(header.as_bytes());
-    bytes.reserve(rows * cols * 4);
-    for value in values {
-        bytes.extend(value.to_le_bytes());
-    }
-    assert_eq!(bytes.len() - 10 - header.len(), rows * cols * 4, "npy_f32: wrong number of values");
     bytes
 }
 

@@ -1,11 +1,25 @@
-//! Dense score matrices in `.npy`: float32 (`<f4`) or float16 (`<f2`), C order, 2-D
-//! (questions × entities), NPY format version 1.0, 2.0 or 3.0.
+//! Dense score matrices in `.npy`: float64 (`f8`, numpy's and PyKEEN's default), float32
+//! (`f4`) or float16 (`f2`), little- or big-endian, C order or Fortran order, 2-D (questions ×
+//! entities), NPY format version 1.0, 2.0 or 3.0. Values keep their precision: a float64 row
+//! is handed on as `f64` ([`ScoreRow::F64`]), never rounded to `f32`.
 //!
 //! [`ScoreMatrix::open`] reads and checks the header only; rows are memory-mapped in blocks
 //! ([`ScoreMatrix::map_rows`]) and [`ScoreMatrix::try_map_rows`] walks the whole matrix on
 //! every core with a few blocks mapped at a time, so memory stays bounded by the rows in
 //! flight whatever the file size. Errors are one line naming the file:
 //! `FILE: found …, expected …`.
+//!
+//! Layouts:
+//! - **C order, little-endian** (what numpy writes by default): each block of rows is one
+//!   contiguous mapping and rows are borrowed from it, not copied.
+//! - **Big-endian** (`>f8`, `>f4`, `>f2`): as above, each row decoded into a buffer.
+//! - **Fortran order** (`fortran_order: True`: `numpy.asfortranarray`, a transposed array,
+//!   `torch`'s `.T.numpy()`): the matrix is stored column by column. The data is mapped once
+//!   (read-only, not populated) and each block of rows is gathered from every column into a
+//!   row-major buffer of the block's size (a blocked transpose, one pass over each byte); the
+//!   whole matrix is never transposed in memory. The cost is one copy of the data (see
+//!   `docs/PERFORMANCE.md`); the pages read are file cache the kernel can drop, as with
+//!   `numpy.load(mmap_mode='r')`.
 //!
 //! ```no_run
 //! use kgeval_formats::kgc::npy::{ScoreMatrix, DEFAULT_BLOCK_BYTES};
@@ -14,13 +28,12 @@
 //! let matrix = ScoreMatrix::open("scores.npy".as_ref())?;
 //! matrix.expect_shape(40_932, 14_541)?;
 //! // The best score of every row, in row order.
-//! let best: Vec<f32> = matrix.try_map_rows(DEFAULT_BLOCK_BYTES, |_, row| {
-//!     Ok::<_, FormatError>((0..row.len()).map(|c| row.get(c)).fold(f32::MIN, f32::max))
+//! let best: Vec<f64> = matrix.try_map_rows(DEFAULT_BLOCK_BYTES, |_, row| {
+//!     Ok::<_, FormatError>((0..row.len()).map(|c| row.get(c)).fold(f64::MIN, f64::max))
 //! })?;
 //! # Ok::<(), FormatError>(())
 //! ```
 
-use std::borrow::Cow;
 use std::fs::File;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
@@ -29,11 +42,13 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use half::f16;
 use kgeval_model::ranking::{ScoreDtype, ScoreRow};
 use rayon::prelude::*;
-use zerocopy::FromBytes;
 
 use crate::FormatError;
 
+mod decode;
 mod header;
+
+use decode::{cast_or_decode, gather, Columns, Element};
 
 /// The block size [`ScoreMatrix::try_map_rows`] is meant to be called with: 8 MiB of rows.
 pub const DEFAULT_BLOCK_BYTES: usize = 8 << 20;
@@ -45,16 +60,28 @@ pub struct ScoreMatrix {
     path: PathBuf,
     name: String,
     dtype: ScoreDtype,
+    big_endian: bool,
     rows: usize,
     cols: usize,
     data_offset: u64,
     version: (u8, u8),
+    /// Fortran order: how the columns are reached (`None` in C order).
+    fortran: Option<FortranData>,
+}
+
+/// The data of a Fortran-order matrix: mapped once as a whole (every block of rows takes a
+/// piece of every column), or read column by column when it cannot be mapped.
+#[derive(Debug)]
+enum FortranData {
+    Mapped(memmap2::Mmap),
+    Unmapped,
 }
 
 impl ScoreMatrix {
-    /// Opens `path` and checks its header: the magic, version 1.0–3.0, `descr` `<f4` or `<f2`,
-    /// `fortran_order` False, a 2-D `shape`, and a file length of exactly header + rows × cols
-    /// values (shorter: truncated; longer: trailing bytes).
+    /// Opens `path` and checks its header: the magic, version 1.0–3.0, `descr` `<f8`, `<f4` or
+    /// `<f2` (or big-endian `>f8`, `>f4`, `>f2`), `fortran_order` True or False, a 2-D `shape`,
+    /// and a file length of exactly header + rows × cols values (shorter: truncated; longer:
+    /// trailing bytes). A Fortran-order matrix is mapped here (not read).
     ///
     /// # Errors
     /// [`FormatError::Io`] when the file cannot be read; [`FormatError::Syntax`] (no line or
@@ -83,15 +110,28 @@ impl ScoreMatrix {
                 ),
             ));
         }
+        let fortran = header.fortran_order.then(|| {
+            if data_bytes == 0 {
+                return FortranData::Unmapped;
+            }
+            // SAFETY: as in `map_rows`: a read-only private map of an input file that is not
+            // being written. Not populated: a block reads only its rows of each column.
+            #[allow(unsafe_code)]
+            let mapped =
+                unsafe { memmap2::MmapOptions::new().offset(header.data_offset).len(data_bytes as usize).map(&file) };
+            mapped.map_or(FortranData::Unmapped, FortranData::Mapped)
+        });
         Ok(ScoreMatrix {
             file,
             path: path.to_owned(),
             name,
             dtype: header.dtype,
+            big_endian: header.big_endian,
             rows,
             cols,
             data_offset: header.data_offset,
             version: header.version,
+            fortran,
         })
     }
 
@@ -107,10 +147,22 @@ impl ScoreMatrix {
         self.cols
     }
 
-    /// float32 or float16.
+    /// float64, float32 or float16.
     #[must_use]
     pub fn dtype(&self) -> ScoreDtype {
         self.dtype
+    }
+
+    /// Whether the values are big-endian (`>` in the header's `descr`).
+    #[must_use]
+    pub fn big_endian(&self) -> bool {
+        self.big_endian
+    }
+
+    /// Whether the matrix is stored column by column (`fortran_order: True`).
+    #[must_use]
+    pub fn fortran_order(&self) -> bool {
+        self.fortran.is_some()
     }
 
     /// The NPY format version, `(1, 0)`, `(2, 0)` or `(3, 0)`.
@@ -142,7 +194,8 @@ impl ScoreMatrix {
         ))
     }
 
-    /// Maps `rows` of the matrix (read instead when mapping fails).
+    /// Maps `rows` of the matrix (read instead when mapping fails); in Fortran order, gathers
+    /// them from every column into a buffer of their own.
     ///
     /// # Errors
     /// [`FormatError::Io`] when the rows can be neither mapped nor read.
@@ -151,6 +204,18 @@ impl ScoreMatrix {
     /// When `rows` reaches past the last row.
     pub fn map_rows(&self, rows: Range<usize>) -> Result<RowBlock, FormatError> {
         assert!(rows.start <= rows.end && rows.end <= self.rows, "rows {rows:?} outside 0..{}", self.rows);
+        if let Some(fortran) = &self.fortran {
+            let columns = Columns { stride: self.rows, first: rows.start, len: rows.len(), cols: self.cols };
+            let gathered = match fortran {
+                FortranData::Mapped(map) => self.gather(map, columns),
+                FortranData::Unmapped => {
+                    let bytes = self.read_columns(columns).map_err(|e| FormatError::io(&self.name, e))?;
+                    self.gather(&bytes, Columns { stride: columns.len, first: 0, ..columns })
+                }
+            };
+            let bytes = BlockBytes::Gathered(gathered);
+            return Ok(RowBlock { bytes, rows, cols: self.cols, dtype: self.dtype, big_endian: false });
+        }
         let row_bytes = self.cols * self.dtype.size();
         let offset = self.data_offset + (rows.start * row_bytes) as u64;
         let len = rows.len() * row_bytes;
@@ -171,7 +236,33 @@ impl ScoreMatrix {
                 }
             }
         };
-        Ok(RowBlock { bytes, rows, cols: self.cols, dtype: self.dtype })
+        Ok(RowBlock { bytes, rows, cols: self.cols, dtype: self.dtype, big_endian: self.big_endian })
+    }
+
+    /// Column-major rows out of `data`, decoded to the matrix's element type.
+    fn gather(&self, data: &[u8], columns: Columns) -> Gathered {
+        match self.dtype {
+            ScoreDtype::F64 => Gathered::F64(gather(data, columns, self.big_endian)),
+            ScoreDtype::F32 => Gathered::F32(gather(data, columns, self.big_endian)),
+            ScoreDtype::F16 => Gathered::F16(gather(data, columns, self.big_endian)),
+        }
+    }
+
+    /// The rows `columns` asks for, read column by column (Fortran order, when the file cannot
+    /// be mapped): `columns.len` values of each column, one column after the other.
+    fn read_columns(&self, columns: Columns) -> std::io::Result<Vec<u8>> {
+        use std::io::{Read as _, Seek as _, SeekFrom};
+        let size = self.dtype.size();
+        let mut bytes = vec![0; columns.len * columns.cols * size];
+        if bytes.is_empty() {
+            return Ok(bytes);
+        }
+        let mut file = File::open(&self.path)?;
+        for (c, column) in bytes.chunks_exact_mut(columns.len * size).enumerate() {
+            file.seek(SeekFrom::Start(self.data_offset + ((c * columns.stride + columns.first) * size) as u64))?;
+            file.read_exact(column)?;
+        }
+        Ok(bytes)
     }
 
     /// Consecutive row ranges of about `block_bytes` bytes each (at least one row), covering
@@ -235,19 +326,32 @@ impl ScoreMatrix {
     }
 }
 
-/// Some consecutive rows of a [`ScoreMatrix`], mapped.
+/// Some consecutive rows of a [`ScoreMatrix`], mapped (or, in Fortran order, gathered).
 #[derive(Debug)]
 pub struct RowBlock {
     bytes: BlockBytes,
     rows: Range<usize>,
     cols: usize,
     dtype: ScoreDtype,
+    big_endian: bool,
 }
 
 #[derive(Debug)]
 enum BlockBytes {
+    /// C-order rows, mapped.
     Mapped(memmap2::Mmap),
+    /// C-order rows, read.
     Read(Vec<u8>),
+    /// Rows gathered from the columns of a Fortran-order matrix, decoded, row after row.
+    Gathered(Gathered),
+}
+
+/// Decoded rows of one element type.
+#[derive(Debug)]
+enum Gathered {
+    F64(Vec<f64>),
+    F32(Vec<f32>),
+    F16(Vec<f16>),
 }
 
 impl RowBlock {
@@ -257,42 +361,36 @@ impl RowBlock {
         self.rows.clone()
     }
 
-    /// Row `index` (numbered as in the whole matrix), borrowed from the mapping when it is
-    /// aligned for the type (numpy aligns the data to 64 bytes), decoded otherwise.
+    /// Row `index` (numbered as in the whole matrix) in the file's precision: borrowed from
+    /// the mapping when it is little-endian and aligned for the type (numpy aligns the data to
+    /// 64 bytes) or from the gathered rows (Fortran order), decoded otherwise.
     ///
     /// # Panics
     /// When the block does not hold row `index`.
     #[must_use]
     pub fn row(&self, index: usize) -> ScoreRow<'_> {
         assert!(self.rows.contains(&index), "row {index} outside the block {:?}", self.rows);
+        let i = index - self.rows.start;
         let bytes = match &self.bytes {
             BlockBytes::Mapped(map) => &map[..],
             BlockBytes::Read(bytes) => &bytes[..],
+            BlockBytes::Gathered(Gathered::F64(values)) => return ScoreRow::F64(self.slice(values, i)),
+            BlockBytes::Gathered(Gathered::F32(values)) => return ScoreRow::F32(self.slice(values, i)),
+            BlockBytes::Gathered(Gathered::F16(values)) => return ScoreRow::F16(self.slice(values, i)),
         };
         let row_bytes = self.cols * self.dtype.size();
-        let start = (index - self.rows.start) * row_bytes;
-        let bytes = &bytes[start..start + row_bytes];
+        let bytes = &bytes[i * row_bytes..(i + 1) * row_bytes];
         match self.dtype {
-            ScoreDtype::F32 => ScoreRow::F32(cast_or_decode(bytes, |b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))),
-            ScoreDtype::F16 => {
-                ScoreRow::F16(cast_or_decode(bytes, |b| f16::from_bits(u16::from_le_bytes([b[0], b[1]]))))
-            }
+            ScoreDtype::F64 => ScoreRow::F64(cast_or_decode(bytes, self.big_endian)),
+            ScoreDtype::F32 => ScoreRow::F32(cast_or_decode(bytes, self.big_endian)),
+            ScoreDtype::F16 => ScoreRow::F16(cast_or_decode(bytes, self.big_endian)),
         }
     }
-}
 
-/// Little-endian values: borrowed when `bytes` is aligned for `T` on a little-endian machine,
-/// decoded one by one otherwise.
-fn cast_or_decode<T>(bytes: &[u8], decode: impl Fn(&[u8]) -> T) -> Cow<'_, [T]>
-where
-    T: Clone + FromBytes + zerocopy::Immutable + zerocopy::KnownLayout,
-{
-    if cfg!(target_endian = "little") {
-        if let Ok(values) = <[T]>::ref_from_bytes(bytes) {
-            return Cow::Borrowed(values);
-        }
+    /// Row `i` of the block out of gathered values.
+    fn slice<'a, T: Element>(&self, values: &'a [T], i: usize) -> std::borrow::Cow<'a, [T]> {
+        std::borrow::Cow::Borrowed(&values[i * self.cols..(i + 1) * self.cols])
     }
-    Cow::Owned(bytes.chunks_exact(size_of::<T>()).map(decode).collect())
 }
 
 /// `len` bytes of the file at `path` from `offset`, through a handle of its own (blocks are
@@ -308,4 +406,39 @@ fn read_at(path: &Path, offset: u64, len: usize) -> std::io::Result<Vec<u8>> {
 
 fn error(file: &str, message: impl Into<String>) -> FormatError {
     FormatError::syntax(file, 0, 0, message)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A Fortran-order matrix that cannot be mapped is read column by column: the same rows.
+    #[test]
+    fn unmapped_fortran_rows_are_read_column_by_column() {
+        let (rows, cols) = (9, 70);
+        let value = |r: usize, c: usize| (r * 1000 + c) as f64 + 1e-9;
+        let mut header = format!("{{'descr': '<f8', 'fortran_order': True, 'shape': ({rows}, {cols}), }}");
+        while (10 + header.len() + 1) % 64 != 0 {
+            header.push(' ');
+        }
+        header.push('\n');
+        let mut bytes = b"\x93NUMPY\x01\x00".to_vec();
+        bytes.extend((header.len() as u16).to_le_bytes());
+        bytes.extend(header.as_bytes());
+        bytes.extend((0..cols).flat_map(|c| (0..rows).flat_map(move |r| value(r, c).to_le_bytes())));
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f.npy");
+        std::fs::write(&path, bytes).unwrap();
+        let mut matrix = ScoreMatrix::open(&path).unwrap();
+        assert!(matches!(matrix.fortran, Some(FortranData::Mapped(_))));
+        let mapped: Vec<Vec<f64>> = matrix
+            .try_map_rows(cols * 8 * 2, |_, row| Ok::<_, FormatError>((0..cols).map(|c| row.get(c)).collect()))
+            .unwrap();
+        matrix.fortran = Some(FortranData::Unmapped);
+        let read: Vec<Vec<f64>> = matrix
+            .try_map_rows(cols * 8 * 2, |_, row| Ok::<_, FormatError>((0..cols).map(|c| row.get(c)).collect()))
+            .unwrap();
+        let want: Vec<Vec<f64>> = (0..rows).map(|r| (0..cols).map(|c| value(r, c)).collect()).collect();
+        assert_eq!((mapped, read), (want.clone(), want));
+    }
 }

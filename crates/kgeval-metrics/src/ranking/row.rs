@@ -1,13 +1,16 @@
 //! Ranks from one dense score row: a KGC question scored against every entity, with its true
 //! answers (the targets) and the filter (other known true answers), in one pass over the row.
 
+use std::ops::{Add, Mul, Sub};
+
+use half::f16;
 use half::slice::HalfFloatSliceExt as _;
 use kgeval_model::ranking::{NanPolicy, ScoreRow, Tolerance};
 
 use super::ScorePosition;
 
-/// Columns converted and compared per step: 8 KiB of `f32`, resident in L1 while every target
-/// of the row is counted over it.
+/// Columns converted and compared per step: 8 KiB of `f32` (16 KiB of `f64`), resident in L1
+/// while every target of the row is counted over it.
 const CHUNK: usize = 2048;
 
 /// How [`rank_row`] compares scores.
@@ -52,8 +55,10 @@ pub struct NanScore {
 ///
 /// `greater` counts candidates scoring above the target, `equal` those tying with it, the target
 /// included (≥ 1). Ties are exact, or LibKGE's `isclose` with `options.tolerance`
-/// (`|s − t| ≤ atol + |rtol · t|`, in `f32`; a close score above the target ties and is not
-/// greater). float16 rows are widened exactly to `f32` first.
+/// (`|s − t| ≤ atol + |rtol · t|`; a close score above the target ties and is not greater).
+/// Scores are compared in their own precision: float64 rows in `f64` (never rounded to `f32`,
+/// which could tie scores that differ), float32 rows in `f32`, float16 rows widened exactly
+/// to `f32` first; the tolerance is rounded to that precision, as torch does.
 ///
 /// NaN: under [`NanPolicy::Worst`] a NaN candidate neither outranks nor ties the target and is
 /// not counted in `candidates` (PyKEEN); a NaN target ranks below every other candidate
@@ -86,8 +91,115 @@ pub fn rank_row(
     excluded: &[u32],
     options: RowOptions,
 ) -> Result<RowPositions, NanScore> {
-    let ties = Ties::new(options.tolerance);
-    let target_scores: Vec<f32> = targets.iter().map(|&t| row.get(t as usize)).collect();
+    match row {
+        ScoreRow::F64(values) => rank_columns(&Plain(values), targets, excluded, options),
+        ScoreRow::F32(values) => rank_columns(&Plain(values), targets, excluded, options),
+        ScoreRow::F16(values) => rank_columns(&Widened(values), targets, excluded, options),
+    }
+}
+
+/// The element a row is compared in: `f32` (float32 rows, float16 widened) or `f64`.
+trait Score: Copy + PartialOrd + Add<Output = Self> + Sub<Output = Self> + Mul<Output = Self> + Default {
+    const INFINITY: Self;
+    fn is_nan(self) -> bool;
+    fn abs(self) -> Self;
+    fn is_finite(self) -> bool;
+    /// A tolerance in this precision (rounded to the nearest `f32` for `f32`, as torch does).
+    fn from_f64(value: f64) -> Self;
+}
+
+impl Score for f32 {
+    const INFINITY: Self = f32::INFINITY;
+    #[inline]
+    fn is_nan(self) -> bool {
+        self.is_nan()
+    }
+    #[inline]
+    fn abs(self) -> Self {
+        self.abs()
+    }
+    #[inline]
+    fn is_finite(self) -> bool {
+        self.is_finite()
+    }
+    fn from_f64(value: f64) -> Self {
+        value as f32
+    }
+}
+
+impl Score for f64 {
+    const INFINITY: Self = f64::INFINITY;
+    #[inline]
+    fn is_nan(self) -> bool {
+        self.is_nan()
+    }
+    #[inline]
+    fn abs(self) -> Self {
+        self.abs()
+    }
+    #[inline]
+    fn is_finite(self) -> bool {
+        self.is_finite()
+    }
+    fn from_f64(value: f64) -> Self {
+        value
+    }
+}
+
+/// The columns of one row as `T`: one column at a time, or every column in chunks of at most
+/// [`CHUNK`].
+trait Columns<T: Score> {
+    fn len(&self) -> usize;
+    fn get(&self, column: usize) -> T;
+    fn for_each_chunk(&self, scan: impl FnMut(&[T]));
+}
+
+/// Scores compared as stored (float64, float32).
+struct Plain<'a, T>(&'a [T]);
+
+impl<T: Score> Columns<T> for Plain<'_, T> {
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+    #[inline]
+    fn get(&self, column: usize) -> T {
+        self.0[column]
+    }
+    fn for_each_chunk(&self, scan: impl FnMut(&[T])) {
+        self.0.chunks(CHUNK).for_each(scan);
+    }
+}
+
+/// float16 scores, widened exactly to `f32` a chunk at a time.
+struct Widened<'a>(&'a [f16]);
+
+impl Columns<f32> for Widened<'_> {
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+    #[inline]
+    fn get(&self, column: usize) -> f32 {
+        self.0[column].to_f32()
+    }
+    fn for_each_chunk(&self, mut scan: impl FnMut(&[f32])) {
+        let mut buffer = [0.0_f32; CHUNK];
+        for chunk in self.0.chunks(CHUNK) {
+            let widened = &mut buffer[..chunk.len()];
+            chunk.convert_to_f32_slice(widened);
+            scan(widened);
+        }
+    }
+}
+
+/// [`rank_row`] in the precision `T` of the row.
+fn rank_columns<T: Score>(
+    row: &impl Columns<T>,
+    targets: &[u32],
+    excluded: &[u32],
+    options: RowOptions,
+) -> Result<RowPositions, NanScore> {
+    let ties = Ties::<T>::new(options.tolerance);
+    let target_scores: Vec<T> = targets.iter().map(|&t| row.get(t as usize)).collect();
     let mut removed: Vec<u32> = Vec::with_capacity(excluded.len() + targets.len());
     removed.extend_from_slice(excluded);
     removed.extend_from_slice(targets);
@@ -99,7 +211,7 @@ pub fn rank_row(
     let mut nan = 0;
     // The NaN count rides along with the first target that is a number (one pass fewer).
     let counter = target_scores.iter().position(|s| !s.is_nan());
-    let mut scan = |chunk: &[f32]| {
+    row.for_each_chunk(|chunk: &[T]| {
         if counter.is_none() {
             nan += count_nan(chunk);
         }
@@ -113,18 +225,7 @@ pub fn rank_row(
             count.1 += equal;
             nan += nans;
         }
-    };
-    match row {
-        ScoreRow::F32(values) => values.chunks(CHUNK).for_each(scan),
-        ScoreRow::F16(values) => {
-            let mut buffer = [0.0_f32; CHUNK];
-            for chunk in values.chunks(CHUNK) {
-                let widened = &mut buffer[..chunk.len()];
-                chunk.convert_to_f32_slice(widened);
-                scan(widened);
-            }
-        }
-    }
+    });
     for &column in &removed {
         let score = row.get(column as usize);
         nan -= usize::from(score.is_nan());
@@ -160,25 +261,25 @@ pub fn rank_row(
 }
 
 /// The NaN values of `values` (≤ [`CHUNK`] of them: the `u32` sum cannot overflow).
-fn count_nan(values: &[f32]) -> usize {
+fn count_nan<T: Score>(values: &[T]) -> usize {
     values.iter().map(|s| u32::from(s.is_nan())).sum::<u32>() as usize
 }
 
-/// Exact ties, or LibKGE's `isclose` with the tolerance in `f32`.
+/// Exact ties, or LibKGE's `isclose` with the tolerance in the row's precision.
 #[derive(Debug, Clone, Copy)]
-enum Ties {
+enum Ties<T> {
     Exact,
-    Close { atol: f32, rtol: f32 },
+    Close { atol: T, rtol: T },
 }
 
-impl Ties {
+impl<T: Score> Ties<T> {
     fn new(tolerance: Option<Tolerance>) -> Self {
-        tolerance.map_or(Ties::Exact, |t| Ties::Close { atol: t.atol as f32, rtol: t.rtol as f32 })
+        tolerance.map_or(Ties::Exact, |t| Ties::Close { atol: T::from_f64(t.atol), rtol: T::from_f64(t.rtol) })
     }
 
     /// Whether `score` is above `target` and whether it ties with it (never both).
     #[inline]
-    fn compare(self, score: f32, target: f32) -> (bool, bool) {
+    fn compare(self, score: T, target: T) -> (bool, bool) {
         match self {
             Ties::Exact => (score > target, score == target),
             Ties::Close { atol, rtol } => {
@@ -190,19 +291,19 @@ impl Ties {
 
     /// How many of `values` are above `target`, how many tie with it, and (with `NAN`) how
     /// many are NaN; `values.len()` ≤ [`CHUNK`], so the `u32` sums cannot overflow.
-    fn count<const NAN: bool>(self, values: &[f32], target: f32) -> (usize, usize, usize) {
+    fn count<const NAN: bool>(self, values: &[T], target: T) -> (usize, usize, usize) {
         match self {
-            Ties::Exact => count_flags::<NAN>(values, |s| (s > target, s == target)),
+            Ties::Exact => count_flags::<NAN, T>(values, |s| (s > target, s == target)),
             Ties::Close { atol, rtol } => {
                 let allowed = atol + (rtol * target).abs();
                 if allowed.is_finite() {
                     // A difference within a finite bound is finite: one test fewer per score.
-                    count_flags::<NAN>(values, |s| {
+                    count_flags::<NAN, T>(values, |s| {
                         let close = (s == target) | ((s - target).abs() <= allowed);
                         (s > target && !close, close)
                     })
                 } else {
-                    count_flags::<NAN>(values, |s| {
+                    count_flags::<NAN, T>(values, |s| {
                         let close = is_close(s, target, allowed);
                         (s > target && !close, close)
                     })
@@ -214,15 +315,15 @@ impl Ties {
 
 /// torch's `isclose` for one pair: equal, or a finite difference within `allowed`.
 #[inline]
-fn is_close(score: f32, target: f32, allowed: f32) -> bool {
+fn is_close<T: Score>(score: T, target: T, allowed: T) -> bool {
     let difference = (score - target).abs();
-    (score == target) | ((difference <= allowed) & (difference < f32::INFINITY))
+    (score == target) | ((difference <= allowed) & (difference < T::INFINITY))
 }
 
 /// Sums of the two flags of `compare` over `values` (≤ [`CHUNK`] of them), and of NaN values
 /// when `NAN`, in a plain loop the compiler vectorises.
 #[inline]
-fn count_flags<const NAN: bool>(values: &[f32], compare: impl Fn(f32) -> (bool, bool)) -> (usize, usize, usize) {
+fn count_flags<const NAN: bool, T: Score>(values: &[T], compare: impl Fn(T) -> (bool, bool)) -> (usize, usize, usize) {
     let (greater, equal, nan) = values.iter().fold((0_u32, 0_u32, 0_u32), |(g, e, n), &s| {
         let (is_greater, is_equal) = compare(s);
         (g + u32::from(is_greater), e + u32::from(is_equal), if NAN { n + u32::from(s.is_nan()) } else { n })
@@ -321,5 +422,39 @@ mod tests {
             assert_eq!(half, full);
             assert_eq!(half.candidates, 5000 - 8 + 1);
         }
+    }
+
+    #[test]
+    fn float64_rows_rank_like_float32_on_the_same_values_and_keep_finer_differences() {
+        // The PyKEEN fixture row in float64: the same counts as in float32.
+        let values = [2.0, 2.0, 1.0, 3.0, 5.0];
+        let wide = rank_row(&ScoreRow::F64(Cow::Borrowed(&values)), &[0], &[], RowOptions::default()).unwrap();
+        let narrow = values.map(|v| v as f32);
+        assert_eq!(wide, rank_row(&f32_row(&narrow), &[0], &[], RowOptions::default()).unwrap());
+        assert_eq!(wide.positions[0], ScorePosition { greater: 2, equal: 2 });
+        // Column 1 lowered by 1e-12 (below f32's resolution at 2, 2^-22): no longer a tie in
+        // f64; rounded to f32 it ties again.
+        let values = [2.0, 2.0 - 1e-12, 1.0, 3.0, 5.0];
+        let wide = rank_row(&ScoreRow::F64(Cow::Borrowed(&values)), &[0], &[], RowOptions::default()).unwrap();
+        assert_eq!(wide.positions[0], ScorePosition { greater: 2, equal: 1 });
+        let narrow = values.map(|v| v as f32);
+        let narrow = rank_row(&f32_row(&narrow), &[0], &[], RowOptions::default()).unwrap();
+        assert_eq!(narrow.positions[0], ScorePosition { greater: 2, equal: 2 });
+        // A difference of 1e-12 above the target: greater in f64, equal in f32.
+        let values = [2.0, 2.0 + 1e-12, 1.0];
+        let wide = rank_row(&ScoreRow::F64(Cow::Borrowed(&values)), &[0], &[], RowOptions::default()).unwrap();
+        assert_eq!(wide.positions[0], ScorePosition { greater: 1, equal: 1 });
+    }
+
+    #[test]
+    fn float64_tolerance_is_applied_in_float64() {
+        // atol 1e-5 + rtol 1e-4 · 10 = 1.01e-3 around 10: 10.001 ties, 10.0011 is greater,
+        // 9.9989 is lower; NaN and an excluded column are handled as in f32.
+        let values = [10.0, 10.001, 10.0011, 9.9989, f64::NAN, 11.0];
+        let options = RowOptions { tolerance: Some(Tolerance::LIBKGE), nan: NanPolicy::Worst };
+        let ranked = rank_row(&ScoreRow::F64(Cow::Borrowed(&values)), &[0], &[5], options).unwrap();
+        assert_eq!((ranked.candidates, ranked.positions[0]), (4, ScorePosition { greater: 1, equal: 2 }));
+        let error = rank_row(&ScoreRow::F64(Cow::Borrowed(&values)), &[0], &[5], RowOptions::default());
+        assert_eq!(error.unwrap_err(), NanScore { column: 4 });
     }
 }

@@ -111,4 +111,17 @@ proptest! {
         let full = rank_row(&ScoreRow::F32(Cow::Borrowed(&widened)), &targets, &excluded, options).unwrap();
         prop_assert_eq!(half, full);
     }
+
+    /// Exact ties on float32 scores widened to float64: the same counts (widening is exact and
+    /// keeps the order), NaN included.
+    #[test]
+    fn float64_matches_float32_on_the_same_values((scores, targets, excluded) in case()) {
+        let wide: Vec<f64> = scores.iter().map(|&s| f64::from(s)).collect();
+        for nan in [NanPolicy::Worst, NanPolicy::Error] {
+            let options = RowOptions { tolerance: None, nan };
+            let wide = rank_row(&ScoreRow::F64(Cow::Borrowed(&wide)), &targets, &excluded, options);
+            let narrow = rank_row(&ScoreRow::F32(Cow::Borrowed(&scores)), &targets, &excluded, options);
+            prop_assert_eq!(wide, narrow);
+        }
+    }
 }

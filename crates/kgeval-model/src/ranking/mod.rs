@@ -170,7 +170,8 @@ impl fmt::Display for TiePolicy {
 /// tie, not "greater". Without a tolerance, ties are exact (`==`, PyKEEN).
 ///
 /// Comparisons run in the precision of the scores (`f32` for float32/float16 matrices, with
-/// `atol` and `rtol` rounded to `f32`, as torch does on a float32 tensor).
+/// `atol` and `rtol` rounded to `f32`, as torch does on a float32 tensor; `f64` for float64
+/// matrices).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Tolerance {
     /// Absolute tolerance (LibKGE `entity_ranking.tie_handling.atol`, default 1e-5).

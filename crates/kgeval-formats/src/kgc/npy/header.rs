@@ -3,6 +3,11 @@
 //! `{'descr': '<f4', 'fortran_order': False, 'shape': (3, 5), }` padded with spaces and ended
 //! by a newline (ASCII / Latin-1 in 1.0 and 2.0, UTF-8 in 3.0). numpy pads it so that the data
 //! starts at a multiple of 64 bytes.
+//!
+//! Accepted element types: `f8`, `f4` and `f2`, little-endian (`<`, what numpy writes on every
+//! common machine) or big-endian (`>`, written on a big-endian machine or asked for with
+//! `astype('>f8')`); decoded per value, never converted to another precision. `=` (native) is
+//! not accepted: a file does not say which machine's order it meant.
 
 use std::fs::File;
 use std::io::Read as _;
@@ -16,6 +21,10 @@ const MAGIC: &[u8; 6] = b"\x93NUMPY";
 pub(super) struct Header {
     pub(super) version: (u8, u8),
     pub(super) dtype: ScoreDtype,
+    /// `>` in `descr`: the values are big-endian.
+    pub(super) big_endian: bool,
+    /// `fortran_order` True: the matrix is stored column by column.
+    pub(super) fortran_order: bool,
     pub(super) shape: (usize, usize),
     pub(super) data_offset: u64,
 }
@@ -55,11 +64,20 @@ pub(super) fn read(mut file: &File, length: u64) -> Result<Header, String> {
         raw.iter().map(|&b| char::from(b)).collect() // Latin-1
     };
     let fields = parse_dict(&text)?;
-    Ok(Header { version, dtype: fields.dtype, shape: fields.shape, data_offset })
+    Ok(Header {
+        version,
+        dtype: fields.dtype,
+        big_endian: fields.big_endian,
+        fortran_order: fields.fortran_order,
+        shape: fields.shape,
+        data_offset,
+    })
 }
 
 struct Fields {
     dtype: ScoreDtype,
+    big_endian: bool,
+    fortran_order: bool,
     shape: (usize, usize),
 }
 
@@ -99,19 +117,22 @@ fn parse_dict(text: &str) -> Result<Fields, String> {
     }
     let missing = |key: &str| format!("found no '{key}' in the header, expected 'descr', 'fortran_order' and 'shape'");
     let descr = descr.ok_or_else(|| missing("descr"))?;
-    let dtype = match descr.as_str() {
-        "<f4" => ScoreDtype::F32,
-        "<f2" => ScoreDtype::F16,
+    let (dtype, big_endian) = match descr.as_str() {
+        "<f8" => (ScoreDtype::F64, false),
+        "<f4" => (ScoreDtype::F32, false),
+        "<f2" => (ScoreDtype::F16, false),
+        ">f8" => (ScoreDtype::F64, true),
+        ">f4" => (ScoreDtype::F32, true),
+        ">f2" => (ScoreDtype::F16, true),
         other => {
             return Err(format!(
-                "found dtype '{other}' ({}), expected '<f4' (float32) or '<f2' (float16)",
+                "found dtype '{other}' ({}), expected float64, float32 or float16 \
+                 ('<f8', '<f4', '<f2', or big-endian '>f8', '>f4', '>f2')",
                 describe(other)
             ))
         }
     };
-    if fortran.ok_or_else(|| missing("fortran_order"))? {
-        return Err("found fortran_order True (column-major), expected C order (numpy.ascontiguousarray)".to_owned());
-    }
+    let fortran_order = fortran.ok_or_else(|| missing("fortran_order"))?;
     let dims = shape.ok_or_else(|| missing("shape"))?;
     let [rows, cols] = dims[..] else {
         let shown: Vec<String> = dims.iter().map(usize::to_string).collect();
@@ -121,7 +142,7 @@ fn parse_dict(text: &str) -> Result<Fields, String> {
             dims.len()
         ));
     };
-    Ok(Fields { dtype, shape: (rows, cols) })
+    Ok(Fields { dtype, big_endian, fortran_order, shape: (rows, cols) })
 }
 
 /// Words for a numpy type string (`>f4` → "big-endian float32").
@@ -139,6 +160,7 @@ fn describe(descr: &str) -> String {
         "u" => "uint",
         "c" => "complex",
         "b" => return format!("{order}bool"),
+        "O" => return "Python objects".to_owned(),
         _ => return "not a float type".to_owned(),
     };
     format!("{order}{kind}{bits}")
@@ -237,27 +259,43 @@ mod tests {
     #[test]
     fn numpy_headers_parse() {
         let fields = parse_dict("{'descr': '<f4', 'fortran_order': False, 'shape': (3, 5), }    \n").unwrap();
-        assert_eq!((fields.dtype, fields.shape), (ScoreDtype::F32, (3, 5)));
+        assert_eq!(
+            (fields.dtype, fields.big_endian, fields.fortran_order, fields.shape),
+            (ScoreDtype::F32, false, false, (3, 5))
+        );
         // Key order, double quotes, Python 2 longs and no trailing comma are all accepted.
         let fields = parse_dict("{\"shape\": (2L, 0L), \"fortran_order\": False, \"descr\": \"<f2\"}\n").unwrap();
         assert_eq!((fields.dtype, fields.shape), (ScoreDtype::F16, (2, 0)));
+        // float64, big-endian, Fortran order.
+        for (descr, dtype, big_endian) in [
+            ("<f8", ScoreDtype::F64, false),
+            (">f8", ScoreDtype::F64, true),
+            (">f4", ScoreDtype::F32, true),
+            (">f2", ScoreDtype::F16, true),
+        ] {
+            let fields =
+                parse_dict(&format!("{{'descr': '{descr}', 'fortran_order': True, 'shape': (3, 5), }}")).unwrap();
+            assert_eq!((fields.dtype, fields.big_endian, fields.fortran_order), (dtype, big_endian, true), "{descr}");
+        }
     }
 
     #[test]
     fn header_errors_say_what_was_expected() {
         let err = |text: &str| parse_dict(text).err().unwrap();
-        assert_eq!(
-            err("{'descr': '>f4', 'fortran_order': False, 'shape': (3, 5), }"),
-            "found dtype '>f4' (big-endian float32), expected '<f4' (float32) or '<f2' (float16)"
-        );
-        assert_eq!(
-            err("{'descr': '<f8', 'fortran_order': False, 'shape': (3, 5), }"),
-            "found dtype '<f8' (float64), expected '<f4' (float32) or '<f2' (float16)"
-        );
-        assert_eq!(
-            err("{'descr': '<f4', 'fortran_order': True, 'shape': (3, 5), }"),
-            "found fortran_order True (column-major), expected C order (numpy.ascontiguousarray)"
-        );
+        let accepted = "expected float64, float32 or float16 ('<f8', '<f4', '<f2', or big-endian '>f8', '>f4', '>f2')";
+        for (descr, what) in [
+            ("<i4", "int32"),
+            (">i8", "big-endian int64"),
+            ("<c16", "complex128"),
+            ("|O", "Python objects"),
+            ("=f4", "float32"),
+            ("|b1", "bool"),
+        ] {
+            assert_eq!(
+                err(&format!("{{'descr': '{descr}', 'fortran_order': False, 'shape': (3, 5), }}")),
+                format!("found dtype '{descr}' ({what}), {accepted}")
+            );
+        }
         assert_eq!(
             err("{'descr': '<f4', 'fortran_order': False, 'shape': (15,), }"),
             "found shape (15,) (1-D), expected a 2-D matrix: one row per question, one column per entity"
@@ -265,6 +303,10 @@ mod tests {
         assert_eq!(
             err("{'descr': '<f4', 'fortran_order': False}"),
             "found no 'shape' in the header, expected 'descr', 'fortran_order' and 'shape'"
+        );
+        assert_eq!(
+            err("{'descr': '<f4', 'shape': (3, 5)}"),
+            "found no 'fortran_order' in the header, expected 'descr', 'fortran_order' and 'shape'"
         );
         assert_eq!(
             err("{'descr': '<f4', 'fortran_order': Nope}"),
