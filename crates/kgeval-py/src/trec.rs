@@ -156,30 +156,30 @@ fn type_name(value: &Bound<'_, PyAny>) -> String {
 }
 
 /// An id: a `str` (ints are taken as their decimal text).
-fn id(value: &Bound<'_, PyAny>, what: &str) -> PyResult<String> {
+fn id(value: &Bound<'_, PyAny>, what: impl FnOnce() -> String) -> PyResult<String> {
     if let Ok(text) = value.downcast::<PyString>() {
         return Ok(text.to_cow()?.into_owned());
     }
     if let Ok(number) = value.extract::<i64>() {
         return Ok(number.to_string());
     }
-    Err(invalid(format!("{what}: found an id of type {}, expected str", type_name(value))))
+    Err(invalid(format!("{}: found an id of type {}, expected str", what(), type_name(value))))
 }
 
 /// A relevance judgment: an integer (an integral float is taken).
-fn relevance(value: &Bound<'_, PyAny>, what: &str) -> PyResult<i64> {
+fn relevance(value: &Bound<'_, PyAny>, what: impl FnOnce() -> String) -> PyResult<i64> {
     if let Ok(number) = value.extract::<i64>() {
         return Ok(number);
     }
     match value.extract::<f64>() {
         Ok(number) if number.fract() == 0.0 && number.abs() < 9.0e15 => Ok(number as i64),
-        _ => Err(invalid(format!("{what}: found relevance {}, expected an integer", repr(value)))),
+        _ => Err(invalid(format!("{}: found relevance {}, expected an integer", what(), repr(value)))),
     }
 }
 
 /// A retrieval score: a number.
-fn score(value: &Bound<'_, PyAny>, what: &str) -> PyResult<f64> {
-    value.extract::<f64>().map_err(|_| invalid(format!("{what}: found score {}, expected a number", repr(value))))
+fn score(value: &Bound<'_, PyAny>, what: impl FnOnce() -> String) -> PyResult<f64> {
+    value.extract::<f64>().map_err(|_| invalid(format!("{}: found score {}, expected a number", what(), repr(value))))
 }
 
 fn repr(value: &Bound<'_, PyAny>) -> String {
@@ -213,9 +213,9 @@ fn read_qrels(value: &Bound<'_, PyAny>, what: &str) -> PyResult<Qrels> {
     let mut qrels = Qrels::new();
     if let Some([q, d, v]) = columns(value, what)? {
         for (row, ((q, d), v)) in q.iter().zip(&d).zip(&v).enumerate() {
-            let qid = id(q, &format!("{what} row {row}"))?;
-            let docno = id(d, &format!("{what} row {row}"))?;
-            let rel = relevance(v, &format!("{what} row {row}"))?;
+            let qid = id(q, || format!("{what} row {row}"))?;
+            let docno = id(d, || format!("{what} row {row}"))?;
+            let rel = relevance(v, || format!("{what} row {row}"))?;
             if qrels.topic_mut(&qid).insert(&docno, rel).is_some() {
                 return Err(invalid(format!(
                     "{what} row {row}: found a second judgment for qid {qid:?}, docid {docno:?}, expected one"
@@ -225,13 +225,13 @@ fn read_qrels(value: &Bound<'_, PyAny>, what: &str) -> PyResult<Qrels> {
         return Ok(qrels);
     }
     for (qid, docs) in items(value, what)? {
-        let qid = id(&qid, what)?;
+        let qid = id(&qid, || what.to_owned())?;
         let at = format!("{what}[{qid:?}]");
         let docs = items(&docs, &at)?;
         let topic = qrels.topic_mut(&qid);
         for (docno, rel) in docs {
-            let docno = id(&docno, &at)?;
-            topic.insert(&docno, relevance(&rel, &format!("{at}[{docno:?}]"))?);
+            let docno = id(&docno, || at.clone())?;
+            topic.insert(&docno, relevance(&rel, || format!("{at}[{docno:?}]"))?);
         }
     }
     Ok(qrels)
@@ -247,9 +247,9 @@ fn read_run(value: &Bound<'_, PyAny>, what: &str) -> PyResult<Run> {
     if let Some([q, d, v]) = columns(value, what)? {
         let mut slots: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
         for (row, ((q, d), v)) in q.iter().zip(&d).zip(&v).enumerate() {
-            let qid = id(q, &format!("{what} row {row}"))?;
-            let docno = id(d, &format!("{what} row {row}"))?;
-            let value = score(v, &format!("{what} row {row}"))?;
+            let qid = id(q, || format!("{what} row {row}"))?;
+            let docno = id(d, || format!("{what} row {row}"))?;
+            let value = score(v, || format!("{what} row {row}"))?;
             let slot = *slots.entry(qid.clone()).or_insert_with(|| {
                 run.topics.push((qid, Vec::new()));
                 run.topics.len() - 1
@@ -259,12 +259,12 @@ fn read_run(value: &Bound<'_, PyAny>, what: &str) -> PyResult<Run> {
         return Ok(run);
     }
     for (qid, docs) in items(value, what)? {
-        let qid = id(&qid, what)?;
+        let qid = id(&qid, || what.to_owned())?;
         let at = format!("{what}[{qid:?}]");
         let mut list = Vec::new();
         for (docno, value) in items(&docs, &at)? {
-            let docno = id(&docno, &at)?;
-            let value = score(&value, &format!("{at}[{docno:?}]"))?;
+            let docno = id(&docno, || at.clone())?;
+            let value = score(&value, || format!("{at}[{docno:?}]"))?;
             push(&mut list, docno, value);
         }
         run.topics.push((qid, list));
