@@ -25,7 +25,7 @@ pub use evaluation::{Conventions, Evaluation, FamilyResult, Warning};
 pub use gate::{Gate, GateFailure};
 pub use input_paths::same_file_as;
 pub use inputs::{system_names, SystemInput};
-pub use kgeval_formats::{Input, InputBytes};
+pub use kgeval_formats::{FormatError, Input, InputBytes, SyntaxError};
 pub use kgeval_model::{Diagnostic, ScoreTable};
 pub use kgeval_report::{OutputFormat, RenderOptions, TrecTextLines};
 pub use manifest::{family_from_toml, from_json, from_toml, read_family_toml, read_toml};

@@ -8,7 +8,8 @@ use kgeval_formats::Read;
 use kgeval_metrics::trec::{evaluate_run, record_run_into_table};
 use kgeval_model::metric_names::metric_info;
 use kgeval_model::trec::{
-    IrEvaluation, IrOptions, MeasureFamily, MeasureRequest, MeasureSet, QuerySet, RunEvaluation, TieBreak,
+    IrEvaluation, IrOptions, MeasureFamily, MeasureRequest, MeasureSet, Qrels, QuerySet, Run, RunEvaluation, RunSource,
+    TieBreak,
 };
 use kgeval_model::{Diagnostic, Location, ScoreTable};
 use serde::Deserialize;
@@ -143,13 +144,7 @@ impl TrecTask {
     /// two runs with one name; a run with no topic in common with the qrels (unless
     /// `complete`).
     pub fn run(&self, progress: &dyn Progress) -> Result<Evaluation, Error> {
-        let requests = self
-            .measures
-            .iter()
-            .map(|m| MeasureRequest::parse(m))
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(|e| Error::invalid(e.to_string()))?;
-        let measures = MeasureSet::from_requests(&requests);
+        let measures = self.measure_set()?;
         if self.runs.is_empty() {
             return Err(Error::invalid("trec: expected at least one run"));
         }
@@ -159,7 +154,6 @@ impl TrecTask {
             return Err(Error::invalid("stdin (-) can be read only once"));
         }
         let names = run_names(&self.runs)?;
-        let options = self.options();
         let qrels_name = self.qrels.name();
         // The qrels and the first run are read at the same time (both cores).
         let (qrels, first_run) = rayon::join(
@@ -175,43 +169,169 @@ impl TrecTask {
         );
         let Read { value: qrels, warnings: qrels_warnings } = qrels?;
         let mut first_run = Some(first_run?);
-        let mut warnings: Vec<Warning> = qrels_warnings
-            .into_iter()
-            .map(|diagnostic| Warning { scope: format!("qrels {qrels_name}"), diagnostic })
-            .collect();
-        let mut evaluation = IrEvaluation { qrels_source: qrels_name.clone(), options, measures, runs: Vec::new() };
-        let mut tables = Vec::with_capacity(self.runs.len());
+        let mut runs = Runs::new(qrels_name, measures, self.options());
+        runs.warnings.extend(
+            qrels_warnings
+                .into_iter()
+                .map(|diagnostic| Warning { scope: format!("qrels {}", runs.evaluation.qrels_source), diagnostic }),
+        );
         progress.start("runs", self.runs.len() as u64);
         for (system, name) in self.runs.iter().zip(&names) {
             let run = match first_run.take() {
                 Some(run) => run,
                 None => RunFile::from_input(system.input.open()?)?,
             };
-            let source = source_name(&system.input);
-            let mut result = evaluate_run(&qrels, &run, &evaluation.measures, &evaluation.options)?;
-            if result.topics.is_empty() {
-                return Err(Error::invalid(format!(
-                    "{source}: no topic in common with {qrels_name} ({} run topics, {} qrels topics; -c scores every qrels topic)",
-                    result.run_topics_missing_from_qrels.len(),
-                    qrels.len()
-                )));
-            }
-            result.source.clone_from(&source);
-            result.name.clone_from(name);
-            warnings
-                .push(Warning { scope: format!("run {name}"), diagnostic: topics_note(&result, &evaluation.options) });
-            tables.push(run_table(&result, &evaluation.measures));
-            evaluation.runs.push(result);
+            runs.add(&qrels, &run, name, source_name(&system.input), Error::from)?;
             progress.advance(1);
         }
         progress.finish();
+        runs.finish(names)
+    }
+
+    /// Evaluates runs held in memory against qrels held in memory, with this task's measures
+    /// and policies: what a program that already has its judgments and rankings (Python
+    /// dicts, data frames) runs. The task's own `qrels` and `runs` inputs are not read; `runs`
+    /// are `(name, run)` pairs, and errors and notes name the qrels `qrels_name` and each run
+    /// by its name.
+    ///
+    /// ```
+    /// use kgeval::trec::TrecTask;
+    /// use kgeval_model::trec::{Qrels, Run};
+    /// let mut qrels = Qrels::new();
+    /// qrels.topic_mut("q1").insert("d1", 1);
+    /// let mut run = Run::default();
+    /// run.push("q1", "d2", 2.0);
+    /// run.push("q1", "d1", 1.0);
+    /// let task = TrecTask::new("qrels").measure("recip_rank");
+    /// let evaluation = task.run_in_memory(&qrels, "qrels", &[("bm25".to_owned(), run)])?;
+    /// assert_eq!(evaluation.headline("bm25", "recip_rank"), Some(0.5));
+    /// # Ok::<(), kgeval::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`TrecTask::run`]: an unknown measure, no run, two runs with one name, a run with
+    /// no topic in common with the qrels (unless `complete`); a document retrieved twice for
+    /// one topic; a score that is not finite (NaN, ±inf), which a run file cannot hold either.
+    pub fn run_in_memory(&self, qrels: &Qrels, qrels_name: &str, runs: &[(String, Run)]) -> Result<Evaluation, Error> {
+        let measures = self.measure_set()?;
+        if runs.is_empty() {
+            return Err(Error::invalid("trec: expected at least one run"));
+        }
+        let names = system_names(
+            &runs.iter().map(|(name, _)| SystemInput::named(name.clone(), Input::path(name))).collect::<Vec<_>>(),
+        )?;
+        for (name, run) in runs {
+            for (qid, docs) in &run.topics {
+                if let Some(doc) = docs.iter().find(|d| !d.score.is_finite()) {
+                    return Err(Error::invalid(format!(
+                        "run {name}: topic {qid}: document {} has score {}, expected a finite score",
+                        doc.docno, doc.score
+                    )));
+                }
+            }
+        }
+        let mut out = Runs::new(qrels_name.to_owned(), measures, self.options());
+        for (name, run) in runs {
+            out.add(qrels, run, name, name.clone(), |e| Error::invalid(format!("run {name}: {e}")))?;
+        }
+        out.finish(names)
+    }
+
+    /// Reads the task's qrels (for [`TrecTask::run_in_memory`] on qrels given as a file).
+    ///
+    /// # Errors
+    /// The qrels cannot be read or are malformed.
+    pub fn read_qrels(&self) -> Result<Qrels, Error> {
+        let opened = self.qrels.open()?;
+        Ok(read_qrels_bytes(opened.bytes(), opened.name())?.value)
+    }
+
+    /// The measures asked for, parsed (trec_eval's `-m` strings, aliases, and the names as
+    /// trec_eval prints them: `P_5`, `ndcg_cut_10`).
+    ///
+    /// # Errors
+    /// [`Error::Invalid`] naming the first measure that names nothing known.
+    pub fn measure_set(&self) -> Result<MeasureSet, Error> {
+        let requests = self
+            .measures
+            .iter()
+            .map(|m| MeasureRequest::parse(&dotted(m)))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| Error::invalid(e.to_string()))?;
+        Ok(MeasureSet::from_requests(&requests))
+    }
+}
+
+/// A measure named as trec_eval prints it and pytrec_eval takes it (`P_5`, `ndcg_cut_5,10`,
+/// `iprec_at_recall_0.10`) in trec_eval's `-m` form (`P.5`, `ndcg_cut.5,10`,
+/// `iprec_at_recall.0.10`); any other argument unchanged.
+fn dotted(argument: &str) -> std::borrow::Cow<'_, str> {
+    if MeasureFamily::from_name(argument).is_none() && !argument.contains('@') {
+        for (at, _) in argument.match_indices('_') {
+            let (name, parameters) = (&argument[..at], &argument[at + 1..]);
+            if MeasureFamily::from_name(name).is_some()
+                && parameters.starts_with(|c: char| c.is_ascii_digit())
+                && parameters.chars().all(|c| c.is_ascii_digit() || c == '.' || c == ',')
+            {
+                return format!("{name}.{parameters}").into();
+            }
+        }
+    }
+    argument.into()
+}
+
+/// The runs evaluated so far against one qrels: the result, the warnings and the tables.
+struct Runs {
+    evaluation: IrEvaluation,
+    warnings: Vec<Warning>,
+    tables: Vec<ScoreTable>,
+}
+
+impl Runs {
+    fn new(qrels_source: String, measures: MeasureSet, options: IrOptions) -> Self {
+        Runs {
+            evaluation: IrEvaluation { qrels_source, options, measures, runs: Vec::new() },
+            warnings: Vec::new(),
+            tables: Vec::new(),
+        }
+    }
+
+    /// Evaluates one run, with its note and table.
+    fn add<S: RunSource>(
+        &mut self,
+        qrels: &Qrels,
+        run: &S,
+        name: &str,
+        source: String,
+        error: impl FnOnce(S::Error) -> Error,
+    ) -> Result<(), Error> {
+        let evaluation = &mut self.evaluation;
+        let mut result = evaluate_run(qrels, run, &evaluation.measures, &evaluation.options).map_err(error)?;
+        if result.topics.is_empty() {
+            return Err(Error::invalid(format!(
+                "{source}: no topic in common with {} ({} run topics, {} qrels topics; -c scores every qrels topic)",
+                evaluation.qrels_source,
+                result.run_topics_missing_from_qrels.len(),
+                qrels.len()
+            )));
+        }
+        result.source = source;
+        name.clone_into(&mut result.name);
+        self.warnings
+            .push(Warning { scope: format!("run {name}"), diagnostic: topics_note(&result, &evaluation.options) });
+        self.tables.push(run_table(&result, &evaluation.measures));
+        evaluation.runs.push(result);
+        Ok(())
+    }
+
+    fn finish(self, names: Vec<String>) -> Result<Evaluation, Error> {
         Ok(Evaluation {
             family: Family::Trec,
             systems: names,
-            conventions: Conventions::Trec(evaluation.options.clone()),
-            warnings,
-            table: canonical_table(&tables)?,
-            result: FamilyResult::Trec(evaluation),
+            conventions: Conventions::Trec(self.evaluation.options.clone()),
+            warnings: self.warnings,
+            table: canonical_table(&self.tables)?,
+            result: FamilyResult::Trec(self.evaluation),
         })
     }
 }
@@ -274,4 +394,21 @@ fn run_table(result: &RunEvaluation, measures: &MeasureSet) -> ScoreTable {
         table.set_headline(system, metric, value);
     }
     table
+}
+
+#[cfg(test)]
+mod tests {
+    use super::dotted;
+
+    #[test]
+    fn printed_names_read_as_dash_m_arguments() {
+        assert_eq!(dotted("P_5"), "P.5");
+        assert_eq!(dotted("ndcg_cut_5,10"), "ndcg_cut.5,10");
+        assert_eq!(dotted("iprec_at_recall_0.10"), "iprec_at_recall.0.10");
+        assert_eq!(dotted("map_cut_20"), "map_cut.20");
+        // Names that are families, aliases or nothing known stay as they are.
+        for same in ["recip_rank", "set_P", "num_rel_ret", "ndcg@10", "P.5", "foo_5", "ndcg_cut"] {
+            assert_eq!(dotted(same), same);
+        }
+    }
 }

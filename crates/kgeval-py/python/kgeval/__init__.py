@@ -1,0 +1,16 @@
+"""kgeval: exact, convention-explicit evaluation of knowledge-graph systems, in Python.
+
+One module per family, each a thin front end over the Rust facade (every default, convention
+and metric lives there, shared with the ``kgeval`` command line):
+
+- :mod:`kgeval.trec` — trec_eval's measures; ``import kgeval.trec as pytrec_eval`` works.
+
+Errors raise :class:`kgeval.Error` subclasses: :class:`ParseError` (malformed input, with
+``.path``, ``.line``, ``.column``), :class:`ReadError` (a file that cannot be read, with
+``.path``) and :class:`InvalidInput` (an option or an input that cannot be evaluated).
+"""
+
+from kgeval._kgeval import Error, InvalidInput, ParseError, ReadError, __version__
+from kgeval import trec
+
+__all__ = ["Error", "InvalidInput", "ParseError", "ReadError", "trec", "__version__"]

@@ -1,0 +1,69 @@
+"""Python idioms (data frames, ranx objects, path-likes) turned into what the native module
+takes: a path, a nested dict, or columns ``(ids, docids, values)``. Nothing here decides a
+default or validates a value: the native module and the facade do."""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Iterable, Sequence, Tuple
+
+# Column names by library: ranx (q_id, doc_id, score) and ir_measures (query_id, doc_id,
+# relevance / score), then the TREC file's own (qid, docno, rel / score).
+_ID_COLUMNS = ("q_id", "query_id", "qid")
+_DOC_COLUMNS = ("doc_id", "docno", "docid")
+_QRELS_VALUES = ("relevance", "score", "rel", "label")
+_RUN_VALUES = ("score", "rank_score")
+
+
+def _is_frame(value: Any) -> bool:
+    return hasattr(value, "columns") and hasattr(value, "iloc")
+
+
+def _pick(columns: Sequence[str], names: Tuple[str, ...], what: str, role: str) -> str:
+    for name in names:
+        if name in columns:
+            return name
+    from kgeval import InvalidInput
+
+    raise InvalidInput(
+        f"{what}: found columns {list(columns)}, expected a {role} column named one of {', '.join(names)}"
+    )
+
+
+def to_native(value: Any, what: str, values: Tuple[str, ...]) -> Any:
+    """A path, a nested mapping or columns: data frames become columns, ranx ``Qrels`` and
+    ``Run`` objects their dict, path-likes their path; anything else goes through as is."""
+    if isinstance(value, (str, os.PathLike)):
+        return os.fspath(value)
+    if _is_frame(value):
+        columns = [str(c) for c in value.columns]
+        q = _pick(columns, _ID_COLUMNS, what, "query id")
+        d = _pick(columns, _DOC_COLUMNS, what, "document id")
+        v = _pick(columns, values, what, "value")
+        return (
+            [str(x) for x in value[q].tolist()],
+            [str(x) for x in value[d].tolist()],
+            value[v].tolist(),
+        )
+    if type(value).__name__ in ("Qrels", "Run") and hasattr(value, "to_dict"):
+        return value.to_dict()
+    return value
+
+
+def qrels(value: Any) -> Any:
+    """Qrels as the native module takes them."""
+    return to_native(value, "qrels", _QRELS_VALUES)
+
+
+def run(value: Any, what: str = "run") -> Any:
+    """A run as the native module takes it."""
+    return to_native(value, what, _RUN_VALUES)
+
+
+def measures(value: "str | Iterable[str] | None") -> "list[str] | None":
+    """One measure or several, as a list (``None``: the facade's default)."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return [value]
+    return [str(m) for m in value]

@@ -1,0 +1,125 @@
+"""trec_eval's measures over qrels and runs given as paths, nested dicts or data frames.
+
+``evaluate`` is the kgeval call; :class:`RelevanceEvaluator`, ``parse_run`` and ``parse_qrel``
+have pytrec_eval's interface and output, so ``import kgeval.trec as pytrec_eval`` works::
+
+    import kgeval.trec as pytrec_eval
+    evaluator = pytrec_eval.RelevanceEvaluator(qrels, {"map", "ndcg_cut.10", "P_5"})
+    per_query = evaluator.evaluate(run)     # {qid: {"map": ..., "ndcg_cut_10": ..., "P_5": ...}}
+
+Measures are named as trec_eval's ``-m`` (``map``, ``P.5,10``, ``official``, ``all_trec``), as
+it prints them (``P_5``, ``ndcg_cut_10``), or as ranx / ir_measures do (``ndcg@10``,
+``precision@5``, ``mrr@10``, ``nDCG@10``, ``RR``, ``AP``).
+
+Known differences from pytrec_eval: ``judged_docs_only_flag`` (trec_eval ``-J``) is not
+supported; summary-only measures (``num_q``, ``gm_map``, ``gm_bpref``, ``runid``) are not in
+the per-query dicts (their summary is in ``evaluate(..., per_query=False)``).
+"""
+
+from __future__ import annotations
+
+import collections
+from typing import Any, Dict, Iterable, Mapping, Optional
+
+from kgeval import _inputs
+from kgeval._kgeval import InvalidInput, trec_evaluate, trec_measure_names
+
+__all__ = ["evaluate", "RelevanceEvaluator", "parse_run", "parse_qrel", "measure_names"]
+
+
+def evaluate(
+    qrels: Any,
+    run: Any,
+    measures: "str | Iterable[str] | None" = None,
+    *,
+    tie_break: Optional[str] = None,
+    per_query: bool = True,
+    complete: Optional[bool] = None,
+    relevance_level: Optional[int] = None,
+    ndcg_uses_level: Optional[bool] = None,
+    max_docs: Optional[int] = None,
+) -> Dict[str, Any]:
+    """Evaluates ``run`` against ``qrels`` with trec_eval's definitions.
+
+    ``qrels``: a path, ``{qid: {docid: relevance}}``, a data frame (``q_id``/``query_id``,
+    ``doc_id``, ``score``/``relevance``) or a ranx ``Qrels``. ``run``: a path,
+    ``{qid: {docid: score}}``, a data frame (``q_id``/``query_id``, ``doc_id``, ``score``) or a
+    ranx ``Run``. ``measures``: one name or several (default: trec_eval's official set).
+    Options left ``None`` take kgeval's defaults: ``tie_break="docno-desc"`` (trec_eval's),
+    topics in both inputs (``complete=True``: every qrels topic, trec_eval ``-c``),
+    ``relevance_level=1``, no ``max_docs`` cut.
+
+    Returns ``{qid: {measure: value}}`` (pytrec_eval's shape) when ``per_query``, else
+    ``{measure: value}``, trec_eval's summary (means; ``num_*`` summed; ``gm_*`` geometric).
+    """
+    out = trec_evaluate(
+        _inputs.qrels(qrels),
+        [("run", _inputs.run(run))],
+        _inputs.measures(measures),
+        complete=complete,
+        level=relevance_level,
+        ndcg_level=ndcg_uses_level,
+        max_docs=max_docs,
+        tie_break=tie_break,
+    )["run"]
+    return out["per_query"] if per_query else out["summary"]
+
+
+def measure_names(measures: "str | Iterable[str] | None" = None) -> "list[str]":
+    """The measure names ``evaluate`` outputs for ``measures``, in trec_eval's order
+    (``["P.5,10"]`` → ``["P_5", "P_10"]``); raises :class:`kgeval.InvalidInput` for an unknown
+    one."""
+    return trec_measure_names(_inputs.measures(measures))
+
+
+class RelevanceEvaluator:
+    """pytrec_eval's ``RelevanceEvaluator``: qrels and measures once, then ``evaluate(run)``
+    per run, returning ``{qid: {measure: value}}`` for the topics in both (topics whose qrels
+    are empty dropped, as pytrec_eval does)."""
+
+    def __init__(
+        self,
+        query_relevance: Mapping[str, Mapping[str, int]],
+        measures: Iterable[str],
+        relevance_level: int = 1,
+        judged_docs_only_flag: bool = False,
+    ) -> None:
+        if judged_docs_only_flag:
+            raise InvalidInput("judged_docs_only_flag: found True, expected False (trec_eval -J is not supported)")
+        self._measures = _inputs.measures(measures) or []
+        trec_measure_names(self._measures)  # an unknown measure fails here, as in pytrec_eval
+        qrels = _inputs.qrels(query_relevance)
+        if hasattr(qrels, "items"):
+            qrels = {q: docs for q, docs in qrels.items() if len(docs) > 0}
+        self._qrels = qrels
+        self._level = relevance_level
+
+    def evaluate(self, scores: Mapping[str, Mapping[str, float]]) -> Dict[str, Dict[str, float]]:
+        """Per-topic values of the run ``scores`` (``{qid: {docid: score}}``); ``{}`` when no
+        topic is in both the run and the qrels."""
+        scores = _inputs.run(scores)
+        if not scores:
+            return {}
+        if hasattr(self._qrels, "items") and hasattr(scores, "keys") and not any(q in self._qrels for q in scores):
+            return {}
+        return trec_evaluate(self._qrels, [("run", scores)], self._measures, level=self._level)["run"]["per_query"]
+
+
+def parse_run(f_run: Iterable[str]) -> Dict[str, Dict[str, float]]:
+    """pytrec_eval's ``parse_run``: run lines (``qid Q0 docid rank score tag``) as a nested dict."""
+    run: Dict[str, Dict[str, float]] = collections.defaultdict(dict)
+    for line in f_run:
+        query_id, _, object_id, _, score, _ = line.strip().split()
+        assert object_id not in run[query_id]
+        run[query_id][object_id] = float(score)
+    return run
+
+
+def parse_qrel(f_qrel: Iterable[str]) -> Dict[str, Dict[str, int]]:
+    """pytrec_eval's ``parse_qrel``: qrels lines (``qid 0 docid rel``) as a nested dict."""
+    qrel: Dict[str, Dict[str, int]] = collections.defaultdict(dict)
+    for line in f_qrel:
+        query_id, _, object_id, relevance = line.strip().split()
+        assert object_id not in qrel[query_id]
+        qrel[query_id][object_id] = int(relevance)
+    return qrel

@@ -1,0 +1,22 @@
+//! `kgeval._kgeval`: the native half of the `kgeval` Python package (python/kgeval).
+//!
+//! A front end like the CLI: it turns Python values (paths, nested dicts, columns, numpy
+//! arrays) into the facade's tasks and inputs, runs them with the GIL released, and turns the
+//! `Evaluation` back into dicts. It holds no default, convention or metric; errors become
+//! `kgeval.Error` subclasses, never a panic across the FFI boundary (PyO3 turns a panic into
+//! `PanicException`; the code here returns errors instead).
+
+mod errors;
+mod trec;
+
+use pyo3::prelude::*;
+
+/// The native module; `kgeval/__init__.py` re-exports what users call.
+#[pymodule]
+fn _kgeval(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    errors::register(m)?;
+    m.add_function(wrap_pyfunction!(trec::trec_evaluate, m)?)?;
+    m.add_function(wrap_pyfunction!(trec::trec_measure_names, m)?)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

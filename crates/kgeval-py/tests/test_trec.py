@@ -1,0 +1,133 @@
+"""kgeval.trec against pytrec_eval (in-process, 1e-12) and ranx (tie-free runs)."""
+
+import math
+import random
+
+import pytest
+
+import kgeval
+import kgeval.trec
+
+pytrec_eval = pytest.importorskip("pytrec_eval")
+trec_agreement = pytest.importorskip("trec_agreement")
+
+TOLERANCE = 1e-12
+
+
+def generated_cases():
+    """The CLI peer check's 250 cases, same seed, same generator."""
+    rng = random.Random(20261121)
+    for index in range(250):
+        qrels, run = trec_agreement.make_case(rng, index)
+        level = 2 if index % 5 == 4 else 1
+        if set(qrels) & set(run):
+            yield index, qrels, run, level
+
+
+def test_pytrec_eval_agreement_on_the_250_generated_cases():
+    compared = ties = cases = 0
+    failures = []
+    for index, qrels, run, level in generated_cases():
+        cases += 1
+        theirs = pytrec_eval.RelevanceEvaluator(qrels, set(trec_agreement.MEASURES), relevance_level=level).evaluate(run)
+        ours = kgeval.trec.evaluate(qrels, run, trec_agreement.MEASURES, relevance_level=level)
+        assert set(ours) == set(theirs), f"case {index}: topics"
+        for qid, values in theirs.items():
+            assert set(ours[qid]) == set(values), f"case {index} {qid}: measures"
+            for measure, value in values.items():
+                compared += 1
+                if abs(ours[qid][measure] - value) > TOLERANCE:
+                    failures.append((index, qid, measure, ours[qid][measure], value))
+        for docs in run.values():
+            scores = list(docs.values())
+            ties += len(scores) != len(set(scores))
+    assert failures == []
+    # The generator still stresses what it should: many values, many tied topics.
+    assert cases > 200 and compared > 5000 and ties > 100, (cases, compared, ties)
+
+
+def test_relevance_evaluator_output_equals_pytrec_eval_key_for_key():
+    import kgeval.trec as kg_pytrec_eval  # the drop-in spelling
+
+    measures = {"map", "P_5", "ndcg_cut_10", "recip_rank", "recall.5,10", "num_ret", "bpref", "Rprec", "success_1"}
+    for index, qrels, run, level in list(generated_cases())[:60]:
+        theirs = pytrec_eval.RelevanceEvaluator(qrels, measures, relevance_level=level).evaluate(run)
+        ours = kg_pytrec_eval.RelevanceEvaluator(qrels, measures, relevance_level=level).evaluate(run)
+        assert list(sorted(ours)) == list(sorted(theirs)), index
+        for qid in theirs:
+            assert sorted(ours[qid]) == sorted(theirs[qid]), (index, qid)
+            for measure, value in theirs[qid].items():
+                assert type(ours[qid][measure]) is type(value) is float
+                assert ours[qid][measure] == pytest.approx(value, abs=TOLERANCE), (index, qid, measure)
+
+
+def test_relevance_evaluator_pytrec_conventions():
+    qrels = {"q1": {"d1": 1, "d2": 0}, "q2": {}, "q3": {"d9": 1}}
+    evaluator = kgeval.trec.RelevanceEvaluator(qrels, {"P.1,2", "recip_rank"})
+    # q2's empty judgments are dropped, q3 has no run line: only q1 is evaluated.
+    out = evaluator.evaluate({"q1": {"d2": 2.0, "d1": 1.0}, "q2": {"d1": 1.0}})
+    assert out == {"q1": {"P_1": 0.0, "P_2": 0.5, "recip_rank": 0.5}}
+    assert evaluator.evaluate({}) == {}
+    assert evaluator.evaluate({"zz": {"d1": 1.0}}) == {}
+    with pytest.raises(ValueError, match="bogus"):
+        kgeval.trec.RelevanceEvaluator(qrels, {"bogus"})
+
+
+def test_summary_and_tie_break_and_paths(tmp_path):
+    qrels = {"q1": {"a": 1, "b": 1}, "q2": {"c": 1}}
+    # a and z tie: trec_eval breaks ties by docno descending (z first).
+    run = {"q1": {"z": 1.0, "a": 1.0, "b": 0.5}, "q2": {"c": 3.0, "d": 4.0}}
+    summary = kgeval.trec.evaluate(qrels, run, ["recip_rank", "num_q", "num_rel_ret"], per_query=False)
+    assert summary == {"recip_rank": (0.5 + 0.5) / 2, "num_q": 2.0, "num_rel_ret": 3.0}
+    asc = kgeval.trec.evaluate(qrels, run, "recip_rank", tie_break="docno-asc")
+    assert asc["q1"]["recip_rank"] == 1.0
+    (tmp_path / "qrels").write_text("q1 0 a 1\nq1 0 b 1\nq2 0 c 1\n")
+    (tmp_path / "run").write_text("q1 Q0 z 1 1.0 t\nq1 Q0 a 2 1.0 t\nq1 Q0 b 3 0.5 t\nq2 Q0 c 1 3.0 t\nq2 Q0 d 2 4.0 t\n")
+    from_files = kgeval.trec.evaluate(tmp_path / "qrels", str(tmp_path / "run"), "recip_rank")
+    assert from_files == kgeval.trec.evaluate(qrels, run, "recip_rank")
+    # Qrels from a file, run in memory.
+    assert kgeval.trec.evaluate(tmp_path / "qrels", run, "recip_rank") == from_files
+    # -c: every qrels topic, q3 scoring 0.
+    qrels["q3"] = {"x": 1}
+    complete = kgeval.trec.evaluate(qrels, run, "recip_rank", complete=True)
+    assert complete["q3"] == {"recip_rank": 0.0}
+
+
+def test_measure_names_of_every_idiom():
+    assert kgeval.trec.measure_names(["P.5,10", "ndcg@10", "mrr@10", "P_3", "nDCG@5", "AP"]) == kgeval.trec.measure_names(
+        ["P.5,10", "ndcg@10", "mrr@10", "P_3", "nDCG@5", "AP"]
+    )
+    names = kgeval.trec.measure_names(["P.5,10", "ndcg_cut_10", "map"])
+    assert names == ["map", "P_5", "P_10", "ndcg_cut_10"]
+
+
+def test_data_frames_with_ranx_and_ir_measures_columns():
+    pd = pytest.importorskip("pandas")
+    qrels = {"q1": {"a": 1, "b": 2}, "q2": {"c": 1}}
+    run = {"q1": {"a": 0.3, "b": 0.9, "x": 0.5}, "q2": {"c": 0.1, "d": 0.7}}
+    expected = kgeval.trec.evaluate(qrels, run, ["map", "ndcg_cut_10"])
+    ranx_qrels = pd.DataFrame([(q, d, r) for q, docs in qrels.items() for d, r in docs.items()], columns=["q_id", "doc_id", "score"])
+    ranx_run = pd.DataFrame([(q, d, s) for q, docs in run.items() for d, s in docs.items()], columns=["q_id", "doc_id", "score"])
+    irm_qrels = ranx_qrels.rename(columns={"q_id": "query_id", "score": "relevance"})
+    irm_run = ranx_run.rename(columns={"q_id": "query_id"})
+    assert kgeval.trec.evaluate(ranx_qrels, ranx_run, ["map", "ndcg_cut_10"]) == expected
+    assert kgeval.trec.evaluate(irm_qrels, irm_run, ["map", "ndcg_cut_10"]) == expected
+    with pytest.raises(kgeval.InvalidInput, match="expected a document id column"):
+        kgeval.trec.evaluate(ranx_qrels.rename(columns={"doc_id": "document"}), ranx_run, "map")
+
+
+def test_ranx_means_on_tie_free_runs():
+    ranx = pytest.importorskip("ranx")
+    rng = random.Random(7)
+    qrels, run = {}, {}
+    for q in range(30):
+        docs = [f"d{i}" for i in range(40)]
+        qrels[f"q{q}"] = {d: rng.choice([1, 1, 2, 3]) for d in rng.sample(docs, 6)}
+        scores = rng.sample(range(1, 10_000), 25)  # distinct: no ties
+        run[f"q{q}"] = {d: s / 100 for d, s in zip(rng.sample(docs, 25), scores)}
+    pairs = {"map": "map", "precision@5": "P_5", "recall@10": "recall_10", "mrr": "recip_rank", "ndcg@10": "ndcg_cut_10"}
+    theirs = ranx.evaluate(ranx.Qrels(qrels), ranx.Run(run), list(pairs))
+    ours = kgeval.trec.evaluate(qrels, run, list(pairs), per_query=False)
+    for ranx_name, trec_name in pairs.items():
+        # ranx's ndcg uses the relevance as gain, as trec_eval's does.
+        assert ours[trec_name] == pytest.approx(theirs[ranx_name], abs=1e-9), ranx_name

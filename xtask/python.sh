@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# The Python package's checks (issue 16): creates or reuses .venv, installs maturin, pytest and
+# the pinned peers (pytrec_eval, ranx, pandas), builds crates/kgeval-py into the venv
+# (`maturin develop --release`, abi3 wheel for CPython >= 3.9) and runs its pytest suite.
+# Prints how long each step took. `.ci/run` calls it; run it alone from the repository root.
+# KGEVAL_PY_PROFILE=dev builds without optimisations (faster to build, slower to run).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+started=$(date +%s)
+step_started=$started
+step() {
+  local now
+  now=$(date +%s)
+  if [ -n "${step_name:-}" ]; then
+    echo "-- ${step_name}: $((now - step_started)) s"
+  fi
+  step_name="$1"
+  step_started=$now
+  echo "== python: $1"
+}
+
+step "venv and pinned tools"
+if [ ! -x .venv/bin/python ]; then
+  python3 -m venv .venv
+fi
+py=.venv/bin/python
+$py -c "import maturin" 2>/dev/null || $py -m pip install --quiet "maturin==1.16.0"
+$py -c "import pytest" 2>/dev/null || $py -m pip install --quiet "pytest==9.2.0"
+$py -c "import numpy" 2>/dev/null || $py -m pip install --quiet numpy
+$py -c "import pandas" 2>/dev/null || $py -m pip install --quiet pandas
+$py -c "import pytrec_eval" 2>/dev/null || $py -m pip install --quiet "pytrec-eval-terrier==0.5.11"
+$py -c "import ranx" 2>/dev/null || $py -m pip install --quiet "ranx==0.3.21"
+
+step "build and install crates/kgeval-py (maturin develop)"
+release=--release
+if [ "${KGEVAL_PY_PROFILE:-release}" = dev ]; then
+  release=
+fi
+(
+  cd crates/kgeval-py
+  VIRTUAL_ENV="$PWD/../../.venv" PATH="$PWD/../../.venv/bin:$PATH" \
+    ../../.venv/bin/maturin develop --locked $release --quiet
+)
+$py -c "import kgeval; print('kgeval', kgeval.__version__, 'from', kgeval.__file__)"
+
+step "pytest crates/kgeval-py/tests"
+$py -m pytest -q crates/kgeval-py/tests
+
+now=$(date +%s)
+echo "-- ${step_name}: $((now - step_started)) s"
+echo "== python: total $((now - started)) s"
