@@ -10,9 +10,12 @@ use std::fmt;
 use indexmap::IndexMap;
 use rustc_hash::FxHashMap;
 
+mod family;
 mod measure;
 
-pub use measure::{Aggregation, Measure, MeasureFamily, MeasureRequest, MeasureSet, UnknownMeasure};
+pub use measure::{
+    Aggregation, GainOverrides, Measure, MeasureFamily, MeasureRequest, MeasureSet, ParameterKind, UnknownMeasure,
+};
 
 /// The order among equal scores, shared with the ranking core (`kgeval trec --tie-break`).
 pub use crate::ranking::TieBreak;
@@ -192,6 +195,9 @@ pub struct RunEvaluation {
     pub source: String,
     /// Per-topic values, qids in strcmp (byte) order.
     pub topics: Vec<TopicScores>,
+    /// The `relstring` of each topic, in the order of `topics`; empty when `relstring` was
+    /// not asked for.
+    pub relstrings: Vec<String>,
     /// The summary over the evaluated topics, one value per measure (means; counts summed;
     /// geometric means for `gm_*`).
     pub summary: Vec<f64>,

@@ -263,7 +263,7 @@ fn run_table(result: &RunEvaluation, measures: &MeasureSet) -> ScoreTable {
     let system = table.system(&result.name);
     record_run_into_table(&mut table, system, result, measures);
     for (measure, &value) in measures.measures().iter().zip(&result.summary) {
-        if measure.family == MeasureFamily::Runid {
+        if measure.family == MeasureFamily::Runid || !measure.family.has_summary() {
             continue;
         }
         let metric = if measure.family.per_topic() {
