@@ -53,7 +53,8 @@ pub(crate) struct TrecArgs {
     /// Relevant iff the judgment is at least this level (trec_eval -l; default 1).
     #[arg(short = 'l', long = "level", allow_negative_numbers = true)]
     level: Option<i64>,
-    /// Apply -l to the ndcg measures too (trec_eval ignores it there).
+    /// Apply -l to the gain measures too (ndcg, ndcg_cut, ndcg_rel, Rndcg, dcg, G, rbp);
+    /// trec_eval ignores it there.
     #[arg(long)]
     ndcg_level: bool,
     /// Only the first N documents of each topic count, after sorting (trec_eval -M).

@@ -65,7 +65,8 @@ pub struct IrOptions {
     pub query_set: QuerySet,
     /// A document is relevant iff its judgment is ≥ this level (trec_eval `-l`, default 1).
     pub relevance_level: i64,
-    /// Apply the relevance level to the ndcg family too (trec_eval ignores it there).
+    /// Apply the relevance level to the gain measures too (ndcg, ndcg_cut, dcg, ideal_dcg,
+    /// ndcg_rel, Rndcg, G, rbp: judgments below it gain as level 0); trec_eval ignores it there.
     pub ndcg_uses_level: bool,
     /// Only the first `max_docs` documents of each ranking count (trec_eval `-M`).
     pub max_docs: Option<usize>,

@@ -26,7 +26,8 @@ pub struct RankedRelevance {
     pub level_counts: Vec<u64>,
     /// A document is relevant iff its value is ≥ this level.
     pub relevance_level: i64,
-    /// Apply the relevance level to the ndcg family (trec_eval ignores it there).
+    /// Apply the relevance level to the gain measures (ndcg, ndcg_cut, dcg, ideal_dcg,
+    /// ndcg_rel, Rndcg, G, rbp); trec_eval ignores it there.
     pub ndcg_uses_level: bool,
 }
 
