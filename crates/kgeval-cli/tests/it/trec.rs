@@ -178,6 +178,21 @@ fn unknown_measure_is_refused() {
     let out = kgeval(&["trec", "-m", "nope", &format!("{T}/qrels.test"), &format!("{T}/results.test")]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("measure 'nope'"));
+    // Bad parameters of the trec_eval families are refused with what was expected.
+    for (measure, expected) in [
+        ("utility.1,2", "utility takes 4 coefficients, as in utility.1,-1,0,0"),
+        ("relstring.5,6", "relstring takes one length, as in relstring.20"),
+        ("rbp.q=0.5", "a gain's relevance value must be an integer"),
+        ("G.1", "gains are REL=GAIN, as in ndcg.1=3,2=9"),
+        ("Rprec_mult.-1", "multiples of R must not be negative"),
+    ] {
+        let out = kgeval(&["trec", "-m", measure, &format!("{T}/qrels.test"), &format!("{T}/results.test")]);
+        assert_eq!(out.status.code(), Some(2), "{measure}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(stderr.contains(&format!("measure '{measure}': {expected}")), "{stderr}");
+        assert!(out.stdout.is_empty());
+    }
 }
 
 /// The README does not claim that `--tie-break input` reproduces ranx: ranx sorts with an
