@@ -8,7 +8,8 @@ drawn from a handful of values), graded and negative relevance, short runs, topi
 relevant document (R = 0), topics only on one side, relevance levels 1 and 2. For each pair it
 runs `kgeval trec --format json` and pytrec_eval on the same files and compares every
 per-topic value of map, P.k, recall.k, ndcg, ndcg_cut.k, recip_rank, Rprec, bpref, success.k
-(plus map_cut.k, set_P, set_recall, set_F and the counts) to 1e-12. Exits 1 on any
+(plus map_cut.k, set_P, set_recall, set_F, the counts, infAP, Rprec_mult, utility, binG, G,
+ndcg_rel, Rndcg, relative_P, set_relative_P, set_map and num_nonrel_judged_ret) to 1e-12. Exits 1 on any
 disagreement, printing the first few.
 """
 
@@ -25,6 +26,12 @@ MEASURES = [
     "map", "P.1,2,3,5,10", "recall.1,3,5,10", "ndcg", "ndcg_cut.1,3,5,10", "recip_rank",
     "Rprec", "bpref", "success.1,3,5", "map_cut.3,10", "set_P", "set_recall", "set_F",
     "num_ret", "num_rel", "num_rel_ret",
+    # The rest of trec_eval's all_trec that pytrec_eval (trec_eval 9.0.8) has and computes as
+    # 10.0 does. Left out: iprec_at_recall and 11pt_avg (10.0 rounds R * level with lround,
+    # 9.0.8 added 0.9 and truncated), relstring (a string), gm_map and gm_bpref (summary
+    # only), rbp, rbp_resid and unj (not in 9.0.8).
+    "infAP", "Rprec_mult.0.2,1.0,2.0", "utility", "binG", "G", "ndcg_rel", "Rndcg",
+    "relative_P.1,3,10", "set_relative_P", "set_map", "num_nonrel_judged_ret",
 ]
 TOLERANCE = 1e-12
 

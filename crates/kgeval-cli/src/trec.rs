@@ -21,8 +21,9 @@ Examples:
       testdata/trec_eval/test/results.test --fail-under ndcg_cut_10=0.3
   gzip -c testdata/trec_eval/test/results.test | kgeval trec -m map testdata/trec_eval/test/qrels.test -
 
-Text output is trec_eval's, byte for byte, for the measures both implement; measure and
-alias names (ranx, ir_measures) print under trec_eval's canonical name. With several runs,
+Text output is trec_eval 10.0's, byte for byte, for every measure of its all_trec set and
+their parameters; measure and alias names (ranx, ir_measures) print under trec_eval's
+canonical name. With several runs,
 each run's block starts with a `# run: NAME` line (NAME=PATH, else the file's stem).
 Every summary value is a headline for --fail-under (`map`, `P_10`, `gm_map`, `num_q`…).";
 
@@ -35,9 +36,9 @@ pub(crate) struct TrecArgs {
     /// reads stdin (once), gzip is decompressed.
     #[arg(required = true)]
     runs: Vec<String>,
-    /// A measure, trec_eval style (`map`, `P.5,10`, `ndcg.1=3,2=9`, `official`, `all_trec`) or
-    /// an alias (`ndcg@10`, `mrr@10`, `precision@10`, `AP`, `R@5`…). Repeatable; default
-    /// `official`.
+    /// A measure, trec_eval style (`map`, `P.5,10`, `ndcg.1=3,2=9`, `utility.2,-1,0,0`,
+    /// `relstring.20`, `rbp.p=0.95`, `official`, `set`, `all_trec`) or an alias (`ndcg@10`,
+    /// `mrr@10`, `precision@10`, `AP`, `R@5`…). Repeatable; default `official`.
     #[arg(short = 'm', long = "measure")]
     measures: Vec<String>,
     /// Print per-topic lines too.
@@ -52,7 +53,8 @@ pub(crate) struct TrecArgs {
     /// Relevant iff the judgment is at least this level (trec_eval -l; default 1).
     #[arg(short = 'l', long = "level", allow_negative_numbers = true)]
     level: Option<i64>,
-    /// Apply -l to the ndcg measures too (trec_eval ignores it there).
+    /// Apply -l to the gain measures too (ndcg, ndcg_cut, ndcg_rel, Rndcg, dcg, G, rbp);
+    /// trec_eval ignores it there.
     #[arg(long)]
     ndcg_level: bool,
     /// Only the first N documents of each topic count, after sorting (trec_eval -M).

@@ -10,9 +10,12 @@ use std::fmt;
 use indexmap::IndexMap;
 use rustc_hash::FxHashMap;
 
+mod family;
 mod measure;
 
-pub use measure::{Aggregation, Measure, MeasureFamily, MeasureRequest, MeasureSet, UnknownMeasure};
+pub use measure::{
+    Aggregation, GainOverrides, Measure, MeasureFamily, MeasureRequest, MeasureSet, ParameterKind, UnknownMeasure,
+};
 
 /// The order among equal scores, shared with the ranking core (`kgeval trec --tie-break`).
 pub use crate::ranking::TieBreak;
@@ -62,7 +65,8 @@ pub struct IrOptions {
     pub query_set: QuerySet,
     /// A document is relevant iff its judgment is ≥ this level (trec_eval `-l`, default 1).
     pub relevance_level: i64,
-    /// Apply the relevance level to the ndcg family too (trec_eval ignores it there).
+    /// Apply the relevance level to the gain measures too (ndcg, ndcg_cut, dcg, ideal_dcg,
+    /// ndcg_rel, Rndcg, G, rbp: judgments below it gain as level 0); trec_eval ignores it there.
     pub ndcg_uses_level: bool,
     /// Only the first `max_docs` documents of each ranking count (trec_eval `-M`).
     pub max_docs: Option<usize>,
@@ -192,6 +196,9 @@ pub struct RunEvaluation {
     pub source: String,
     /// Per-topic values, qids in strcmp (byte) order.
     pub topics: Vec<TopicScores>,
+    /// The `relstring` of each topic, in the order of `topics`; empty when `relstring` was
+    /// not asked for.
+    pub relstrings: Vec<String>,
     /// The summary over the evaluated topics, one value per measure (means; counts summed;
     /// geometric means for `gm_*`).
     pub summary: Vec<f64>,

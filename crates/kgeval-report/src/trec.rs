@@ -66,27 +66,33 @@ pub fn trec_eval_text(run: &RunEvaluation, evaluation: &IrEvaluation, lines: Tre
     let measures = evaluation.measures.measures();
     let mut out = String::new();
     if lines.per_topic {
-        for topic in &run.topics {
+        for (index, topic) in run.topics.iter().enumerate() {
+            let relstring = run.relstrings.get(index).map_or("", String::as_str);
             for (measure, &value) in measures.iter().zip(&topic.values) {
                 if measure.family.per_topic() {
-                    trec_line(&mut out, measure, &topic.qid, value, &run.run_id);
+                    trec_line(&mut out, measure, &topic.qid, value, relstring);
                 }
             }
         }
     }
     if lines.summary {
         for (measure, &value) in measures.iter().zip(&run.summary) {
-            trec_line(&mut out, measure, "all", value, &run.run_id);
+            if measure.family.has_summary() {
+                trec_line(&mut out, measure, "all", value, &run.run_id);
+            }
         }
     }
     out
 }
 
-fn trec_line(out: &mut String, measure: &Measure, qid: &str, value: f64, run_id: &str) {
+/// One line: `text` is the run id (`runid`) or the relevance string (`relstring`, quoted).
+fn trec_line(out: &mut String, measure: &Measure, qid: &str, value: f64, text: &str) {
     let name = &measure.name;
     // Writing to a String cannot fail.
     let _ = if measure.family == MeasureFamily::Runid {
-        writeln!(out, "{name:<22}\t{qid}\t{run_id}")
+        writeln!(out, "{name:<22}\t{qid}\t{text}")
+    } else if measure.family == MeasureFamily::Relstring {
+        writeln!(out, "{name:<22}\t{qid}\t'{text}'")
     } else if measure.family.is_count() {
         writeln!(out, "{name:<22}\t{qid}\t{}", value.round() as i64)
     } else {
@@ -117,9 +123,16 @@ pub fn ir_json(evaluation: &IrEvaluation, options: &RenderOptions, table: &Score
         .runs
         .iter()
         .map(|run| {
-            let summary = values_json(measures, &run.summary, false);
-            let topics: Map<String, Value> =
-                run.topics.iter().map(|t| (t.qid.clone(), values_json(measures, &t.values, true))).collect();
+            let summary = values_json(measures, &run.summary, None);
+            let topics: Map<String, Value> = run
+                .topics
+                .iter()
+                .enumerate()
+                .map(|(i, t)| {
+                    let relstring = run.relstrings.get(i).map_or("", String::as_str);
+                    (t.qid.clone(), values_json(measures, &t.values, Some(relstring)))
+                })
+                .collect();
             json!({
                 "run": run.source,
                 "runid": run.run_id,
@@ -145,20 +158,31 @@ pub fn ir_json(evaluation: &IrEvaluation, options: &RenderOptions, table: &Score
     root
 }
 
-fn values_json(measures: &[Measure], values: &[f64], per_topic: bool) -> Value {
+/// The values of a topic (`relstring` = its relevance string) or of the summary (`None`).
+fn values_json(measures: &[Measure], values: &[f64], relstring: Option<&str>) -> Value {
     let mut map = Map::new();
     for (measure, &value) in measures.iter().zip(values) {
-        if measure.family == MeasureFamily::Runid || (per_topic && !measure.family.per_topic()) {
+        let shown = match relstring {
+            Some(_) => measure.family.per_topic(),
+            None => measure.family.has_summary(),
+        };
+        if measure.family == MeasureFamily::Runid || !shown {
             continue;
         }
-        let value = if measure.family.is_count() { json!(value.round() as i64) } else { json!(value) };
+        let value = if measure.family == MeasureFamily::Relstring {
+            json!(relstring.unwrap_or(""))
+        } else if measure.family.is_count() {
+            json!(value.round() as i64)
+        } else {
+            json!(value)
+        };
         map.insert(measure.name.clone(), value);
     }
     Value::Object(map)
 }
 
 /// `run,runid,qid,MEASURE…` rows: every evaluated topic, then `all`; full precision. Summary-only
-/// measures are empty on topic rows.
+/// measures are empty on topic rows, `relstring` on the `all` row.
 fn delimited(evaluation: &IrEvaluation, separator: char) -> String {
     let measures: Vec<&Measure> =
         evaluation.measures.measures().iter().filter(|m| m.family != MeasureFamily::Runid).collect();
@@ -170,20 +194,30 @@ fn delimited(evaluation: &IrEvaluation, separator: char) -> String {
     out.push('\n');
     let all = evaluation.measures.measures();
     for run in &evaluation.runs {
-        let rows = run.topics.iter().map(|t| (t.qid.as_str(), &t.values, true)).chain([("all", &run.summary, false)]);
-        for (qid, values, per_topic) in rows {
+        let rows = run
+            .topics
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (t.qid.as_str(), &t.values, Some(run.relstrings.get(i).map_or("", String::as_str))))
+            .chain([("all", &run.summary, None)]);
+        for (qid, values, relstring) in rows {
+            let per_topic = relstring.is_some();
             let mut cells = vec![field(&run.source), field(&run.run_id), field(qid)];
             for (measure, &value) in all.iter().zip(values.iter()) {
                 if measure.family == MeasureFamily::Runid {
                     continue;
                 }
-                cells.push(if per_topic && !measure.family.per_topic() {
-                    String::new()
-                } else if measure.family.is_count() {
-                    (value.round() as i64).to_string()
-                } else {
-                    value.to_string()
-                });
+                cells.push(
+                    if per_topic && !measure.family.per_topic() || !per_topic && !measure.family.has_summary() {
+                        String::new()
+                    } else if measure.family == MeasureFamily::Relstring {
+                        field(relstring.unwrap_or(""))
+                    } else if measure.family.is_count() {
+                        (value.round() as i64).to_string()
+                    } else {
+                        value.to_string()
+                    },
+                );
             }
             out.push_str(&cells.join(&separator.to_string()));
             out.push('\n');
@@ -200,6 +234,9 @@ fn markdown(evaluation: &IrEvaluation, options: &RenderOptions) -> String {
     let numeric: Vec<bool> = header.iter().enumerate().map(|(i, _)| i > 0).collect();
     let mut table = Table::new(&header, &numeric);
     for (i, measure) in evaluation.measures.measures().iter().enumerate() {
+        if !measure.family.has_summary() {
+            continue;
+        }
         let mut row = vec![measure.name.clone()];
         for run in &evaluation.runs {
             row.push(match measure.family {
@@ -251,6 +288,7 @@ mod tests {
                 name: "run".into(),
                 source: "run.txt".into(),
                 topics: vec![topic("301", 0.03245), topic("302", 0.5)],
+                relstrings: Vec::new(),
                 summary: vec![0.0, 2.0, 20.0, 0.266225, 0.1273],
                 qrels_topics_missing_from_run: vec![],
                 run_topics_missing_from_qrels: vec![],

@@ -54,7 +54,8 @@ pub struct TrecTask {
     /// Relevant iff the judgment is at least this level (trec_eval `-l`, default 1).
     #[serde(default = "one", alias = "relevance_level")]
     pub level: i64,
-    /// Apply `level` to the ndcg measures too (trec_eval ignores it there).
+    /// Apply `level` to the gain measures too (ndcg, ndcg_cut, ndcg_rel, Rndcg, dcg, G, rbp);
+    /// trec_eval ignores it there.
     #[serde(default)]
     pub ndcg_level: bool,
     /// Only the first N documents of each topic count, after sorting (trec_eval `-M`).
@@ -383,7 +384,7 @@ fn run_table(result: &RunEvaluation, measures: &MeasureSet) -> ScoreTable {
     let system = table.system(&result.name);
     record_run_into_table(&mut table, system, result, measures);
     for (measure, &value) in measures.measures().iter().zip(&result.summary) {
-        if measure.family == MeasureFamily::Runid {
+        if measure.family == MeasureFamily::Runid || !measure.family.has_summary() {
             continue;
         }
         let metric = if measure.family.per_topic() {

@@ -31,6 +31,7 @@ mod rank;
 mod readme_compare;
 mod silent;
 mod trec;
+mod trec_conformance;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

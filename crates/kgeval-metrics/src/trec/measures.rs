@@ -3,6 +3,13 @@
 
 use kgeval_model::trec::{Measure, MeasureFamily};
 
+use super::gain;
+
+/// The persistence of `rbp` and `rbp_resid`: `p` as given, else trec_eval's 0.9.
+fn persistence(measure: &Measure) -> f64 {
+    measure.numbers.first().copied().unwrap_or(0.9)
+}
+
 /// A retrieved document that is not in the qrels at all (trec_eval `RELVALUE_NONPOOL`).
 pub const NOT_POOLED: i64 = -1;
 /// A retrieved document in the qrels with a negative judgment: pooled but not judged
@@ -19,7 +26,8 @@ pub struct RankedRelevance {
     pub level_counts: Vec<u64>,
     /// A document is relevant iff its value is ≥ this level.
     pub relevance_level: i64,
-    /// Apply the relevance level to the ndcg family (trec_eval ignores it there).
+    /// Apply the relevance level to the gain measures (ndcg, ndcg_cut, dcg, ideal_dcg,
+    /// ndcg_rel, Rndcg, G, rbp); trec_eval ignores it there.
     pub ndcg_uses_level: bool,
 }
 
@@ -46,7 +54,7 @@ impl RankedRelevance {
             .sum()
     }
 
-    fn is_relevant(&self, value: i64) -> bool {
+    pub(super) fn is_relevant(&self, value: i64) -> bool {
         value >= 0 && value >= self.relevance_level
     }
 
@@ -90,19 +98,38 @@ impl RankedRelevance {
                 let recall = ratio(rel_ret, r);
                 ratio(2.0 * precision * recall, precision + recall)
             }
-            MeasureFamily::Ndcg => self.ndcg(&measure.gains),
+            MeasureFamily::Ndcg => gain::ndcg(self, &measure.gains),
             MeasureFamily::NdcgCut => self.ndcg_cut(k, |value| value as f64),
             MeasureFamily::NdcgExpCut => self.ndcg_cut(k, |value| (value as f64).exp2() - 1.0),
+            MeasureFamily::Relstring => 0.0,
+            MeasureFamily::InfAp => self.inf_ap(),
+            MeasureFamily::RprecMult => self.rprec_mult(measure.recall_level.unwrap_or(0.0)),
+            MeasureFamily::Utility => self.utility(&measure.numbers),
+            MeasureFamily::ElevenPtAvg => self.eleven_pt_avg(&measure.numbers),
+            MeasureFamily::BinG => self.bin_g(),
+            MeasureFamily::G => gain::g(self, &measure.gains),
+            MeasureFamily::Dcg => gain::dcg_and_ideal(self, &measure.gains).0,
+            MeasureFamily::IdealDcg => gain::dcg_and_ideal(self, &measure.gains).1,
+            MeasureFamily::NdcgRel => gain::ndcg_rel(self, &measure.gains),
+            MeasureFamily::Rndcg => gain::rndcg(self, &measure.gains),
+            MeasureFamily::RelativeP => self.relative_p(k),
+            MeasureFamily::SetRelativeP => self.set_relative_p_and_map().0,
+            MeasureFamily::SetMap => self.set_relative_p_and_map().1,
+            MeasureFamily::NumNonrelJudgedRet => self.num_nonrel_judged_ret(),
+            MeasureFamily::Yaap => self.yaap(),
+            MeasureFamily::Rbp => gain::rbp(self, &measure.gains, persistence(measure)),
+            MeasureFamily::RbpResid => self.rbp_resid(persistence(measure)),
+            MeasureFamily::Unj => self.unjudged(k),
         }
     }
 
     /// Relevant documents among the first `k` retrieved.
-    fn relevant_in_top(&self, k: usize) -> usize {
+    pub(super) fn relevant_in_top(&self, k: usize) -> usize {
         self.ranked.iter().take(k).filter(|&&v| self.is_relevant(v)).count()
     }
 
     /// Σ precision at each relevant rank within the first `k`.
-    fn precision_sum(&self, k: usize) -> f64 {
+    pub(super) fn precision_sum(&self, k: usize) -> f64 {
         let mut relevant = 0u64;
         let mut sum = 0.0;
         for (i, &value) in self.ranked.iter().take(k).enumerate() {
@@ -175,56 +202,6 @@ impl RankedRelevance {
             0
         } else {
             value
-        }
-    }
-
-    /// trec_eval `m_ndcg.c`: gains = relevance values unless overridden, discount
-    /// 1/log2(rank + 1), ideal from every judged document by gain descending; 0 when the ideal
-    /// is 0.
-    fn ndcg(&self, overrides: &[(i64, f64)]) -> f64 {
-        let gain_of = |value: i64| -> f64 {
-            if value < 0 {
-                return 0.0;
-            }
-            let value = self.leveled(value);
-            overrides.iter().find(|(rel, _)| *rel == value).map_or(value as f64, |&(_, gain)| gain)
-        };
-        let dcg: f64 = self
-            .ranked
-            .iter()
-            .enumerate()
-            .map(|(i, &value)| {
-                let gain = gain_of(value);
-                if gain == 0.0 {
-                    0.0
-                } else {
-                    gain / ((i + 2) as f64).log2()
-                }
-            })
-            .fold(0.0, |sum, gain| sum + gain); // an empty `sum()` is -0.0
-        let mut ideal_gains: Vec<(f64, u64)> = self
-            .level_counts
-            .iter()
-            .enumerate()
-            .filter(|(_, &count)| count > 0)
-            .map(|(level, &count)| (gain_of(level as i64), count))
-            .collect();
-        ideal_gains.sort_by(|a, b| b.0.total_cmp(&a.0));
-        let mut ideal = 0.0;
-        let mut position = 0usize;
-        for (gain, count) in ideal_gains {
-            if gain <= 0.0 {
-                break;
-            }
-            for _ in 0..count {
-                ideal += gain / ((position + 2) as f64).log2();
-                position += 1;
-            }
-        }
-        if ideal > 0.0 {
-            dcg / ideal
-        } else {
-            0.0
         }
     }
 

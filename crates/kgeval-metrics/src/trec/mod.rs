@@ -22,6 +22,8 @@
 //! assert_eq!(evaluation.topics[0].values, [1.0 / 3.0, 0.0]);
 //! ```
 
+mod extra;
+mod gain;
 mod measures;
 
 use kgeval_model::trec::{
@@ -35,8 +37,9 @@ pub use measures::{RankedRelevance, NOT_JUDGED, NOT_POOLED};
 
 use crate::ranking::rank_order;
 
-/// One evaluated topic: its scores and whether it has tied scores within the depth.
-type TopicOutcome = (TopicScores, bool);
+/// One evaluated topic: its scores, its relevance string (empty unless `relstring` is asked
+/// for) and whether it has tied scores within the depth.
+type TopicOutcome = (TopicScores, String, bool);
 
 /// trec_eval's floor for geometric means (`MIN_GEO_MEAN`).
 pub const MIN_GEO_MEAN: f64 = 0.00001;
@@ -124,6 +127,11 @@ pub fn evaluate_run<S: RunSource>(
         .collect();
     let evaluated = selected.len();
     selected.extend(unjudged);
+    let relstring_len = measures
+        .measures()
+        .iter()
+        .find(|m| m.family == MeasureFamily::Relstring)
+        .map(|m| m.numbers.first().map_or(0, |&n| n.max(0.0) as usize));
     let results: Vec<Result<Option<TopicOutcome>, S::Error>> = selected
         .par_iter()
         .enumerate()
@@ -136,26 +144,51 @@ pub fn evaluate_run<S: RunSource>(
                 return Ok(None);
             }
             let (topic, tied) = rank_topic(qrels.topic(qid), docs, options);
-            let values = topic_values(&topic, measures);
-            Ok(Some((TopicScores { qid: qid.to_owned(), missing_from_run: index.is_none(), values }, tied)))
+            let mut values = topic_values(&topic, measures);
+            let mut relstring = String::new();
+            if let Some(len) = relstring_len {
+                topic.relstring(len, &mut relstring);
+            }
+            if index.is_none() {
+                // trec_eval scores a missing topic (-c) on one unpooled document, then zeroes
+                // what that document would change: only utility differs from an empty ranking.
+                for (value, measure) in values.iter_mut().zip(measures.measures()) {
+                    if measure.family == MeasureFamily::Utility {
+                        *value = 0.0;
+                    }
+                }
+            }
+            let scores = TopicScores { qid: qid.to_owned(), missing_from_run: index.is_none(), values };
+            Ok(Some((scores, relstring, tied)))
         })
         .collect();
-    let mut topics = Vec::with_capacity(results.len());
+    let mut outcomes = Vec::with_capacity(results.len());
     let mut topics_with_tied_scores = 0;
     for result in results {
-        let Some((scores, tied)) = result? else { continue };
+        let Some((scores, relstring, tied)) = result? else { continue };
         topics_with_tied_scores += usize::from(tied);
-        topics.push(scores);
+        outcomes.push((scores, relstring));
     }
-    topics.sort_unstable_by(|a, b| a.qid.as_bytes().cmp(b.qid.as_bytes()));
+    outcomes.sort_unstable_by(|a, b| a.0.qid.as_bytes().cmp(b.0.qid.as_bytes()));
+    let (topics, relstrings): (Vec<TopicScores>, Vec<String>) = outcomes.into_iter().unzip();
+    let relstrings = if relstring_len.is_some() { relstrings } else { Vec::new() };
     let mut qrels_topics_missing_from_run = qrels_topics_missing_from_run;
     qrels_topics_missing_from_run.sort_unstable();
+    let mut summary = summarize_topics(&topics, measures);
+    if options.query_set == QuerySet::Complete {
+        // m_num_rel.c: under -c the num_rel summary counts every qrels line with rel > 0,
+        // whatever -l says.
+        if let Some(i) = measures.measures().iter().position(|m| m.family == MeasureFamily::NumRel) {
+            summary[i] = qrels.topics().map(|(_, t)| t.relevances().filter(|&r| r > 0).count()).sum::<usize>() as f64;
+        }
+    }
     Ok(RunEvaluation {
         run_id: run.run_id().to_owned(),
         name: String::new(),
         source: String::new(),
-        summary: summarize_topics(&topics, measures),
+        summary,
         topics,
+        relstrings,
         qrels_topics_missing_from_run,
         run_topics_missing_from_qrels,
         topics_with_tied_scores,
@@ -188,7 +221,7 @@ pub fn summarize_topics(topics: &[TopicScores], measures: &MeasureSet) -> Vec<f6
 }
 
 /// Writes the per-topic values of `evaluation` into `table` (system = the run's name, item =
-/// qid, metric = the measure's printed name). Summary-only measures are skipped.
+/// qid, metric = the measure's printed name). Summary-only and text measures are skipped.
 pub fn record_run_into_table(
     table: &mut ScoreTable,
     system: SystemId,
@@ -198,7 +231,7 @@ pub fn record_run_into_table(
     let metrics: Vec<_> = measures
         .measures()
         .iter()
-        .map(|m| (m.family.per_topic() && m.family != MeasureFamily::Runid).then(|| table.metric(&m.name)))
+        .map(|m| (m.family.per_topic() && m.family.aggregation() != Aggregation::Text).then(|| table.metric(&m.name)))
         .collect();
     for topic in &evaluation.topics {
         let item = table.item(&topic.qid, &[]);

@@ -1,229 +1,41 @@
-//! trec_eval measure names, their parameters and output order, the `official` and `all_trec`
-//! sets, and the aliases of ranx, ir_measures and seed 002, all mapped to one canonical name.
+//! trec_eval measure names, their parameters and output order, the `official`, `set` and
+//! `all_trec` sets, and the aliases of ranx, ir_measures and seed 002, all mapped to one
+//! canonical name.
 
 use std::fmt;
 
-/// A measure family, declared in trec_eval's output order (its measure table), extensions last.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum MeasureFamily {
-    /// `runid`: the tag of the last run line (summary only).
-    Runid,
-    /// `num_q`: number of evaluated topics (summary only).
-    NumQ,
-    /// `num_ret`: retrieved documents (within `-M`).
-    NumRet,
-    /// `num_rel`: relevant judged documents (R).
-    NumRel,
-    /// `num_rel_ret`: relevant retrieved documents.
-    NumRelRet,
-    /// `map`: average precision.
-    Map,
-    /// `gm_map`: geometric mean of average precision (summary only; floor 0.00001).
-    GmMap,
-    /// `Rprec`: precision after R documents.
-    Rprec,
-    /// `bpref`.
-    Bpref,
-    /// `recip_rank`: reciprocal rank of the first relevant document.
-    RecipRank,
-    /// `iprec_at_recall`: interpolated precision at recall levels.
-    IprecAtRecall,
-    /// `P`: precision at cutoffs.
-    P,
-    /// `recall`: recall at cutoffs.
-    Recall,
-    /// `gm_bpref`: geometric mean of bpref (summary only).
-    GmBpref,
-    /// `ndcg`: uncut nDCG with linear (overridable) gains.
-    Ndcg,
-    /// `ndcg_cut`: nDCG at cutoffs.
-    NdcgCut,
-    /// `map_cut`: average precision truncated at cutoffs (still ÷ R).
-    MapCut,
-    /// `success`: 1 when a relevant document is in the top k.
-    Success,
-    /// `set_P`: precision of the whole retrieved set.
-    SetP,
-    /// `set_recall`: recall of the whole retrieved set.
-    SetRecall,
-    /// `set_F`: F1 of the whole retrieved set.
-    SetF,
-    /// Extension `recip_rank_cut`: reciprocal rank when within the top k, else 0 (mrr@k).
-    RecipRankCut,
-    /// Extension `hits`: number of relevant documents in the top k (averaged over topics, like
-    /// ranx `hits`).
-    Hits,
-    /// Extension `ndcg_exp_cut`: nDCG at k with exponential gain 2^rel − 1 (ranx
-    /// `ndcg_burges`).
-    NdcgExpCut,
-    /// Extension `f1`: harmonic mean of P@k and recall@k (ranx `f1`, seed 002's F).
-    F1,
-}
+pub use super::family::{Aggregation, MeasureFamily, ParameterKind};
 
-/// How a family's per-topic values become the summary value.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Aggregation {
-    /// Arithmetic mean over topics.
-    Mean,
-    /// Sum over topics (counts).
-    Sum,
-    /// Geometric mean over topics with values floored at 0.00001 (trec_eval `gm_*`).
-    GeometricMean,
-    /// Number of topics.
-    Count,
-    /// Not a number: the run id.
-    Text,
-}
-
-impl MeasureFamily {
-    /// Every family in output order.
-    pub const ALL: [MeasureFamily; 25] = [
-        MeasureFamily::Runid,
-        MeasureFamily::NumQ,
-        MeasureFamily::NumRet,
-        MeasureFamily::NumRel,
-        MeasureFamily::NumRelRet,
-        MeasureFamily::Map,
-        MeasureFamily::GmMap,
-        MeasureFamily::Rprec,
-        MeasureFamily::Bpref,
-        MeasureFamily::RecipRank,
-        MeasureFamily::IprecAtRecall,
-        MeasureFamily::P,
-        MeasureFamily::Recall,
-        MeasureFamily::GmBpref,
-        MeasureFamily::Ndcg,
-        MeasureFamily::NdcgCut,
-        MeasureFamily::MapCut,
-        MeasureFamily::Success,
-        MeasureFamily::SetP,
-        MeasureFamily::SetRecall,
-        MeasureFamily::SetF,
-        MeasureFamily::RecipRankCut,
-        MeasureFamily::Hits,
-        MeasureFamily::NdcgExpCut,
-        MeasureFamily::F1,
-    ];
-
-    /// trec_eval's `official` set (its default): the first twelve families, `runid` to `P`.
-    pub const OFFICIAL: &'static [MeasureFamily] = Self::ALL.split_at(12).0;
-
-    /// The name trec_eval prints (before any `_parameter`).
-    #[must_use]
-    pub const fn name(self) -> &'static str {
-        match self {
-            MeasureFamily::Runid => "runid",
-            MeasureFamily::NumQ => "num_q",
-            MeasureFamily::NumRet => "num_ret",
-            MeasureFamily::NumRel => "num_rel",
-            MeasureFamily::NumRelRet => "num_rel_ret",
-            MeasureFamily::Map => "map",
-            MeasureFamily::GmMap => "gm_map",
-            MeasureFamily::Rprec => "Rprec",
-            MeasureFamily::Bpref => "bpref",
-            MeasureFamily::RecipRank => "recip_rank",
-            MeasureFamily::IprecAtRecall => "iprec_at_recall",
-            MeasureFamily::P => "P",
-            MeasureFamily::Recall => "recall",
-            MeasureFamily::GmBpref => "gm_bpref",
-            MeasureFamily::Ndcg => "ndcg",
-            MeasureFamily::NdcgCut => "ndcg_cut",
-            MeasureFamily::MapCut => "map_cut",
-            MeasureFamily::Success => "success",
-            MeasureFamily::SetP => "set_P",
-            MeasureFamily::SetRecall => "set_recall",
-            MeasureFamily::SetF => "set_F",
-            MeasureFamily::RecipRankCut => "recip_rank_cut",
-            MeasureFamily::Hits => "hits",
-            MeasureFamily::NdcgExpCut => "ndcg_exp_cut",
-            MeasureFamily::F1 => "f1",
-        }
-    }
-
-    /// Whether the family belongs to trec_eval (as opposed to a kgeval extension).
-    #[must_use]
-    pub const fn is_trec_eval(self) -> bool {
-        !matches!(
-            self,
-            MeasureFamily::RecipRankCut | MeasureFamily::Hits | MeasureFamily::NdcgExpCut | MeasureFamily::F1
-        )
-    }
-
-    /// The family's default cutoffs (empty for families without cutoffs).
-    #[must_use]
-    pub const fn default_cutoffs(self) -> &'static [u32] {
-        const LONG: &[u32] = &[5, 10, 15, 20, 30, 100, 200, 500, 1000];
-        match self {
-            MeasureFamily::P | MeasureFamily::Recall | MeasureFamily::NdcgCut | MeasureFamily::MapCut => LONG,
-            MeasureFamily::Success => &[1, 5, 10],
-            MeasureFamily::RecipRankCut | MeasureFamily::Hits | MeasureFamily::NdcgExpCut | MeasureFamily::F1 => {
-                &[1, 3, 5, 10, 20]
-            }
-            _ => &[],
-        }
-    }
-
-    /// Whether the family takes cutoffs (`P.5,10`).
-    #[must_use]
-    pub const fn has_cutoffs(self) -> bool {
-        !self.default_cutoffs().is_empty()
-    }
-
-    /// How per-topic values are summarised.
-    #[must_use]
-    pub const fn aggregation(self) -> Aggregation {
-        match self {
-            MeasureFamily::Runid => Aggregation::Text,
-            MeasureFamily::NumQ => Aggregation::Count,
-            MeasureFamily::NumRet | MeasureFamily::NumRel | MeasureFamily::NumRelRet => Aggregation::Sum,
-            MeasureFamily::GmMap | MeasureFamily::GmBpref => Aggregation::GeometricMean,
-            _ => Aggregation::Mean,
-        }
-    }
-
-    /// Whether trec_eval prints the family on per-topic (`-q`) lines.
-    #[must_use]
-    pub const fn per_topic(self) -> bool {
-        !matches!(self, MeasureFamily::Runid | MeasureFamily::NumQ | MeasureFamily::GmMap | MeasureFamily::GmBpref)
-    }
-
-    /// Whether values are counts (printed as integers).
-    #[must_use]
-    pub const fn is_count(self) -> bool {
-        matches!(self, MeasureFamily::NumQ | MeasureFamily::NumRet | MeasureFamily::NumRel | MeasureFamily::NumRelRet)
-    }
-
-    /// Parses a trec_eval family name.
-    #[must_use]
-    pub fn from_name(name: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|f| f.name() == name)
-    }
-}
-
-impl fmt::Display for MeasureFamily {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// One output line's measure: a family with at most one parameter, and its printed name.
+/// One output line's measure: a family with its parameter, and its printed name.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Measure {
     /// The family.
     pub family: MeasureFamily,
     /// The cutoff k of a cutoff family.
     pub cutoff: Option<u32>,
-    /// The recall level of `iprec_at_recall`.
+    /// The recall level of `iprec_at_recall`, the multiple of R of `Rprec_mult`.
     pub recall_level: Option<f64>,
-    /// `ndcg` gain overrides (relevance value → gain), sorted by relevance value.
+    /// Gain overrides (relevance value → gain) of the gain families (`ndcg`, `G`, `rbp`…), in
+    /// the order given.
     pub gains: Vec<(i64, f64)>,
-    /// The printed name (`P_10`, `iprec_at_recall_0.10`, `ndcg_1=3,2=9`).
+    /// The numbers of `utility` (4 coefficients), `11pt_avg` (recall levels, in the order
+    /// given), `relstring` (its length); the persistence `p` of `rbp` and `rbp_resid` when
+    /// given.
+    pub numbers: Vec<f64>,
+    /// The printed name (`P_10`, `iprec_at_recall_0.10`, `ndcg_1=3,2=9`, `utility_2,-1,0,0`).
     pub name: String,
 }
 
 impl Measure {
     fn plain(family: MeasureFamily) -> Self {
-        Measure { family, cutoff: None, recall_level: None, gains: Vec::new(), name: family.name().to_owned() }
+        Measure {
+            family,
+            cutoff: None,
+            recall_level: None,
+            gains: Vec::new(),
+            numbers: Vec::new(),
+            name: family.name().to_owned(),
+        }
     }
 
     fn at_cutoff(family: MeasureFamily, k: u32) -> Self {
@@ -253,22 +65,28 @@ impl std::error::Error for UnknownMeasure {}
 pub enum MeasureRequest {
     /// `official`: trec_eval's default set.
     Official,
-    /// `all_trec`: every trec_eval measure kgeval implements.
+    /// `all_trec`: every trec_eval measure of trec_eval's `all_trec` set.
     AllTrec,
+    /// `set`: trec_eval's set-based measures.
+    Set,
     /// A family, with explicit parameters or its defaults.
     Family {
         /// The family.
         family: MeasureFamily,
         /// Explicit cutoffs (for cutoff families).
         cutoffs: Option<Vec<u32>>,
-        /// Explicit recall levels (`iprec_at_recall`).
+        /// Explicit fractional parameters: recall levels (`iprec_at_recall`), multiples of R
+        /// (`Rprec_mult`), the numbers of `utility`, `11pt_avg`, `relstring` in the order
+        /// given, the persistence of `rbp` (`rbp.p=0.95`).
         recall_levels: Option<Vec<f64>>,
-        /// Explicit gains (`ndcg.1=3,2=9`) and the parameter text as given.
+        /// The parameter text as given, printed after the name (`ndcg.1=3,2=9` →
+        /// `ndcg_1=3,2=9`; `utility.2,-1,0,0`), with the gains it overrides (pair families).
         gains: Option<GainOverrides>,
     },
 }
 
-/// `ndcg` gain overrides: the parameter text as given and (relevance value, gain) pairs.
+/// A printed parameter as given and the (relevance value, gain) pairs it overrides (empty for
+/// the number families).
 pub type GainOverrides = (String, Vec<(i64, f64)>);
 
 /// One family chosen by the requests; `None` = its defaults.
@@ -277,6 +95,12 @@ struct Chosen {
     cutoffs: Option<Vec<u32>>,
     levels: Option<Vec<f64>>,
     gains: Option<GainOverrides>,
+}
+
+/// trec_eval's `valid_int` (gain_init.c): an optional sign and digits only.
+fn valid_int(text: &str) -> bool {
+    let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
+    !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
 }
 
 impl MeasureRequest {
@@ -289,11 +113,13 @@ impl MeasureRequest {
     }
 
     /// Parses a trec_eval `-m` argument (`map`, `P.5,10`, `ndcg.1=3,2=9`,
-    /// `iprec_at_recall..1,.5`, `official`, `all_trec`) or an alias: ranx (`precision@10`,
-    /// `recall@10`, `ndcg@10`, `mrr@10`, `hit_rate@10`, `map@10`, `r-precision`, `mrr`,
-    /// `ndcg_burges@10`, `f1@10`, `hits@10`), ir_measures (`P@10`, `R@10`, `nDCG@10`, `RR`,
-    /// `RR@10`, `AP`, `AP@10`, `Success@10`, `Rprec`, `Bpref`, `NumRet`…) and seed 002 (`P@N`,
-    /// `R@N`, `F@N`, `MAP`). Case matters for trec_eval names, not for aliases.
+    /// `iprec_at_recall..1,.5`, `Rprec_mult.0.2,1.0`, `utility.2,-1,0,0`, `11pt_avg..25,.5`,
+    /// `relstring.20`, `rbp.p=0.95`, `official`, `set`, `all_trec`) or an alias: ranx
+    /// (`precision@10`, `recall@10`, `ndcg@10`, `mrr@10`, `hit_rate@10`, `map@10`,
+    /// `r-precision`, `mrr`, `ndcg_burges@10`, `f1@10`, `hits@10`), ir_measures (`P@10`,
+    /// `R@10`, `nDCG@10`, `RR`, `RR@10`, `AP`, `AP@10`, `Success@10`, `Rprec`, `Bpref`,
+    /// `infAP`, `SetP`, `SetR`, `SetF`, `SetAP`, `NumRet`…) and seed 002 (`P@N`, `R@N`, `F@N`,
+    /// `MAP`). Case matters for trec_eval names, not for aliases.
     ///
     /// # Errors
     /// When the argument names nothing known or a parameter does not parse.
@@ -302,6 +128,7 @@ impl MeasureRequest {
         match argument {
             "official" => return Ok(MeasureRequest::Official),
             "all_trec" => return Ok(MeasureRequest::AllTrec),
+            "set" => return Ok(MeasureRequest::Set),
             _ => {}
         }
         if let Some((alias, k)) = argument.split_once('@') {
@@ -332,48 +159,75 @@ impl MeasureRequest {
         let Some(parameters) = parameters else {
             return Ok(Self::family(family));
         };
-        match family {
-            f if f.has_cutoffs() => {
+        let numbers = |what: &str| -> Result<Vec<f64>, UnknownMeasure> {
+            parameters
+                .split(',')
+                .map(|part| part.trim().parse::<f64>().ok().filter(|v| v.is_finite()).ok_or_else(|| fail(what)))
+                .collect()
+        };
+        let with = |cutoffs, levels, gains| MeasureRequest::Family { family, cutoffs, recall_levels: levels, gains };
+        match family.parameter_kind() {
+            ParameterKind::Cutoffs => {
                 let mut cutoffs = Vec::new();
-                for part in parameters.split(',') {
-                    // trec_eval reads cutoffs as numbers and truncates them (23.4 → 23).
-                    let value: f64 = part.trim().parse().map_err(|_| fail("cutoffs must be numbers, as in P.5,10"))?;
+                // trec_eval reads cutoffs as numbers and truncates them (23.4 → 23).
+                for value in numbers("cutoffs must be numbers, as in P.5,10")? {
                     if !(1.0..=f64::from(u32::MAX)).contains(&value) {
                         return Err(fail("cutoffs must be at least 1"));
                     }
                     cutoffs.push(value as u32);
                 }
-                Ok(MeasureRequest::Family { family, cutoffs: Some(cutoffs), recall_levels: None, gains: None })
+                Ok(with(Some(cutoffs), None, None))
             }
-            MeasureFamily::IprecAtRecall => {
-                let mut levels = Vec::new();
-                for part in parameters.split(',') {
-                    let value: f64 = part.trim().parse().map_err(|_| fail("recall levels must be numbers"))?;
-                    if !(0.0..=1.0).contains(&value) {
-                        return Err(fail("recall levels must lie in [0, 1]"));
+            ParameterKind::Levels => {
+                let levels = numbers("levels must be numbers, as in .1,.5")?;
+                let iprec = family == MeasureFamily::IprecAtRecall;
+                if iprec && levels.iter().any(|v| !(0.0..=1.0).contains(v)) {
+                    return Err(fail("recall levels must lie in [0, 1]"));
+                }
+                if levels.iter().any(|v| *v < 0.0) {
+                    return Err(fail("multiples of R must not be negative"));
+                }
+                Ok(with(None, Some(levels), None))
+            }
+            ParameterKind::Numbers => {
+                let values = numbers("parameters must be numbers, as in utility.1,-1,0,0")?;
+                match family {
+                    MeasureFamily::Utility if values.len() != 4 => {
+                        return Err(fail("utility takes 4 coefficients, as in utility.1,-1,0,0"))
                     }
-                    levels.push(value);
+                    MeasureFamily::Relstring if values.len() != 1 => {
+                        return Err(fail("relstring takes one length, as in relstring.20"))
+                    }
+                    _ => {}
                 }
-                Ok(MeasureRequest::Family { family, cutoffs: None, recall_levels: Some(levels), gains: None })
+                Ok(with(None, Some(values), Some((parameters.to_owned(), Vec::new()))))
             }
-            MeasureFamily::Ndcg => {
+            ParameterKind::Pairs => {
+                let rbp = matches!(family, MeasureFamily::Rbp | MeasureFamily::RbpResid);
                 let mut gains = Vec::new();
+                let mut persistence = None;
                 for part in parameters.split(',') {
-                    let (rel, gain) =
+                    let (rel, value) =
                         part.split_once('=').ok_or_else(|| fail("gains are REL=GAIN, as in ndcg.1=3,2=9"))?;
-                    let rel: i64 =
-                        rel.trim().parse().map_err(|_| fail("a gain's relevance value must be an integer"))?;
-                    let gain: f64 = gain.trim().parse().map_err(|_| fail("a gain must be a number"))?;
-                    gains.push((rel, gain));
+                    let value: f64 = value
+                        .trim()
+                        .parse()
+                        .ok()
+                        .filter(|v: &f64| v.is_finite())
+                        .ok_or_else(|| fail("a gain must be a number"))?;
+                    if rbp && rel == "p" {
+                        // trec_eval takes the last p given.
+                        persistence = Some(value);
+                    } else if valid_int(rel) {
+                        let rel = rel.parse().map_err(|_| fail("a gain's relevance value is too large"))?;
+                        gains.push((rel, value));
+                    } else {
+                        return Err(fail("a gain's relevance value must be an integer"));
+                    }
                 }
-                Ok(MeasureRequest::Family {
-                    family,
-                    cutoffs: None,
-                    recall_levels: None,
-                    gains: Some((parameters.to_owned(), gains)),
-                })
+                Ok(with(None, persistence.map(|p| vec![p]), Some((parameters.to_owned(), gains))))
             }
-            _ => Err(fail("this measure takes no parameter")),
+            ParameterKind::None => Err(fail("this measure takes no parameter")),
         }
     }
 }
@@ -400,9 +254,13 @@ fn alias_family(alias: &str) -> Option<MeasureFamily> {
         "numrel" | "num_rel" => MeasureFamily::NumRel,
         "numrelret" | "num_rel_ret" => MeasureFamily::NumRelRet,
         "numq" | "num_q" => MeasureFamily::NumQ,
-        "set_p" => MeasureFamily::SetP,
-        "set_recall" | "set_r" => MeasureFamily::SetRecall,
-        "set_f" => MeasureFamily::SetF,
+        "set_p" | "setp" => MeasureFamily::SetP,
+        "set_recall" | "set_r" | "setr" => MeasureFamily::SetRecall,
+        "set_f" | "setf" => MeasureFamily::SetF,
+        "set_map" | "setap" => MeasureFamily::SetMap,
+        "infap" => MeasureFamily::InfAp,
+        "rbp" => MeasureFamily::Rbp,
+        "unj" | "unjudged" => MeasureFamily::Unj,
         _ => return None,
     };
     Some(family)
@@ -415,8 +273,9 @@ pub struct MeasureSet {
 }
 
 impl MeasureSet {
-    /// The set the requests name, merged per family (cutoffs united and sorted, as trec_eval
-    /// prints them) and ordered by family. No request means `official`.
+    /// The set the requests name, merged per family (cutoffs and levels united and sorted, as
+    /// trec_eval prints them; the last parameter text of a number or gain family wins) and
+    /// ordered by family. No request means `official`.
     #[must_use]
     pub fn from_requests(requests: &[MeasureRequest]) -> Self {
         let official = [MeasureRequest::Official];
@@ -437,52 +296,75 @@ impl MeasureSet {
             if let Some(cutoffs) = cutoffs {
                 entry.cutoffs.get_or_insert_with(Vec::new).extend(cutoffs);
             }
+            let unite = family.parameter_kind() == ParameterKind::Levels;
             if let Some(levels) = levels {
-                entry.levels.get_or_insert_with(Vec::new).extend(levels);
+                if unite {
+                    entry.levels.get_or_insert_with(Vec::new).extend(levels);
+                } else {
+                    entry.levels = Some(levels.clone());
+                }
             }
             if let Some(gains) = gains {
+                if !unite {
+                    // A gain text without p given for rbp keeps the default persistence.
+                    if levels.is_none() {
+                        entry.levels = None;
+                    }
+                }
                 entry.gains = Some(gains.clone());
             }
         };
         for request in requests {
-            match request {
-                MeasureRequest::Official => {
-                    for &family in MeasureFamily::OFFICIAL {
-                        choose(family, None, None, None);
-                    }
-                }
-                MeasureRequest::AllTrec => {
-                    for family in MeasureFamily::ALL.into_iter().filter(|f| f.is_trec_eval()) {
-                        choose(family, None, None, None);
-                    }
-                }
+            let nickname = match request {
+                MeasureRequest::Official => MeasureFamily::OFFICIAL,
+                MeasureRequest::Set => MeasureFamily::SET,
+                MeasureRequest::AllTrec => &MeasureFamily::ALL[..],
                 MeasureRequest::Family { family, cutoffs, recall_levels, gains } => {
                     choose(*family, cutoffs.as_ref(), recall_levels.as_ref(), gains.as_ref());
+                    continue;
                 }
+            };
+            let all_trec = matches!(request, MeasureRequest::AllTrec);
+            for &family in nickname.iter().filter(|f| !all_trec || f.in_all_trec()) {
+                choose(family, None, None, None);
             }
         }
         chosen.sort_by_key(|c| c.family);
         let mut measures = Vec::new();
         for Chosen { family, cutoffs, levels, gains } in chosen {
-            if family.has_cutoffs() {
-                let mut cutoffs = cutoffs.unwrap_or_else(|| family.default_cutoffs().to_vec());
-                cutoffs.sort_unstable();
-                cutoffs.dedup();
-                measures.extend(cutoffs.into_iter().map(|k| Measure::at_cutoff(family, k)));
-            } else if family == MeasureFamily::IprecAtRecall {
-                let mut levels = levels.unwrap_or_else(|| vec![0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0]);
-                levels.sort_by(f64::total_cmp);
-                levels.dedup();
-                measures.extend(levels.into_iter().map(|level| Measure {
-                    recall_level: Some(level),
-                    name: format!("iprec_at_recall_{level:.2}"),
+            let name = |text: &Option<GainOverrides>| match text {
+                Some((text, _)) => format!("{}_{text}", family.name()),
+                None => family.name().to_owned(),
+            };
+            match family.parameter_kind() {
+                ParameterKind::Cutoffs => {
+                    let mut cutoffs = cutoffs.unwrap_or_else(|| family.default_cutoffs().to_vec());
+                    cutoffs.sort_unstable();
+                    cutoffs.dedup();
+                    measures.extend(cutoffs.into_iter().map(|k| Measure::at_cutoff(family, k)));
+                }
+                ParameterKind::Levels => {
+                    let mut levels = levels.unwrap_or_else(|| family.default_numbers().to_vec());
+                    levels.sort_by(f64::total_cmp);
+                    levels.dedup();
+                    measures.extend(levels.into_iter().map(|level| Measure {
+                        recall_level: Some(level),
+                        name: format!("{}_{level:.2}", family.name()),
+                        ..Measure::plain(family)
+                    }));
+                }
+                ParameterKind::Numbers => measures.push(Measure {
+                    numbers: levels.unwrap_or_else(|| family.default_numbers().to_vec()),
+                    name: name(&gains),
                     ..Measure::plain(family)
-                }));
-            } else if let Some((text, mut gains)) = gains {
-                gains.sort_by_key(|g| g.0);
-                measures.push(Measure { gains, name: format!("ndcg_{text}"), ..Measure::plain(family) });
-            } else {
-                measures.push(Measure::plain(family));
+                }),
+                ParameterKind::Pairs => measures.push(Measure {
+                    numbers: levels.unwrap_or_default(),
+                    name: name(&gains),
+                    gains: gains.map(|(_, g)| g).unwrap_or_default(),
+                    ..Measure::plain(family)
+                }),
+                ParameterKind::None => measures.push(Measure::plain(family)),
             }
         }
         MeasureSet { measures }
@@ -547,6 +429,45 @@ mod tests {
     }
 
     #[test]
+    fn number_and_pair_parameters_print_as_given() {
+        assert_eq!(names(&["Rprec_mult.5.0,0.2,0.35"]), ["Rprec_mult_0.20", "Rprec_mult_0.35", "Rprec_mult_5.00"]);
+        assert_eq!(names(&["utility.2,-1,0,0"]), ["utility_2,-1,0,0"]);
+        assert_eq!(names(&["11pt_avg..25,.5,.75"]), ["11pt_avg_.25,.5,.75"]);
+        assert_eq!(names(&["relstring.20"]), ["relstring_20"]);
+        assert_eq!(names(&["rbp.p=0.8,1=-1", "G.1=2"]), ["G_1=2", "rbp_p=0.8,1=-1"]);
+        assert_eq!(names(&["unj"]), ["unj_5", "unj_10", "unj_20"]);
+        let set = MeasureSet::from_requests(&[MeasureRequest::parse("rbp.p=0.8,1=-1").expect("parses")]);
+        assert_eq!((set.measures()[0].numbers.clone(), set.measures()[0].gains.clone()), (vec![0.8], vec![(1, -1.0)]));
+        let set = MeasureSet::from_requests(&[MeasureRequest::parse("11pt_avg..5,.25").expect("parses")]);
+        assert_eq!(set.measures()[0].numbers, [0.5, 0.25], "kept in the order given");
+    }
+
+    #[test]
+    fn all_trec_and_set_are_trec_eval_nicknames() {
+        let all = names(&["all_trec"]);
+        // trec_eval 10.0 prints 99 summary lines under -m all_trec (out.test.a), plus relstring.
+        assert_eq!(all.len(), 100);
+        assert!(!all.iter().any(|n| n == "dcg" || n == "yaap" || n.starts_with("f1")));
+        assert_eq!(all[all.len() - 5..], ["rbp", "rbp_resid", "unj_5", "unj_10", "unj_20"]);
+        assert_eq!(
+            names(&["set"]),
+            [
+                "runid",
+                "num_q",
+                "num_ret",
+                "num_rel",
+                "num_rel_ret",
+                "utility",
+                "set_P",
+                "set_relative_P",
+                "set_recall",
+                "set_map",
+                "set_F"
+            ]
+        );
+    }
+
+    #[test]
     fn official_is_trec_eval_default() {
         let official = names(&[]);
         assert_eq!(official.len(), 10 + 11 + 9);
@@ -579,7 +500,23 @@ mod tests {
 
     #[test]
     fn bad_requests_are_refused() {
-        for bad in ["nope", "P.x", "P.0", "map.5", "P@0", "Rprec@5", "iprec_at_recall.2", "ndcg.1:3"] {
+        for bad in [
+            "nope",
+            "P.x",
+            "P.0",
+            "map.5",
+            "P@0",
+            "Rprec@5",
+            "iprec_at_recall.2",
+            "ndcg.1:3",
+            "utility.1,2",
+            "relstring.5,6",
+            "G.x=1",
+            "ndcg.p=0.5",
+            "rbp.q=0.5",
+            "Rprec_mult.-1",
+            "infAP.3",
+        ] {
             assert!(MeasureRequest::parse(bad).is_err(), "{bad}");
         }
     }
