@@ -427,3 +427,44 @@ fn a_map_left_to_the_general_path_is_charged_once() {
     assert_eq!(read.alignment.len(), 1);
     assert_eq!(fast_share(&xml), (0, 1));
 }
+
+/// The malformed fixtures of the layouts the fast path now takes (`testdata/bad/`, listed in
+/// its README.md): an error at the place the exact path names, whichever path read the cells
+/// before it.
+#[test]
+fn malformed_fast_path_layouts_are_located_errors() {
+    let bad = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/bad");
+    let cases = [
+        (
+            "rdf-datatype-entity-undeclared.rdf",
+            "19:30: found undefined entity &xsd;: expected a declared entity or '&amp;'",
+        ),
+        ("rdf-mismatched-quotes.rdf", "17:7: found end of file inside a tag (in <Cell>): expected '>'"),
+        (
+            "rdf-undefined-entity-single-quoted.rdf",
+            "16:30: found undefined entity &onto1;: expected a declared entity or '&amp;'",
+        ),
+        (
+            "rdf-undefined-entity-in-relation.rdf",
+            "18:17: found undefined entity &sub;: expected a declared entity or '&amp;'",
+        ),
+    ];
+    let mut wrong = Vec::new();
+    for (name, expected) in cases {
+        let xml = std::fs::read(bad.join(name)).unwrap();
+        for cut in [
+            Cut { parallel_from: usize::MAX, stretches: 1, fast: false },
+            Cut { parallel_from: usize::MAX, stretches: 1, fast: true },
+            Cut { parallel_from: 0, stretches: 2, fast: true },
+        ] {
+            let message = match read_cut(&xml, name, &ReadOptions::default(), &mut Interner::new(), cut) {
+                Ok(_) => "read without an error".to_owned(),
+                Err(e) => e.to_string(),
+            };
+            if message != format!("{name}:{expected}") {
+                wrong.push(format!("{cut:?}: {message}"));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{wrong:#?}");
+}
