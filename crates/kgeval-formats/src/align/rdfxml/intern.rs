@@ -8,7 +8,7 @@
 //! document order interns each first occurrence (new to the interner, so a cheap insert) and
 //! copies the id for every other one.
 
-use std::hash::{BuildHasher as _, Hash as _, Hasher as _};
+use std::hash::BuildHasher as _;
 
 use kgeval_model::{Interner, TermId};
 use rayon::prelude::*;
@@ -34,14 +34,7 @@ pub(super) fn intern_all(terms: &[&str], interner: &mut Interner, parallel: bool
         return terms.iter().map(|term| interner.intern(term)).collect();
     }
     let shards = (threads * 2).min(64);
-    let hashes: Vec<u64> = terms
-        .par_iter()
-        .map(|term| {
-            let mut hasher = FxBuildHasher.build_hasher();
-            term.hash(&mut hasher);
-            hasher.finish()
-        })
-        .collect();
+    let hashes: Vec<u64> = terms.par_iter().map(|term| FxBuildHasher.hash_one(term)).collect();
     let known: &Interner = interner;
     let found: Vec<Vec<(u32, Slot)>> = (0..shards)
         .into_par_iter()
