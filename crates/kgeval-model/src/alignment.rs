@@ -122,13 +122,6 @@ impl Alignment {
         self.policy
     }
 
-    /// Makes room for `additional` more cells (a reader that knows how many cells it is about
-    /// to insert saves the index's regrowth).
-    pub fn reserve(&mut self, additional: usize) {
-        self.cells.reserve(additional);
-        self.index.reserve(additional);
-    }
-
     /// Sets the duplicate policy for later inserts.
     pub fn set_policy(&mut self, policy: DuplicatePolicy) {
         self.policy = policy;

@@ -53,12 +53,6 @@ impl Interner {
         TermId(u32::try_from(index).expect("more than u32::MAX interned strings"))
     }
 
-    /// Makes room for `additional` more strings (a reader that knows how many IRIs it is
-    /// about to intern saves the table's regrowth).
-    pub fn reserve(&mut self, additional: usize) {
-        self.strings.reserve(additional);
-    }
-
     /// The id of `s` if it was interned before.
     #[must_use]
     pub fn get(&self, s: &str) -> Option<TermId> {

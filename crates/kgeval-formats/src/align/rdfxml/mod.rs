@@ -12,23 +12,21 @@
 //! Speed (a million cells is a 310 MB file): canonical `<map>` elements are read by a fast
 //! path straight from the bytes ([`fast`]); large documents are cut at `<map>` boundaries
 //! and the stretches parsed on rayon's threads from the state after the prolog. Parsing only
-//! records IRIs and cells ([`records`]); interning happens afterwards, in document order (the
-//! lookups of a parallel read split across threads by [`intern`], the ids those of one
-//! sequential pass), so ids, duplicates, warnings and lines do not depend on the cut. Any
+//! records IRIs and cells ([`records`]); interning happens afterwards, sequentially and in
+//! document order, so ids, duplicates, warnings and lines do not depend on the cut. Any
 //! error, or anything a stretch cannot decide alone (a header field after the cells, a
 //! mismatched end tag, the entity budget), sends the read back to the sequential path, and
 //! an error is always reported by the exact path (one quick-xml reader over the whole
 //! document), so messages and positions never depend on the fast paths.
 //!
 //! Layout: [`parser`] (event loop, end tags), [`cell`] (measure, relation, finished cells), [`elements`] (start tags, attributes,
-//! namespaces), [`fast`], [`records`], [`intern`] (document-order ids, lookups in parallel),
-//! [`dtd`] (DOCTYPE, entities, unescaping), [`repair`] (decoding, `--repair-xml`).
+//! namespaces), [`fast`], [`records`], [`dtd`] (DOCTYPE, entities, unescaping), [`repair`]
+//! (decoding, `--repair-xml`).
 
 mod cell;
 mod dtd;
 mod elements;
 mod fast;
-mod intern;
 mod parser;
 mod records;
 mod repair;

@@ -4,9 +4,8 @@
 
 use std::borrow::Cow;
 
-use kgeval_model::{Alignment, Correspondence, Diagnostic, InsertOutcome, Interner, Location, Relation};
+use kgeval_model::{Alignment, Correspondence, Diagnostic, InsertOutcome, Interner, Location, Relation, TermId};
 
-use super::intern::intern_all;
 use crate::align::tsv::column_of;
 use crate::warnings::{Warnings, MAX_WARNINGS_PER_CODE};
 
@@ -75,16 +74,10 @@ pub(super) fn merge(
     alignment: &mut Alignment,
     warnings: &mut Warnings,
 ) {
-    // Pre-sized: the table and the alignment do not regrow (and rehash) while filling.
-    interner.reserve(parts.iter().map(|(records, _)| records.terms.len()).sum());
-    alignment.reserve(parts.iter().map(|(records, _)| records.cells.len()).sum());
-    let terms: Vec<&str> = parts.iter().flat_map(|(records, _)| records.terms.iter().map(|term| &**term)).collect();
-    let all_ids = intern_all(&terms, interner, parts.len() > 1);
-    drop(terms);
-    let mut offset = 0;
+    let mut ids: Vec<TermId> = Vec::new();
     for (records, shift) in parts {
-        let ids = &all_ids[offset..offset + records.terms.len()];
-        offset += records.terms.len();
+        ids.clear();
+        ids.extend(records.terms.iter().map(|term| interner.intern(term)));
         let mut pending = records.warnings.into_iter().peekable();
         for (index, cell) in records.cells.iter().enumerate() {
             while let Some((_, mut diagnostic)) = pending.next_if(|(before, _)| *before <= index) {
