@@ -1,21 +1,20 @@
-//! `cargo xtask bench align`: whole-process timings of `kgeval align` on a generated
-//! 1,000,000-cell Alignment-API RDF/XML system alignment and a 100,000-cell partial reference,
-//! next to `cat`, a plain Python `xml.sax` scorer and an rdflib parse, measured in the same run.
+//! `cargo xtask bench align`: whole-process timings (wall and CPU) of `kgeval align` on a
+//! generated 1,000,000-cell Alignment-API RDF/XML system alignment in every layout real tools
+//! write ([`Layout`]) against a 100,000-cell partial reference, each next to `cat` and a plain
+//! Python `xml.sax` scorer, plus an rdflib parse of a 100,000-cell file, measured in the same
+//! run. Every layout must score the same (kgeval and the SAX scorer each), or the bench fails.
 //!
 //! Inputs are generated with a seeded ChaCha8 RNG into `bench-data/` (git-ignored), so every
 //! run measures the same bytes.
 
 use std::fmt::Write as _;
-use std::io::{BufWriter, Write as _};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::time::Duration;
 
-use anyhow::bail;
-use rand::{Rng as _, SeedableRng as _};
-use rand_chacha::ChaCha8Rng;
+use anyhow::{bail, Context as _};
 
-const SEED: u64 = 20_261_121;
+use crate::bench_layouts::{generate, Layout, SEED};
+use crate::timing::{best_of, Timed};
 
 pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
     if args.first().map(String::as_str) == Some("kgc") {
@@ -31,95 +30,137 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
     }
     if args.first().map(String::as_str) != Some("align") {
         bail!(
-            "usage: cargo xtask bench align [--cells N] [--runs N] [--no-peers] | cargo xtask bench trec [--queries N]"
+            "usage: cargo xtask bench align [--cells N] [--runs N] [--peer-runs N] [--layouts a,b] [--no-peers] [--generate-only] | cargo xtask bench trec [--queries N]"
         );
     }
     let cells = flag_value(args, "--cells").unwrap_or(1_000_000);
     let runs = flag_value(args, "--runs").unwrap_or(3);
+    let peer_runs = flag_value(args, "--peer-runs").unwrap_or(1);
     let peers = !args.iter().any(|a| a == "--no-peers");
+    let layouts = match args.iter().position(|a| a == "--layouts").and_then(|i| args.get(i + 1)) {
+        Some(list) => list
+            .split(',')
+            .map(|name| {
+                Layout::parse(name).with_context(|| {
+                    let all: Vec<&str> = Layout::ALL.iter().map(|l| l.name()).collect();
+                    format!("unknown layout {name:?}: expected one of {}", all.join(", "))
+                })
+            })
+            .collect::<anyhow::Result<Vec<_>>>()?,
+        None => Layout::ALL.to_vec(),
+    };
     let dir = Path::new("bench-data");
     std::fs::create_dir_all(dir)?;
-    let system = dir.join(format!("system-{cells}.rdf"));
     let reference = dir.join(format!("reference-{}.rdf", cells / 10));
-    if !system.exists() || !reference.exists() {
-        println!("generating {} and {} (seed {SEED})", system.display(), reference.display());
-        generate(&system, &reference, cells)?;
+    let missing: Vec<(Layout, PathBuf)> = layouts
+        .iter()
+        .map(|&l| (l, l.system_path(dir, cells)))
+        .filter(|(_, path)| !path.exists() || !reference.exists())
+        .collect();
+    if !missing.is_empty() {
+        let names: Vec<&str> = missing.iter().map(|(l, _)| l.name()).collect();
+        println!(
+            "generating the {} layout(s) of {cells} cells and {} (seed {SEED})",
+            names.join(", "),
+            reference.display()
+        );
+        let systems: Vec<(Layout, &Path)> = missing.iter().map(|(l, p)| (*l, p.as_path())).collect();
+        generate(&systems, Some(&reference), cells)?;
     }
-    let size = std::fs::metadata(&system)?.len();
+    if args.iter().any(|a| a == "--generate-only") {
+        return Ok(());
+    }
     let kgeval = crate::build_kgeval(true)?;
+    let kg = kgeval.to_string_lossy().into_owned();
+    let refe = reference.to_string_lossy().into_owned();
+    let python = if peers { Some(python_with_rdflib()?) } else { None };
+    let py = python.as_ref().map(|p| p.to_string_lossy().into_owned());
     let mut report = String::new();
     let _ = writeln!(
         report,
-        "system: {} ({:.1} MB, {cells} cells); reference: {} ({} cells)",
-        system.display(),
-        size as f64 / 1e6,
+        "{cells} cells per layout, reference {} ({} cells); kgeval best of {runs}, SAX best of {peer_runs}; load before: {}",
         reference.display(),
-        cells / 10
+        cells / 10,
+        load_average()
     );
-    let _ = writeln!(report, "{:<44} {:>10} {:>10} {:>12}", "command", "best s", "MB/s", "max RSS MB");
-    let measure = |report: &mut String, size: u64, label: &str, cmd: &[&str]| -> anyhow::Result<Duration> {
-        let timed = crate::timing::best_of(cmd, runs, false)?;
-        let (best, rss) = (timed.wall, timed.max_rss_kb);
+    let _ = writeln!(
+        report,
+        "{:<16} {:>7} {:<34} {:>8} {:>8} {:>7} {:>9}",
+        "layout", "MB", "command", "wall s", "CPU s", "MB/s", "RSS MB"
+    );
+    let row = |report: &mut String, layout: Layout, size: u64, label: &str, timed: &Timed| {
         let _ = writeln!(
             report,
-            "{label:<44} {:>10.3} {:>10.0} {:>12.1}",
-            best.as_secs_f64(),
-            size as f64 / 1e6 / best.as_secs_f64(),
-            rss as f64 / 1024.0
+            "{:<16} {:>7.1} {label:<34} {:>8.3} {:>8.3} {:>7.0} {:>9.1}",
+            layout.name(),
+            size as f64 / 1e6,
+            timed.wall.as_secs_f64(),
+            timed.cpu_seconds,
+            size as f64 / 1e6 / timed.wall.as_secs_f64(),
+            timed.max_rss_kb as f64 / 1024.0
         );
-        println!("{label}: {:.3} s", best.as_secs_f64());
-        Ok(best)
+        println!("{} {label}: {:.3} s wall, {:.3} s CPU", layout.name(), timed.wall.as_secs_f64(), timed.cpu_seconds);
     };
-    let sys = system.to_string_lossy().into_owned();
-    let refe = reference.to_string_lossy().into_owned();
-    let kg = kgeval.to_string_lossy().into_owned();
-    measure(&mut report, size, "cat FILE > /dev/null", &["cat", &sys])?;
-    let ours = measure(
-        &mut report,
-        size,
-        "kgeval align --mode partial (parse + score)",
-        &[&kg, "align", "--reference", &refe, "--system", &sys, "--completeness", "partial"],
-    )?;
-    if peers {
-        let python = python_with_rdflib()?;
-        let py = python.to_string_lossy().into_owned();
-        let sax = measure(
-            &mut report,
-            size,
-            "python xml.sax scorer (parse + score)",
-            &[&py, "xtask/bench/sax_scorer.py", &refe, &sys],
-        )?;
+    let mut scores: Option<(String, String)> = None;
+    for &layout in &layouts {
+        let system = layout.system_path(dir, cells);
+        let sys = system.to_string_lossy().into_owned();
+        let size = std::fs::metadata(&system)?.len();
+        let cat = best_of(&["cat", &sys], runs, false)?;
+        row(&mut report, layout, size, "cat FILE > /dev/null", &cat);
+        // One system name for every layout, so that the outputs compare byte for byte.
+        let named = format!("bench={sys}");
+        let cmd = [kg.as_str(), "align", "--reference", &refe, "--system", &named, "--completeness", "partial"];
+        let ours = best_of(&cmd, runs, true)?;
+        row(&mut report, layout, size, "kgeval align (parse + score)", &ours);
+        let sax = match &py {
+            Some(py) => {
+                let sax = best_of(&[py, "xtask/bench/sax_scorer.py", &refe, &sys], peer_runs, true)?;
+                row(&mut report, layout, size, "python xml.sax scorer", &sax);
+                sax.stdout_head
+            }
+            None => String::new(),
+        };
+        // Every layout holds the same cells: the scores must not depend on the layout.
+        let first = scores.get_or_insert_with(|| (ours.stdout_head.clone(), sax.clone()));
+        if first.0 != ours.stdout_head || (peers && first.1 != sax) {
+            bail!("the {} layout scores differently from the {} one", layout.name(), layouts[0].name());
+        }
+    }
+    if let Some(py) = &py {
         let small = dir.join(format!("system-{}.rdf", cells / 10));
         let small_reference = dir.join(format!("reference-{}.rdf", cells / 100));
         if !small.exists() || !small_reference.exists() {
-            generate(&small, &small_reference, cells / 10)?;
+            generate(&[(Layout::Canonical, &small)], Some(&small_reference), cells / 10)?;
         }
         let small_ref = small_reference.to_string_lossy().into_owned();
         let small_s = small.to_string_lossy().into_owned();
         let small_size = std::fs::metadata(&small)?.len();
-        let _ = writeln!(report, "-- on the {}-cell file ({}):", cells / 10, small.display());
-        let ours_small = measure(
-            &mut report,
-            small_size,
-            "kgeval align (100k-cell system, 10k reference)",
+        let _ = writeln!(report, "-- on the {}-cell canonical file ({}):", cells / 10, small.display());
+        let ours_small = best_of(
             &[&kg, "align", "--reference", &small_ref, "--system", &small_s, "--completeness", "partial"],
+            runs,
+            false,
         )?;
-        let rdflib = measure(
-            &mut report,
-            small_size,
-            "python rdflib parse (100k-cell system)",
-            &[&py, "xtask/bench/rdflib_parse.py", &small_s],
-        )?;
-        let _ =
-            writeln!(report, "speed-up vs xml.sax scorer (1M cells): {:.1}x", sax.as_secs_f64() / ours.as_secs_f64());
+        row(&mut report, Layout::Canonical, small_size, "kgeval align (10k reference)", &ours_small);
+        let rdflib = best_of(&[py, "xtask/bench/rdflib_parse.py", &small_s], peer_runs, false)?;
+        row(&mut report, Layout::Canonical, small_size, "python rdflib parse", &rdflib);
         let _ = writeln!(
             report,
             "speed-up vs rdflib (100k cells): {:.0}x",
-            rdflib.as_secs_f64() / ours_small.as_secs_f64()
+            rdflib.wall.as_secs_f64() / ours_small.wall.as_secs_f64()
         );
     }
+    let _ = writeln!(report, "load after: {}", load_average());
     println!("\n{report}");
     Ok(())
+}
+
+/// The 1, 5 and 15 minute load averages, as `uptime` prints them.
+fn load_average() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .map(|s| s.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+        .unwrap_or_else(|_| "unknown".to_owned())
 }
 
 fn flag_value(args: &[String], flag: &str) -> Option<usize> {
@@ -145,42 +186,3 @@ fn python_with_rdflib() -> anyhow::Result<PathBuf> {
     }
     Ok(python)
 }
-
-/// Writes a system alignment of `cells` cells and a reference of `cells / 10` cells: half of
-/// the reference cells are in the system, the other half are not.
-fn generate(system: &Path, reference: &Path, cells: usize) -> anyhow::Result<()> {
-    let mut rng = ChaCha8Rng::seed_from_u64(SEED);
-    let entities = (cells as u64).max(10);
-    let mut sys = BufWriter::new(std::fs::File::create(system)?);
-    let mut refw = BufWriter::new(std::fs::File::create(reference)?);
-    for w in [&mut sys, &mut refw] {
-        w.write_all(HEADER.as_bytes())?;
-    }
-    for i in 0..cells {
-        let e1 = rng.gen_range(0..entities);
-        let e2 = rng.gen_range(0..entities);
-        let measure: f64 = rng.gen_range(0.0..1.0);
-        cell(&mut sys, e1, e2, measure)?;
-        if i % 10 == 0 {
-            if (i / 10) % 2 == 0 {
-                cell(&mut refw, e1, e2, 1.0)?;
-            } else {
-                cell(&mut refw, e1, rng.gen_range(0..entities), 1.0)?;
-            }
-        }
-    }
-    for w in [&mut sys, &mut refw] {
-        w.write_all(b"</Alignment>\n</rdf:RDF>\n")?;
-        w.flush()?;
-    }
-    Ok(())
-}
-
-fn cell(w: &mut impl std::io::Write, e1: u64, e2: u64, measure: f64) -> std::io::Result<()> {
-    write!(
-        w,
-        "  <map>\n    <Cell>\n      <entity1 rdf:resource=\"http://bench.kgeval.org/source#Entity_{e1}\"/>\n      <entity2 rdf:resource=\"http://bench.kgeval.org/target#Entity_{e2}\"/>\n      <relation>=</relation>\n      <measure rdf:datatype=\"http://www.w3.org/2001/XMLSchema#float\">{measure:.6}</measure>\n    </Cell>\n  </map>\n"
-    )
-}
-
-const HEADER: &str = "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<rdf:RDF xmlns=\"http://knowledgeweb.semanticweb.org/heterogeneity/alignment#\"\n  xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\"\n  xmlns:xsd=\"http://www.w3.org/2001/XMLSchema#\">\n<Alignment>\n  <xml>yes</xml>\n  <level>0</level>\n  <type>??</type>\n  <onto1><Ontology rdf:about=\"http://bench.kgeval.org/source\"/></onto1>\n  <onto2><Ontology rdf:about=\"http://bench.kgeval.org/target\"/></onto2>\n";

@@ -3,6 +3,7 @@
 
 mod bench;
 mod bench_kgc;
+mod bench_layouts;
 mod bench_meta;
 mod bench_trec;
 mod fixtures;

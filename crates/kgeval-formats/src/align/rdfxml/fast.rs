@@ -11,13 +11,18 @@
 //! </map>
 //! ```
 //!
-//! (the four children in any order, `measure` with or without `rdf:datatype`, any XML
-//! whitespace between tags). It reads such a `<map>` straight from the bytes, without
-//! tokens, attribute lists or allocation, and only when the general path would read it the
-//! same way without an error: the `rdf` prefix bound to the RDF namespace, no `&`, no `<`
-//! in values, IRIs absolute or no `xml:base` in scope, a finite measure, each child once.
-//! Anything else (comments, other attributes, `rdf:about` on the cell, EDOAL, …) leaves the
-//! `<map>` to the general path, which starts exactly where the fast path stopped.
+//! (the four children in any order, `measure` with or without `rdf:datatype`, attribute values
+//! in `"` or `'`, any XML whitespace between tags and around `=`, `rdf:datatype` as an IRI, a
+//! CURIE such as `xsd:float` or an entity reference such as `&xsd;float`). It reads such a
+//! `<map>` straight from the bytes, without tokens or attribute lists, and only when the
+//! general path would read it the same way without an error: the `rdf` prefix bound to the RDF
+//! namespace, no `<` in values, IRIs absolute or no `xml:base` in scope, a finite measure, each
+//! child once. References (`&amp;`, `&#38;`, entities of the internal DTD) in values and text
+//! are expanded exactly as the general path expands them, through the same bounded expansion
+//! (the DTD's declared entities, the document's expansion budget); a `<map>` the fast path gives
+//! up on is charged nothing. Anything else (comments, other attributes, `rdf:about` on the
+//! cell, EDOAL, a reference that does not resolve, …) leaves the `<map>` to the general path,
+//! which starts exactly where the fast path stopped.
 
 use std::borrow::Cow;
 
@@ -31,11 +36,11 @@ struct Canonical<'a> {
     /// `<Cell` offset.
     at: usize,
     /// Entity IRIs with their offsets (document order decides which is recorded first).
-    entity: [Option<(&'a str, usize)>; 2],
+    entity: [Option<(Cow<'a, str>, usize)>; 2],
     /// Relation text and the offset of `</relation>`.
-    relation: Option<(&'a str, usize)>,
+    relation: Option<(Cow<'a, str>, usize)>,
     /// Trimmed measure text, its value and the offset of `</measure>`.
-    measure: Option<(&'a str, f64, usize)>,
+    measure: Option<(Cow<'a, str>, f64, usize)>,
 }
 
 impl<'a> Parser<'a, '_> {
@@ -45,13 +50,19 @@ impl<'a> Parser<'a, '_> {
         if self.namespace("rdf") != Some(RDF_NS) {
             return from;
         }
-        let doc: &'a str = self.doc;
-        let bytes = &doc.as_bytes()[..end];
-        while let Some((cell, next)) = canonical_map(doc, bytes, skip_ws(bytes, from)) {
+        let bytes = &self.doc.as_bytes()[..end];
+        loop {
+            let budget = self.expansion_budget;
+            let Some((cell, next)) = self.canonical_map(bytes, skip_ws(bytes, from)) else {
+                // Whatever was expanded is expanded (and charged) again by the general path.
+                self.expansion_budget = budget;
+                break;
+            };
             if !self.bases.is_empty() && cell.entity.iter().flatten().any(|(iri, _)| !has_scheme(iri)) {
+                self.expansion_budget = budget;
                 break;
             }
-            self.record(&cell);
+            self.record(cell);
             from = next;
         }
         from
@@ -59,96 +70,122 @@ impl<'a> Parser<'a, '_> {
 
     /// Records a canonical cell as the general path would: IRIs in document order, the
     /// warnings of `measure` and `relation` in document order.
-    fn record(&mut self, cell: &Canonical<'a>) {
+    fn record(&mut self, cell: Canonical<'a>) {
         let line = self.line_of(cell.at);
         let mut entity = [0u32; 2];
-        let [first, second] = match cell.entity {
-            [Some(a), Some(b)] if b.1 < a.1 => [(1, b), (0, a)],
-            [Some(a), Some(b)] => [(0, a), (1, b)],
-            _ => return,
-        };
+        let [Some(a), Some(b)] = cell.entity else { return };
+        let [first, second] = if b.1 < a.1 { [(1, b), (0, a)] } else { [(0, a), (1, b)] };
         for (side, (iri, _)) in [first, second] {
-            entity[side] = self.out.term(Cow::Borrowed(iri));
+            entity[side] = self.out.term(iri);
         }
         let mut relation = kgeval_model::Relation::Equivalence;
         let mut confidence = 1.0;
-        let measure_first = match (cell.measure, cell.relation) {
+        let measure_first = match (&cell.measure, &cell.relation) {
             (Some((_, _, m)), Some((_, r))) => m < r,
             _ => true,
         };
         for step in if measure_first { [0, 1] } else { [1, 0] } {
             if step == 0 {
-                if let Some((raw, value, at)) = cell.measure {
+                if let Some((raw, value, at)) = &cell.measure {
                     // Validated by `canonical_map`: only the out-of-range warning remains.
-                    let _ = self.measure(raw, at);
-                    confidence = value;
+                    let _ = self.measure(raw, *at);
+                    confidence = *value;
                 }
-            } else if let Some((raw, at)) = cell.relation {
-                relation = self.relation(raw, at);
+            } else if let Some((raw, at)) = &cell.relation {
+                relation = self.relation(raw, *at);
             }
         }
         self.out.cells.push(CellRecord { entity, relation, confidence, line, at: cell.at });
+        self.out.fast += 1;
+    }
+
+    /// Reads one canonical `<map>` at `i`; `None` when it is not one.
+    fn canonical_map(&mut self, bytes: &'a [u8], i: usize) -> Option<(Canonical<'a>, usize)> {
+        let doc: &'a str = self.doc;
+        let mut i = expect(bytes, i, b"<map>")?;
+        i = skip_ws(bytes, i);
+        let at = i;
+        i = expect(bytes, i, b"<Cell>")?;
+        let mut cell = Canonical { at, entity: [None, None], relation: None, measure: None };
+        loop {
+            i = skip_ws(bytes, i);
+            let rest = bytes.get(i..)?;
+            if rest.starts_with(b"</Cell>") {
+                i += 7;
+                break;
+            }
+            if rest.starts_with(b"<entity1") || rest.starts_with(b"<entity2") {
+                let side = usize::from(rest[7] == b'2');
+                let j = attribute(bytes, i + 8, b"rdf:resource")?;
+                let (raw, j) = value(doc, bytes, j)?;
+                let iri = self.expand(raw, j - raw.len())?;
+                if cell.entity[side].is_some() || iri.trim().is_empty() {
+                    return None;
+                }
+                cell.entity[side] = Some((iri, j));
+                i = expect(bytes, skip_ws(bytes, j + 1), b"/>")?;
+            } else if rest.starts_with(b"<relation>") {
+                let (text, close) = text(doc, bytes, i + 10)?;
+                let text = self.expand(text, i + 10)?;
+                if cell.relation.is_some() {
+                    return None;
+                }
+                cell.relation = Some((text, close));
+                i = expect(bytes, close, b"</relation>")?;
+            } else if rest.starts_with(b"<measure") {
+                let mut j = i + 8;
+                if bytes.get(j) != Some(&b'>') {
+                    let k = attribute(bytes, j, b"rdf:datatype")?;
+                    let (datatype, k) = value(doc, bytes, k)?;
+                    if memchr::memchr(b'&', datatype.as_bytes()).is_some() {
+                        // Checked, not expanded (and not charged), as the general path does.
+                        self.validate_refs(datatype, k - datatype.len(), "attribute value").ok()?;
+                    }
+                    j = skip_ws(bytes, k + 1);
+                }
+                j = expect(bytes, j, b">")?;
+                let (text, close) = text(doc, bytes, j)?;
+                let raw = match self.expand(text, j)? {
+                    Cow::Borrowed(text) => Cow::Borrowed(text.trim()),
+                    Cow::Owned(text) => Cow::Owned(text.trim().to_owned()),
+                };
+                let value = measure_value(&raw)?;
+                if cell.measure.is_some() {
+                    return None;
+                }
+                cell.measure = Some((raw, value, close));
+                i = expect(bytes, close, b"</measure>")?;
+            } else {
+                return None;
+            }
+        }
+        cell.entity[0].as_ref()?;
+        cell.entity[1].as_ref()?;
+        i = expect(bytes, skip_ws(bytes, i), b"</map>")?;
+        Some((cell, i))
+    }
+
+    /// `raw` (at offset `at`) with its references expanded as the general path expands them;
+    /// `None` when one does not resolve (the general path then reports it).
+    fn expand(&mut self, raw: &'a str, at: usize) -> Option<Cow<'a, str>> {
+        if memchr::memchr(b'&', raw.as_bytes()).is_none() {
+            return Some(Cow::Borrowed(raw));
+        }
+        let mut out = String::with_capacity(raw.len() + 32);
+        self.unescape_into(raw, at, &mut out, "text").ok()?;
+        Some(Cow::Owned(out))
     }
 }
 
-/// Reads one canonical `<map>` at `i`; `None` when it is not one.
-fn canonical_map<'a>(doc: &'a str, bytes: &[u8], i: usize) -> Option<(Canonical<'a>, usize)> {
-    let mut i = expect(bytes, i, b"<map>")?;
-    i = skip_ws(bytes, i);
-    let at = i;
-    i = expect(bytes, i, b"<Cell>")?;
-    let mut cell = Canonical { at, entity: [None, None], relation: None, measure: None };
-    loop {
-        i = skip_ws(bytes, i);
-        let rest = bytes.get(i..)?;
-        if rest.starts_with(b"</Cell>") {
-            i += 7;
-            break;
-        }
-        if rest.starts_with(b"<entity1 ") || rest.starts_with(b"<entity2 ") {
-            let side = usize::from(rest[7] == b'2');
-            let j = expect(bytes, skip_ws(bytes, i + 9), b"rdf:resource=\"")?;
-            let (iri, j) = value(doc, bytes, j)?;
-            if cell.entity[side].is_some() || iri.trim().is_empty() {
-                return None;
-            }
-            cell.entity[side] = Some((iri, j));
-            i = expect(bytes, skip_ws(bytes, j + 1), b"/>")?;
-        } else if rest.starts_with(b"<relation>") {
-            let (text, close) = text(doc, bytes, i + 10)?;
-            if cell.relation.is_some() {
-                return None;
-            }
-            cell.relation = Some((text, close));
-            i = expect(bytes, close, b"</relation>")?;
-        } else if rest.starts_with(b"<measure") {
-            let mut j = i + 8;
-            if bytes.get(j) != Some(&b'>') {
-                let k = skip_ws(bytes, j);
-                if k == j {
-                    return None;
-                }
-                let k = expect(bytes, k, b"rdf:datatype=\"")?;
-                let (_, k) = value(doc, bytes, k)?;
-                j = skip_ws(bytes, k + 1);
-            }
-            j = expect(bytes, j, b">")?;
-            let (text, close) = text(doc, bytes, j)?;
-            let raw = text.trim();
-            let value = measure_value(raw)?;
-            if cell.measure.is_some() {
-                return None;
-            }
-            cell.measure = Some((raw, value, close));
-            i = expect(bytes, close, b"</measure>")?;
-        } else {
-            return None;
-        }
+/// After whitespace, `name`, optional whitespace, `=` and optional whitespace at `i`: the
+/// offset of the opening quote; `None` otherwise (the whitespace before `name` is required).
+fn attribute(bytes: &[u8], i: usize, name: &[u8]) -> Option<usize> {
+    let j = skip_ws(bytes, i);
+    if j == i {
+        return None;
     }
-    cell.entity[0]?;
-    cell.entity[1]?;
-    i = expect(bytes, skip_ws(bytes, i), b"</map>")?;
-    Some((cell, i))
+    let j = skip_ws(bytes, expect(bytes, j, name)?);
+    Some(skip_ws(bytes, expect(bytes, j, b"=")?))
 }
 
 /// After `prefix` at `i`, or `None`.
@@ -164,19 +201,19 @@ fn skip_ws(bytes: &[u8], mut i: usize) -> usize {
     i
 }
 
-/// A `"`-quoted attribute value starting at `i` without `&` or `<`; returns it and the offset
-/// of the closing quote.
+/// A `"`- or `'`-quoted attribute value whose opening quote is at `i`, without `<`; returns
+/// it (references not expanded) and the offset of the closing quote.
 fn value<'a>(doc: &'a str, bytes: &[u8], i: usize) -> Option<(&'a str, usize)> {
-    let len = memchr::memchr(b'"', bytes.get(i..)?)?;
-    let value = doc.get(i..i + len)?;
-    (memchr::memchr2(b'&', b'<', value.as_bytes()).is_none()).then_some((value, i + len))
+    let quote = *bytes.get(i).filter(|&&q| q == b'"' || q == b'\'')?;
+    let start = i + 1;
+    let len = memchr::memchr(quote, bytes.get(start..)?)?;
+    let value = doc.get(start..start + len)?;
+    (memchr::memchr(b'<', value.as_bytes()).is_none()).then_some((value, start + len))
 }
 
-/// Element text from `i` up to the next `<`, without `&`; returns it and the offset of `<`.
+/// Element text from `i` up to the next `<` (references not expanded); returns it and the
+/// offset of `<`.
 fn text<'a>(doc: &'a str, bytes: &[u8], i: usize) -> Option<(&'a str, usize)> {
-    let len = memchr::memchr2(b'<', b'&', bytes.get(i..)?)?;
-    if bytes[i + len] != b'<' {
-        return None;
-    }
+    let len = memchr::memchr(b'<', bytes.get(i..)?)?;
     Some((doc.get(i..i + len)?, i + len))
 }

@@ -34,6 +34,8 @@ pub(super) struct Records<'a> {
     counts: Vec<(&'static str, usize)>,
     /// EDOAL cells skipped.
     pub(super) skipped: usize,
+    /// How many of `cells` the fast path read (tests check that every real layout takes it).
+    pub(super) fast: usize,
 }
 
 impl<'a> Records<'a> {

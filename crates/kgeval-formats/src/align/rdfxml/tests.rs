@@ -248,6 +248,8 @@ fn relative_iris_resolve_against_xml_base() {
 fn outcome(xml: &[u8], options: &ReadOptions, cut: Cut) -> String {
     let mut interner = Interner::new();
     interner.intern("http://already/there");
+    // An IRI of the generated documents, interned before the read (as the reference's are).
+    interner.intern("http://a#x3");
     match read_cut(xml, "t.rdf", options, &mut interner, cut) {
         Err(e) => format!("error: {e}"),
         Ok(read) => {
@@ -334,4 +336,135 @@ fn fast_and_parallel_reads_match_the_exact_path() {
             }
         }
     }
+}
+
+/// Cells read by the fast path, and all cells, in a whole (unsplit) fast read.
+fn fast_share(xml: &str) -> (usize, usize) {
+    let options = ReadOptions::default();
+    let (_, parts) = parse_whole(xml, "t.rdf", &options, Mode::Fast).unwrap();
+    parts.iter().fold((0, 0), |(fast, all), (records, _)| (fast + records.fast, all + records.cells.len()))
+}
+
+/// The layouts of `cargo xtask bench align` (`testdata/alignment/kgeval/layouts/`, 12 cells
+/// each, written by `cargo xtask bench align --cells 12 --generate-only`): every layout reads
+/// to the same cells, and the fast path reads every one of them.
+#[test]
+fn every_real_layout_takes_the_fast_path() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/alignment/kgeval/layouts");
+    let read_layout = |name: &str| std::fs::read_to_string(dir.join(format!("{name}.rdf"))).unwrap();
+    let (read, interner) = read_str(&read_layout("canonical")).unwrap();
+    let expected = cells(&read, &interner);
+    assert_eq!(expected.len(), 12);
+    assert_eq!(
+        expected[0],
+        (
+            "http://bench.kgeval.org/source#Entity_11".into(),
+            "http://bench.kgeval.org/target#Entity_3".into(),
+            Relation::Equivalence,
+            0.192032
+        )
+    );
+    let mut slow = Vec::new();
+    for layout in ["canonical", "melt", "single-quoted", "xsd-prefixed", "entity-datatype", "measure-first"] {
+        let xml = read_layout(layout);
+        let (read, interner) = read_str(&xml).unwrap();
+        assert_eq!(cells(&read, &interner), expected, "{layout}");
+        assert_eq!(read.alignment.header.onto1.as_deref(), Some("http://bench.kgeval.org/source"), "{layout}");
+        if fast_share(&xml) != (12, 12) {
+            slow.push(format!("{layout}: {:?} of the cells read by the fast path", fast_share(&xml)));
+        }
+    }
+    assert!(slow.is_empty(), "{slow:#?}");
+}
+
+/// What the fast path takes beyond the canonical layout: `'` quotes, white space around `=`,
+/// references to the DTD's entities, character and predefined references in values and text,
+/// entities in any order; the cells are the ones the exact path reads.
+#[test]
+fn fast_path_takes_quotes_references_and_spacing() {
+    let dtd = "<!DOCTYPE rdf:RDF [\n<!ENTITY xsd \"http://www.w3.org/2001/XMLSchema#\">\n<!ENTITY a 'http://a#'>\n<!ENTITY ax \"&a;x\">\n]>\n";
+    let cases = [
+        (
+            r#"<entity1 rdf:resource='http://a#x'/><entity2 rdf:resource = "http://b#y" /><measure rdf:datatype='&xsd;float'>0.5</measure>"#,
+            ("http://a#x", "http://b#y", Relation::Equivalence, 0.5),
+        ),
+        (
+            "<entity2\n rdf:resource=\"&a;y&#x41;\"/><entity1 rdf:resource=\"&ax;\"/><relation>&lt;</relation><measure rdf:datatype=\"&xsd;float\"> &#48;.25 </measure>",
+            ("http://a#x", "http://a#yA", Relation::Subsumed, 0.25),
+        ),
+        (
+            r#"<measure>1</measure><relation> &gt; </relation><entity1 rdf:resource="http://a#x?p=1&amp;q=2"/><entity2 rdf:resource='http://b#"y"'/>"#,
+            ("http://a#x?p=1&q=2", "http://b#\"y\"", Relation::Subsumes, 1.0),
+        ),
+    ];
+    for (body, (e1, e2, relation, measure)) in cases {
+        let xml = doc(&format!("<Cell>{body}</Cell>")).replacen("?>\n", &format!("?>\n{dtd}"), 1);
+        let (read, interner) = read_str(&xml).unwrap();
+        assert_eq!(cells(&read, &interner), vec![(e1.to_owned(), e2.to_owned(), relation, measure)], "{body}");
+        assert_eq!(fast_share(&xml), (1, 1), "{body}");
+        let exact = Cut { parallel_from: usize::MAX, stretches: 1, fast: false };
+        let fast = Cut { parallel_from: usize::MAX, stretches: 1, fast: true };
+        assert_eq!(
+            outcome(xml.as_bytes(), &ReadOptions::default(), fast),
+            outcome(xml.as_bytes(), &ReadOptions::default(), exact)
+        );
+    }
+}
+
+/// A `<map>` the fast path gives up on after expanding an entity is charged nothing: the
+/// general path reads it (and charges it) once, so a document that fits the budget on the exact
+/// path fits it on the fast path too.
+#[test]
+fn a_map_left_to_the_general_path_is_charged_once() {
+    // `&big;` expands to 1 MiB (the per-entity bound); the budget is 1 MiB plus the document
+    // (which holds the 1 MiB declaration): two expansions fit, four do not.
+    let dtd = format!("<!DOCTYPE rdf:RDF [\n<!ENTITY big \"{}\">\n]>\n", "x".repeat(crate::xml_guard::MAX_ENTITY_SIZE));
+    // The comment sends the map to the general path after both entities were expanded.
+    let body =
+        r#"<Cell><entity1 rdf:resource="http://a#&big;"/><entity2 rdf:resource="http://b#&big;"/><!-- c --></Cell>"#;
+    let xml = doc(body).replacen("?>\n", &format!("?>\n{dtd}"), 1);
+    let (read, _) = read_str(&xml).unwrap();
+    assert_eq!(read.alignment.len(), 1);
+    assert_eq!(fast_share(&xml), (0, 1));
+}
+
+/// The malformed fixtures of the layouts the fast path now takes (`testdata/bad/`, listed in
+/// its README.md): an error at the place the exact path names, whichever path read the cells
+/// before it.
+#[test]
+fn malformed_fast_path_layouts_are_located_errors() {
+    let bad = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/bad");
+    let cases = [
+        (
+            "rdf-datatype-entity-undeclared.rdf",
+            "19:30: found undefined entity &xsd;: expected a declared entity or '&amp;'",
+        ),
+        ("rdf-mismatched-quotes.rdf", "17:7: found end of file inside a tag (in <Cell>): expected '>'"),
+        (
+            "rdf-undefined-entity-single-quoted.rdf",
+            "16:30: found undefined entity &onto1;: expected a declared entity or '&amp;'",
+        ),
+        (
+            "rdf-undefined-entity-in-relation.rdf",
+            "18:17: found undefined entity &sub;: expected a declared entity or '&amp;'",
+        ),
+    ];
+    let mut wrong = Vec::new();
+    for (name, expected) in cases {
+        let xml = std::fs::read(bad.join(name)).unwrap();
+        for cut in [
+            Cut { parallel_from: usize::MAX, stretches: 1, fast: false },
+            Cut { parallel_from: usize::MAX, stretches: 1, fast: true },
+            Cut { parallel_from: 0, stretches: 2, fast: true },
+        ] {
+            let message = match read_cut(&xml, name, &ReadOptions::default(), &mut Interner::new(), cut) {
+                Ok(_) => "read without an error".to_owned(),
+                Err(e) => e.to_string(),
+            };
+            if message != format!("{name}:{expected}") {
+                wrong.push(format!("{cut:?}: {message}"));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{wrong:#?}");
 }
