@@ -63,8 +63,8 @@ enum Command {
     Run(Box<run::RunArgs>),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell) on stdout.
     Completions(shell::CompletionsArgs),
-    /// Print the man page (roff) on stdout.
-    Man,
+    /// Print the man page (roff) on stdout: `kgeval man > kgeval.1`, `kgeval man run > kgeval-run.1`.
+    Man(shell::ManArgs),
 }
 
 /// What a run ended with, beyond errors.
@@ -96,7 +96,7 @@ fn main() -> ExitCode {
         Command::Compare(args) => compare::run(&args),
         Command::Run(args) => run::run(&args),
         Command::Completions(args) => shell::completions(&args, Cli::command()),
-        Command::Man => shell::man(Cli::command()),
+        Command::Man(args) => shell::man(&args, Cli::command()),
     };
     match result {
         Ok(Outcome::Ok) => ExitCode::SUCCESS,

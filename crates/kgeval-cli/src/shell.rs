@@ -19,10 +19,28 @@ pub(crate) fn completions(args: &CompletionsArgs, mut command: clap::Command) ->
     Ok(crate::Outcome::Ok)
 }
 
-/// Prints the man page (roff) of `command`, its subcommands listed.
-pub(crate) fn man(command: clap::Command) -> anyhow::Result<crate::Outcome> {
+/// Arguments of `kgeval man`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct ManArgs {
+    /// A subcommand's page (`kgeval-run(1)`) instead of the main one.
+    subcommand: Option<String>,
+}
+
+/// Prints the man page (roff) of `command` (its subcommands listed as `kgeval-NAME(1)`), or of
+/// the subcommand asked for.
+pub(crate) fn man(args: &ManArgs, command: clap::Command) -> anyhow::Result<crate::Outcome> {
+    let man = match &args.subcommand {
+        None => clap_mangen::Man::new(command),
+        Some(name) => {
+            let names: Vec<String> = command.get_subcommands().map(|s| s.get_name().to_owned()).collect();
+            let Some(sub) = command.find_subcommand(name) else {
+                anyhow::bail!("man: found subcommand {name:?}, expected one of {}", names.join(", "));
+            };
+            clap_mangen::Man::new(sub.clone()).title(format!("kgeval-{name}"))
+        }
+    };
     let mut out = Vec::new();
-    clap_mangen::Man::new(command).render(&mut out)?;
+    man.render(&mut out)?;
     let mut stdout = std::io::stdout().lock();
     stdout.write_all(&out)?;
     stdout.flush()?;

@@ -239,7 +239,7 @@ struct Reader<'a> {
 
 impl Reader<'_> {
     fn offset_of_line(&self, i: usize) -> usize {
-        self.lines[..i].iter().map(|l| l.len() + 1).sum()
+        self.lines[..i].iter().map(|l| l.len() + 1).sum::<usize>().min(self.text.len())
     }
 
     /// `FILE:LINE:COL` of the first non-blank character of line `i`.
@@ -385,12 +385,14 @@ impl Reader<'_> {
         }
         let compare_task = CompareTask::deserialize(toml::Value::Table(options)).map_err(|e| {
             let message = e.message().trim_end().to_owned();
-            let named = ["unknown field `", "unknown variant `", "found \""]
-                .iter()
-                .find_map(|prefix| {
-                    let rest = &message[message.find(prefix)? + prefix.len()..];
-                    Some(rest[..rest.find(['`', '"'])?].to_owned())
-                })
+            let between = |prefix: &str, end: char| {
+                let rest = &message[message.find(prefix)? + prefix.len()..];
+                Some(rest[..rest.find(end)?].to_owned())
+            };
+            let named = between("found \"", '"')
+                .or_else(|| between("unknown variant `", '`'))
+                .map(|value| format!("\"{value}\""))
+                .or_else(|| between("unknown field `", '`'))
                 .unwrap_or_else(|| "compare".to_owned());
             Error::invalid(format!("{}: {message}", locate(&named)))
         })?;
