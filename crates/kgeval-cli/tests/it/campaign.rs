@@ -266,7 +266,7 @@ fn kgc_sparsity_equals_kgeval_kgc_and_seed_004_taus() {
         let rows = comparison(&results, name)["result"]["agreement"]["rows"].as_array().expect("rows").clone();
         let row = rows
             .iter()
-            .find(|r| r["metric"] == metric && group.map_or(true, |d| r["group"]["Depth"] == d))
+            .find(|r| r["metric"] == metric && group.is_none_or(|d| r["group"]["Depth"] == d))
             .expect("row")
             .clone();
         f(&row, "tau_b")

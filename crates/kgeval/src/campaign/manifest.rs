@@ -475,3 +475,56 @@ fn check_against(campaign: &Campaign, offsets: &[Option<usize>], file: &str, tex
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::Campaign;
+    use crate::compare::SignificanceTest;
+
+    /// A manifest "in" `testdata/campaigns/` (tests run in `crates/kgeval`).
+    const FILE: &str = "../../testdata/campaigns/t.toml";
+
+    const TREC: &str = "family = \"trec\"\nqrels = \"../trec_eval/test/qrels.test\"\n\
+                        runs = [\"full=../trec_eval/test/results.test\", \"trunc=../trec_eval/test/results.trunc\"]\n";
+
+    fn error(text: &str) -> String {
+        Campaign::from_toml(text, Path::new(FILE)).expect_err("an error").to_string()
+    }
+
+    #[test]
+    fn compare_inline_or_as_a_sub_table() {
+        let text = format!(
+            "title = \"T\"\n[[task]]\nname = \"a\"\n{TREC}compare = {{ metrics = [\"map\"], test = \"wilcoxon\" }}\n\n\
+             [[task]]\nname = \"b\"\n{TREC}[task.compare]\nagainst = \"a\"\nmetrics = [\"map\", \"P_10\"]\n"
+        );
+        let campaign = Campaign::from_toml(&text, Path::new(FILE)).expect("a campaign");
+        assert_eq!(campaign.title, "T");
+        let [a, b] = &campaign.tasks[..] else { panic!("two tasks") };
+        let a_compare = a.compare.as_ref().expect("compare");
+        assert_eq!(
+            (a_compare.task.metrics.as_slice(), a_compare.task.test),
+            (&["map".to_owned()][..], SignificanceTest::Wilcoxon)
+        );
+        assert_eq!(a_compare.against, None);
+        let b_compare = b.compare.as_ref().expect("compare");
+        assert_eq!(b_compare.against.as_deref(), Some("a"));
+        assert_eq!(b_compare.task.metrics, ["map", "P_10"]);
+        // Paths are the manifest's folder joined with the written ones.
+        assert!(a.task.input_paths()[0].ends_with("testdata/campaigns/../trec_eval/test/qrels.test"));
+    }
+
+    #[test]
+    fn errors_point_into_the_manifest() {
+        let text = format!("[[task]]\nname = \"a\"\n{TREC}level = 1\nlevle = 2\n");
+        assert!(error(&text).starts_with(&format!("{FILE}:7:1: unknown field `levle`")), "{}", error(&text));
+        let text = format!("[[task]]\nname = \"a\"\n{TREC}[task.compare]\nmetrics = [\"map\"]\ntset = \"t\"\n");
+        assert!(error(&text).starts_with(&format!("{FILE}:8:1: unknown field `tset`")), "{}", error(&text));
+        let text = format!("[[task]]\nname = \"a\"\n{TREC}compare = {{ against = \"b\" }}\n[[task]]\nname = \"b\"\n{TREC}compare = {{ against = \"a\" }}\n");
+        assert_eq!(
+            error(&text),
+            format!("{FILE}:6:13: found a cycle of against: a → b → a, expected each task compared with one that does not wait for it")
+        );
+    }
+}
