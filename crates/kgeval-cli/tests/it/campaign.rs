@@ -403,3 +403,21 @@ fn readme_main_job_runs() {
         assert!(report.contains(row), "README quotes `{row}`");
     }
 }
+
+/// Every example of `kgeval run --help` runs on the bundled data (its `-o` moved into a
+/// temporary folder).
+#[test]
+fn help_examples_run() {
+    let examples = crate::help_examples("run");
+    assert_eq!(examples.len(), 4, "{examples:?}");
+    let dir = tempfile::tempdir().expect("tempdir");
+    for example in examples {
+        let mut args: Vec<String> = example.clone();
+        let at = args.iter().position(|a| a == "-o").expect("-o") + 1;
+        args[at] = dir.path().join(&args[at]).to_str().expect("utf-8").to_owned();
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let out = kgeval(&args);
+        assert!(out.status.success(), "{example:?}: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(Path::new(args[at]).join("report.md").exists(), "{example:?}");
+    }
+}
