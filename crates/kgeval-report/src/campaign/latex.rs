@@ -42,7 +42,8 @@ fn task_latex(out: &mut String, task: &TaskView) {
             "\\noindent Task \\texttt{{{}}} ({}) failed: {}\\par",
             latex_escape(&task.name),
             task.family,
-            latex_escape(error)
+            // Paths break after their slashes rather than run into the margin.
+            latex_escape(error).replace('/', "/\\allowbreak{}")
         );
         return;
     };

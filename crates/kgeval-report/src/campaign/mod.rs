@@ -10,7 +10,7 @@ mod plot;
 use kgeval_model::metric_names::Direction;
 use serde::Serialize;
 
-pub use html::render_campaign_html;
+pub use html::{render_campaign_html, task_element_id};
 pub use latex::{latex_escape, render_campaign_latex};
 pub use plot::render_plot_svg;
 
@@ -86,7 +86,8 @@ pub struct ResultTable {
 
 impl ResultTable {
     /// Whether `values[system][column]` is the best of its column as printed with `decimals`
-    /// (every system tied at the best is best; a column without direction has none).
+    /// (every system tied at the best is best; a column without direction, or with fewer than
+    /// two values, has none).
     #[must_use]
     pub fn is_best(&self, system: usize, column: usize, decimals: usize) -> bool {
         let Some(col) = self.columns.get(column) else { return false };
@@ -96,6 +97,9 @@ impl ResultTable {
             return false;
         };
         let column_values = self.values.iter().filter_map(|row| row.get(column).copied().flatten().and_then(printed));
+        if column_values.clone().count() < 2 {
+            return false;
+        }
         let best = match col.direction {
             Direction::Higher => column_values.fold(f64::NEG_INFINITY, f64::max),
             Direction::Lower => column_values.fold(f64::INFINITY, f64::min),

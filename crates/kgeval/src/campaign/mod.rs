@@ -2,6 +2,8 @@
 //! (`kgeval run MANIFEST`). The manifest and the run live here; the renderers of the whole
 //! campaign (Markdown, LaTeX, HTML) take a [`CampaignOutcome`].
 
+mod render;
+
 use crate::compare::CompareEvaluation;
 use crate::{Error, Evaluation, Family};
 
