@@ -7,6 +7,9 @@ use plotters::prelude::*;
 
 use super::{Plot, PlotKind, Series, PALETTE};
 
+/// Series with at most this many points show every point as a dot.
+const SHORT_SERIES: usize = 20;
+
 /// Width and height of every plot, in SVG user units (pixels).
 pub const PLOT_SIZE: (u32, u32) = (760, 420);
 
@@ -77,14 +80,15 @@ fn draw(root: &Area<'_>, plot: &Plot) -> Result<(), String> {
     }
 }
 
-/// `(min, max)` with room: values in [0, 1] get the whole unit interval.
+/// `(min, max)` with room; with `unit`, values in [0, 1] get the whole unit interval; without,
+/// values in [0, 1] spread over more than half of it do.
 fn range(values: impl Iterator<Item = f64>, unit: bool) -> (f64, f64) {
     let (lo, hi) =
         values.filter(|v| v.is_finite()).fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| (lo.min(v), hi.max(v)));
     if !lo.is_finite() {
         return (0.0, 1.0);
     }
-    if unit && lo >= 0.0 && hi <= 1.0 {
+    if lo >= 0.0 && hi <= 1.0 && (unit || hi - lo > 0.5) {
         return (0.0, 1.0);
     }
     if hi - lo < 1e-12 {
@@ -96,35 +100,37 @@ fn range(values: impl Iterator<Item = f64>, unit: bool) -> (f64, f64) {
 
 fn lines(root: &Area<'_>, plot: &Plot) -> Result<(), String> {
     let xs = plot.series.iter().flat_map(|s| s.points.iter().map(|p| p.0)).chain(plot.markers.iter().map(|m| m.x));
-    let (x0, x1) = range(xs, true);
+    let (x0, x1) = range(xs, false);
     let (y0, y1) = range(plot.series.iter().flat_map(|s| s.points.iter().map(|p| p.1)), true);
     let mut chart = ChartBuilder::on(root)
         .margin(12)
-        .x_label_area_size(44)
-        .y_label_area_size(60)
+        .x_label_area_size(52)
+        .y_label_area_size(70)
         .build_cartesian_2d(x0..x1, y0..y1)
         .map_err(|e| e.to_string())?;
     chart
         .configure_mesh()
         .x_desc(plot.x_label.as_str())
         .y_desc(plot.y_label.as_str())
-        .light_line_style(RGBColor(235, 235, 235))
+        .light_line_style(RGBColor(240, 240, 240))
+        .label_style(("sans-serif", 14))
+        .axis_desc_style(("sans-serif", 16))
         .draw()
         .map_err(|e| e.to_string())?;
     for (i, series) in plot.series.iter().enumerate() {
         let style = colour(i).stroke_width(2);
         let points = series.points.iter().copied().filter(|p| p.0.is_finite() && p.1.is_finite());
-        if i < PALETTE.len() {
-            chart.draw_series(LineSeries::new(points, style)).map_err(|e| e.to_string())?
-        } else {
-            // Past the palette, colours repeat with a dashed line.
-            chart.draw_series(DashedLineSeries::new(points, 6, 4, style)).map_err(|e| e.to_string())?
-        }
-        .label(series.name.as_str())
-        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], style));
+        // Short series and, past the palette, repeated colours get a dot on every point.
+        let point_size = if i >= PALETTE.len() || series.points.len() <= SHORT_SERIES { 3 } else { 0 };
+        chart
+            .draw_series(LineSeries::new(points, style).point_size(point_size))
+            .map_err(|e| e.to_string())?
+            .label(series.name.as_str())
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], style));
     }
     for (i, marker) in plot.markers.iter().enumerate() {
-        let style = colour(i).stroke_width(1);
+        // Markers in black, then the palette backwards: never the first series' colour.
+        let style = colour(PALETTE.len() - 1 - i % PALETTE.len()).stroke_width(1);
         chart
             .draw_series(DashedLineSeries::new(vec![(marker.x, y0), (marker.x, y1)], 4, 4, style))
             .map_err(|e| e.to_string())?
@@ -138,6 +144,7 @@ fn legend<'a, 'b: 'a>(chart: &mut Chart<'a, 'b>) -> Result<(), String> {
     chart
         .configure_series_labels()
         .position(SeriesLabelPosition::LowerLeft)
+        .label_font(("sans-serif", 14))
         .background_style(WHITE.mix(0.85))
         .border_style(RGBColor(120, 120, 120))
         .draw()
@@ -146,12 +153,14 @@ fn legend<'a, 'b: 'a>(chart: &mut Chart<'a, 'b>) -> Result<(), String> {
 
 fn bars(root: &Area<'_>, plot: &Plot, categories: &[String]) -> Result<(), String> {
     let n = categories.len().max(1);
+    // Headroom above the tallest bar for the legend in the upper right corner.
     let (_, y1) = range(plot.series.iter().flat_map(|s| s.points.iter().map(|p| p.1)), true);
+    let y1 = y1 * 1.25;
     let y0 = 0.0_f64.min(plot.series.iter().flat_map(|s| s.points.iter().map(|p| p.1)).fold(0.0, f64::min));
     let mut chart = ChartBuilder::on(root)
         .margin(12)
-        .x_label_area_size(44)
-        .y_label_area_size(60)
+        .x_label_area_size(52)
+        .y_label_area_size(70)
         .build_cartesian_2d(-0.5..(n as f64 - 0.5), y0..y1)
         .map_err(|e| e.to_string())?;
     let names = categories.to_vec();
@@ -169,7 +178,9 @@ fn bars(root: &Area<'_>, plot: &Plot, categories: &[String]) -> Result<(), Strin
         })
         .x_desc(plot.x_label.as_str())
         .y_desc(plot.y_label.as_str())
-        .light_line_style(RGBColor(235, 235, 235))
+        .light_line_style(RGBColor(240, 240, 240))
+        .label_style(("sans-serif", 14))
+        .axis_desc_style(("sans-serif", 16))
         .draw()
         .map_err(|e| e.to_string())?;
     let groups = plot.series.len().max(1) as f64;
@@ -191,6 +202,7 @@ fn bars(root: &Area<'_>, plot: &Plot, categories: &[String]) -> Result<(), Strin
     chart
         .configure_series_labels()
         .position(SeriesLabelPosition::UpperRight)
+        .label_font(("sans-serif", 14))
         .background_style(WHITE.mix(0.85))
         .border_style(RGBColor(120, 120, 120))
         .draw()
@@ -213,8 +225,8 @@ fn boxes(root: &Area<'_>, plot: &Plot) -> Result<(), String> {
     let (y0, y1) = range(plot.series.iter().flat_map(|s| s.points.iter().map(|p| p.1)), true);
     let mut chart = ChartBuilder::on(root)
         .margin(12)
-        .x_label_area_size(44)
-        .y_label_area_size(60)
+        .x_label_area_size(52)
+        .y_label_area_size(70)
         .build_cartesian_2d(-0.5..(n as f64 - 0.5), y0..y1)
         .map_err(|e| e.to_string())?;
     let names: Vec<String> = plot.series.iter().map(|s| s.name.clone()).collect();
@@ -232,7 +244,9 @@ fn boxes(root: &Area<'_>, plot: &Plot) -> Result<(), String> {
         })
         .x_desc(plot.x_label.as_str())
         .y_desc(plot.y_label.as_str())
-        .light_line_style(RGBColor(235, 235, 235))
+        .light_line_style(RGBColor(240, 240, 240))
+        .label_style(("sans-serif", 14))
+        .axis_desc_style(("sans-serif", 16))
         .draw()
         .map_err(|e| e.to_string())?;
     for (i, series) in plot.series.iter().enumerate() {
@@ -295,6 +309,10 @@ mod tests {
         let (lo, hi) = range([0.0, 10.0].into_iter(), true);
         assert!((lo + 0.5).abs() < 1e-12 && (hi - 10.5).abs() < 1e-12);
         assert_eq!(range(std::iter::empty(), true), (0.0, 1.0));
+        assert_eq!(range([1.0].into_iter(), false), (0.5, 1.5));
+        assert_eq!(range([0.1, 0.9].into_iter(), false), (0.0, 1.0));
+        let (lo, hi) = range([0.6, 0.8].into_iter(), false);
+        assert!((lo - 0.59).abs() < 1e-12 && (hi - 0.81).abs() < 1e-12);
     }
 
     #[test]

@@ -196,21 +196,64 @@ fn threshold_plot(id: &str, system: &str, pair: &str, curve: &[ThresholdPoint], 
     }
 }
 
+/// At most this many metrics per meta-evaluation plot (the palette's size).
+const MAX_METRICS: usize = 8;
+
+/// The metrics a plot keeps when there are more than [`MAX_METRICS`]: these, in this order.
+const PREFERRED_METRICS: &[&str] = &[
+    "micro_mrr",
+    "macro_mrr",
+    "micro_hits@1",
+    "micro_hits@10",
+    "macro_hits@1",
+    "macro_hits@10",
+    "map",
+    "ndcg_cut_10",
+    "P_10",
+    "recip_rank",
+    "f1",
+    "precision",
+    "recall",
+];
+
+/// The indices of the metrics a plot shows: all when they fit, else the preferred ones
+/// present (then the first others) up to [`MAX_METRICS`]; and the title's note on the cut.
+fn chosen(metrics: &[&str]) -> (Vec<usize>, String) {
+    if metrics.len() <= MAX_METRICS {
+        return ((0..metrics.len()).collect(), String::new());
+    }
+    let mut keep: Vec<usize> =
+        PREFERRED_METRICS.iter().filter_map(|p| metrics.iter().position(|m| m == p)).take(MAX_METRICS).collect();
+    for i in 0..metrics.len() {
+        if keep.len() >= MAX_METRICS {
+            break;
+        }
+        if !keep.contains(&i) {
+            keep.push(i);
+        }
+    }
+    keep.sort_unstable();
+    let note = format!(" ({} of {} metrics; every value is in results.json)", keep.len(), metrics.len());
+    (keep, note)
+}
+
 /// The meta-evaluation's plots: p-value curves (discriminative power), Kendall tau over the
 /// subsample ratio (sensitivity) and over the pool depth (agreement with a `Depth` series).
 pub(super) fn compare_plots(key: &str, compare: &CompareEvaluation) -> Vec<Plot> {
     let result: &CompareResult = &compare.result;
     let mut plots = Vec::new();
     if !result.metrics.is_empty() {
+        let names: Vec<&str> = result.metrics.iter().map(|m| m.power.metric.as_str()).collect();
+        let (keep, cut) = chosen(&names);
         plots.push(Plot {
             id: format!("{key}-pvalues"),
-            title: "Discriminative power: corrected p-values of every system pair, sorted".to_owned(),
+            title: format!("Discriminative power: corrected p-values of every system pair, sorted{cut}"),
             x_label: "system pair (sorted by p-value, descending)".to_owned(),
             y_label: "p-value after correction".to_owned(),
             kind: PlotKind::Lines,
-            series: result
-                .metrics
+            series: keep
                 .iter()
+                .map(|&i| &result.metrics[i])
                 .map(|m| Series {
                     name: format!(
                         "{} ({} of {} pairs at α = {})",
@@ -226,18 +269,18 @@ pub(super) fn compare_plots(key: &str, compare: &CompareEvaluation) -> Vec<Plot>
         });
     }
     if let Some(sensitivity) = &result.sensitivity {
+        let names: Vec<&str> = sensitivity.metrics.iter().map(String::as_str).collect();
+        let (keep, cut) = chosen(&names);
         plots.push(Plot {
             id: format!("{key}-sensitivity"),
-            title: format!("Data sensitivity: Kendall {} between subset and full orderings", sensitivity.variant),
+            title: format!("Data sensitivity: Kendall {} between subset and full orderings{cut}", sensitivity.variant),
             x_label: format!("{} kept (% of {})", sensitivity.unit, sensitivity.items),
             y_label: format!("mean Kendall {}", sensitivity.variant),
             kind: PlotKind::Lines,
-            series: sensitivity
-                .metrics
+            series: keep
                 .iter()
-                .enumerate()
-                .map(|(m, name)| Series {
-                    name: metric_label(name),
+                .map(|&m| Series {
+                    name: metric_label(&sensitivity.metrics[m]),
                     points: sensitivity.points.iter().map(|p| (p.ratio * 100.0, p.mean_tau[m])).collect(),
                 })
                 .collect(),
@@ -246,6 +289,7 @@ pub(super) fn compare_plots(key: &str, compare: &CompareEvaluation) -> Vec<Plot>
     }
     if let Some(agreement) = &result.agreement {
         let mut series: Vec<Series> = Vec::new();
+        let mut metrics: Vec<String> = Vec::new();
         for row in &agreement.rows {
             let Some(depth) = row.group.get(kgeval_meta::pool::DEPTH_COLUMN).and_then(|d| d.parse::<f64>().ok()) else {
                 continue;
@@ -253,16 +297,26 @@ pub(super) fn compare_plots(key: &str, compare: &CompareEvaluation) -> Vec<Plot>
             let name = metric_label(&row.metric);
             match series.iter_mut().find(|s| s.name == name) {
                 Some(s) => s.points.push((depth, row.tau_b)),
-                None => series.push(Series { name, points: vec![(depth, row.tau_b)] }),
+                None => {
+                    metrics.push(row.metric.clone());
+                    series.push(Series { name, points: vec![(depth, row.tau_b)] });
+                }
             }
         }
         for s in &mut series {
             s.points.sort_by(|a, b| a.0.total_cmp(&b.0));
         }
+        let names: Vec<&str> = metrics.iter().map(String::as_str).collect();
+        let (keep, cut) = chosen(&names);
+        let series: Vec<Series> =
+            series.into_iter().enumerate().filter(|(i, _)| keep.contains(i)).map(|(_, s)| s).collect();
         if !series.is_empty() {
             plots.push(Plot {
                 id: format!("{key}-depth"),
-                title: format!("Kendall tau-b of the system ordering against {} over the pool depth", agreement.right),
+                title: format!(
+                    "Kendall tau-b of the system ordering against {} over the pool depth{cut}",
+                    short_name(&agreement.right)
+                ),
                 x_label: "pool depth d (pooled triples judged up to rank d)".to_owned(),
                 y_label: "Kendall tau-b".to_owned(),
                 kind: PlotKind::Lines,
@@ -272,4 +326,11 @@ pub(super) fn compare_plots(key: &str, compare: &CompareEvaluation) -> Vec<Plot>
         }
     }
     plots
+}
+
+/// The last two components of a path (`FB-Test-S-C/pooling_depth.csv.gz`): enough to tell the
+/// file, without the machine's directories.
+fn short_name(path: &str) -> String {
+    let parts: Vec<&str> = path.split(['/', '\\']).filter(|p| !p.is_empty()).collect();
+    parts[parts.len().saturating_sub(2)..].join("/")
 }
