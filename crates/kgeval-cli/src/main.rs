@@ -9,12 +9,14 @@ mod pool;
 mod progress;
 mod qald;
 mod rank;
+mod run;
+mod shell;
 mod trec;
 
 use std::io::IsTerminal as _;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory as _, Parser, Subcommand};
 
 // Help text is never re-wrapped (`term_width = 0`): examples stay one command per line
 // whatever clap features the build unifies (divan's `wrap_help` in a workspace build).
@@ -56,6 +58,13 @@ enum Command {
     /// Pool runs TREC-style, ingest the judgments and evaluate a depth series (seed 004 §3).
     #[command(after_help = pool::EXAMPLES)]
     Pool(Box<pool::PoolArgs>),
+    /// Run a whole evaluation campaign from one manifest (tasks of any family, meta-evaluations) into a report directory: results.json, report.md, one CSV per task.
+    #[command(after_help = run::EXAMPLES)]
+    Run(Box<run::RunArgs>),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell) on stdout.
+    Completions(shell::CompletionsArgs),
+    /// Print the man page (roff) on stdout: `kgeval man > kgeval.1`, `kgeval man run > kgeval-run.1`.
+    Man(shell::ManArgs),
 }
 
 /// What a run ended with, beyond errors.
@@ -85,6 +94,9 @@ fn main() -> ExitCode {
         Command::Trec(args) => trec::run(&args),
         Command::Pool(args) => pool::run(&args),
         Command::Compare(args) => compare::run(&args),
+        Command::Run(args) => run::run(&args),
+        Command::Completions(args) => shell::completions(&args, Cli::command()),
+        Command::Man(args) => shell::man(&args, Cli::command()),
     };
     match result {
         Ok(Outcome::Ok) => ExitCode::SUCCESS,

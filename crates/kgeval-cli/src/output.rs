@@ -47,7 +47,8 @@ pub(crate) fn remove_temp_files_on_signal() {
     let _ = ctrlc::set_handler(|| {
         let live = live_temp_files();
         for path in live.iter() {
-            let _ = std::fs::remove_file(path);
+            // A temporary output directory (`kgeval run`) goes with its files.
+            let _ = std::fs::remove_file(path).or_else(|_| std::fs::remove_dir_all(path));
         }
         std::process::exit(130);
     });
@@ -142,6 +143,73 @@ pub(crate) fn write_all_atomically(files: &[(&Path, &[u8])]) -> anyhow::Result<(
         }
     }
     result
+}
+
+/// Writes `files` (`(name, bytes)`) as the directory `dir`, all or nothing: into a temporary
+/// directory `.kgeval-tmp-NAME-*` beside it (removed on failure or interruption), renamed to
+/// `dir` at the end; a previous `dir` is replaced only then. The caller has checked that
+/// `dir` is new, empty or a previous output ([`check_output_directory`]).
+pub(crate) fn write_directory_atomically(dir: &Path, files: &[(String, Vec<u8>)]) -> anyhow::Result<()> {
+    let parent = match dir.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    std::fs::create_dir_all(parent).with_context(|| format!("{}: cannot create", parent.display()))?;
+    let name: String = dir.file_name().map(|n| n.to_string_lossy().chars().take(64).collect()).unwrap_or_default();
+    let mut live = live_temp_files();
+    let tmp = tempfile::Builder::new()
+        .prefix(&format!("{TEMP_PREFIX}{name}-"))
+        .tempdir_in(parent)
+        .with_context(|| format!("{}: cannot create", dir.display()))?
+        .keep();
+    live.push(tmp.clone());
+    drop(live);
+    let result = (|| {
+        for (file, bytes) in files {
+            let path = tmp.join(file);
+            std::fs::write(&path, bytes).with_context(|| format!("{}: cannot write", dir.join(file).display()))?;
+        }
+        hold_for_tests();
+        let mut live = live_temp_files();
+        if dir.exists() {
+            // The previous output leaves only once the new one is complete.
+            let old = tempfile::Builder::new().prefix(&format!("{TEMP_PREFIX}{name}-old-")).tempdir_in(parent)?.keep();
+            std::fs::rename(dir, &old).with_context(|| format!("{}: cannot replace", dir.display()))?;
+            if let Err(e) = std::fs::rename(&tmp, dir) {
+                let _ = std::fs::rename(&old, dir);
+                return Err(e).with_context(|| format!("{}: cannot write", dir.display()));
+            }
+            let _ = std::fs::remove_dir_all(&old);
+        } else {
+            std::fs::rename(&tmp, dir).with_context(|| format!("{}: cannot write", dir.display()))?;
+        }
+        live.retain(|p| p != &tmp);
+        Ok(())
+    })();
+    if result.is_err() {
+        let mut live = live_temp_files();
+        let _ = std::fs::remove_dir_all(&tmp);
+        live.retain(|p| p != &tmp);
+    }
+    result
+}
+
+/// An output directory `-o DIR` may be new, empty, or a previous `kgeval run` output (it has a
+/// `results.json`), which is replaced; anything else is refused before running.
+pub(crate) fn check_output_directory(dir: &Path) -> anyhow::Result<()> {
+    let Ok(meta) = std::fs::metadata(dir) else { return Ok(()) };
+    if !meta.is_dir() {
+        anyhow::bail!("-o {}: found a file, expected a directory to write the report into", dir.display());
+    }
+    let empty = std::fs::read_dir(dir).with_context(|| format!("{}: cannot read", dir.display()))?.next().is_none();
+    if !empty && !dir.join("results.json").is_file() {
+        anyhow::bail!(
+            "-o {}: found a directory that is not a `kgeval run` output (no results.json), expected a new or empty \
+             directory or a previous output (replaced)",
+            dir.display()
+        );
+    }
+    Ok(())
 }
 
 /// Refuses an output (`-o`, `--write-labels`, …: `flag` and the path) that is one of the

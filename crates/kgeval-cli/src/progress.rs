@@ -52,3 +52,54 @@ impl Progress for TerminalProgress {
         }
     }
 }
+
+/// One bar per campaign task on stderr when it is a terminal (indicatif `MultiProgress`),
+/// nothing when piped.
+pub(crate) struct CampaignBars {
+    multi: Option<indicatif::MultiProgress>,
+}
+
+impl CampaignBars {
+    /// Bars on a terminal, else none.
+    pub(crate) fn new() -> Self {
+        CampaignBars { multi: std::io::stderr().is_terminal().then(indicatif::MultiProgress::new) }
+    }
+}
+
+impl kgeval::campaign::CampaignProgress for CampaignBars {
+    fn task(&self, name: &str) -> Box<dyn Progress + '_> {
+        let Some(multi) = &self.multi else { return Box::new(kgeval::NoProgress) };
+        let bar = multi.add(indicatif::ProgressBar::new(0));
+        if let Ok(style) = indicatif::ProgressStyle::with_template("{prefix:24} {bar:30} {pos}/{len} {msg}") {
+            bar.set_style(style);
+        }
+        bar.set_prefix(name.to_owned());
+        bar.set_message("starting");
+        Box::new(TaskBar { bar })
+    }
+}
+
+/// A campaign task's bar: each stage resets it; done when dropped.
+struct TaskBar {
+    bar: indicatif::ProgressBar,
+}
+
+impl Progress for TaskBar {
+    fn start(&self, what: &str, total: u64) {
+        self.bar.set_length(total);
+        self.bar.set_position(0);
+        self.bar.set_message(what.to_owned());
+    }
+
+    fn advance(&self, steps: u64) {
+        self.bar.inc(steps);
+    }
+
+    fn finish(&self) {}
+}
+
+impl Drop for TaskBar {
+    fn drop(&mut self) {
+        self.bar.finish_with_message("done");
+    }
+}

@@ -2,6 +2,8 @@
 
 mod alignapi;
 mod bad_input;
+mod campaign;
+mod campaign_bad;
 mod cli;
 mod compare;
 mod compare_against;
@@ -28,6 +30,7 @@ mod qald_bad;
 mod qald_server;
 mod rank;
 mod readme_compare;
+mod shell;
 mod silent;
 mod trec;
 

@@ -64,12 +64,16 @@ struct Page<'a> {
     tasks: Vec<TaskPage<'a>>,
 }
 
-/// The element id of a task's section: `task-` and the name with every character but ASCII
-/// letters, digits, `-` and `_` replaced by `-`.
+/// The element id of a section: `prefix-` (`task`, `compare`) and the name with every
+/// character but ASCII letters, digits, `-` and `_` replaced by `-`.
+///
+/// ```
+/// assert_eq!(kgeval_report::campaign::task_element_id("task", "trec_eval test"), "task-trec_eval-test");
+/// ```
 #[must_use]
-pub fn task_element_id(name: &str) -> String {
+pub fn task_element_id(prefix: &str, name: &str) -> String {
     let key: String = name.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '-' }).collect();
-    format!("task-{key}")
+    format!("{prefix}-{key}")
 }
 
 fn task_page(task: &TaskView) -> TaskPage<'_> {
@@ -97,7 +101,7 @@ fn task_page(task: &TaskView) -> TaskPage<'_> {
         }
     }
     TaskPage {
-        id: task_element_id(&task.name),
+        id: task.id.clone(),
         name: &task.name,
         family: &task.family,
         error: task.error.as_deref(),
@@ -159,6 +163,7 @@ mod tests {
     #[test]
     fn sections_tables_warnings_and_plots() {
         let task = TaskView {
+            id: task_element_id("task", "conf <2018>"),
             name: "conf <2018>".into(),
             family: "align".into(),
             error: None,

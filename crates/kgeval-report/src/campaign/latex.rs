@@ -25,7 +25,9 @@ pub fn render_campaign_latex(campaign: &CampaignView) -> String {
     out.push_str("\\documentclass{article}\n\\usepackage[T1]{fontenc}\n\\usepackage[utf8]{inputenc}\n");
     out.push_str("\\usepackage{booktabs}\n\\usepackage{graphicx}\n\\begin{document}\n");
     let _ = writeln!(out, "\\section*{{{}}}", latex_escape(&campaign.title));
-    for task in &campaign.tasks {
+    // Meta-evaluations of published tables have no systems × metrics table: the web page
+    // shows them.
+    for task in campaign.tasks.iter().filter(|t| t.table.is_some() || t.error.is_some()) {
         out.push('\n');
         task_latex(&mut out, task);
     }
@@ -226,6 +228,7 @@ mod tests {
 
     fn task(table: ResultTable) -> TaskView {
         TaskView {
+            id: "task-conf_2018--1".into(),
             name: "conf_2018 #1".into(),
             family: "align".into(),
             error: None,

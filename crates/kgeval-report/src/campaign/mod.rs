@@ -30,9 +30,13 @@ pub struct CampaignView {
 /// One task of a campaign.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct TaskView {
+    /// The element id of its section in `index.html` ([`task_element_id`] of the name; plot
+    /// ids start with it).
+    pub id: String,
     /// The task's name, unique in the campaign.
     pub name: String,
-    /// The family (`align`, `rank`, …).
+    /// The family (`align`, `rank`, …), or `compare` for a meta-evaluation of published
+    /// score tables (no result table; LaTeX leaves it out).
     pub family: String,
     /// The error that stopped the task (no table then).
     pub error: Option<String>,

@@ -2,10 +2,17 @@
 //! (`kgeval run MANIFEST`). The manifest and the run live here; the renderers of the whole
 //! campaign (Markdown, LaTeX, HTML) take a [`CampaignOutcome`].
 
+mod files;
+mod manifest;
 mod render;
+mod run;
 
 use crate::compare::CompareEvaluation;
 use crate::{Error, Evaluation, Family};
+
+pub use files::{conventions_text, one_line};
+pub use manifest::{Campaign, CampaignComparison, CampaignTask, TaskCompare};
+pub use run::CampaignProgress;
 
 /// What running a campaign gives: every task's outcome, in manifest order. A failing task
 /// keeps its error; the others still finish.
@@ -15,6 +22,20 @@ pub struct CampaignOutcome {
     pub title: String,
     /// Every task, in manifest order.
     pub tasks: Vec<TaskOutcome>,
+    /// The manifest file the campaign was read from.
+    pub manifest: std::path::PathBuf,
+    /// Every `[[compare]]` of the manifest (meta-evaluations of published score tables, not of
+    /// a task), in manifest order.
+    pub comparisons: Vec<ComparisonOutcome>,
+}
+
+/// One `[[compare]]` of a campaign after it ran.
+#[derive(Debug)]
+pub struct ComparisonOutcome {
+    /// Its name, unique in the campaign.
+    pub name: String,
+    /// The comparison, or the error that stopped it.
+    pub compare: Result<CompareEvaluation, Error>,
 }
 
 /// One task of a campaign after it ran.
@@ -27,7 +48,8 @@ pub struct TaskOutcome {
     /// The task's evaluation, or the error that stopped it.
     pub evaluation: Result<Evaluation, Error>,
     /// The meta-evaluation of the task's systems, when the task asks for one (`compare = {…}`)
-    /// and its evaluation succeeded.
+    /// and its evaluation succeeded: an error when the comparison failed or the task its
+    /// `against` names failed.
     pub compare: Option<Result<CompareEvaluation, Error>>,
 }
 
@@ -36,5 +58,6 @@ impl CampaignOutcome {
     #[must_use]
     pub fn succeeded(&self) -> bool {
         self.tasks.iter().all(|t| t.evaluation.is_ok() && !matches!(t.compare, Some(Err(_))))
+            && self.comparisons.iter().all(|c| c.compare.is_ok())
     }
 }

@@ -9,22 +9,25 @@ use kgeval_model::meta::significance::SignificanceTest;
 use kgeval_model::metric_names::Direction;
 use kgeval_model::rank::results::ConventionValue;
 use kgeval_report::campaign::{
-    render_campaign_html, render_campaign_latex, task_element_id, CampaignView, Column, ResultTable, TaskView,
-    WarningView,
+    metric_label, render_campaign_html, render_campaign_latex, task_element_id, CampaignView, Column, ResultTable,
+    TaskView, WarningView,
 };
 
-use super::{CampaignOutcome, TaskOutcome};
+use super::{one_line, CampaignOutcome, ComparisonOutcome, TaskOutcome};
 use crate::evaluation::{Conventions, Evaluation};
-use crate::{Error, Family, Warning};
+use crate::{Family, Warning};
 
 /// At most this many headline columns when a family has no preferred set.
 const MAX_FALLBACK_COLUMNS: usize = 6;
 
 impl CampaignOutcome {
-    /// The campaign as the report's views: one per task, in manifest order.
+    /// The campaign as the report's views: one per task, then one per `[[compare]]`, in
+    /// manifest order.
     #[must_use]
     pub fn view(&self) -> CampaignView {
-        CampaignView { title: self.title.clone(), tasks: self.tasks.iter().map(task_view).collect() }
+        let mut tasks: Vec<TaskView> = self.tasks.iter().map(task_view).collect();
+        tasks.extend(self.comparisons.iter().map(comparison_view));
+        CampaignView { title: self.title.clone(), tasks }
     }
 
     /// `tables.tex`: a LaTeX document (pdflatex) with one booktabs table per task.
@@ -40,24 +43,9 @@ impl CampaignOutcome {
     }
 }
 
-/// An error with its causes, on one line (`reading the gold: gold.tsv:3:1: found …`).
-pub(crate) fn error_chain(error: &Error) -> String {
-    let mut text = error.to_string();
-    let mut source = std::error::Error::source(error);
-    while let Some(cause) = source {
-        let cause_text = cause.to_string();
-        // A transparent error displays its source already: say it once.
-        if !text.ends_with(&cause_text) {
-            text.push_str(": ");
-            text.push_str(&cause_text);
-        }
-        source = cause.source();
-    }
-    text
-}
-
 fn task_view(task: &TaskOutcome) -> TaskView {
     let mut view = TaskView {
+        id: task_element_id("task", &task.name),
         name: task.name.clone(),
         family: task.family.name().to_owned(),
         error: None,
@@ -71,14 +59,14 @@ fn task_view(task: &TaskOutcome) -> TaskView {
     let evaluation = match &task.evaluation {
         Ok(evaluation) => evaluation,
         Err(error) => {
-            view.error = Some(error_chain(error));
+            view.error = Some(one_line(error));
             return view;
         }
     };
     let compare = match &task.compare {
         Some(Ok(compare)) => Some(compare),
         Some(Err(error)) => {
-            view.notes.push(format!("The meta-evaluation of this task failed: {}", error_chain(error)));
+            view.notes.push(format!("The meta-evaluation of this task failed: {}", one_line(error)));
             None
         }
         None => None,
@@ -93,12 +81,60 @@ fn task_view(task: &TaskOutcome) -> TaskView {
     if let Some(compare) = compare {
         view.warnings.extend(warnings(&compare.warnings, "compare: "));
     }
-    let key = task_element_id(&task.name);
-    let (plots, notes) = plots::family_plots(&key, evaluation);
+    let (plots, notes) = plots::family_plots(&view.id, evaluation);
     view.plots = plots;
     view.notes.extend(notes);
     if let Some(compare) = compare {
-        view.plots.extend(plots::compare_plots(&key, compare));
+        view.plots.extend(plots::compare_plots(&view.id, compare));
+    }
+    view
+}
+
+/// A `[[compare]]` of published score tables: its conventions, warnings, the agreement of
+/// ungrouped orderings as notes, and its plots.
+fn comparison_view(comparison: &ComparisonOutcome) -> TaskView {
+    let mut view = TaskView {
+        id: task_element_id("compare", &comparison.name),
+        name: comparison.name.clone(),
+        family: "compare".to_owned(),
+        error: None,
+        table: None,
+        conventions: Vec::new(),
+        caption_conventions: Vec::new(),
+        warnings: Vec::new(),
+        plots: Vec::new(),
+        notes: Vec::new(),
+    };
+    match &comparison.compare {
+        Err(error) => view.error = Some(one_line(error)),
+        Ok(compare) => {
+            view.conventions = compare_conventions(&compare.result);
+            view.warnings = warnings(&compare.warnings, "");
+            if let Some(agreement) = &compare.result.agreement {
+                for row in agreement.rows.iter().filter(|r| r.group.is_empty()) {
+                    view.notes.push(format!(
+                        "{}: Kendall tau-b {:.4} (tau-a {:.4}, p {:.4}) between the orderings of {} systems in {} and {}",
+                        metric_label(&row.metric),
+                        row.tau_b,
+                        row.tau_a,
+                        row.p_value,
+                        row.n_systems,
+                        plots::short_name(&agreement.left),
+                        plots::short_name(&agreement.right)
+                    ));
+                }
+            }
+            for m in &compare.result.metrics {
+                view.notes.push(format!(
+                    "{}: {} of {} system pairs differ significantly at α = {}",
+                    metric_label(&m.power.metric),
+                    m.power.significant,
+                    m.power.pairs,
+                    m.power.alpha
+                ));
+            }
+            view.plots = plots::compare_plots(&view.id, compare);
+        }
     }
     view
 }

@@ -25,7 +25,7 @@ pub use kgeval_model::meta::agreement::TauVariant;
 pub use kgeval_model::meta::compare::{CompareConventions, CompareResult, MetricComparison};
 pub use kgeval_model::meta::sensitivity::{Sensitivity, SubsetSource};
 pub use kgeval_model::meta::significance::{Correction, SignificanceTest};
-pub use run::{CompareEvaluation, MISSING_VALUES, PARTIAL_METRICS};
+pub use run::{CompareEvaluation, EVALUATION_FORMAT, MISSING_VALUES, PARTIAL_METRICS};
 
 /// Iterations of the paired bootstrap (and of the confidence intervals) unless given.
 pub const DEFAULT_BOOTSTRAP_ITERATIONS: usize = kgeval_meta::significance::DEFAULT_BOOTSTRAP_ITERATIONS;

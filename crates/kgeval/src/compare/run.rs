@@ -17,6 +17,17 @@ pub const MISSING_VALUES: &str = "missing-values";
 /// no value of them.
 pub const PARTIAL_METRICS: &str = "partial-metrics";
 
+/// The input format named in the conventions of [`CompareTask::run_on`]: a task's evaluation.
+pub const EVALUATION_FORMAT: &str = "evaluation";
+
+/// The two sides of a comparison as read: the left one and its source name, and the
+/// `against` side with its name when the orderings are compared.
+struct Sides {
+    left: Side,
+    left_source: String,
+    against: Option<(Side, String)>,
+}
+
 /// What a [`CompareTask`] returns: the comparison, its warnings and the per-item table read.
 #[derive(Debug, Clone)]
 pub struct CompareEvaluation {
@@ -86,15 +97,58 @@ impl CompareTask {
         let mut conventions = self.conventions(input_format);
         // With qrels, the measures were the trec task's: compare every per-topic one.
         let metrics: &[String] = if self.qrels.is_some() { &[] } else { &self.metrics };
-        if !self.against.is_empty() {
+        let left_source = match &self.qrels {
+            Some(qrels) => qrels.name(),
+            None => source_names(&self.inputs),
+        };
+        let against = if self.against.is_empty() {
+            None
+        } else {
             let against = read_side(&self.against, self.input_format)?;
             conventions.against_format = Some(against.format_names());
-            let left_source = match &self.qrels {
-                Some(qrels) => qrels.name(),
-                None => source_names(&self.inputs),
-            };
+            Some((against, source_names(&self.against)))
+        };
+        self.evaluate(Sides { left: side, left_source, against }, conventions, metrics, warnings, progress)
+    }
+
+    /// Compares the systems of a table already evaluated (a campaign task's
+    /// [`Evaluation::table`](crate::Evaluation::table), named `source`) on each metric, or, with
+    /// `against` (another table and its name), compares the system orderings of the two. The
+    /// task's own inputs are not read; its options (metrics, test, correction, …) apply.
+    ///
+    /// # Errors
+    /// As [`CompareTask::run`] once the inputs are read.
+    pub fn run_on(
+        &self,
+        table: &ScoreTable,
+        source: &str,
+        against: Option<(&ScoreTable, &str)>,
+        progress: &dyn Progress,
+    ) -> Result<CompareEvaluation, Error> {
+        self.check_options()?;
+        let items = |table: &ScoreTable| Side::Items { table: Box::new(table.clone()), formats: Vec::new() };
+        let mut conventions = self.conventions(EVALUATION_FORMAT.to_owned());
+        let against = against.map(|(table, name)| {
+            conventions.against_format = Some(EVALUATION_FORMAT.to_owned());
+            (items(table), name.to_owned())
+        });
+        let sides = Sides { left: items(table), left_source: source.to_owned(), against };
+        self.evaluate(sides, conventions, &self.metrics, Vec::new(), progress)
+    }
+
+    /// The comparison of sides already read.
+    fn evaluate(
+        &self,
+        sides: Sides,
+        conventions: CompareConventions,
+        metrics: &[String],
+        mut warnings: Vec<Warning>,
+        progress: &dyn Progress,
+    ) -> Result<CompareEvaluation, Error> {
+        let Sides { left: side, left_source, against } = sides;
+        if let Some((against, right_source)) = against {
             let left = wide_table(&side, &left_source, metrics, self.missing, &mut warnings)?;
-            let right = wide_table(&against, &source_names(&self.against), metrics, self.missing, &mut warnings)?;
+            let right = wide_table(&against, &right_source, metrics, self.missing, &mut warnings)?;
             let agreement = super::agree::agree(&left, &right, metrics, self)?;
             let systems = left.groups.first().map(|g| g.systems.clone()).unwrap_or_default();
             let table = match side {

@@ -47,7 +47,7 @@ const PLOTS: &[&str] = &[
     "task-diso-task-2-tau-sweep",
     "task-diso-task-2-risk-coverage",
     "task-kgc-mini-categories-1",
-    "task-kgc-mini-depth",
+    "compare-depth-series-depth",
     "task-trec-sensitivity-per-topic",
     "task-trec-sensitivity-sensitivity",
 ];
@@ -90,6 +90,7 @@ pub(crate) fn check_dom(dom: &str) {
     {
         assert!(dom.contains(&format!("<table class=\"results sortable\" id=\"{table}\">")), "table {table} missing");
     }
+    assert!(dom.contains("<section class=\"task\" id=\"compare-depth-series\""), "the comparison's section");
     assert!(!dom.contains("id=\"task-broken-table\""), "a failed task has no table");
     assert!(dom.contains("This task failed: reading the URI list"), "the failure is shown");
     for id in PLOTS {

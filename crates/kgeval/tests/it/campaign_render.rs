@@ -7,7 +7,7 @@
 use std::path::Path;
 use std::process::Command;
 
-use kgeval::campaign::{CampaignOutcome, TaskOutcome};
+use kgeval::campaign::{CampaignOutcome, ComparisonOutcome, TaskOutcome};
 use kgeval::compare::CompareTask;
 use kgeval::{Error, Family, Input, NoProgress, SystemInput, Task};
 
@@ -77,8 +77,8 @@ ranks = "mini=testdata/kgc/mini/ranks.tsv"
 "#,
         &root,
     );
-    // Seed 004's pool-depth series (kgc-sparsity's published CSVs), as the run command attaches
-    // it to a KGC task: the ordering of FB-Test-S against FB-Test-S-C judged up to depth d.
+    // Seed 004's pool-depth series (kgc-sparsity's published CSVs), a `[[compare]]` of the
+    // campaign: the ordering of FB-Test-S against FB-Test-S-C judged up to depth d.
     let mut depth = CompareTask::new();
     depth.inputs = vec![SystemInput::parse("testdata/kgc/kgc-sparsity/result/FB-Test-S/evaluation.csv")];
     depth.against = vec![SystemInput::parse("testdata/kgc/kgc-sparsity/result/FB-Test-S-C/pooling_depth.csv.gz")];
@@ -96,16 +96,22 @@ systems = ["testdata/lemon/no-such-system.ttl"]
             outcome("conference", &align, None),
             outcome("trec_eval test", &trec, Some(trec_compare)),
             outcome("diso task 2", &rank, None),
-            outcome("kgc mini", &kgc, Some(depth)),
+            outcome("kgc mini", &kgc, None),
             outcome("broken", &broken, None),
             outcome("trec sensitivity", &trec, Some(sensitivity)),
         ],
+        manifest: root.join("render-test.toml"),
+        comparisons: vec![ComparisonOutcome {
+            name: "depth series".to_owned(),
+            compare: depth.resolved(&root).run(&NoProgress),
+        }],
     }
 }
 
 #[test]
 fn every_task_ran_as_planned() {
     let campaign = campaign();
+    assert!(campaign.comparisons[0].compare.is_ok(), "{:?}", campaign.comparisons[0].compare.as_ref().err());
     for t in campaign.tasks.iter().filter(|t| t.name != "broken") {
         assert!(t.evaluation.is_ok(), "{}: {:?}", t.name, t.evaluation.as_ref().err());
         if let Some(compare) = &t.compare {
@@ -171,8 +177,9 @@ fn latex_compiles_with_pdflatex() {
 #[test]
 fn plots_carry_the_published_depth_series() {
     let view = campaign().view();
-    let kgc = view.tasks.iter().find(|t| t.name == "kgc mini").expect("kgc task");
-    let depth = kgc.plots.iter().find(|p| p.id == "task-kgc-mini-depth").expect("depth plot");
+    let series = view.tasks.iter().find(|t| t.name == "depth series").expect("the comparison");
+    assert_eq!(series.family, "compare");
+    let depth = series.plots.iter().find(|p| p.id == "compare-depth-series-depth").expect("depth plot");
     let micro_mrr = depth.series.iter().find(|s| s.name == "micro MRR").expect("micro MRR series");
     // Seed 004: tau-b of the micro MRR ordering, FB-Test-S against FB-Test-S-C judged to depth 2.
     let at_2 = micro_mrr.points.iter().find(|p| p.0 == 2.0).expect("depth 2").1;

@@ -330,7 +330,7 @@ pub(super) fn compare_plots(key: &str, compare: &CompareEvaluation) -> Vec<Plot>
 
 /// The last two components of a path (`FB-Test-S-C/pooling_depth.csv.gz`): enough to tell the
 /// file, without the machine's directories.
-fn short_name(path: &str) -> String {
+pub(super) fn short_name(path: &str) -> String {
     let parts: Vec<&str> = path.split(['/', '\\']).filter(|p| !p.is_empty()).collect();
     parts[parts.len().saturating_sub(2)..].join("/")
 }

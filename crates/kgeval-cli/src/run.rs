@@ -1,0 +1,85 @@
+//! `kgeval run MANIFEST -o DIR`: a whole campaign → [`kgeval::campaign::Campaign`], run, and
+//! its output directory written atomically.
+
+use std::path::PathBuf;
+
+use clap::Args;
+use kgeval::campaign::{one_line, Campaign};
+use kgeval::RenderOptions;
+
+use crate::output::{check_output_directory, refuse_input_as_output, write_directory_atomically};
+use crate::progress::CampaignBars;
+use crate::Outcome;
+
+pub(crate) const EXAMPLES: &str = "\
+Examples:
+  kgeval run testdata/campaigns/oaei2018.toml -o report
+  kgeval run testdata/campaigns/diso.toml -o diso-report
+  kgeval run testdata/campaigns/qald3.toml -o qald3-report --precision 3
+  kgeval run testdata/campaigns/kgc-sparsity.toml -o kgc-report
+
+A manifest has a `title`, [[task]] tables (a `name`, a `family`, the family's fields as in its
+--manifest, optionally compare = { metrics = [...], test = \"t\", against = \"TASK\" }) and
+[[compare]] tables (a `name` and kgeval compare's fields, on files). Paths are relative to the
+manifest. DIR gets results.json, report.md, tables.tex (LaTeX), index.html (one self-contained
+page with plots) and one CSV per task; it is written at the end, all at once, even when a task
+fails (its error is in the report; exit 2).";
+
+/// Arguments of `kgeval run`.
+#[derive(Debug, Args)]
+pub(crate) struct RunArgs {
+    /// The campaign manifest (TOML).
+    manifest: PathBuf,
+    /// The output directory: new, empty, or a previous output (replaced at the end).
+    #[arg(long, short = 'o')]
+    output: PathBuf,
+    /// Decimals in report.md (default 4).
+    #[arg(long)]
+    precision: Option<usize>,
+}
+
+pub(crate) fn run(args: &RunArgs) -> anyhow::Result<Outcome> {
+    let campaign = Campaign::read(&args.manifest)?;
+    let mut inputs: Vec<PathBuf> = vec![args.manifest.clone()];
+    for task in &campaign.tasks {
+        inputs.extend(task.task.input_paths());
+    }
+    for comparison in &campaign.comparisons {
+        inputs.extend(comparison.task.input_paths());
+    }
+    refuse_input_as_output(&inputs, &[("-o", Some(args.output.as_path()))])?;
+    check_output_directory(&args.output)?;
+    let outcome = campaign.run(&CampaignBars::new());
+    let defaults = RenderOptions::default();
+    let options = RenderOptions {
+        precision: args.precision.unwrap_or(defaults.precision),
+        version: env!("CARGO_PKG_VERSION").to_owned(),
+        ..defaults
+    };
+    write_directory_atomically(&args.output, &outcome.files(&options))?;
+    let mut failed = 0;
+    for task in &outcome.tasks {
+        let errors = [task.evaluation.as_ref().err(), task.compare.as_ref().and_then(|c| c.as_ref().err())];
+        for (error, what) in errors.iter().zip(["", " (compare)"]) {
+            if let Some(e) = error {
+                failed += 1;
+                eprintln!("error: task {}{what}: {}", task.name, one_line(e));
+            }
+        }
+    }
+    for comparison in &outcome.comparisons {
+        if let Err(e) = &comparison.compare {
+            failed += 1;
+            eprintln!("error: compare {}: {}", comparison.name, one_line(e));
+        }
+    }
+    println!("report: {}", args.output.join("report.md").display());
+    if failed > 0 {
+        anyhow::bail!(
+            "{failed} of {} task(s) and comparison(s) failed; the others are in {}",
+            outcome.tasks.len() + outcome.comparisons.len(),
+            args.output.display()
+        );
+    }
+    Ok(Outcome::Ok)
+}

@@ -1,0 +1,94 @@
+//! Running a campaign: every task and `[[compare]]` in parallel (rayon), then the comparisons
+//! that wait for another task's table (`against`). A failure stays in its outcome.
+
+use rayon::prelude::*;
+
+use super::{Campaign, CampaignOutcome, CampaignTask, ComparisonOutcome, TaskOutcome};
+use crate::compare::CompareEvaluation;
+use crate::{Error, Evaluation, NoProgress, Progress};
+
+/// The progress of a campaign: one [`Progress`] per task or comparison (the CLI shows one
+/// bar each on a terminal). Called from rayon threads.
+pub trait CampaignProgress: Sync {
+    /// The progress of the task (or `[[compare]]`) `name`; dropped when it is done.
+    fn task(&self, name: &str) -> Box<dyn Progress + '_>;
+}
+
+impl CampaignProgress for NoProgress {
+    fn task(&self, _name: &str) -> Box<dyn Progress + '_> {
+        Box::new(NoProgress)
+    }
+}
+
+impl Campaign {
+    /// Runs every task and comparison. Tasks run in parallel; a task's `compare` runs right
+    /// after its evaluation, or, with `against`, once both tasks are evaluated. A failing task
+    /// keeps its error in its outcome and the others still finish.
+    #[must_use]
+    pub fn run(&self, progress: &dyn CampaignProgress) -> CampaignOutcome {
+        let (first, comparisons) = rayon::join(
+            || self.tasks.par_iter().map(|task| evaluate(task, progress)).collect::<Vec<_>>(),
+            || {
+                self.comparisons
+                    .par_iter()
+                    .map(|c| {
+                        let bar = progress.task(&c.name);
+                        ComparisonOutcome { name: c.name.clone(), compare: c.task.run(&*bar) }
+                    })
+                    .collect::<Vec<_>>()
+            },
+        );
+        // The comparisons that wait for another task's table.
+        let late: Vec<Option<Result<CompareEvaluation, Error>>> = self
+            .tasks
+            .par_iter()
+            .zip(&first)
+            .map(|(task, (evaluation, _))| {
+                let against = task.compare.as_ref()?.against.as_deref()?;
+                let Ok(evaluation) = evaluation else { return None };
+                let other = self.tasks.iter().position(|t| t.name == against)?;
+                let bar = progress.task(&task.name);
+                Some(match &first[other].0 {
+                    Ok(right) => task.compare.as_ref()?.task.run_on(
+                        &evaluation.table,
+                        &task.name,
+                        Some((&right.table, against)),
+                        &*bar,
+                    ),
+                    Err(_) => Err(Error::invalid(format!(
+                        "compare against task {against}: found that task failed, expected its evaluation"
+                    ))),
+                })
+            })
+            .collect();
+        let tasks = self
+            .tasks
+            .iter()
+            .zip(first)
+            .zip(late)
+            .map(|((task, (evaluation, compare)), late)| TaskOutcome {
+                name: task.name.clone(),
+                family: task.task.family(),
+                evaluation,
+                compare: late.or(compare),
+            })
+            .collect();
+        CampaignOutcome { title: self.title.clone(), tasks, manifest: self.manifest.clone(), comparisons }
+    }
+}
+
+/// One task's evaluation and, without `against`, its comparison.
+fn evaluate(
+    task: &CampaignTask,
+    progress: &dyn CampaignProgress,
+) -> (Result<Evaluation, Error>, Option<Result<CompareEvaluation, Error>>) {
+    let bar = progress.task(&task.name);
+    let evaluation = task.task.run(&*bar);
+    let compare = match (&evaluation, &task.compare) {
+        (Ok(evaluation), Some(compare)) if compare.against.is_none() => {
+            Some(compare.task.run_on(&evaluation.table, &task.name, None, &*bar))
+        }
+        _ => None,
+    };
+    (evaluation, compare)
+}
