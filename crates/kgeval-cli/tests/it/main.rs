@@ -3,6 +3,7 @@
 mod alignapi;
 mod bad_input;
 mod campaign;
+mod campaign_browser;
 mod campaign_bad;
 mod cli;
 mod compare;
