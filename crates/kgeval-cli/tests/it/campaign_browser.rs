@@ -11,9 +11,9 @@ use crate::{kgeval, root};
 
 /// The Chromium binary: `KGEVAL_CHROMIUM`, else the first of the usual names that runs.
 fn chromium() -> Option<String> {
-    let candidates = std::env::var("KGEVAL_CHROMIUM").into_iter().chain(
-        ["chromium", "chromium-browser", "google-chrome", "google-chrome-stable"].map(str::to_owned),
-    );
+    let candidates = std::env::var("KGEVAL_CHROMIUM")
+        .into_iter()
+        .chain(["chromium", "chromium-browser", "google-chrome", "google-chrome-stable"].map(str::to_owned));
     candidates.into_iter().find(|c| Command::new(c).arg("--version").output().is_ok_and(|o| o.status.success()))
 }
 
@@ -88,7 +88,8 @@ fn check_dom(dom: &str, sections: &[&str], tables: &[&str], plots: &[&str]) {
         assert!(dom.contains(&format!("<table class=\"results sortable\" id=\"{id}\">")), "table {id} missing");
     }
     for id in plots {
-        let start = dom.find(&format!("<figure class=\"plot\" id=\"{id}\">")).unwrap_or_else(|| panic!("plot {id} missing"));
+        let start =
+            dom.find(&format!("<figure class=\"plot\" id=\"{id}\">")).unwrap_or_else(|| panic!("plot {id} missing"));
         let figure = &dom[start..dom[start..].find("</figure>").map_or(dom.len(), |end| start + end)];
         assert!(figure.contains(&format!("<title id=\"{id}-title\">")), "plot {id} has no SVG title");
         assert!(figure.contains("<polyline") || figure.contains("<rect"), "plot {id} draws nothing");

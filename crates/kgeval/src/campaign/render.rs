@@ -296,6 +296,16 @@ fn caption_conventions(conventions: &Conventions) -> Vec<(String, String)> {
 
 fn compare_conventions(result: &CompareResult) -> Vec<(String, String)> {
     let c = &result.conventions;
+    if result.metrics.is_empty() {
+        // Agreement or sensitivity: no paired test ran.
+        return vec![
+            ("compare.tau".to_owned(), c.tau.name().to_owned()),
+            ("compare.rbo_p".to_owned(), c.rbo_p.to_string()),
+            ("compare.seed".to_owned(), c.seed.to_string()),
+            ("compare.missing".to_owned(), c.missing.clone()),
+            ("compare.input_format".to_owned(), c.input_format.clone()),
+        ];
+    }
     vec![
         ("compare.test".to_owned(), test_name(c.test).to_owned()),
         ("compare.correction".to_owned(), c.correction.name().to_owned()),
