@@ -84,8 +84,9 @@ const FIXTURES: &[(&str, &[&str])] = &[
     ),
 ];
 
-/// Golden `report.md` of each bundled campaign: `kgeval run MANIFEST -o DIR`, the report
-/// copied from DIR (its numbers are asserted directly in `kgeval-cli/tests/it/campaign.rs`).
+/// Golden `report.md` and `tables.tex` of each bundled campaign: `kgeval run MANIFEST -o DIR`,
+/// the files copied from DIR (their numbers are asserted directly in
+/// `kgeval-cli/tests/it/campaign.rs` and `campaign_render.rs`).
 const CAMPAIGNS: &[(&str, &str)] = &[
     ("campaign-oaei2018.md", "testdata/campaigns/oaei2018.toml"),
     ("campaign-diso.md", "testdata/campaigns/diso.toml"),
@@ -94,8 +95,9 @@ const CAMPAIGNS: &[(&str, &str)] = &[
     ("campaign-trec_eval.md", "testdata/campaigns/trec_eval.toml"),
 ];
 
-/// The report of `kgeval run manifest`, written into a temporary folder and read back.
-fn campaign_report(kgeval: &Path, name: &str, manifest: &str) -> anyhow::Result<Vec<u8>> {
+/// The report (`NAME`) and LaTeX tables (`NAME` with `.tex`) of `kgeval run manifest`, written
+/// into a temporary folder and read back.
+fn campaign_report(kgeval: &Path, name: &str, manifest: &str) -> anyhow::Result<Vec<(String, Vec<u8>)>> {
     let dir = std::env::temp_dir().join(format!("kgeval-fixtures-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let out = Command::new(kgeval).args(["run", manifest, "-o"]).arg(&dir).output().context("running kgeval run")?;
@@ -103,8 +105,9 @@ fn campaign_report(kgeval: &Path, name: &str, manifest: &str) -> anyhow::Result<
         bail!("{name}: kgeval run {manifest} exited with {}: {}", out.status, String::from_utf8_lossy(&out.stderr));
     }
     let report = std::fs::read(dir.join("report.md")).with_context(|| format!("{name}: reading report.md"))?;
+    let tables = std::fs::read(dir.join("tables.tex")).with_context(|| format!("{name}: reading tables.tex"))?;
     std::fs::remove_dir_all(&dir)?;
-    Ok(report)
+    Ok(vec![(name.to_owned(), report), (name.replace(".md", ".tex"), tables)])
 }
 
 pub(crate) fn run(check: bool) -> anyhow::Result<()> {
@@ -134,22 +137,23 @@ pub(crate) fn run(check: bool) -> anyhow::Result<()> {
         }
     }
     for (name, manifest) in CAMPAIGNS {
-        let report = campaign_report(&kgeval, name, manifest)?;
-        let path = golden.join(name);
-        if check {
-            if std::fs::read(&path).unwrap_or_default() != report {
-                drift.push(path.display().to_string());
+        for (name, report) in campaign_report(&kgeval, name, manifest)? {
+            let path = golden.join(name);
+            if check {
+                if std::fs::read(&path).unwrap_or_default() != report {
+                    drift.push(path.display().to_string());
+                }
+            } else {
+                std::fs::write(&path, &report).with_context(|| format!("writing {}", path.display()))?;
+                println!("wrote {}", path.display());
             }
-        } else {
-            std::fs::write(&path, &report).with_context(|| format!("writing {}", path.display()))?;
-            println!("wrote {}", path.display());
         }
     }
     if !drift.is_empty() {
         bail!("golden files out of date (run `cargo xtask fixtures`): {}", drift.join(", "));
     }
     if check {
-        println!("fixtures: {} golden files up to date", FIXTURES.len() + CAMPAIGNS.len());
+        println!("fixtures: {} golden files up to date", FIXTURES.len() + 2 * CAMPAIGNS.len());
     }
     Ok(())
 }

@@ -21,8 +21,9 @@ Examples:
 A manifest has a `title`, [[task]] tables (a `name`, a `family`, the family's fields as in its
 --manifest, optionally compare = { metrics = [...], test = \"t\", against = \"TASK\" }) and
 [[compare]] tables (a `name` and kgeval compare's fields, on files). Paths are relative to the
-manifest. DIR gets results.json, report.md and one CSV per task; it is written at the end, all at
-once, even when a task fails (its error is in the report; exit 2).";
+manifest. DIR gets results.json, report.md, tables.tex (LaTeX), index.html (one self-contained
+page with plots) and one CSV per task; it is written at the end, all at once, even when a task
+fails (its error is in the report; exit 2).";
 
 /// Arguments of `kgeval run`.
 #[derive(Debug, Args)]

@@ -2,6 +2,7 @@
 #![deny(missing_docs)]
 
 mod align;
+pub mod campaign;
 mod common;
 mod compare;
 mod kgc;

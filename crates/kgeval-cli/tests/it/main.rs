@@ -4,6 +4,7 @@ mod alignapi;
 mod bad_input;
 mod campaign;
 mod campaign_bad;
+mod campaign_browser;
 mod cli;
 mod compare;
 mod compare_against;

@@ -90,6 +90,8 @@ impl CampaignOutcome {
         let mut files = vec![
             ("results.json".to_owned(), self.results_json(options).into_bytes()),
             ("report.md".to_owned(), self.report_markdown(options).into_bytes()),
+            ("tables.tex".to_owned(), self.render_latex().into_bytes()),
+            ("index.html".to_owned(), self.render_html().into_bytes()),
         ];
         for task in &self.tasks {
             if let Ok(evaluation) = &task.evaluation {

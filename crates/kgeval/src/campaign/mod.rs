@@ -4,6 +4,7 @@
 
 mod files;
 mod manifest;
+mod render;
 mod run;
 
 use crate::compare::CompareEvaluation;

@@ -1,6 +1,8 @@
 //! The facade as a library user meets it: tasks from manifests (with located errors), inputs
 //! in memory, the envelope's table, gates and progress.
 
+mod campaign_browser;
+mod campaign_render;
 mod discpower;
 mod kgc_sensitivity;
 mod lexicon;

@@ -1,0 +1,150 @@
+//! `kgeval run` on bundled campaigns, its `index.html` in a real browser (headless Chromium:
+//! `--dump-dom` after the inline script ran, `--screenshot` into
+//! `target/campaign-browser/NAME.png`) and its `tables.tex` through pdflatex. Each check is
+//! skipped with a printed reason when its program is absent (Debian `chromium`,
+//! `texlive-latex-recommended`; `.ci/run` installs both).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::{kgeval, root};
+
+/// The Chromium binary: `KGEVAL_CHROMIUM`, else the first of the usual names that runs.
+fn chromium() -> Option<String> {
+    let candidates = std::env::var("KGEVAL_CHROMIUM")
+        .into_iter()
+        .chain(["chromium", "chromium-browser", "google-chrome", "google-chrome-stable"].map(str::to_owned));
+    candidates.into_iter().find(|c| Command::new(c).arg("--version").output().is_ok_and(|o| o.status.success()))
+}
+
+/// Headless Chromium on a local page: no sandbox (CI runs as root), every request but
+/// loopback sent to a closed port, so that a page needing the network would show it.
+fn headless(chromium: &str, page: &Path, args: &[&str]) -> std::process::Output {
+    Command::new(chromium)
+        .args(["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run"])
+        .args(["--proxy-server=127.0.0.1:9", "--proxy-bypass-list=<-loopback>", "--hide-scrollbars"])
+        .args(args)
+        .arg(format!("file://{}", page.display()))
+        .output()
+        .expect("chromium runs")
+}
+
+/// `kgeval run testdata/campaigns/NAME.toml -o target/campaign-browser/NAME`.
+fn run_campaign(name: &str) -> PathBuf {
+    let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root().join("target"), PathBuf::from);
+    let base = target.join("campaign-browser");
+    std::fs::create_dir_all(&base).expect("target dir");
+    let dir = base.canonicalize().expect("canonical").join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    let manifest = format!("testdata/campaigns/{name}.toml");
+    let out = kgeval(&["run", &manifest, "-o", dir.to_str().expect("utf-8")]);
+    assert!(out.status.success(), "kgeval run {manifest}: {}", String::from_utf8_lossy(&out.stderr));
+    dir
+}
+
+/// The DOM of `dir/index.html` in headless Chromium and a screenshot beside the directory;
+/// `None` (with the reason printed) when no Chromium is installed.
+fn browse(dir: &Path, name: &str) -> Option<String> {
+    let Some(chromium) = chromium() else {
+        eprintln!("SKIPPED browser check of {name}: no chromium found (Debian chromium; or set KGEVAL_CHROMIUM)");
+        return None;
+    };
+    let page = dir.join("index.html");
+    let dom = headless(&chromium, &page, &["--dump-dom"]);
+    assert!(dom.status.success(), "chromium --dump-dom: {}", String::from_utf8_lossy(&dom.stderr));
+    let shot = dir.with_file_name(format!("{name}.png"));
+    let _ = std::fs::remove_file(&shot);
+    let out = headless(&chromium, &page, &[&format!("--screenshot={}", shot.display()), "--window-size=1280,6000"]);
+    assert!(out.status.success(), "chromium --screenshot: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(std::fs::metadata(&shot).is_ok_and(|m| m.len() > 10_000), "no screenshot at {}", shot.display());
+    eprintln!("screenshot: {}", shot.display());
+    Some(String::from_utf8_lossy(&dom.stdout).into_owned())
+}
+
+/// `dir/tables.tex` compiles with pdflatex without an overfull line.
+fn pdflatex(dir: &Path, name: &str) {
+    if Command::new("pdflatex").arg("--version").output().is_err() {
+        eprintln!("SKIPPED pdflatex check of {name}: pdflatex not found (Debian texlive-latex-recommended)");
+        return;
+    }
+    let tmp = tempfile::tempdir().expect("tempdir");
+    std::fs::copy(dir.join("tables.tex"), tmp.path().join("tables.tex")).expect("copy");
+    let out = Command::new("pdflatex")
+        .args(["-interaction=nonstopmode", "-halt-on-error", "tables.tex"])
+        .current_dir(tmp.path())
+        .output()
+        .expect("pdflatex");
+    let log = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{name}: pdflatex failed:\n{log}");
+    assert!(!log.contains("Overfull \\hbox"), "{name}: a table is wider than the text:\n{log}");
+}
+
+/// Every section, table and plot (by id, each with an SVG carrying its title) in the DOM.
+fn check_dom(dom: &str, sections: &[&str], tables: &[&str], plots: &[&str]) {
+    for id in sections {
+        assert!(dom.contains(&format!("<section class=\"task\" id=\"{id}\"")), "section {id} missing");
+    }
+    for id in tables {
+        assert!(dom.contains(&format!("<table class=\"results sortable\" id=\"{id}\">")), "table {id} missing");
+    }
+    for id in plots {
+        let start =
+            dom.find(&format!("<figure class=\"plot\" id=\"{id}\">")).unwrap_or_else(|| panic!("plot {id} missing"));
+        let figure = &dom[start..dom[start..].find("</figure>").map_or(dom.len(), |end| start + end)];
+        assert!(figure.contains(&format!("<title id=\"{id}-title\">")), "plot {id} has no SVG title");
+        assert!(figure.contains("<polyline") || figure.contains("<rect"), "plot {id} draws nothing");
+    }
+    assert!(!dom.contains("src=\"http") && !dom.contains("href=\"http"), "the page loads nothing");
+}
+
+#[test]
+fn oaei2018_campaign_in_a_browser() {
+    let dir = run_campaign("oaei2018");
+    let tex = std::fs::read_to_string(dir.join("tables.tex")).expect("tables.tex");
+    // MELT's performance.csv: AML on conference (cmt-conference + cmt-confof), micro P 17/22,
+    // R 17/31, F 0.6415; SANOM has the best recall and F1.
+    assert!(tex.contains("c & conference:AML & 0.7727 & 0.5484 & 0.6415"), "{tex}");
+    assert!(tex.contains("k & conference:SANOM & 0.6667 & \\textbf{0.7097} & \\textbf{0.6875}"), "{tex}");
+    assert!(tex.contains("paired t test, holm correction"), "{tex}");
+    pdflatex(&dir, "oaei2018");
+    let Some(dom) = browse(&dir, "oaei2018") else { return };
+    check_dom(
+        &dom,
+        &["task-conference", "task-anatomy"],
+        &["task-conference-table", "task-anatomy-table"],
+        &["task-conference-pvalues"],
+    );
+    assert!(dom.contains("<td>conference:AML</td><td data-sort=\"0.7727272727272727\">0.7727</td>"), "AML row");
+    assert!(dom.contains("best_threshold = true"), "how to ask for the threshold curve");
+}
+
+#[test]
+fn kgc_sparsity_campaign_in_a_browser() {
+    let dir = run_campaign("kgc-sparsity");
+    pdflatex(&dir, "kgc-sparsity");
+    let Some(dom) = browse(&dir, "kgc-sparsity") else { return };
+    check_dom(
+        &dom,
+        &["task-FB-Test-O-popularity", "compare-O-vs-S", "compare-S-vs-SC", "compare-depth-series"],
+        &["task-FB-Test-O-popularity-table"],
+        &["task-FB-Test-O-popularity-categories-1", "compare-depth-series-depth"],
+    );
+    // Seed 004: micro MRR tau-b(S, S-C) = −0.2308, tau-b(O, S) = 0.7949.
+    assert!(dom.contains("micro MRR: Kendall tau-b -0.2308"), "S vs S-C");
+    assert!(dom.contains("micro MRR: Kendall tau-b 0.7949"), "O vs S");
+}
+
+#[test]
+fn diso_and_trec_campaigns_in_a_browser() {
+    for (name, sections, plots) in [
+        ("diso", &["task-task1", "task-task2"][..], &["task-task2-risk-coverage"][..]),
+        ("trec_eval", &["task-trec-test"][..], &["task-trec-test-per-topic", "task-trec-test-pvalues"][..]),
+    ] {
+        let dir = run_campaign(name);
+        pdflatex(&dir, name);
+        let Some(dom) = browse(&dir, name) else { return };
+        let tables: Vec<String> = sections.iter().map(|s| format!("{s}-table")).collect();
+        let tables: Vec<&str> = tables.iter().map(String::as_str).collect();
+        check_dom(&dom, sections, &tables, plots);
+    }
+}

@@ -1,0 +1,303 @@
+//! A whole campaign rendered for a paper (`tables.tex`) and a web page (`index.html`).
+//!
+//! The renderers take plain view types built by the facade (`kgeval::campaign`), which knows
+//! the families' results; this crate only lays them out. Every number shown is in the view.
+
+mod html;
+mod latex;
+mod plot;
+
+use kgeval_model::metric_names::Direction;
+use serde::Serialize;
+
+pub use html::{render_campaign_html, task_element_id};
+pub use latex::{latex_escape, render_campaign_latex};
+pub use plot::render_plot_svg;
+
+/// Decimals of the values in the LaTeX and HTML tables (the best value is decided on the
+/// values as printed, as ranx does).
+pub const TABLE_DECIMALS: usize = 4;
+
+/// A campaign: its title and its tasks, in manifest order.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CampaignView {
+    /// The campaign's title.
+    pub title: String,
+    /// Every task, in manifest order.
+    pub tasks: Vec<TaskView>,
+}
+
+/// One task of a campaign.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TaskView {
+    /// The element id of its section in `index.html` ([`task_element_id`] of the name; plot
+    /// ids start with it).
+    pub id: String,
+    /// The task's name, unique in the campaign.
+    pub name: String,
+    /// The family (`align`, `rank`, …), or `compare` for a meta-evaluation of published
+    /// score tables (no result table; LaTeX leaves it out).
+    pub family: String,
+    /// The error that stopped the task (no table then).
+    pub error: Option<String>,
+    /// Systems × headline metrics, when the task ran.
+    pub table: Option<ResultTable>,
+    /// Every convention in force, `(key, text)`, the family's entries in output order.
+    pub conventions: Vec<(String, String)>,
+    /// The conventions a table caption names (profile, mode, tie policy, rule preset).
+    pub caption_conventions: Vec<(String, String)>,
+    /// Every warning, with its scope and location.
+    pub warnings: Vec<WarningView>,
+    /// The plots available in the task's results.
+    pub plots: Vec<Plot>,
+    /// Remarks shown under the table (a meta-evaluation that failed, how to ask for a plot).
+    pub notes: Vec<String>,
+}
+
+/// One headline column.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Column {
+    /// The canonical metric name (`f1`, `recip_rank`).
+    pub metric: String,
+    /// Whether larger or smaller values are better; [`Direction::Neither`] has no best value.
+    #[serde(serialize_with = "direction_name")]
+    pub direction: Direction,
+    /// Whether the column was tested for significance (its cells carry marks).
+    pub tested: bool,
+}
+
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde's serialize_with signature
+fn direction_name<S: serde::Serializer>(direction: &Direction, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(direction.name())
+}
+
+/// Systems × headline metrics, with the significance marks of a meta-evaluation.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ResultTable {
+    /// The systems, in the task's order; system `i` has the letter [`system_letter`]`(i)`.
+    pub systems: Vec<String>,
+    /// The columns.
+    pub columns: Vec<Column>,
+    /// `values[system][column]`, `None` where the system has no such headline.
+    pub values: Vec<Vec<Option<f64>>>,
+    /// `beats[system][column]`: the systems (indices) this system beats significantly on that
+    /// column at α after correction; empty for untested columns.
+    pub beats: Vec<Vec<Vec<usize>>>,
+    /// How the marks were decided (`paired t test, Holm correction, α = 0.05, on per-item
+    /// values`), when some column is tested.
+    pub significance: Option<String>,
+}
+
+impl ResultTable {
+    /// Whether `values[system][column]` is the best of its column as printed with `decimals`
+    /// (every system tied at the best is best; a column without direction, or with fewer than
+    /// two values, has none).
+    #[must_use]
+    pub fn is_best(&self, system: usize, column: usize, decimals: usize) -> bool {
+        let Some(col) = self.columns.get(column) else { return false };
+        let printed = |v: f64| -> Option<f64> { format!("{v:.decimals$}").parse::<f64>().ok() };
+        let Some(value) = self.values.get(system).and_then(|row| row.get(column)).copied().flatten().and_then(printed)
+        else {
+            return false;
+        };
+        let column_values = self.values.iter().filter_map(|row| row.get(column).copied().flatten().and_then(printed));
+        if column_values.clone().count() < 2 {
+            return false;
+        }
+        let best = match col.direction {
+            Direction::Higher => column_values.fold(f64::NEG_INFINITY, f64::max),
+            Direction::Lower => column_values.fold(f64::INFINITY, f64::min),
+            Direction::Neither => return false,
+        };
+        value == best
+    }
+
+    /// The letters of the systems `system` beats on `column` (ranx's superscripts).
+    #[must_use]
+    pub fn marks(&self, system: usize, column: usize) -> String {
+        self.beats
+            .get(system)
+            .and_then(|row| row.get(column))
+            .map_or_else(String::new, |beaten| beaten.iter().map(|&i| system_letter(i)).collect())
+    }
+}
+
+/// The letter of the system at `index`: `a`, `b`, …, `z`, `aa`, `ab`, ….
+#[must_use]
+pub fn system_letter(index: usize) -> String {
+    const LETTERS: &[u8; 26] = b"abcdefghijklmnopqrstuvwxyz";
+    if index < 26 {
+        return char::from(LETTERS[index]).to_string();
+    }
+    let mut out = system_letter(index / 26 - 1);
+    out.push(char::from(LETTERS[index % 26]));
+    out
+}
+
+/// The heading of a metric in tables and plots: `P`, `R`, `F1`, `MRR`, `Hits@10`, `MAP`,
+/// `nDCG@10`, `P@10`; scope prefixes kept (`macro F1`, `micro MRR`); other names as they are.
+///
+/// ```
+/// use kgeval_report::campaign::metric_label;
+/// assert_eq!(metric_label("f1"), "F1");
+/// assert_eq!(metric_label("macro_hits@10"), "macro Hits@10");
+/// assert_eq!(metric_label("ndcg_cut_10"), "nDCG@10");
+/// assert_eq!(metric_label("P_5"), "P@5");
+/// assert_eq!(metric_label("bpref"), "bpref");
+/// ```
+#[must_use]
+pub fn metric_label(metric: &str) -> String {
+    for prefix in ["micro_", "macro_", "local_", "secondary_"] {
+        if let Some(rest) = metric.strip_prefix(prefix) {
+            return format!("{} {}", &prefix[..prefix.len() - 1], metric_label(rest));
+        }
+    }
+    let simple = match metric {
+        "precision" => "P",
+        "recall" => "R",
+        "f1" => "F1",
+        "recip_rank" | "mrr" => "MRR",
+        "mr" => "MR",
+        "map" => "MAP",
+        "gm_map" => "GM-MAP",
+        "qald_f" => "QALD F",
+        "accuracy" => "Acc",
+        _ => "",
+    };
+    if !simple.is_empty() {
+        return simple.to_owned();
+    }
+    if let Some(k) = metric.strip_prefix("hits@") {
+        return format!("Hits@{k}");
+    }
+    if let Some(k) = metric.strip_prefix("ndcg_cut_") {
+        return format!("nDCG@{k}");
+    }
+    if let Some(k) = metric.strip_prefix("map_cut_") {
+        return format!("MAP@{k}");
+    }
+    if let Some(k) = metric.strip_prefix("P_").filter(|k| k.chars().all(|c| c.is_ascii_digit())) {
+        return format!("P@{k}");
+    }
+    metric.to_owned()
+}
+
+/// A warning with its scope and location.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct WarningView {
+    /// `system AML, pair cmt-conference`, `gold`, …
+    pub scope: String,
+    /// The warning's code.
+    pub code: String,
+    /// The message.
+    pub message: String,
+    /// `FILE:LINE:COL`, when known.
+    pub location: Option<String>,
+}
+
+/// A plot: series over two numeric axes (lines), categories (bars) or value distributions
+/// (box plots).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Plot {
+    /// The element id in `index.html` (unique in the page).
+    pub id: String,
+    /// The title (also the SVG's `<title>` and aria label).
+    pub title: String,
+    /// The x axis label, with its unit.
+    pub x_label: String,
+    /// The y axis label, with its unit.
+    pub y_label: String,
+    /// What is drawn.
+    pub kind: PlotKind,
+    /// The series: one line, one bar colour or one box each.
+    pub series: Vec<Series>,
+    /// Vertical markers (a best threshold, an oracle τ).
+    pub markers: Vec<Marker>,
+}
+
+/// How a plot draws its series.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub enum PlotKind {
+    /// Lines through `(x, y)` points.
+    Lines,
+    /// Grouped bars: `points[i] = (i, y)` is the series' value on `categories[i]`.
+    Bars {
+        /// The category labels on the x axis.
+        categories: Vec<String>,
+    },
+    /// One box (quartiles, whiskers at min and max) per series over the `y` of its points.
+    Boxes,
+}
+
+/// One series of a plot.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Series {
+    /// The legend entry.
+    pub name: String,
+    /// The points.
+    pub points: Vec<(f64, f64)>,
+}
+
+/// A vertical marker at `x`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Marker {
+    /// The legend entry (`best threshold of AML: 0.76`).
+    pub label: String,
+    /// Where.
+    pub x: f64,
+}
+
+/// Okabe–Ito, the colour-blind-safe palette (black last, for an eighth series).
+pub const PALETTE: [(u8, u8, u8); 8] = [
+    (0, 114, 178),   // blue
+    (230, 159, 0),   // orange
+    (0, 158, 115),   // bluish green
+    (213, 94, 0),    // vermillion
+    (86, 180, 233),  // sky blue
+    (204, 121, 167), // reddish purple
+    (240, 228, 66),  // yellow
+    (0, 0, 0),       // black
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn letters_continue_after_z() {
+        assert_eq!(system_letter(0), "a");
+        assert_eq!(system_letter(25), "z");
+        assert_eq!(system_letter(26), "aa");
+        assert_eq!(system_letter(27), "ab");
+        assert_eq!(system_letter(52), "ba");
+    }
+
+    #[test]
+    fn best_follows_direction_and_printed_value() {
+        let table = ResultTable {
+            systems: vec!["A".into(), "B".into(), "C".into()],
+            columns: vec![
+                Column { metric: "f1".into(), direction: Direction::Higher, tested: false },
+                Column { metric: "rank".into(), direction: Direction::Lower, tested: false },
+                Column { metric: "tp".into(), direction: Direction::Neither, tested: false },
+            ],
+            values: vec![
+                vec![Some(0.5), Some(3.0), Some(1.0)],
+                vec![Some(0.700_01), Some(2.0), Some(2.0)],
+                vec![Some(0.700_04), None, Some(3.0)],
+            ],
+            beats: vec![vec![Vec::new(); 3]; 3],
+            significance: None,
+        };
+        // 0.70001 and 0.70004 both print as 0.7000: both are best.
+        assert!(!table.is_best(0, 0, 4));
+        assert!(table.is_best(1, 0, 4));
+        assert!(table.is_best(2, 0, 4));
+        assert!(table.is_best(2, 0, 5));
+        assert!(!table.is_best(1, 0, 5));
+        assert!(table.is_best(1, 1, 4));
+        assert!(!table.is_best(0, 1, 4));
+        assert!(!table.is_best(2, 1, 4));
+        assert!(!table.is_best(2, 2, 4));
+    }
+}

@@ -1,0 +1,193 @@
+//! `CampaignOutcome::render_latex` / `render_html`: a campaign built by running facade tasks
+//! on bundled data (the run command builds the same outcome from a manifest), rendered, and
+//! the published numbers found in the output: MELT's AML row on cmt-conference (P 0.6667,
+//! R 0.5333, F 0.5926), trec_eval's MAP of `results.test` (0.1785), seed 004's tau-b of the
+//! micro MRR ordering at pool depth 2 (0.359).
+
+use std::path::Path;
+use std::process::Command;
+
+use kgeval::campaign::{CampaignOutcome, ComparisonOutcome, TaskOutcome};
+use kgeval::compare::CompareTask;
+use kgeval::{Error, Family, Input, NoProgress, SystemInput, Task};
+
+use crate::root;
+
+const MELT: &str =
+    "testdata/alignment/melt/examples/analyzingMatcherSimilarity/results/conference_conference-v1/cmt-conference";
+
+fn task(toml: &str, base: &Path) -> Task {
+    Task::from_toml(toml, "task.toml").expect("task").resolved(base)
+}
+
+fn outcome(name: &str, task: &Task, compare: Option<CompareTask>) -> TaskOutcome {
+    let evaluation = task.run(&NoProgress);
+    let compare = compare.filter(|_| evaluation.is_ok()).map(|c| c.resolved(&root()).run(&NoProgress));
+    TaskOutcome { name: name.to_owned(), family: task.family(), evaluation, compare }
+}
+
+/// Six tasks of five families, three meta-evaluations, one failing task.
+pub(crate) fn campaign() -> CampaignOutcome {
+    let root = root();
+    let align = task(
+        &format!(
+            r#"family = "align"
+profile = "melt"
+completeness = "complete"
+best_threshold = true
+[[pair]]
+name = "cmt-conference"
+reference = "testdata/alignment/melt/matching-eval/src/test/resources/cmt-conference.rdf"
+[pair.systems]
+AML = "{MELT}/AML/systemAlignment.rdf"
+LogMap = "{MELT}/LogMap/systemAlignment.rdf"
+ALIN = "{MELT}/ALIN/systemAlignment.rdf"
+"#
+        ),
+        &root,
+    );
+    let trec = task(
+        r#"family = "trec"
+qrels = "testdata/trec_eval/test/qrels.test"
+runs = ["results_test=testdata/trec_eval/test/results.test", "trunc=testdata/trec_eval/test/results.trunc"]
+"#,
+        &root,
+    );
+    let mut trec_compare = CompareTask::new();
+    trec_compare.qrels = Some(Input::path(Path::new("testdata/trec_eval/test/qrels.test")));
+    trec_compare.runs = vec![
+        SystemInput::parse("results_test=testdata/trec_eval/test/results.test"),
+        SystemInput::parse("trunc=testdata/trec_eval/test/results.trunc"),
+    ];
+    trec_compare.metrics = vec!["map".into(), "P.10".into()];
+    trec_compare.missing = kgeval::compare::MissingPolicy::Zero;
+    // The same runs' data sensitivity (seed 004 §5.1: Kendall tau over topic subsets).
+    let mut sensitivity = trec_compare.clone();
+    sensitivity.sensitivity = true;
+    sensitivity.ratios = vec![0.2, 0.5, 0.8];
+    sensitivity.repeats = 20;
+    let rank_dir = root.join("testdata/ranking/diso-synthetic");
+    let rank_manifest = std::fs::read_to_string(rank_dir.join("task2.toml")).expect("task2.toml");
+    let rank = task(&format!("family = \"rank\"\nsweep_tau = true\n{rank_manifest}"), &rank_dir);
+    let kgc = task(
+        r#"family = "kgc"
+test = "testdata/kgc/mini/test.txt"
+filter = ["testdata/kgc/mini/train.txt"]
+ranks = "mini=testdata/kgc/mini/ranks.tsv"
+"#,
+        &root,
+    );
+    // Seed 004's pool-depth series (kgc-sparsity's published CSVs), a `[[compare]]` of the
+    // campaign: the ordering of FB-Test-S against FB-Test-S-C judged up to depth d.
+    let mut depth = CompareTask::new();
+    depth.inputs = vec![SystemInput::parse("testdata/kgc/kgc-sparsity/result/FB-Test-S/evaluation.csv")];
+    depth.against = vec![SystemInput::parse("testdata/kgc/kgc-sparsity/result/FB-Test-S-C/pooling_depth.csv.gz")];
+    let broken = task(
+        r#"family = "lexicon"
+gold = "testdata/lemon/no-such-gold.ttl"
+uris = "testdata/lemon/no-such-uris.txt"
+systems = ["testdata/lemon/no-such-system.ttl"]
+"#,
+        &root,
+    );
+    CampaignOutcome {
+        title: "Render test: OAEI & TREC_eval #1".to_owned(),
+        tasks: vec![
+            outcome("conference", &align, None),
+            outcome("trec_eval test", &trec, Some(trec_compare)),
+            outcome("diso task 2", &rank, None),
+            outcome("kgc mini", &kgc, None),
+            outcome("broken", &broken, None),
+            outcome("trec sensitivity", &trec, Some(sensitivity)),
+        ],
+        manifest: root.join("render-test.toml"),
+        comparisons: vec![ComparisonOutcome {
+            name: "depth series".to_owned(),
+            compare: depth.resolved(&root).run(&NoProgress),
+        }],
+    }
+}
+
+#[test]
+fn every_task_ran_as_planned() {
+    let campaign = campaign();
+    assert!(campaign.comparisons[0].compare.is_ok(), "{:?}", campaign.comparisons[0].compare.as_ref().err());
+    for t in campaign.tasks.iter().filter(|t| t.name != "broken") {
+        assert!(t.evaluation.is_ok(), "{}: {:?}", t.name, t.evaluation.as_ref().err());
+        if let Some(compare) = &t.compare {
+            assert!(compare.is_ok(), "{}: {:?}", t.name, compare.as_ref().err());
+        }
+    }
+    assert!(matches!(campaign.tasks[4].evaluation, Err(Error::Context { .. } | Error::Format(_))));
+    assert_eq!(campaign.tasks[0].family, Family::Align);
+}
+
+#[test]
+fn latex_tables_carry_the_published_numbers() {
+    let tex = campaign().render_latex();
+    // MELT's AML on cmt-conference, complete mode: P 8/12, R 8/15, F 16/27 (its recall ties
+    // LogMap's for the best); LogMap has the best P and F1 (8/11, 16/26).
+    assert!(tex.contains("a & AML & 0.6667 & \\textbf{0.5333} & 0.5926 & 0.5926 \\\\"), "{tex}");
+    assert!(tex.contains("b & LogMap & \\textbf{0.7273} & \\textbf{0.5333} & \\textbf{0.6154}"), "{tex}");
+    assert!(tex.contains("c & ALIN & 0.6667 & 0.2667 & 0.3810"), "{tex}");
+    // One system: nothing is "best".
+    assert!(tex.contains("a & mini & 0.7976 & "), "{tex}");
+    assert!(tex.contains("\\caption{Task conference (align)."), "{tex}");
+    assert!(tex.contains("Conventions: profile melt; mode complete; threshold none."), "{tex}");
+    // trec_eval's MAP of results.test (out.test: map 0.1785) with its significance marks.
+    assert!(tex.contains("a & results\\_test & "), "{tex}");
+    assert!(tex.contains("Task trec\\_eval test (trec)."), "{tex}");
+    assert!(tex.contains("paired t test, holm correction, $\\alpha$ = 0.05"), "{tex}");
+    let row = tex.lines().find(|l| l.starts_with("a & results\\_test & ")).expect("results_test row");
+    assert!(row.contains("0.1785"), "{row}");
+    // The rank task names its tie policy; the failing task is a sentence, not a table.
+    assert!(tex.contains("Conventions: profile diso; tie policy "), "{tex}");
+    assert!(tex.contains("\\noindent Task \\texttt{broken} (lexicon) failed: "), "{tex}");
+    assert!(tex.contains("\\section*{Render test: OAEI \\& TREC\\_eval \\#1}"), "{tex}");
+    assert_eq!(tex.matches("\\begin{table}").count(), 5);
+    assert_eq!(tex.matches("\\toprule").count(), 5);
+}
+
+/// The document compiles with pdflatex (Debian `texlive-latex-recommended`); skipped with a
+/// printed reason when pdflatex is absent.
+#[test]
+fn latex_compiles_with_pdflatex() {
+    if Command::new("pdflatex").arg("--version").output().is_err() {
+        eprintln!("SKIPPED latex_compiles_with_pdflatex: pdflatex not found (Debian texlive-latex-recommended)");
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut tex = campaign().render_latex();
+    // Names a campaign may carry: every escaped character, accents, Greek, CJK.
+    let odd = "\\begin{sloppypar}\\noindent ".to_owned()
+        + &kgeval_report::campaign::latex_escape("a_b & c% #d $e ^f ~g {h} \\i <j> |k Crème Dōme α≥τ 中文 – “q”");
+    tex = tex.replace("\\end{document}", &format!("{odd}\n\\end{{sloppypar}}\n\\end{{document}}"));
+    std::fs::write(dir.path().join("tables.tex"), &tex).expect("write");
+    let out = Command::new("pdflatex")
+        .args(["-interaction=nonstopmode", "-halt-on-error", "tables.tex"])
+        .current_dir(dir.path())
+        .output()
+        .expect("pdflatex");
+    let log = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "pdflatex failed:\n{log}");
+    assert!(dir.path().join("tables.pdf").is_file());
+    assert!(!log.contains("Overfull \\hbox"), "a table is wider than the text:\n{log}");
+}
+
+#[test]
+fn plots_carry_the_published_depth_series() {
+    let view = campaign().view();
+    let series = view.tasks.iter().find(|t| t.name == "depth series").expect("the comparison");
+    assert_eq!(series.family, "compare");
+    let depth = series.plots.iter().find(|p| p.id == "compare-depth-series-depth").expect("depth plot");
+    let micro_mrr = depth.series.iter().find(|s| s.name == "micro MRR").expect("micro MRR series");
+    // Seed 004: tau-b of the micro MRR ordering, FB-Test-S against FB-Test-S-C judged to depth 2.
+    let at_2 = micro_mrr.points.iter().find(|p| p.0 == 2.0).expect("depth 2").1;
+    assert!((at_2 - 0.359).abs() < 1e-3, "{at_2}");
+    assert_eq!(micro_mrr.points.len(), 11, "depths 0..=10");
+    let align = &view.tasks[0];
+    let curve = align.plots.iter().find(|p| p.title.starts_with("AML on cmt-conference")).expect("AML curve");
+    assert_eq!(curve.series.len(), 3);
+    // MELT's ConfidenceFinder on AML: the best F is the whole alignment's, 16/27.
+    assert!(curve.markers[0].label.ends_with("(F 0.5926)"), "{:?}", curve.markers);
+}
