@@ -108,43 +108,34 @@ trait Score: Copy + PartialOrd + Add<Output = Self> + Sub<Output = Self> + Mul<O
     fn from_f64(value: f64) -> Self;
 }
 
-impl Score for f32 {
-    const INFINITY: Self = f32::INFINITY;
-    #[inline]
-    fn is_nan(self) -> bool {
-        self.is_nan()
-    }
-    #[inline]
-    fn abs(self) -> Self {
-        self.abs()
-    }
-    #[inline]
-    fn is_finite(self) -> bool {
-        self.is_finite()
-    }
-    fn from_f64(value: f64) -> Self {
-        value as f32
-    }
+/// `Score` for a primitive float: its own NaN, absolute value and finiteness; `from_f64`
+/// converts the tolerance into its precision.
+macro_rules! impl_score {
+    ($float:ty) => {
+        impl Score for $float {
+            const INFINITY: Self = <$float>::INFINITY;
+            #[inline]
+            fn is_nan(self) -> bool {
+                self.is_nan()
+            }
+            #[inline]
+            fn abs(self) -> Self {
+                self.abs()
+            }
+            #[inline]
+            fn is_finite(self) -> bool {
+                self.is_finite()
+            }
+            #[allow(clippy::cast_possible_truncation, trivial_numeric_casts, clippy::unnecessary_cast)]
+            fn from_f64(value: f64) -> Self {
+                value as $float
+            }
+        }
+    };
 }
 
-impl Score for f64 {
-    const INFINITY: Self = f64::INFINITY;
-    #[inline]
-    fn is_nan(self) -> bool {
-        self.is_nan()
-    }
-    #[inline]
-    fn abs(self) -> Self {
-        self.abs()
-    }
-    #[inline]
-    fn is_finite(self) -> bool {
-        self.is_finite()
-    }
-    fn from_f64(value: f64) -> Self {
-        value
-    }
-}
+impl_score!(f32);
+impl_score!(f64);
 
 /// The columns of one row as `T`: one column at a time, or every column in chunks of at most
 /// [`CHUNK`].

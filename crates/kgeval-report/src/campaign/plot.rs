@@ -152,37 +152,11 @@ fn legend<'a, 'b: 'a>(chart: &mut Chart<'a, 'b>) -> Result<(), String> {
 }
 
 fn bars(root: &Area<'_>, plot: &Plot, categories: &[String]) -> Result<(), String> {
-    let n = categories.len().max(1);
     // Headroom above the tallest bar for the legend in the upper right corner.
     let (_, y1) = range(plot.series.iter().flat_map(|s| s.points.iter().map(|p| p.1)), true);
     let y1 = y1 * 1.25;
     let y0 = 0.0_f64.min(plot.series.iter().flat_map(|s| s.points.iter().map(|p| p.1)).fold(0.0, f64::min));
-    let mut chart = ChartBuilder::on(root)
-        .margin(12)
-        .x_label_area_size(52)
-        .y_label_area_size(70)
-        .build_cartesian_2d(-0.5..(n as f64 - 0.5), y0..y1)
-        .map_err(|e| e.to_string())?;
-    let names = categories.to_vec();
-    chart
-        .configure_mesh()
-        .disable_x_mesh()
-        .x_labels(n)
-        .x_label_formatter(&|x: &f64| {
-            let i = x.round();
-            if (x - i).abs() < 1e-6 && i >= 0.0 {
-                names.get(i as usize).cloned().unwrap_or_default()
-            } else {
-                String::new()
-            }
-        })
-        .x_desc(plot.x_label.as_str())
-        .y_desc(plot.y_label.as_str())
-        .light_line_style(RGBColor(240, 240, 240))
-        .label_style(("sans-serif", 14))
-        .axis_desc_style(("sans-serif", 16))
-        .draw()
-        .map_err(|e| e.to_string())?;
+    let mut chart = categorical_chart(root, plot, categories, (y0, y1))?;
     let groups = plot.series.len().max(1) as f64;
     let width = 0.8 / groups;
     for (j, series) in plot.series.iter().enumerate() {
@@ -209,6 +183,43 @@ fn bars(root: &Area<'_>, plot: &Plot, categories: &[String]) -> Result<(), Strin
         .map_err(|e| e.to_string())
 }
 
+/// A chart with one slot per category on the x axis (bars, boxes), the category names as tick
+/// labels, and the plot's axis labels.
+fn categorical_chart<'a, 'b: 'a>(
+    root: &'a Area<'b>,
+    plot: &Plot,
+    categories: &[String],
+    (y0, y1): (f64, f64),
+) -> Result<Chart<'a, 'b>, String> {
+    let n = categories.len().max(1);
+    let mut chart = ChartBuilder::on(root)
+        .margin(12)
+        .x_label_area_size(52)
+        .y_label_area_size(70)
+        .build_cartesian_2d(-0.5..(n as f64 - 0.5), y0..y1)
+        .map_err(|e| e.to_string())?;
+    chart
+        .configure_mesh()
+        .disable_x_mesh()
+        .x_labels(n)
+        .x_label_formatter(&|x: &f64| {
+            let i = x.round();
+            if (x - i).abs() < 1e-6 && i >= 0.0 {
+                categories.get(i as usize).cloned().unwrap_or_default()
+            } else {
+                String::new()
+            }
+        })
+        .x_desc(plot.x_label.as_str())
+        .y_desc(plot.y_label.as_str())
+        .light_line_style(RGBColor(240, 240, 240))
+        .label_style(("sans-serif", 14))
+        .axis_desc_style(("sans-serif", 16))
+        .draw()
+        .map_err(|e| e.to_string())?;
+    Ok(chart)
+}
+
 /// The q-quantile with linear interpolation between closest ranks (numpy's default).
 fn quantile(sorted: &[f64], q: f64) -> f64 {
     if sorted.is_empty() {
@@ -221,34 +232,9 @@ fn quantile(sorted: &[f64], q: f64) -> f64 {
 }
 
 fn boxes(root: &Area<'_>, plot: &Plot) -> Result<(), String> {
-    let n = plot.series.len().max(1);
     let (y0, y1) = range(plot.series.iter().flat_map(|s| s.points.iter().map(|p| p.1)), true);
-    let mut chart = ChartBuilder::on(root)
-        .margin(12)
-        .x_label_area_size(52)
-        .y_label_area_size(70)
-        .build_cartesian_2d(-0.5..(n as f64 - 0.5), y0..y1)
-        .map_err(|e| e.to_string())?;
     let names: Vec<String> = plot.series.iter().map(|s| s.name.clone()).collect();
-    chart
-        .configure_mesh()
-        .disable_x_mesh()
-        .x_labels(n)
-        .x_label_formatter(&|x: &f64| {
-            let i = x.round();
-            if (x - i).abs() < 1e-6 && i >= 0.0 {
-                names.get(i as usize).cloned().unwrap_or_default()
-            } else {
-                String::new()
-            }
-        })
-        .x_desc(plot.x_label.as_str())
-        .y_desc(plot.y_label.as_str())
-        .light_line_style(RGBColor(240, 240, 240))
-        .label_style(("sans-serif", 14))
-        .axis_desc_style(("sans-serif", 16))
-        .draw()
-        .map_err(|e| e.to_string())?;
+    let mut chart = categorical_chart(root, plot, &names, (y0, y1))?;
     for (i, series) in plot.series.iter().enumerate() {
         draw_box(&mut chart, i, series)?;
     }
