@@ -221,6 +221,11 @@ fn trec_campaign_equals_kgeval_trec() {
     ]);
     assert_eq!(task(&results, "trec-test")["result"], single);
     assert!(report.contains("#### map (higher is better; 3 items, 2 systems)"), "{report}");
+    // Conventions by their names, never Rust debug text (`DocnoDescending`).
+    assert!(
+        report.contains("kgeval trec: tie_break docno-desc, query_set intersection, relevance_level 1"),
+        "{report}"
+    );
 }
 
 #[test]

@@ -35,9 +35,9 @@ pub fn one_line(error: &Error) -> String {
 pub fn conventions_text(evaluation: &Evaluation) -> String {
     if let Conventions::Trec(options) = &evaluation.conventions {
         return format!(
-            "kgeval trec: tie_break {:?}, query_set {:?}, relevance_level {}, max_docs {}",
-            options.tie_break,
-            options.query_set,
+            "kgeval trec: tie_break {}, query_set {}, relevance_level {}, max_docs {}",
+            options.tie_break.name(),
+            options.query_set.name(),
             options.relevance_level,
             options.max_docs.map_or_else(|| "all".to_owned(), |m| m.to_string())
         );
