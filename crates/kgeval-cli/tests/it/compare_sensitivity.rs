@@ -139,5 +139,5 @@ fn bad_sensitivity_requests_exit_2() {
     std::fs::write(&subsets, "0 1\n2 x\n").expect("write");
     let out = kgeval(&["compare", path, "--sensitivity", "--subsets", subsets.to_str().expect("utf-8")]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("subsets.txt:2:3: found `x`"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("subsets.txt:2:3: found \"x\""));
 }
