@@ -11,7 +11,10 @@
 //!
 //! Sizes are computed from the declarations without expanding anything, so the guard itself
 //! runs in time and memory linear in the document. Syntax errors are left to the parser that
-//! follows: the guard only looks at `<!ENTITY` declarations of the `<!DOCTYPE` in the prolog.
+//! follows: the guard only looks at `<!ENTITY` declarations of the `<!DOCTYPE` in the prolog,
+//! and refuses a `<!DOCTYPE` anywhere else (outside comments, CDATA sections and processing
+//! instructions): quick-xml reports one in the middle of a document and oxrdfxml would expand
+//! its entities, so the prolog's bounds would not hold (found by the `align` fuzz target).
 //!
 //! ```
 //! use kgeval_formats::xml_guard;
@@ -53,11 +56,49 @@ pub fn check_declarations(input: &[u8], file: &str) -> Result<(), FormatError> {
 /// The first violation in `input` (its byte offset and message); the references in the
 /// document are added up too when `references`.
 pub(crate) fn violation(input: &[u8], references: bool) -> Option<(usize, String)> {
-    let scanned = Dtd::scan(input).and_then(|dtd| match dtd {
-        Some(dtd) if references => dtd.check_references(input),
-        _ => Ok(()),
+    let scanned = Dtd::scan(input).and_then(|dtd| {
+        let prolog_end = dtd.as_ref().map_or(0, |dtd| dtd.end);
+        misplaced_doctype(input, prolog_end)?;
+        match dtd {
+            Some(dtd) if references => dtd.check_references(input),
+            _ => Ok(()),
+        }
     });
     scanned.err().map(|Violation(at, message)| (at, message))
+}
+
+/// The message for a `<!DOCTYPE` after the prolog (the same as the RDF/XML fast path's).
+pub const MISPLACED_DOCTYPE_MESSAGE: &str = "found <!DOCTYPE> after the root element: expected it before";
+
+/// Refuses a `<!DOCTYPE` after `from` that is markup (not inside a comment, a CDATA section or a
+/// processing instruction). The common case, no such bytes at all, is one SIMD search.
+fn misplaced_doctype(input: &[u8], from: usize) -> Result<(), Violation> {
+    let finder = memchr::memmem::Finder::new(b"<!DOCTYPE");
+    if finder.find(&input[from..]).is_none() {
+        return Ok(());
+    }
+    // A doctype was found somewhere: walk the markup to tell declarations from content.
+    let mut i = from;
+    while let Some(lt) = memchr::memchr(b'<', &input[i..]) {
+        let at = i + lt;
+        let rest = &input[at..];
+        let skip = |open: usize, close: &[u8]| {
+            memchr::memmem::find(&rest[open..], close).map_or(input.len(), |end| at + open + end + close.len())
+        };
+        i = if rest.starts_with(b"<!--") {
+            skip(4, b"-->")
+        } else if rest.starts_with(b"<![CDATA[") {
+            skip(9, b"]]>")
+        } else if rest.starts_with(b"<?") {
+            skip(2, b"?>")
+        } else if rest.starts_with(b"<!DOCTYPE") {
+            // The prolog's DOCTYPE ends at `from`, so this one is in the document.
+            return Err(Violation(at, MISPLACED_DOCTYPE_MESSAGE.to_owned()));
+        } else {
+            at + 1
+        };
+    }
+    Ok(())
 }
 
 /// The message for a reference to, or a declaration of, an external entity (`reference` as
@@ -315,5 +356,22 @@ mod tests {
         );
         // Only the prolog's DOCTYPE counts; text later in the document is not a declaration.
         assert!(check(b"<r><![CDATA[<!DOCTYPE r [<!ENTITY x SYSTEM \"f\">]>]]></r>", "f").is_ok());
+        assert!(check(b"<r><!-- <!DOCTYPE r [<!ENTITY x SYSTEM \"f\">]> --><?p <!DOCTYPE ?></r>", "f").is_ok());
+    }
+
+    #[test]
+    fn a_doctype_inside_the_document_is_refused() {
+        // Found by the `align` fuzz target: quick-xml reports a DOCTYPE in element content and
+        // oxrdfxml expanded its billion laughs (2 GB) although the prolog had no DTD.
+        let laughs = laughs(10);
+        let dtd = laughs.trim_end_matches("<r/>");
+        let xml = format!("<?xml version=\"1.0\"?>\n<r><p>A{dtd}&l9;</p></r>");
+        let e = check(xml.as_bytes(), "f").unwrap_err().to_string();
+        assert_eq!(e, "f:2:8: found <!DOCTYPE> after the root element: expected it before");
+        // Also after a valid prolog DOCTYPE, and with `check_declarations`.
+        let twice = format!("<!DOCTYPE r []>\n<r>{dtd}</r>");
+        let e = check_declarations(twice.as_bytes(), "f").unwrap_err().to_string();
+        assert_eq!(e, "f:2:4: found <!DOCTYPE> after the root element: expected it before");
+        assert!(check(b"<!DOCTYPE r []><r/>", "f").is_ok());
     }
 }
