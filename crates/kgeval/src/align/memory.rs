@@ -126,6 +126,17 @@ impl MemoryPair {
         }
     }
 
+    /// A test case named after its reference (a file's stem, as [`AlignPair::new`] names it;
+    /// cells by their name), with no system yet.
+    #[must_use]
+    pub fn named_after_reference(reference: AlignmentSource) -> Self {
+        let name = match &reference {
+            AlignmentSource::Input(input) => input.stem(),
+            AlignmentSource::Cells { name, .. } => name.clone(),
+        };
+        MemoryPair::new(name, reference)
+    }
+
     /// Adds a system.
     #[must_use]
     pub fn system(mut self, name: Option<String>, alignment: AlignmentSource) -> Self {
