@@ -11,6 +11,9 @@ import pytest
 import kgeval
 import kgeval.align
 
+# The opt-in peer script's generator (it imports ontoaligner only when run).
+import ontoaligner_agreement
+
 CONFERENCE = "alignment/melt/examples/analyzingMatcherSimilarity/results/conference_conference-v1"
 CMT_CONFERENCE_REF = "alignment/melt/matching-eval/src/test/resources/cmt-conference.rdf"
 CMT_CONFOF_REF = "alignment/melt/examples/simpleHobbitMatcher/src/test/resources/localtrack/cmt-confof/reference.rdf"
@@ -175,32 +178,11 @@ def ontoaligner_evaluation_report(predicts, references, beta=1):
     }
 
 
-def generated_case(rng, index):
-    """References and predictions over small entity sets: overlaps, repeated predictions (the
-    same pair with other scores), repeated references, unscored predictions, empty
-    predictions now and then."""
-    n = rng.randrange(2, 25)
-    sources = [f"http://src.example/e{i}" for i in range(n)]
-    targets = [f"http://tgt.example/t{i}" for i in range(n + 3)]
-    references = [{"source": rng.choice(sources), "target": rng.choice(targets), "relation": "="} for _ in range(rng.randrange(1, n + 1))]
-    predictions = []
-    for _ in range(0 if index % 17 == 0 else rng.randrange(1, 3 * n)):
-        if references and rng.random() < 0.4:
-            pick = rng.choice(references)
-            cell = {"source": pick["source"], "target": pick["target"]}
-        else:
-            cell = {"source": rng.choice(sources), "target": rng.choice(targets)}
-        if rng.random() < 0.9:
-            cell["score"] = round(rng.random(), 3)
-        predictions.append(cell)
-    return references, predictions
-
-
 def test_ontoaligner_evaluation_report_on_generated_predictions():
     rng = random.Random(20261124)
     duplicates = 0
     for index in range(300):
-        references, predictions = generated_case(rng, index)
+        references, predictions = ontoaligner_agreement.generated_case(rng, index)
         beta = 1 if index % 3 else rng.choice([0.5, 2])
         theirs = ontoaligner_evaluation_report(predictions, references, beta=beta)
         ours = kgeval.align.evaluate(references, predictions, profile="ontoaligner", beta=beta)

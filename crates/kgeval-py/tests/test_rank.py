@@ -7,8 +7,12 @@ import json
 
 import pytest
 
+import random
+
 import kgeval
 import kgeval.rank
+
+import ontoaligner_agreement  # the opt-in peer script's generator
 
 NIL = "https://oaei.ontologymatching.org/2026/diso/NIL"
 SYNTHETIC = "ranking/diso-synthetic"
@@ -139,6 +143,76 @@ def test_ontoaligner_ranking_metrics_in_memory(testdata):
     report = board["evaluation_report"]
     assert (report["intersection"], report["predictions-len"], report["reference-len"]) == (2, 4, 2)
     assert report["precision"] == 50.0 and report["recall"] == 100.0
+
+
+# `hit_at_k` and `mrr` restated from sciknoworg/OntoAligner, ontoaligner/utils/metrics.py at
+# commit 28cb2932c95e3f0ccdb23c4d116eb8a726f22149 (tag v1.9.1); the package itself (it pulls
+# torch) is compared by the opt-in xtask/peer/ontoaligner_agreement.py.
+
+
+def _pred_map(predicts):
+    pred_map = {}
+    for p in predicts:
+        source = p.get("source")
+        target = p.get("target")
+        if source is None or target is None:
+            continue
+        score = float(p.get("score", 0.0))
+        pred_map.setdefault(source, {})
+        if target not in pred_map[source] or score > pred_map[source][target]:
+            pred_map[source][target] = score
+    return pred_map
+
+
+def ontoaligner_hit_at_k(predicts, references, k=1):
+    if k <= 0:
+        return 0.0
+    pred_map = _pred_map(predicts)
+    if not references:
+        return 0.0
+    hits = 0
+    n = len(references)
+    for ref in references:
+        candidates = pred_map.get(ref.get("source"), {})
+        if not candidates:
+            continue
+        ranked = sorted(candidates.items(), key=lambda x: x[1], reverse=True)
+        if ref.get("target") in {item for item, _ in ranked[:k]}:
+            hits += 1
+    return hits / n if n else 0.0
+
+
+def ontoaligner_mrr(predicts, references):
+    pred_map = _pred_map(predicts)
+    if not references:
+        return 0.0
+    rr_sum = 0.0
+    n = len(references)
+    for ref in references:
+        candidates = pred_map.get(ref.get("source"), {})
+        if not candidates:
+            continue
+        ranked = sorted(candidates.items(), key=lambda x: x[1], reverse=True)
+        for i, (item, _score) in enumerate(ranked):
+            if item == ref.get("target"):
+                rr_sum += 1.0 / (i + 1)
+                break
+    return rr_sum / n if n else 0.0
+
+
+def test_ontoaligner_hit_at_k_and_mrr_on_generated_predictions():
+    rng = random.Random(20261124)
+    compared = 0
+    for index in range(300):
+        references, predictions = ontoaligner_agreement.generated_case(rng, index)
+        if not predictions:
+            continue
+        board = kgeval.rank.evaluate(predictions, gold=references, profile="ontoaligner", ks=[1, 3, 5])
+        for k in (1, 3, 5):
+            assert board["hit_at_k"][f"hit_at_{k}"] == pytest.approx(ontoaligner_hit_at_k(predictions, references, k), abs=1e-12), (index, k)
+        assert board["mrr"] == pytest.approx(ontoaligner_mrr(predictions, references), abs=1e-12), index
+        compared += 1
+    assert compared > 250
 
 
 def test_bad_input_raises_clear_errors(testdata):
