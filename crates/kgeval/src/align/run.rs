@@ -211,7 +211,7 @@ fn load_pair(pair: &MemoryPair, options: &ReadOptions, interner: &mut Interner) 
     let reference = take(read(&pair.reference, "reference", options, interner)?);
     if reference.is_empty() {
         let place = match &pair.reference {
-            AlignmentSource::Input(input) => format!("{input}:1:1"),
+            AlignmentSource::Input(input) => format!("{input}:1:1:"),
             AlignmentSource::Cells { name, .. } => format!("{name}: an empty list:"),
         };
         return Err(Error::invalid(format!(
