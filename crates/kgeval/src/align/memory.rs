@@ -274,7 +274,7 @@ mod tests {
         let cells = alignment.cells();
         assert_eq!((cells[0].confidence, cells[0].relation, cells[0].line), (0.5, Relation::Equivalence, 1));
         assert_eq!((cells[1].confidence, cells[1].relation), (1.0, Relation::Subsumed));
-        let codes: Vec<&str> = warnings.iter().map(|w| &*w.code).collect();
+        let codes: Vec<&str> = warnings.iter().map(|w| w.code).collect();
         assert_eq!(codes, ["duplicate-cell", "measure-out-of-range"]);
         assert!(warnings[0].message.starts_with("system[2]: a = b repeats system[0]"), "{}", warnings[0].message);
     }
