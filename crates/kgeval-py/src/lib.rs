@@ -8,6 +8,9 @@
 
 mod errors;
 mod trec;
+// align and rank (issue 16 items 2, 3)
+mod align;
+mod rank;
 
 use pyo3::prelude::*;
 
@@ -17,6 +20,9 @@ fn _kgeval(m: &Bound<'_, PyModule>) -> PyResult<()> {
     errors::register(m)?;
     m.add_function(wrap_pyfunction!(trec::trec_evaluate, m)?)?;
     m.add_function(wrap_pyfunction!(trec::trec_measure_names, m)?)?;
+    // align and rank (issue 16 items 2, 3)
+    m.add_function(wrap_pyfunction!(align::align_evaluate, m)?)?;
+    m.add_function(wrap_pyfunction!(rank::rank_evaluate, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

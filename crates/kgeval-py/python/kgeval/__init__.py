@@ -14,3 +14,8 @@ from kgeval._kgeval import Error, InvalidInput, ParseError, ReadError, __version
 from kgeval import trec
 
 __all__ = ["Error", "InvalidInput", "ParseError", "ReadError", "trec", "__version__"]
+# align and rank (issue 16 items 2, 3): kgeval.align (OntoAligner / MELT alignments),
+# kgeval.rank (local ranking with NIL: DISO Task 2, Bio-ML, DeepOnto).
+from kgeval import align, rank  # noqa: E402
+
+__all__ += ["align", "rank"]

@@ -37,3 +37,42 @@ def trec_evaluate(
 
 def trec_measure_names(measures: Optional[Sequence[str]] = None) -> List[str]:
     """The measure names ``trec_evaluate`` outputs, in trec_eval's order."""
+
+# align and rank (issue 16 items 2, 3)
+def align_evaluate(
+    pairs: List[Dict[str, Any]],
+    *,
+    profile: Optional[str] = None,
+    mode: Optional[str] = None,
+    threshold: Optional[float] = None,
+    beta: Optional[float] = None,
+    best_threshold: Optional[bool] = None,
+    macro_harmonic: Optional[bool] = None,
+    expected_pairs: Optional[int] = None,
+    collect_labels: Optional[bool] = None,
+    per_item: Optional[bool] = None,
+) -> Tuple[str, List[str], Optional[str]]:
+    """``(json, warnings, labels)``: ``kgeval align --format json``'s document, the warnings as
+    printed lines, the judged correspondences as TSV when ``collect_labels``."""
+
+def rank_evaluate(
+    pairs: List[Dict[str, Any]],
+    *,
+    profile: Optional[str] = None,
+    system: Optional[str] = None,
+    ties: Optional[str] = None,
+    tau: Optional[float] = None,
+    ks: Optional[List[int]] = None,
+    nil: Optional[str] = None,
+    pool_size: Optional[int] = None,
+    allow_missing: Optional[bool] = None,
+    repair: Optional[bool] = None,
+    sweep_tau: Optional[bool] = None,
+    tau_grid: Optional[List[float]] = None,
+    threshold: Optional[float] = None,
+    block_size: Optional[int] = None,
+    beta: Optional[float] = None,
+    per_item: Optional[bool] = None,
+) -> Tuple[str, List[str]]:
+    """``(json, warnings)``: ``kgeval rank --format json``'s document and the warnings as
+    printed lines."""

@@ -1,5 +1,6 @@
 //! `align`: OAEI alignments against (partial) references, one or many test cases (a track).
 
+mod memory;
 mod run;
 mod spec;
 
@@ -10,6 +11,7 @@ use serde::Deserialize;
 
 pub use kgeval_formats::align::AlignmentFormat;
 pub use kgeval_model::align::{AlignConventions, AlignmentProfile, CompletenessMode, TrackEvaluation};
+pub use memory::{AlignmentSource, MemoryCell, MemoryPair, MemorySystem};
 
 use crate::SystemInput;
 

@@ -1,7 +1,7 @@
 //! Reading a track's alignments once, scoring every system over the pairs it has, and the
 //! envelope: conventions, scoped warnings, headlines, labels.
 
-use kgeval_formats::align::{read_alignment, read_alignment_file, ReadAlignment, ReadOptions};
+use kgeval_formats::align::{read_alignment, read_alignment_file, AlignmentFormat, ReadAlignment, ReadOptions};
 use kgeval_formats::ontology::read_entity_types;
 use kgeval_formats::Input;
 use kgeval_metrics::align::{baseline_string_matcher, conventions, evaluate_track, AlignmentOptions, PairInput};
@@ -9,7 +9,8 @@ use kgeval_model::align::{Aggregate, AlignConventions, ResidualCoverage, TrackEv
 use kgeval_model::metric_names::{metric_info, Aggregation};
 use kgeval_model::{Alignment, Diagnostic, EntityTypes, Interner};
 
-use super::{AlignPair, AlignResult, AlignTask};
+use super::memory::{alignment_of, AlignmentSource, MemoryPair};
+use super::{AlignResult, AlignTask};
 use crate::evaluation::canonical_table;
 use crate::{system_names, Conventions, Error, Evaluation, Family, FamilyResult, Progress, ResultExt as _, Warning};
 
@@ -51,7 +52,42 @@ impl AlignTask {
     /// without systems, two systems of a pair with one name, more than one input read from standard input, or a
     /// threshold that is not a finite number.
     pub fn run(&self, progress: &dyn Progress) -> Result<Evaluation, Error> {
-        self.check()?;
+        let pairs: Vec<MemoryPair> = self.pairs.iter().map(MemoryPair::from).collect();
+        self.run_pairs(&pairs, progress)
+    }
+
+    /// [`AlignTask::run`] on `pairs` instead of the task's own (which are not read): each
+    /// alignment a file or cells in memory (OntoAligner's lists of `{"source", "target",
+    /// "score"}`), scored with this task's options. Cells read as a file's rows do: relation
+    /// `=` and confidence 1.0 when absent, a repeated cell counted as a duplicate; their
+    /// `line` is their 1-based position in the list.
+    ///
+    /// ```
+    /// use kgeval::align::{AlignTask, AlignmentProfile, AlignmentSource, MemoryCell, MemoryPair};
+    /// let reference = AlignmentSource::cells("reference", vec![
+    ///     MemoryCell::new("http://a/1", "http://b/1", None),
+    ///     MemoryCell::new("http://a/2", "http://b/2", None),
+    /// ]);
+    /// let system = AlignmentSource::cells("matcher", vec![
+    ///     MemoryCell::new("http://a/1", "http://b/1", Some(0.9)),
+    ///     MemoryCell::new("http://a/2", "http://b/3", Some(0.4)),
+    /// ]);
+    /// let pair = MemoryPair::new("test", reference).system(None, system);
+    /// let evaluation = AlignTask::new(Vec::new()).profile(AlignmentProfile::Melt).run_in_memory(&[pair], &kgeval::NoProgress)?;
+    /// assert_eq!(evaluation.systems, ["matcher"]);
+    /// assert_eq!(evaluation.headline("matcher", "precision"), Some(0.5));
+    /// # Ok::<(), kgeval::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`AlignTask::run`]; and a cell with an empty entity, an unknown relation or a
+    /// confidence that is not finite, naming it (`system AML[3]: …`).
+    pub fn run_in_memory(&self, pairs: &[MemoryPair], progress: &dyn Progress) -> Result<Evaluation, Error> {
+        self.run_pairs(pairs, progress)
+    }
+
+    fn run_pairs(&self, pairs: &[MemoryPair], progress: &dyn Progress) -> Result<Evaluation, Error> {
+        self.check(pairs)?;
         let options = self.options();
         let read_options = ReadOptions {
             format: self.input_format,
@@ -61,9 +97,9 @@ impl AlignTask {
             ..ReadOptions::default()
         };
         let mut interner = Interner::new();
-        progress.start("alignments read", self.pairs.iter().map(|p| p.systems.len() as u64 + 1).sum());
-        let mut loaded = Vec::with_capacity(self.pairs.len());
-        for pair in &self.pairs {
+        progress.start("alignments read", pairs.iter().map(|p| p.systems.len() as u64 + 1).sum());
+        let mut loaded = Vec::with_capacity(pairs.len());
+        for pair in pairs {
             loaded.push(load_pair(pair, &read_options, &mut interner)?);
             progress.advance(pair.systems.len() as u64 + 1);
         }
@@ -109,16 +145,16 @@ impl AlignTask {
         })
     }
 
-    fn check(&self) -> Result<(), Error> {
-        if self.pairs.is_empty() {
+    fn check(&self, pairs: &[MemoryPair]) -> Result<(), Error> {
+        if pairs.is_empty() {
             return Err(Error::invalid("align: expected at least one pair (a reference and its systems)"));
         }
         if let Some(t) = self.threshold.filter(|t| !t.is_finite()) {
             return Err(Error::invalid(format!("threshold: expected a finite number, found {t}")));
         }
         let mut stdin = 0;
-        for (i, pair) in self.pairs.iter().enumerate() {
-            if self.pairs[..i].iter().any(|p| p.name == pair.name) {
+        for (i, pair) in pairs.iter().enumerate() {
+            if pairs[..i].iter().any(|p| p.name == pair.name) {
                 return Err(Error::invalid(format!(
                     "pair {:?} given twice, expected unique pair names (it would be counted twice)",
                     pair.name
@@ -127,13 +163,7 @@ impl AlignTask {
             if pair.systems.is_empty() {
                 return Err(Error::invalid(format!("pair {:?}: expected at least one system", pair.name)));
             }
-            let inputs = [Some(&pair.reference), pair.secondary.as_ref(), pair.exclusion.as_ref()]
-                .into_iter()
-                .flatten()
-                .chain(pair.baseline.as_ref())
-                .chain(pair.ontologies.iter().flat_map(|(a, b)| [a, b]))
-                .chain(pair.systems.iter().map(|s| &s.input));
-            stdin += inputs.filter(|i| **i == Input::Stdin).count();
+            stdin += pair.inputs().filter(|i| **i == Input::Stdin).count();
         }
         if stdin > 1 {
             return Err(Error::invalid(format!(
@@ -144,7 +174,19 @@ impl AlignTask {
     }
 }
 
-fn read(input: &Input, role: &str, options: &ReadOptions, interner: &mut Interner) -> Result<ReadAlignment, Error> {
+fn read(
+    source: &AlignmentSource,
+    role: &str,
+    options: &ReadOptions,
+    interner: &mut Interner,
+) -> Result<ReadAlignment, Error> {
+    let input = match source {
+        AlignmentSource::Input(input) => input,
+        AlignmentSource::Cells { name, cells } => {
+            let (alignment, warnings) = alignment_of(name, cells, interner)?;
+            return Ok(ReadAlignment { alignment, format: options.format.unwrap_or(AlignmentFormat::Tsv), warnings });
+        }
+    };
     tracing::info!(input = %input, role, "reading alignment");
     match input {
         // A path keeps the SSSOM sibling-metadata lookup.
@@ -159,8 +201,8 @@ fn read_types(input: &Input, role: &str, interner: &mut Interner) -> Result<Enti
     read_entity_types(opened.bytes(), opened.name(), interner).with_context(|| format!("reading {role}"))
 }
 
-fn load_pair(pair: &AlignPair, options: &ReadOptions, interner: &mut Interner) -> Result<LoadedPair, Error> {
-    let names = system_names(&pair.systems).with_context(|| format!("pair {}", pair.name))?;
+fn load_pair(pair: &MemoryPair, options: &ReadOptions, interner: &mut Interner) -> Result<LoadedPair, Error> {
+    let names = system_names(&pair.system_inputs()).with_context(|| format!("pair {}", pair.name))?;
     let mut warnings = Vec::new();
     let mut take = |read: ReadAlignment| {
         warnings.extend(read.warnings);
@@ -168,9 +210,13 @@ fn load_pair(pair: &AlignPair, options: &ReadOptions, interner: &mut Interner) -
     };
     let reference = take(read(&pair.reference, "reference", options, interner)?);
     if reference.is_empty() {
+        let place = match &pair.reference {
+            AlignmentSource::Input(input) => format!("{input}:1:1:"),
+            AlignmentSource::Cells { name, .. } => format!("{name}: an empty list:"),
+        };
         return Err(Error::invalid(format!(
-            "{}:1:1: found no correspondence in the reference of pair {:?}, expected at least one (an empty reference scores every system 0)",
-            pair.reference, pair.name
+            "{place} found no correspondence in the reference of pair {:?}, expected at least one (an empty reference scores every system 0)",
+            pair.name
         )));
     }
     let secondary = match &pair.secondary {
@@ -192,7 +238,7 @@ fn load_pair(pair: &AlignPair, options: &ReadOptions, interner: &mut Interner) -
     };
     let mut systems = Vec::with_capacity(pair.systems.len());
     for (system, name) in pair.systems.iter().zip(names) {
-        let mut read = read(&system.input, "system", options, interner)?;
+        let mut read = read(&system.alignment, "system", options, interner)?;
         read.warnings.extend(shares_no_entity(&reference, &read.alignment, interner));
         let name = match &pair.track {
             Some(track) => format!("{track}:{name}"),

@@ -18,6 +18,7 @@
 //! `pool_size`, `allow_missing`, `repair`, `sweep_tau`, `tau_grid`, `threshold`,
 //! `block_size`, `beta`); paths are relative to the manifest ([`RankTask::resolved`]).
 
+mod memory;
 mod run;
 
 use std::path::Path;
@@ -28,6 +29,7 @@ pub use kgeval_model::rank::results::{RankConventions, RankResult, RankingProfil
 use kgeval_model::rank::DISO_NIL_IRI;
 pub use kgeval_model::ranking::TiePolicy;
 use kgeval_report::RESERVED_PAIR_NAMES;
+pub use memory::{MemoryBiomlRow, MemoryCandidates, MemoryGold, MemoryPool, MemoryQuery, MemoryRankPair, RankSource};
 use serde::Deserialize;
 
 use crate::inputs::by_name;
@@ -162,14 +164,7 @@ impl RankPair {
     /// stem.
     #[must_use]
     pub fn resolved_name(&self) -> String {
-        if let Some(name) = &self.name {
-            return name.clone();
-        }
-        self.pools
-            .as_ref()
-            .and_then(Input::as_path)
-            .and_then(|p| p.parent()?.file_name())
-            .map_or_else(|| self.submission.stem(), |n| n.to_string_lossy().into_owned())
+        MemoryRankPair::from(self).resolved_name()
     }
 
     fn resolved(&self, base: &Path) -> Self {
@@ -253,10 +248,16 @@ impl RankTask {
     /// # Errors
     /// [`Error::Invalid`] for no pair, a reserved name or a name given twice.
     pub fn pair_names(&self) -> Result<Vec<String>, Error> {
-        if self.pairs.is_empty() {
+        let pairs: Vec<MemoryRankPair> = self.pairs.iter().map(MemoryRankPair::from).collect();
+        self.checked_pair_names(&pairs)
+    }
+
+    /// [`RankTask::pair_names`] of `pairs`.
+    fn checked_pair_names(&self, pairs: &[MemoryRankPair]) -> Result<Vec<String>, Error> {
+        if pairs.is_empty() {
             return Err(no_pair());
         }
-        let names: Vec<String> = self.pairs.iter().map(RankPair::resolved_name).collect();
+        let names: Vec<String> = pairs.iter().map(MemoryRankPair::resolved_name).collect();
         for (i, name) in names.iter().enumerate() {
             if RESERVED_PAIR_NAMES.contains(&name.as_str()) {
                 return Err(Error::invalid(format!(

@@ -11,6 +11,7 @@ use kgeval_model::rank::results::{
 use kgeval_model::rank::{GoldKey, PoolSet, Submission};
 use kgeval_model::{Diagnostic, Interner, ScoreTable};
 
+use super::memory::{self, MemoryRankPair, RankSource};
 use super::{RankTask, DEFAULT_BETA, DEFAULT_THRESHOLD};
 use crate::evaluation::{canonical_table, system_warnings};
 use crate::{Conventions, Error, Evaluation, Family, FamilyResult, Progress, ResultExt as _, Warning};
@@ -35,13 +36,52 @@ impl RankTask {
     /// missing qids, a ranking that is not a permutation of its pool, …); no pair, a reserved
     /// or repeated pair name; options that do not fit the profile.
     pub fn run(&self, progress: &dyn Progress) -> Result<Evaluation, Error> {
-        let names = self.pair_names()?;
-        let system = self.system_name()?;
+        let pairs: Vec<MemoryRankPair> = self.pairs.iter().map(MemoryRankPair::from).collect();
+        self.run_pairs(&pairs, progress)
+    }
+
+    /// [`RankTask::run`] on `pairs` instead of the task's own (which are not read): each input
+    /// a file or items in memory (pools, gold answers, queries with their ranking or scored
+    /// candidates, as DeepOnto users hold them), validated and scored as files are. Errors name
+    /// an item as `NAME:N: …`, N its 1-based position in its list.
+    ///
+    /// ```
+    /// use kgeval::rank::{MemoryCandidates, MemoryGold, MemoryQuery, MemoryRankPair, RankSource, RankTask, RankingProfile};
+    /// let query = |qid: &str, ranking: &[&str]| MemoryQuery {
+    ///     qid: qid.to_owned(),
+    ///     candidates: MemoryCandidates::Ranking(ranking.iter().map(|c| c.to_string()).collect()),
+    ///     answers: None,
+    /// };
+    /// let gold = |qid: &str, gold: &str| MemoryGold { qid: qid.to_owned(), gold: gold.to_owned() };
+    /// let pair = MemoryRankPair {
+    ///     name: None,
+    ///     pools: None,
+    ///     gold: Some(RankSource::memory("gold", vec![gold("q1", "t:a"), gold("q2", "t:b")])),
+    ///     submission: RankSource::memory("run", vec![query("q1", &["t:x", "t:a"]), query("q2", &["t:b", "t:x"])]),
+    /// };
+    /// let evaluation = RankTask::new(RankingProfile::Bioml).run_in_memory(&[pair], &kgeval::NoProgress)?;
+    /// assert_eq!(evaluation.headline("run", "mrr"), Some(0.75));
+    /// # Ok::<(), kgeval::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`RankTask::run`]; and an empty list, a pool repeating a qid or a candidate, a
+    /// score that is not finite, answer flags not one per candidate.
+    pub fn run_in_memory(&self, pairs: &[MemoryRankPair], progress: &dyn Progress) -> Result<Evaluation, Error> {
+        self.run_pairs(pairs, progress)
+    }
+
+    fn run_pairs(&self, pairs: &[MemoryRankPair], progress: &dyn Progress) -> Result<Evaluation, Error> {
+        let names = self.checked_pair_names(pairs)?;
+        let system = match &self.system {
+            Some(name) => name.clone(),
+            None => pairs.first().ok_or_else(super::no_pair)?.default_system_name()?,
+        };
         let mut warnings = Vec::new();
         let result = match self.profile {
-            RankingProfile::Ontoaligner => self.run_ontoaligner(system)?,
-            RankingProfile::Biollm => self.run_biollm(system, &names, &mut warnings)?,
-            _ => self.run_local(&system, &names, progress, &mut warnings)?,
+            RankingProfile::Ontoaligner => self.run_ontoaligner(pairs, system)?,
+            RankingProfile::Biollm => self.run_biollm(pairs, system, &names, &mut warnings)?,
+            _ => self.run_local(pairs, &system, &names, progress, &mut warnings)?,
         };
         let conventions = result.conventions().clone();
         let system = result.system().to_owned();
@@ -62,6 +102,7 @@ impl RankTask {
 
     fn run_local(
         &self,
+        pairs: &[MemoryRankPair],
         system: &str,
         names: &[String],
         progress: &dyn Progress,
@@ -70,10 +111,10 @@ impl RankTask {
         let options = self.local_options()?;
         let read_options = self.read_options();
         let mut interner = Interner::new();
-        let mut loaded = Vec::with_capacity(self.pairs.len());
-        progress.start("pairs", self.pairs.len() as u64);
-        for (index, name) in names.iter().enumerate() {
-            loaded.push(self.load_pair(index, name, &read_options, &mut interner, warnings)?);
+        let mut loaded = Vec::with_capacity(pairs.len());
+        progress.start("pairs", pairs.len() as u64);
+        for (pair, name) in pairs.iter().zip(names) {
+            loaded.push(self.load_pair(pair, name, &read_options, &mut interner, warnings)?);
             progress.advance(1);
         }
         progress.finish();
@@ -86,8 +127,14 @@ impl RankTask {
         Ok(RankResult::Local(Box::new(evaluation)))
     }
 
-    fn run_biollm(&self, system: String, names: &[String], warnings: &mut Vec<Warning>) -> Result<RankResult, Error> {
-        let [name] = names else {
+    fn run_biollm(
+        &self,
+        pairs: &[MemoryRankPair],
+        system: String,
+        names: &[String],
+        warnings: &mut Vec<Warning>,
+    ) -> Result<RankResult, Error> {
+        let ([pair], [name]) = (pairs, names) else {
             return Err(Error::invalid("the biollm profile scores one submission file; the manifest lists several"));
         };
         let threshold = self.threshold.unwrap_or(DEFAULT_THRESHOLD);
@@ -95,7 +142,7 @@ impl RankTask {
             return Err(Error::invalid(format!("--threshold: expected a finite number, found {threshold}")));
         }
         let mut interner = Interner::new();
-        let loaded = self.load_pair(0, name, &self.read_options(), &mut interner, warnings)?;
+        let loaded = self.load_pair(pair, name, &self.read_options(), &mut interner, warnings)?;
         let scores = evaluate_biollm(&loaded.submission, &loaded.gold, interner.get(self.nil_iri()), threshold);
         if scores.unmatched == 0 {
             warnings.push(Warning {
@@ -114,8 +161,8 @@ impl RankTask {
         Ok(RankResult::Biollm(BiollmEvaluation { system, conventions, scores }))
     }
 
-    fn run_ontoaligner(&self, system: String) -> Result<RankResult, Error> {
-        let [pair] = self.pairs.as_slice() else {
+    fn run_ontoaligner(&self, pairs: &[MemoryRankPair], system: String) -> Result<RankResult, Error> {
+        let [pair] = pairs else {
             return Err(Error::invalid(
                 "the ontoaligner profile scores one prediction file; the manifest lists several",
             ));
@@ -125,15 +172,31 @@ impl RankTask {
             .as_ref()
             .ok_or_else(|| Error::invalid("the ontoaligner profile needs --gold (the references)"))?;
         let mut interner = Interner::new();
-        let opened = pair.submission.open().context("reading predictions")?;
-        let predictions =
-            read_scored_pairs(opened.bytes(), opened.name(), &mut interner).context("reading predictions")?;
-        let opened = gold.open().context("reading references")?;
-        let references: Vec<_> = read_scored_pairs(opened.bytes(), opened.name(), &mut interner)
-            .context("reading references")?
-            .into_iter()
-            .map(|p| (p.source, p.target))
-            .collect();
+        let predictions = match &pair.submission {
+            RankSource::Input(input) => {
+                let opened = input.open().context("reading predictions")?;
+                read_scored_pairs(opened.bytes(), opened.name(), &mut interner).context("reading predictions")?
+            }
+            RankSource::Memory { name, items } => memory::scored_pairs(name, items, &mut interner)?,
+        };
+        let references: Vec<_> = match gold {
+            RankSource::Input(input) => {
+                let opened = input.open().context("reading references")?;
+                read_scored_pairs(opened.bytes(), opened.name(), &mut interner)
+                    .context("reading references")?
+                    .into_iter()
+                    .map(|p| (p.source, p.target))
+                    .collect()
+            }
+            RankSource::Memory { name, items } => {
+                if items.is_empty() {
+                    return Err(Error::invalid(format!(
+                        "{name}: found an empty list, expected at least one reference"
+                    )));
+                }
+                items.iter().map(|g| (interner.intern(&g.qid), interner.intern(&g.gold))).collect()
+            }
+        };
         let ks = self.ks.clone().filter(|ks| !ks.is_empty()).unwrap_or_else(|| RankingProfile::Ontoaligner.ks());
         let beta = self.beta.unwrap_or(DEFAULT_BETA);
         let scores = evaluate_ontoaligner(&predictions, &references, &ks, beta);
@@ -145,19 +208,21 @@ impl RankTask {
     /// own); the readers' warnings go to `warnings` under `pair NAME`.
     fn load_pair(
         &self,
-        index: usize,
+        pair: &MemoryRankPair,
         name: &str,
         options: &SubmissionReadOptions,
         interner: &mut Interner,
         warnings: &mut Vec<Warning>,
     ) -> Result<LoadedPair, Error> {
-        let pair = &self.pairs[index];
         let scope = format!("pair {name}");
         let mut warn = |list: Vec<Diagnostic>| {
             warnings.extend(list.into_iter().map(|diagnostic| Warning { scope: scope.clone(), diagnostic }));
         };
         let (pools, pools_file) = match &pair.pools {
-            Some(input) => {
+            Some(RankSource::Memory { name, items }) => {
+                (Some(memory::pools(name, items, interner)?), Some(name.clone()))
+            }
+            Some(RankSource::Input(input)) => {
                 let opened = input.open().context("reading pools")?;
                 let read = read_pools(opened.bytes(), opened.name(), interner).context("reading pools")?;
                 warn(read.warnings);
@@ -170,12 +235,21 @@ impl RankTask {
             }
             None => (None, None),
         };
-        let opened = pair.submission.open().context("reading submission")?;
-        let submission_file = opened.name().to_owned();
-        let read = read_submission(opened.bytes(), opened.name(), interner, options).context("reading submission")?;
-        warn(read.warnings);
-        let (gold, gold_file) = match (&pair.gold, read.gold) {
-            (Some(input), _) => {
+        let (submission, submission_file, carried) = match &pair.submission {
+            RankSource::Memory { name, items } => (memory::submission(name, items, interner)?, name.clone(), None),
+            RankSource::Input(input) => {
+                let opened = input.open().context("reading submission")?;
+                let read =
+                    read_submission(opened.bytes(), opened.name(), interner, options).context("reading submission")?;
+                warn(read.warnings);
+                (read.submission, opened.name().to_owned(), read.gold)
+            }
+        };
+        let (gold, gold_file) = match (&pair.gold, carried) {
+            (Some(RankSource::Memory { name, items }), _) => {
+                (memory::gold(name, items, interner, &options.nil_iri)?, name.clone())
+            }
+            (Some(RankSource::Input(input)), _) => {
                 let opened = input.open().context("reading gold")?;
                 let gold =
                     read_gold(opened.bytes(), opened.name(), interner, &options.nil_iri).context("reading gold")?;
@@ -185,20 +259,11 @@ impl RankTask {
             (None, Some(gold)) => (gold, submission_file.clone()),
             (None, None) => {
                 return Err(Error::invalid(format!(
-                    "pair {name:?}: no gold key: give --gold (the submission {} carries none)",
-                    pair.submission.name()
+                    "pair {name:?}: no gold key: give --gold (the submission {submission_file} carries none)"
                 )))
             }
         };
-        Ok(LoadedPair {
-            name: name.to_owned(),
-            pools,
-            pools_file,
-            submission: read.submission,
-            submission_file,
-            gold,
-            gold_file,
-        })
+        Ok(LoadedPair { name: name.to_owned(), pools, pools_file, submission, submission_file, gold, gold_file })
     }
 }
 
