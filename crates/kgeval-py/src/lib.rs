@@ -8,6 +8,10 @@
 
 mod errors;
 mod trec;
+// qald, lexicon, compare (issue 16 items 5, 6)
+mod compare;
+mod lexicon;
+mod qald;
 
 use pyo3::prelude::*;
 
@@ -17,6 +21,11 @@ fn _kgeval(m: &Bound<'_, PyModule>) -> PyResult<()> {
     errors::register(m)?;
     m.add_function(wrap_pyfunction!(trec::trec_evaluate, m)?)?;
     m.add_function(wrap_pyfunction!(trec::trec_measure_names, m)?)?;
+    // qald, lexicon, compare (issue 16 items 5, 6)
+    m.add_class::<compare::Table>()?;
+    m.add_function(wrap_pyfunction!(qald::qald_evaluate, m)?)?;
+    m.add_function(wrap_pyfunction!(lexicon::lexicon_evaluate, m)?)?;
+    m.add_function(wrap_pyfunction!(compare::compare, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }
