@@ -131,3 +131,37 @@ def test_bad_input_raises_kgeval_errors(testdata):
     assert e.value.line == 1
     with pytest.raises(kgeval.ReadError):
         kgeval.compare(["nothing-here.json", "nor-here.json"])
+
+
+def test_published_qald3_table_from_the_per_question_rows(testdata):
+    # testdata/qald/SOURCES.md: the QALD-3 Task 1 overview (R / P / F as printed) is the mean
+    # of the per-question rows over the 99 DBpedia test questions, a question without a row
+    # scoring 0 (missing="zero"; the six systems' rows cover all 99), F the harmonic mean of
+    # macro P and R. kgeval's values: squall2sparql .8848/.9187/.9015, CASIA .3622/.3522/.3572.
+    import csv
+
+    rows = csv.DictReader((testdata / "qald/qald3/qald3_task1_results_per_question.tsv").open(encoding="utf-8"), delimiter="\t")
+    scores: dict = {}
+    for r in rows:
+        if r["dataset"] == "dbpedia-test":
+            scores.setdefault(r["system"], {})[r["question_id"]] = {"precision": float(r["precision"]), "recall": float(r["recall"])}
+    out = kgeval.compare(scores, metrics=["recall", "precision"], missing="zero")
+    recall, precision = ({m["metric"]: m for m in out["metrics"]}[k] for k in ["recall", "precision"])
+    assert recall["items"] == precision["items"] == 99
+    published = {
+        "squall2sparql": (0.885, 0.919, 0.901),
+        "CASIA": (0.362, 0.352, 0.357),
+        "Scalewelis": (0.328, 0.333, 0.331),
+        "RTV": (0.338, 0.325, 0.331),
+        "Intui2": (0.324, 0.325, 0.325),
+        "SWIP": (0.160, 0.172, 0.166),
+    }
+    for system, (r, p, f) in published.items():
+        ours_r, ours_p = recall["means"][system], precision["means"][system]
+        ours_f = 2 * ours_p * ours_r / (ours_p + ours_r)
+        assert abs(ours_r - r) <= 0.011 and abs(ours_p - p) <= 0.011 and abs(ours_f - f) <= 0.011, system
+    assert abs(recall["means"]["squall2sparql"] - 0.8848) < 5e-5 and abs(precision["means"]["squall2sparql"] - 0.9187) < 5e-5
+    assert abs(recall["means"]["CASIA"] - 0.3622) < 5e-5 and abs(precision["means"]["CASIA"] - 0.3522) < 5e-5
+    # The leaderboard puts squall2sparql alone on top, significantly above every other system.
+    top = precision["leaderboard"][0]
+    assert top["system"] == "squall2sparql" and len(top["beats"]) == 5, top
