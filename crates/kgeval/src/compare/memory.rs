@@ -5,7 +5,7 @@
 use kgeval_model::ScoreTable;
 
 use super::inputs::renamed;
-use super::{CompareEvaluation, CompareTask};
+use super::{CompareEvaluation, CompareTask, EVALUATION_FORMAT};
 use crate::{Error, Progress};
 
 /// One in-memory input of [`CompareTask::run_on_tables`]: a score table with its systems, or,
@@ -24,8 +24,9 @@ impl CompareTask {
     /// Compares the systems of score tables held in memory, as [`CompareTask::run`] compares
     /// files: the tables are merged (a system in two tables is an error), then every pair is
     /// tested per metric or, with `against` tables, the system orderings of the two sides are
-    /// compared. The task's own file inputs are not read; its options apply. The conventions
-    /// name the input format [`super::EVALUATION_FORMAT`].
+    /// compared, or with `sensitivity` the data sensitivity of the ordering is computed. The
+    /// task's own file inputs are not read; its options apply (`subsets` is read). The
+    /// conventions name the input format [`EVALUATION_FORMAT`].
     ///
     /// # Errors
     /// No table; `name` given for a table of several systems; a system in two tables; then as
@@ -38,6 +39,13 @@ impl CompareTask {
     ) -> Result<CompareEvaluation, Error> {
         let left = merge(tables)?;
         let source = sources(tables);
+        if self.sensitivity {
+            if !against.is_empty() {
+                return Err(Error::invalid("compare: --sensitivity and --against are two analyses; give one of them"));
+            }
+            let conventions = self.conventions(EVALUATION_FORMAT.to_owned());
+            return self.sensitivity_of(left, &self.metrics, self.subset_source()?, conventions, Vec::new());
+        }
         if against.is_empty() {
             return self.run_on(&left, &source, None, progress);
         }
@@ -112,7 +120,7 @@ mod tests {
         let task = CompareTask::new();
         let e = task.run_on_tables(&[named("A", &a), named("B", &b)], &[], &NoProgress).expect("compared");
         assert_eq!(e.systems(), ["A", "B"]);
-        assert_eq!(e.result.conventions.input_format, super::super::EVALUATION_FORMAT);
+        assert_eq!(e.result.conventions.input_format, EVALUATION_FORMAT);
         let pair = &e.result.metrics[0].significance.pairs[0];
         // Differences 0.25, 0, 0.5: mean 0.25, sd 0.25, t = 0.25 / (0.25 / sqrt 3) = sqrt 3.
         let t = pair.statistic.expect("t");
@@ -124,6 +132,14 @@ mod tests {
         let e = task.run_on_tables(&[named("C", &both)], &[], &NoProgress).expect_err("two systems");
         assert!(e.to_string().contains("found 2 systems (A, B), expected one to name \"C\""), "{e}");
         assert!(task.run_on_tables(&[], &[], &NoProgress).is_err());
+        // Sensitivity on the tables: a subset of all 3 items orders the systems as all of
+        // them do (tau 1).
+        let task = CompareTask { sensitivity: true, ratios: vec![1.0], repeats: 2, ..CompareTask::new() };
+        let e = task.run_on_tables(&[named("A", &a), named("B", &b)], &[], &NoProgress).expect("sensitivity");
+        let curve = &e.result.sensitivity.as_ref().expect("curve").points;
+        assert_eq!((curve.len(), curve[0].size, curve[0].mean_tau[0]), (1, 3, 1.0));
+        let e = task.run_on_tables(&[named("A", &a)], &[named("B", &b)], &NoProgress).expect_err("two analyses");
+        assert!(e.to_string().contains("two analyses"), "{e}");
     }
 
     fn e_merge(a: &ScoreTable, b: &ScoreTable) -> ScoreTable {
