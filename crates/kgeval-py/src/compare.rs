@@ -210,11 +210,12 @@ fn options(
 
 /// Compares the systems of `inputs` (a list of `(name or None, value)`: paths, [`Table`]s or
 /// values `{item: {metric: value}}` / `{item: value}` of the metric `metric`), or of `runs`
-/// evaluated against `qrels` (paths); with `against`, the ranking agreement of the two sides.
+/// evaluated against `qrels` (paths); with `against`, the ranking agreement of the two sides;
+/// with `sensitivity`, the data sensitivity of the ordering (`ratios`, `repeats`, `subsets`).
 /// Options left `None` take the facade's defaults. Returns `kgeval compare --format json`'s
 /// text.
 #[pyfunction]
-#[pyo3(signature = (inputs, against, *, metrics=None, metric="score", test=None, correction=None, alpha=None, iterations=None, seed=None, intervals=None, tau=None, rbo_p=None, missing=None, input_format=None, qrels=None, runs=None))]
+#[pyo3(signature = (inputs, against, *, metrics=None, metric="score", test=None, correction=None, alpha=None, iterations=None, seed=None, intervals=None, tau=None, rbo_p=None, missing=None, input_format=None, qrels=None, runs=None, sensitivity=None, ratios=None, repeats=None, subsets=None))]
 #[allow(clippy::too_many_arguments, clippy::needless_pass_by_value)]
 pub(crate) fn compare(
     py: Python<'_>,
@@ -234,6 +235,10 @@ pub(crate) fn compare(
     input_format: Option<String>,
     qrels: Option<Bound<'_, PyAny>>,
     runs: Option<Vec<(Option<String>, Bound<'_, PyAny>)>>,
+    sensitivity: Option<bool>,
+    ratios: Option<Vec<f64>>,
+    repeats: Option<usize>,
+    subsets: Option<Bound<'_, PyAny>>,
 ) -> PyResult<String> {
     let mut task = CompareTask::new();
     options(
@@ -250,6 +255,10 @@ pub(crate) fn compare(
     task.seed = seed.unwrap_or(task.seed);
     task.intervals = intervals.unwrap_or(task.intervals);
     task.rbo_p = rbo_p.unwrap_or(task.rbo_p);
+    task.sensitivity = sensitivity.unwrap_or(task.sensitivity);
+    task.ratios = ratios.unwrap_or(task.ratios);
+    task.repeats = repeats.unwrap_or(task.repeats);
+    task.subsets = subsets.map(|s| input(&s, "subsets.txt")).transpose()?.or(task.subsets);
     if let Some(qrels) = qrels {
         task.qrels = Some(input(&qrels, "qrels")?);
         for (name, run) in runs.unwrap_or_default() {

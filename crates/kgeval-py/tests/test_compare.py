@@ -165,3 +165,31 @@ def test_published_qald3_table_from_the_per_question_rows(testdata):
     # The leaderboard puts squall2sparql alone on top, significantly above every other system.
     top = precision["leaderboard"][0]
     assert top["system"] == "squall2sparql" and len(top["beats"]) == 5, top
+
+
+def test_sensitivity_on_trec_results_equals_the_cli(testdata, tmp_path, kgeval_cli):
+    qrels = testdata / "trec_eval/test/qrels.test"
+    runs = {"full": "results.test", "trunc": "results.trunc"}
+    for name, run in runs.items():
+        kgeval_cli_write(kgeval_cli, tmp_path / f"{name}.json", "trec", f"{TREC}/qrels.test", f"{TREC}/{run}", "-m", "map", "-m", "P.10", "--format", "json", "--per-item")
+    results = {name: kgeval.trec.evaluate(qrels, testdata / "trec_eval/test" / run, ["map", "P.10"]) for name, run in runs.items()}
+    ours = kgeval.compare(results, sensitivity=True, ratios=[0.5, 1.0], repeats=5, missing="zero", seed=3)
+    theirs = kgeval_cli(
+        "compare", "--sensitivity", "--ratios", "0.5,1.0", "--repeats", "5", "--missing", "zero", "--seed", "3",
+        f"full={tmp_path}/full.json", f"trunc={tmp_path}/trunc.json", "--format", "json",
+    )
+    assert ours["conventions"].pop("input_format") == "evaluation"
+    theirs["conventions"].pop("input_format")
+    assert ours == theirs
+    curve = ours["sensitivity"]
+    # All 3 items: the full ordering itself, tau 1 for both metrics. Half of them (2 items):
+    # with two systems every tau is +1 or -1, so a mean of 0.2 over 5 subsets is 3 agreeing
+    # and 2 reversed, whose sample sd is sqrt((3 * 0.8^2 + 2 * 1.2^2) / 4) = sqrt(1.2).
+    half, full = curve["points"]
+    assert (half["size"], full["size"]) == (2, 3)
+    for metric in ["map", "P_10"]:
+        assert (full["metrics"][metric]["mean_tau"], full["metrics"][metric]["sd_tau"]) == (1.0, 0.0)
+        assert half["metrics"][metric]["mean_tau"] == 0.2  # seed 3: deterministic
+        assert abs(half["metrics"][metric]["sd_tau"] - math.sqrt(1.2)) < 1e-12
+    with pytest.raises(kgeval.InvalidInput, match="two analyses"):
+        kgeval.compare(results, against=results, sensitivity=True, missing="zero")

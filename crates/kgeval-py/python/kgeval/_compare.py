@@ -103,6 +103,10 @@ def compare(
     input_format: Optional[str] = None,
     qrels: Any = None,
     runs: "Mapping[str, Any] | None" = None,
+    sensitivity: Optional[bool] = None,
+    ratios: "Iterable[float] | None" = None,
+    repeats: Optional[int] = None,
+    subsets: Any = None,
 ) -> dict:
     """Compares every pair of systems on each metric (or, with ``against``, the system
     orderings of two result sets), as ``kgeval compare`` does.
@@ -120,10 +124,15 @@ def compare(
     ``intervals``, ``tau="b"``, ``rbo_p=0.9``, ``missing="error"`` (``zero``, ``drop``),
     ``input_format`` told by each file's content.
 
+    ``sensitivity=True`` computes the data sensitivity of the ordering instead (seed 004
+    §5.1): Kendall's tau between the ordering on random subsets of the items and on all of
+    them, per ratio (default 0.01, 0.05, 0.1, 0.2, …, 0.9, 0.95; ``repeats`` 50 per ratio,
+    drawn from ``seed``), or on the ``subsets`` of an index file (a path, or bytes).
+
     Returns ``kgeval compare --format json`` as a dict: ``metrics[k]`` holds ``means``, the
     ``leaderboard`` (letters, tiers, ``beats``), ``pairs`` (p-values raw and adjusted, effect
     sizes, wins/ties/losses) and ``power``; with ``against``, ``agreement`` holds Kendall's
-    tau and RBO per metric. Raises :class:`kgeval.InvalidInput` (and :class:`ParseError`,
+    tau and RBO per metric; with ``sensitivity``, ``sensitivity`` holds the curve. Raises :class:`kgeval.InvalidInput` (and :class:`ParseError`,
     :class:`ReadError` for files).
     """
     if isinstance(metrics, str):
@@ -145,5 +154,9 @@ def compare(
         input_format=input_format,
         qrels=None if qrels is None else os.fspath(qrels),
         runs=None if runs is None else [(str(n), os.fspath(p)) for n, p in runs.items()],
+        sensitivity=sensitivity,
+        ratios=None if ratios is None else [float(r) for r in ratios],
+        repeats=repeats,
+        subsets=None if subsets is None or isinstance(subsets, (str, bytes)) else os.fspath(subsets),
     )
     return json.loads(text)

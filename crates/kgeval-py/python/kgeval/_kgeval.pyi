@@ -95,6 +95,10 @@ def compare(
     input_format: Optional[str] = None,
     qrels: Any = None,
     runs: Optional[List[Tuple[Optional[str], Any]]] = None,
+    sensitivity: Optional[bool] = None,
+    ratios: Optional[Sequence[float]] = None,
+    repeats: Optional[int] = None,
+    subsets: Any = None,
 ) -> str:
     """``kgeval compare --format json``'s text; inputs are paths, ``ScoreTable``s or
     ``{item: {metric: value}}`` / ``{item: value}`` dicts."""
