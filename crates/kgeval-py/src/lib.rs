@@ -11,6 +11,10 @@ mod trec;
 // align and rank (issue 16 items 2, 3)
 mod align;
 mod rank;
+// qald, lexicon, compare (issue 16 items 5, 6)
+mod compare;
+mod lexicon;
+mod qald;
 
 use pyo3::prelude::*;
 
@@ -23,6 +27,11 @@ fn _kgeval(m: &Bound<'_, PyModule>) -> PyResult<()> {
     // align and rank (issue 16 items 2, 3)
     m.add_function(wrap_pyfunction!(align::align_evaluate, m)?)?;
     m.add_function(wrap_pyfunction!(rank::rank_evaluate, m)?)?;
+    // qald, lexicon, compare (issue 16 items 5, 6)
+    m.add_class::<compare::Table>()?;
+    m.add_function(wrap_pyfunction!(qald::qald_evaluate, m)?)?;
+    m.add_function(wrap_pyfunction!(lexicon::lexicon_evaluate, m)?)?;
+    m.add_function(wrap_pyfunction!(compare::compare, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -15,3 +15,25 @@ sys.path.insert(0, str(REPO / "xtask" / "peer"))
 @pytest.fixture
 def testdata() -> Path:
     return TESTDATA
+
+
+# qald, lexicon, compare (issue 16 items 5, 6): the command line the results must equal.
+@pytest.fixture
+def kgeval_cli():
+    """Runs the ``kgeval`` binary (``$KGEVAL_BIN``, else target/debug/kgeval, which
+    ``.ci/run`` builds before the Python checks) from the repository root and returns its
+    stdout parsed as JSON."""
+    import json
+    import os
+    import subprocess
+
+    binary = os.environ.get("KGEVAL_BIN") or str(REPO / "target" / "debug" / "kgeval")
+    if not Path(binary).is_file():
+        pytest.skip(f"no kgeval binary at {binary} (cargo build -p kgeval-cli, or set KGEVAL_BIN)")
+
+    def run(*args, cwd=REPO):
+        done = subprocess.run([binary, *map(str, args)], cwd=cwd, capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+        return json.loads(done.stdout)
+
+    return run

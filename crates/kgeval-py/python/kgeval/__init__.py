@@ -4,6 +4,8 @@ One module per family, each a thin front end over the Rust facade (every default
 and metric lives there, shared with the ``kgeval`` command line):
 
 - :mod:`kgeval.trec` — trec_eval's measures; ``import kgeval.trec as pytrec_eval`` works.
+- :mod:`kgeval.qald`, :mod:`kgeval.lexicon` — QALD question answering, lexicalization.
+- :func:`kgeval.compare` — significance, leaderboards, ranking agreement over any family.
 
 Errors raise :class:`kgeval.Error` subclasses: :class:`ParseError` (malformed input, with
 ``.path``, ``.line``, ``.column``), :class:`ReadError` (a file that cannot be read, with
@@ -19,3 +21,11 @@ __all__ = ["Error", "InvalidInput", "ParseError", "ReadError", "trec", "__versio
 from kgeval import align, rank  # noqa: E402
 
 __all__ += ["align", "rank"]
+
+# qald, lexicon, compare (issue 16 items 5, 6)
+from kgeval import lexicon, qald
+from kgeval._compare import compare
+from kgeval._evaluation import Evaluation
+from kgeval._kgeval import ScoreTable
+
+__all__ += ["compare", "lexicon", "qald", "Evaluation", "ScoreTable"]

@@ -76,3 +76,68 @@ def rank_evaluate(
 ) -> Tuple[str, List[str]]:
     """``(json, warnings)``: ``kgeval rank --format json``'s document and the warnings as
     printed lines."""
+
+# qald, lexicon, compare (issue 16 items 5, 6)
+
+class ScoreTable:
+    """A family's per-item score table (``Evaluation.table``), what ``compare`` takes."""
+
+    @property
+    def systems(self) -> List[str]: ...
+    @property
+    def metrics(self) -> List[str]: ...
+    def rows(self) -> List[Tuple[str, str, str, float]]:
+        """Every per-item value as ``(system, item, metric, value)``."""
+
+def qald_evaluate(
+    gold: Any,
+    systems: List[Tuple[Optional[str], Any]],
+    *,
+    rule: Optional[str] = None,
+    language: Optional[str] = None,
+    data: Optional[Sequence[Any]] = None,
+    endpoint: Optional[str] = None,
+    timeout: Optional[float] = None,
+    gold_from_queries: Optional[bool] = None,
+    labels: Any = None,
+    normalisation: Optional[Sequence[Tuple[str, bool]]] = None,
+    per_item: bool = False,
+) -> Tuple[str, ScoreTable]:
+    """``(kgeval qald --format json's text, the score table)``; inputs are paths or bytes."""
+
+def lexicon_evaluate(
+    gold: Any,
+    uris: Any,
+    systems: List[Tuple[Optional[str], Any]],
+    *,
+    mode: Optional[str] = None,
+    base_iri: Optional[str] = None,
+    per_item: bool = False,
+) -> Tuple[str, ScoreTable]:
+    """``(kgeval lexicon --format json's text, the score table)``; inputs are paths or bytes."""
+
+def compare(
+    inputs: List[Tuple[Optional[str], Any]],
+    against: List[Tuple[Optional[str], Any]],
+    *,
+    metrics: Optional[Sequence[str]] = None,
+    metric: str = "score",
+    test: Optional[str] = None,
+    correction: Optional[str] = None,
+    alpha: Optional[float] = None,
+    iterations: Optional[int] = None,
+    seed: Optional[int] = None,
+    intervals: Optional[bool] = None,
+    tau: Optional[str] = None,
+    rbo_p: Optional[float] = None,
+    missing: Optional[str] = None,
+    input_format: Optional[str] = None,
+    qrels: Any = None,
+    runs: Optional[List[Tuple[Optional[str], Any]]] = None,
+    sensitivity: Optional[bool] = None,
+    ratios: Optional[Sequence[float]] = None,
+    repeats: Optional[int] = None,
+    subsets: Any = None,
+) -> str:
+    """``kgeval compare --format json``'s text; inputs are paths, ``ScoreTable``s or
+    ``{item: {metric: value}}`` / ``{item: value}`` dicts."""

@@ -112,7 +112,7 @@ fn read_one(opened: &InputBytes, format: MetaInputFormat, name: Option<&str>) ->
 
 /// `table` (one system) with its system named `name`: items, metric infos, values and
 /// headlines as they are.
-fn renamed(table: &ScoreTable, name: &str) -> ScoreTable {
+pub(super) fn renamed(table: &ScoreTable, name: &str) -> ScoreTable {
     let mut out = ScoreTable::new();
     let system = out.system(name);
     let metrics: Vec<_> = table

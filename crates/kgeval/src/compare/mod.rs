@@ -7,6 +7,7 @@
 
 mod agree;
 mod inputs;
+mod memory;
 mod run;
 mod sensitivity;
 
@@ -25,6 +26,7 @@ pub use kgeval_model::meta::agreement::TauVariant;
 pub use kgeval_model::meta::compare::{CompareConventions, CompareResult, MetricComparison};
 pub use kgeval_model::meta::sensitivity::{Sensitivity, SubsetSource};
 pub use kgeval_model::meta::significance::{Correction, SignificanceTest};
+pub use memory::NamedTable;
 pub use run::{CompareEvaluation, EVALUATION_FORMAT, MISSING_VALUES, PARTIAL_METRICS};
 
 /// Iterations of the paired bootstrap (and of the confidence intervals) unless given.

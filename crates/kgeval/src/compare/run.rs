@@ -200,7 +200,7 @@ impl CompareTask {
     }
 
     /// The conventions in force, the input format named.
-    fn conventions(&self, input_format: String) -> CompareConventions {
+    pub(super) fn conventions(&self, input_format: String) -> CompareConventions {
         CompareConventions {
             test: self.test,
             correction: self.correction,

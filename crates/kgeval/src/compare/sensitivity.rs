@@ -59,6 +59,19 @@ impl CompareTask {
         };
 
         let metrics: &[String] = if self.qrels.is_some() { &[] } else { &self.metrics };
+        self.sensitivity_of(table, metrics, source, conventions, warnings)
+    }
+
+    /// The sensitivity curve of the systems of `table` (read or in memory) on `metrics`
+    /// (empty: the default selection).
+    pub(super) fn sensitivity_of(
+        &self,
+        table: ScoreTable,
+        metrics: &[String],
+        source: SubsetSource,
+        conventions: CompareConventions,
+        mut warnings: Vec<Warning>,
+    ) -> Result<CompareEvaluation, Error> {
         let (names, metric_warnings) = select_metrics(&table, metrics)?;
         warnings.extend(metric_warnings);
         let mut scores = Vec::with_capacity(names.len());
@@ -77,7 +90,7 @@ impl CompareTask {
     }
 
     /// Random subsets (ratios, repeats, seed) or the index file's.
-    fn subset_source(&self) -> Result<SubsetSource, Error> {
+    pub(super) fn subset_source(&self) -> Result<SubsetSource, Error> {
         match &self.subsets {
             Some(input) => {
                 let opened = input.open()?;

@@ -140,6 +140,38 @@ fn normalisation<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<No
     })
 }
 
+/// The switches of [`Normalisation`], named as a manifest's `[normalisation]` table names them.
+pub const NORMALISATION_SWITCHES: [&str; 6] =
+    ["trim", "boolean_case", "iri_percent_decoding", "numbers_as_decimals", "date_part", "respect_literal_type"];
+
+/// [`Normalisation::default`] with the named switches set, as a manifest's `[normalisation]`
+/// table sets them (a front end holding switches by name, such as the Python package's
+/// `normalisation={"trim": False}`).
+///
+/// # Errors
+/// A name that is not one of [`NORMALISATION_SWITCHES`].
+pub fn normalisation_with(switches: &[(&str, bool)]) -> Result<Normalisation, Error> {
+    let mut n = Normalisation::default();
+    for &(name, on) in switches {
+        let switch = match name {
+            "trim" => &mut n.trim,
+            "boolean_case" => &mut n.boolean_case,
+            "iri_percent_decoding" => &mut n.iri_percent_decoding,
+            "numbers_as_decimals" => &mut n.numbers_as_decimals,
+            "date_part" => &mut n.date_part,
+            "respect_literal_type" => &mut n.respect_literal_type,
+            _ => {
+                return Err(Error::invalid(format!(
+                    "normalisation: found switch {name:?}, expected one of {}",
+                    NORMALISATION_SWITCHES.join(", ")
+                )))
+            }
+        };
+        *switch = on;
+    }
+    Ok(n)
+}
+
 impl QaldTask {
     /// A task with the default options and no system yet.
     #[must_use]
@@ -418,6 +450,15 @@ mod tests {
         assert!(refused(t).contains("expected one of them"));
         let t = QaldTask::new("-").system("-");
         assert!(refused(t).contains("standard input (-) for the gold and system 1"));
+    }
+
+    #[test]
+    fn normalisation_switches_by_name() {
+        let n = normalisation_with(&[("trim", false), ("respect_literal_type", true)]).expect("switches");
+        assert!(!n.trim && n.respect_literal_type && n.boolean_case && n.date_part);
+        assert_eq!(normalisation_with(&[]).expect("none"), Normalisation::default());
+        let e = normalisation_with(&[("trimm", false)]).expect_err("unknown");
+        assert!(e.to_string().contains("found switch \"trimm\", expected one of trim, boolean_case"), "{e}");
     }
 
     #[test]
