@@ -8,6 +8,9 @@
 
 mod errors;
 mod trec;
+// trec (py-perf): fast conversion, native evaluator
+mod trec_convert;
+mod trec_evaluator;
 
 use pyo3::prelude::*;
 
@@ -17,6 +20,8 @@ fn _kgeval(m: &Bound<'_, PyModule>) -> PyResult<()> {
     errors::register(m)?;
     m.add_function(wrap_pyfunction!(trec::trec_evaluate, m)?)?;
     m.add_function(wrap_pyfunction!(trec::trec_measure_names, m)?)?;
+    // trec (py-perf)
+    m.add_class::<trec_evaluator::TrecEvaluator>()?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }
