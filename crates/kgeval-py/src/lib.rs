@@ -15,6 +15,9 @@ mod rank;
 mod compare;
 mod lexicon;
 mod qald;
+// trec (py-perf): fast conversion, native evaluator
+mod trec_convert;
+mod trec_evaluator;
 
 use pyo3::prelude::*;
 
@@ -32,6 +35,8 @@ fn _kgeval(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(qald::qald_evaluate, m)?)?;
     m.add_function(wrap_pyfunction!(lexicon::lexicon_evaluate, m)?)?;
     m.add_function(wrap_pyfunction!(compare::compare, m)?)?;
+    // trec (py-perf)
+    m.add_class::<trec_evaluator::TrecEvaluator>()?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

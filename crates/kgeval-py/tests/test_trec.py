@@ -131,3 +131,50 @@ def test_ranx_means_on_tie_free_runs():
     for ranx_name, trec_name in pairs.items():
         # ranx's ndcg uses the relevance as gain, as trec_eval's does.
         assert ours[trec_name] == pytest.approx(theirs[ranx_name], abs=1e-9), ranx_name
+
+
+def test_relevance_evaluator_keeps_the_qrels_it_was_given():
+    # pytrec_eval converts the qrels once, in the constructor: changing the dict afterwards
+    # changes nothing. kgeval holds them natively, converted once, likewise.
+    qrels = {"q1": {"d1": 1, "d2": 0}}
+    run = {"q1": {"d2": 2.0, "d1": 1.0}}
+    theirs = pytrec_eval.RelevanceEvaluator(qrels, {"recip_rank"})
+    ours = kgeval.trec.RelevanceEvaluator(qrels, {"recip_rank"})
+    qrels["q1"]["d2"] = 1
+    assert theirs.evaluate(run) == ours.evaluate(run) == {"q1": {"recip_rank": 0.5}}
+    # ... and evaluates any number of runs against them.
+    assert ours.evaluate({"q1": {"d1": 3.0}}) == {"q1": {"recip_rank": 1.0}}
+
+
+def test_ids_beyond_ascii_and_int_ids():
+    # Non-ASCII ids are taken as their UTF-8 text; int ids as their decimal text.
+    qrels = {"q1": {"dé": 1, "文档": 1, "7": 1}}
+    run = {"q1": {"文档": 3.0, "x": 2.0, "dé": 1.0, 7: 0.5}}
+    # Ranked 文档 (rel), x, dé (rel), 7 (rel): AP = (1/1 + 2/3 + 3/4) / 3.
+    out = kgeval.trec.evaluate(qrels, run, ["map", "num_rel_ret"])
+    assert out["q1"]["map"] == pytest.approx((1 + 2 / 3 + 3 / 4) / 3, abs=1e-15)
+    assert out["q1"]["num_rel_ret"] == 3.0
+    assert out == kgeval.trec.evaluate(qrels, (["q1"] * 4, ["文档", "x", "dé", "7"], [3.0, 2.0, 1.0, 0.5]), ["map", "num_rel_ret"])
+
+
+def test_an_id_that_is_not_unicode_text_is_invalid_input():
+    # A lone surrogate has no UTF-8 form: a kgeval error naming the place, not a
+    # UnicodeEncodeError from deep inside.
+    with pytest.raises(kgeval.InvalidInput, match=r"run\[\"q1\"\]: found id '\\udc80', expected text encodable as UTF-8"):
+        kgeval.trec.evaluate({"q1": {"d1": 1}}, {"q1": {"\udc80": 1.0}}, "map")
+    with pytest.raises(kgeval.InvalidInput, match=r"qrels row 0: found id '\\udc80'"):
+        kgeval.trec.evaluate((["\udc80"], ["d1"], [1]), {"q1": {"d1": 1.0}}, "map")
+
+
+def test_columns_with_a_topic_in_two_stretches():
+    # Rows of one topic need not be adjacent; documents keep their order within the topic.
+    qrels = {"q1": {"a": 1, "b": 1}, "q2": {"c": 1}}
+    columns = (["q1", "q2", "q1", "q2"], ["z", "c", "a", "d"], [1.0, 3.0, 1.0, 4.0])
+    as_dict = {"q1": {"z": 1.0, "a": 1.0}, "q2": {"c": 3.0, "d": 4.0}}
+    for tie_break in ("docno-desc", "input"):
+        ours = kgeval.trec.evaluate(qrels, columns, ["recip_rank", "num_ret"], tie_break=tie_break)
+        assert ours == kgeval.trec.evaluate(qrels, as_dict, ["recip_rank", "num_ret"], tie_break=tie_break)
+    # docno-desc puts z before a; input order keeps z first as well; q2 ranks d (4.0) first.
+    assert ours == {"q1": {"recip_rank": 0.5, "num_ret": 2.0}, "q2": {"recip_rank": 0.5, "num_ret": 2.0}}
+    with pytest.raises(kgeval.InvalidInput, match="topic q1: document a is retrieved twice"):
+        kgeval.trec.evaluate(qrels, (["q1", "q2", "q1"], ["a", "c", "a"], [1.0, 1.0, 2.0]), "map")

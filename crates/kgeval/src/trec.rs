@@ -18,6 +18,10 @@ use crate::evaluation::canonical_table;
 use crate::inputs::{by_name, one_or_many};
 use crate::{system_names, Conventions, Error, Evaluation, Family, FamilyResult, Progress, SystemInput, Warning};
 
+mod interned;
+
+pub use interned::{InternedRun, TopicSlot};
+
 /// The code of the note that states, per run, how many topics were evaluated
 /// (`note: RUN: 3 topics evaluated (intersection); …`).
 pub const TOPICS_EVALUATED: &str = "topics-evaluated";
@@ -214,14 +218,7 @@ impl TrecTask {
     /// no topic in common with the qrels (unless `complete`); a document retrieved twice for
     /// one topic; a score that is not finite (NaN, ±inf), which a run file cannot hold either.
     pub fn run_in_memory(&self, qrels: &Qrels, qrels_name: &str, runs: &[(String, Run)]) -> Result<Evaluation, Error> {
-        let measures = self.measure_set()?;
-        if runs.is_empty() {
-            return Err(Error::invalid("trec: expected at least one run"));
-        }
-        let names = system_names(
-            &runs.iter().map(|(name, _)| SystemInput::named(name.clone(), Input::path(name))).collect::<Vec<_>>(),
-        )?;
-        for (name, run) in runs {
+        self.evaluate_sources(qrels, qrels_name, runs, |name, run| {
             for (qid, docs) in &run.topics {
                 if let Some(doc) = docs.iter().find(|d| !d.score.is_finite()) {
                     return Err(Error::invalid(format!(
@@ -230,6 +227,68 @@ impl TrecTask {
                     )));
                 }
             }
+            Ok(())
+        })
+    }
+
+    /// [`TrecTask::run_in_memory`] for runs whose document ids are interned
+    /// ([`InternedRun`]): what a front end converting millions of in-memory entries builds.
+    /// The results, notes and errors are those of `run_in_memory` on the same entries.
+    ///
+    /// ```
+    /// use kgeval::trec::{InternedRun, TrecTask};
+    /// use kgeval_model::trec::Qrels;
+    /// let mut qrels = Qrels::new();
+    /// qrels.topic_mut("q1").insert("d1", 1);
+    /// let mut run = InternedRun::with_capacity(1, 2);
+    /// let q1 = run.topic("q1");
+    /// run.push(q1, "d2", 2.0);
+    /// run.push(q1, "d1", 1.0);
+    /// let task = TrecTask::new("qrels").measure("recip_rank");
+    /// let evaluation = task.run_interned(&qrels, "qrels", &[("bm25".to_owned(), run)])?;
+    /// assert_eq!(evaluation.headline("bm25", "recip_rank"), Some(0.5));
+    /// # Ok::<(), kgeval::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`TrecTask::run_in_memory`].
+    pub fn run_interned(
+        &self,
+        qrels: &Qrels,
+        qrels_name: &str,
+        runs: &[(String, InternedRun)],
+    ) -> Result<Evaluation, Error> {
+        self.evaluate_sources(qrels, qrels_name, runs, |name, run| match run.first_problem() {
+            None => Ok(()),
+            Some((qid, docno, Some(score))) => Err(Error::invalid(format!(
+                "run {name}: topic {qid}: document {docno} has score {score}, expected a finite score"
+            ))),
+            Some((qid, docno, None)) => {
+                Err(Error::invalid(format!("run {name}: topic {qid}: document {docno} is retrieved twice")))
+            }
+        })
+    }
+
+    /// Evaluates in-memory runs of any [`RunSource`] after `check` accepted each of them.
+    fn evaluate_sources<S: RunSource>(
+        &self,
+        qrels: &Qrels,
+        qrels_name: &str,
+        runs: &[(String, S)],
+        check: impl Fn(&str, &S) -> Result<(), Error>,
+    ) -> Result<Evaluation, Error>
+    where
+        S::Error: std::fmt::Display,
+    {
+        let measures = self.measure_set()?;
+        if runs.is_empty() {
+            return Err(Error::invalid("trec: expected at least one run"));
+        }
+        let names = system_names(
+            &runs.iter().map(|(name, _)| SystemInput::named(name.clone(), Input::path(name))).collect::<Vec<_>>(),
+        )?;
+        for (name, run) in runs {
+            check(name, run)?;
         }
         let mut out = Runs::new(qrels_name.to_owned(), measures, self.options());
         for (name, run) in runs {

@@ -40,11 +40,8 @@ def to_native(value: Any, what: str, values: Tuple[str, ...]) -> Any:
         q = _pick(columns, _ID_COLUMNS, what, "query id")
         d = _pick(columns, _DOC_COLUMNS, what, "document id")
         v = _pick(columns, values, what, "value")
-        return (
-            [str(x) for x in value[q].tolist()],
-            [str(x) for x in value[d].tolist()],
-            value[v].tolist(),
-        )
+        # Ids as str, converted column-wise by pandas (not one Python call per row).
+        return (value[q].astype(str).tolist(), value[d].astype(str).tolist(), value[v].tolist())
     if type(value).__name__ in ("Qrels", "Run") and hasattr(value, "to_dict"):
         return value.to_dict()
     return value

@@ -32,8 +32,10 @@ def trec_evaluate(
     ndcg_level: Optional[bool] = None,
     max_docs: Optional[int] = None,
     tie_break: Optional[str] = None,
+    per_query: bool = True,
 ) -> Dict[str, Dict[str, Any]]:
-    """``{name: {"run_id", "per_query": {qid: {measure: value}}, "summary": {measure: value}}}``."""
+    """``{name: {"run_id", "per_query": {qid: {measure: value}}, "summary": {measure: value}}}``
+    (``"per_query"`` only when ``per_query``)."""
 
 def trec_measure_names(measures: Optional[Sequence[str]] = None) -> List[str]:
     """The measure names ``trec_evaluate`` outputs, in trec_eval's order."""
@@ -141,3 +143,18 @@ def compare(
 ) -> str:
     """``kgeval compare --format json``'s text; inputs are paths, ``ScoreTable``s or
     ``{item: {metric: value}}`` / ``{item: value}`` dicts."""
+
+# trec (py-perf): qrels converted once
+class TrecEvaluator:
+    """Qrels held natively with the measures and options; ``evaluate(run)`` converts only the run."""
+
+    def __init__(
+        self,
+        qrels: Any,
+        measures: Optional[Sequence[str]] = None,
+        *,
+        level: Optional[int] = None,
+        tie_break: Optional[str] = None,
+    ) -> None: ...
+    def evaluate(self, run: Any) -> Dict[str, Dict[str, float]]:
+        """``{qid: {measure: value}}`` for the topics in both the run and the qrels."""

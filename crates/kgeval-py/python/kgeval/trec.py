@@ -22,7 +22,7 @@ import collections
 from typing import Any, Dict, Iterable, Mapping, Optional
 
 from kgeval import _inputs
-from kgeval._kgeval import InvalidInput, trec_evaluate, trec_measure_names
+from kgeval._kgeval import InvalidInput, TrecEvaluator, trec_evaluate, trec_measure_names
 
 __all__ = ["evaluate", "RelevanceEvaluator", "parse_run", "parse_qrel", "measure_names"]
 
@@ -61,6 +61,7 @@ def evaluate(
         ndcg_level=ndcg_uses_level,
         max_docs=max_docs,
         tie_break=tie_break,
+        per_query=per_query,
     )["run"]
     return out["per_query"] if per_query else out["summary"]
 
@@ -86,13 +87,15 @@ class RelevanceEvaluator:
     ) -> None:
         if judged_docs_only_flag:
             raise InvalidInput("judged_docs_only_flag: found True, expected False (trec_eval -J is not supported)")
-        self._measures = _inputs.measures(measures) or []
-        trec_measure_names(self._measures)  # an unknown measure fails here, as in pytrec_eval
         qrels = _inputs.qrels(query_relevance)
         if hasattr(qrels, "items"):
             qrels = {q: docs for q, docs in qrels.items() if len(docs) > 0}
-        self._qrels = qrels
-        self._level = relevance_level
+            self._qids = frozenset(qrels)
+        else:
+            self._qids = None
+        # The qrels are converted once, into the native evaluator; an unknown measure fails
+        # here, as in pytrec_eval.
+        self._native = TrecEvaluator(qrels, _inputs.measures(measures) or [], level=relevance_level)
 
     def evaluate(self, scores: Mapping[str, Mapping[str, float]]) -> Dict[str, Dict[str, float]]:
         """Per-topic values of the run ``scores`` (``{qid: {docid: score}}``); ``{}`` when no
@@ -100,9 +103,9 @@ class RelevanceEvaluator:
         scores = _inputs.run(scores)
         if not scores:
             return {}
-        if hasattr(self._qrels, "items") and hasattr(scores, "keys") and not any(q in self._qrels for q in scores):
+        if self._qids is not None and hasattr(scores, "keys") and self._qids.isdisjoint(scores.keys()):
             return {}
-        return trec_evaluate(self._qrels, [("run", scores)], self._measures, level=self._level)["run"]["per_query"]
+        return self._native.evaluate(scores)
 
 
 def parse_run(f_run: Iterable[str]) -> Dict[str, Dict[str, float]]:

@@ -6,6 +6,7 @@ mod campaign_render;
 mod discpower;
 mod kgc_sensitivity;
 mod lexicon;
+mod trec_interned;
 
 use std::path::{Path, PathBuf};
 

@@ -1,0 +1,67 @@
+//! `TrecEvaluator`: qrels converted once, then any number of runs evaluated against them
+//! (what `kgeval.trec.RelevanceEvaluator`, pytrec_eval's interface, stands on).
+
+use kgeval::trec::TrecTask;
+use kgeval::Input;
+use kgeval_model::trec::Qrels;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyString};
+
+use crate::errors::{invalid, to_py};
+use crate::trec::{evaluate_interned, results, task};
+use crate::trec_convert::{read_qrels, read_run};
+
+/// Qrels held natively (converted once) with the measures and options; `evaluate(run)`
+/// converts only the run and returns `{qid: {measure: value}}`.
+#[pyclass(module = "kgeval._kgeval", frozen)]
+pub(crate) struct TrecEvaluator {
+    task: TrecTask,
+    qrels: Qrels,
+}
+
+#[pymethods]
+impl TrecEvaluator {
+    /// `qrels`: a path, `{qid: {docid: relevance}}` or columns; `measures` as
+    /// `trec_evaluate`'s (`None`: the facade's default). Fails on an unknown measure.
+    #[new]
+    #[pyo3(signature = (qrels, measures=None, *, level=None, tie_break=None))]
+    fn new(
+        py: Python<'_>,
+        qrels: &Bound<'_, PyAny>,
+        measures: Option<Vec<String>>,
+        level: Option<i64>,
+        tie_break: Option<String>,
+    ) -> PyResult<Self> {
+        let mut task = task(Input::path("qrels"), measures, level, tie_break)?;
+        task.measure_set().map_err(|e| to_py(py, &e))?;
+        let path = if let Ok(text) = qrels.downcast::<PyString>() {
+            Some(text.to_string())
+        } else if qrels.hasattr("__fspath__")? {
+            Some(qrels.call_method0("__fspath__")?.extract()?)
+        } else {
+            None
+        };
+        let qrels = match path {
+            Some(path) => {
+                task.qrels = Input::path(&path);
+                py.allow_threads(|| task.read_qrels()).map_err(|e| to_py(py, &e))?
+            }
+            None => read_qrels(qrels, "qrels")?,
+        };
+        Ok(TrecEvaluator { task, qrels })
+    }
+
+    /// The per-topic values of `run` (`{qid: {docid: score}}` or columns):
+    /// `{qid: {measure: value}}`.
+    fn evaluate<'py>(&self, py: Python<'py>, run: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyDict>> {
+        let run = read_run(run, "run")?;
+        let evaluation = evaluate_interned(py, &self.task, &self.qrels, &[("run".to_owned(), run)])?;
+        let (_, entry) =
+            results(py, &evaluation, true, false)?.pop().ok_or_else(|| invalid("trec: the facade returned no run"))?;
+        entry
+            .get_item("per_query")?
+            .ok_or_else(|| invalid("trec: no per-query values"))?
+            .downcast_into::<PyDict>()
+            .map_err(PyErr::from)
+    }
+}
