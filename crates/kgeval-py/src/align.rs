@@ -1,6 +1,8 @@
 //! `kgeval.align`: reference and system alignments from paths or OntoAligner-style lists of
 //! `{"source", "target", "score"}` dicts, evaluated by the facade's `AlignTask`.
 
+use std::sync::Arc;
+
 use kgeval::align::{
     AlignTask, AlignmentProfile, AlignmentSource, CompletenessMode, MemoryCell, MemoryPair, MemorySystem,
 };
@@ -8,13 +10,14 @@ use kgeval::{FamilyResult, Input, NoProgress, OutputFormat, RenderOptions};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
 
+use crate::compare::Table;
 use crate::errors::{invalid, to_py};
 
 /// Evaluates alignment test cases. `pairs`: a list of dicts, each with `name`, `reference`
 /// and `systems` (a list of `(name or None, alignment)`), optional `track`, `secondary`,
 /// `exclusion`, `baseline` (alignments), `onto1` and `onto2` (paths); an alignment is a path
 /// or a list of dicts with `source`, `target` and optional `score` and `relation`. Options
-/// left `None` take the facade's defaults. Returns `(json, warnings, labels)`: the document
+/// left `None` take the facade's defaults. Returns `(json, warnings, labels, table)`: the document
 /// `kgeval align --format json` prints, the envelope's warnings as printed lines, and the
 /// judged correspondences as TSV when `collect_labels`.
 #[pyfunction]
@@ -32,7 +35,7 @@ pub(crate) fn align_evaluate(
     expected_pairs: Option<usize>,
     collect_labels: Option<bool>,
     per_item: Option<bool>,
-) -> PyResult<(String, Vec<String>, Option<String>)> {
+) -> PyResult<(String, Vec<String>, Option<String>, Table)> {
     let mut task = AlignTask::new(Vec::new());
     if let Some(name) = profile {
         task.profile = AlignmentProfile::from_name(&name).ok_or_else(|| {
@@ -61,11 +64,11 @@ pub(crate) fn align_evaluate(
     };
     let json = evaluation.render(OutputFormat::Json, &options);
     let warnings = evaluation.warnings.iter().map(|w| format!("{} ({})", w.diagnostic, w.scope)).collect();
-    let labels = match evaluation.result {
-        FamilyResult::Align(result) => result.labels_tsv,
+    let labels = match &evaluation.result {
+        FamilyResult::Align(result) => result.labels_tsv.clone(),
         _ => None,
     };
-    Ok((json, warnings, labels))
+    Ok((json, warnings, labels, Table(Arc::new(evaluation.table))))
 }
 
 /// One test case from its dict.

@@ -1,6 +1,8 @@
 //! `kgeval.rank`: local ranking with NIL (DISO Task 2, Bio-ML, DeepOnto, OntoAligner,
 //! Bio-LLM) from paths or lists in memory, evaluated by the facade's `RankTask`.
 
+use std::sync::Arc;
+
 use kgeval::rank::{
     MemoryBiomlRow, MemoryCandidates, MemoryGold, MemoryPool, MemoryQuery, MemoryRankPair, RankSource, RankTask,
     RankingProfile, TiePolicy,
@@ -10,6 +12,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
 
 use crate::align::{repr, type_name};
+use crate::compare::Table;
 use crate::errors::{invalid, to_py};
 
 /// Evaluates one system's rankings. `pairs`: a list of dicts, each with an optional `name`
@@ -19,8 +22,8 @@ use crate::errors::{invalid, to_py};
 /// (a path or a list of `{"qid", "gold"}` dicts), or `bioml_rows` (a list of `{"SrcEntity",
 /// "TgtEntity", "TgtCandidates"}` dicts, candidates as IRIs, `(iri, score)` or `(iri, score,
 /// answer)`). `names` names lists in errors and the system. Options left `None` take the
-/// facade's defaults. Returns `(json, warnings)`: the document `kgeval rank --format json`
-/// prints and the envelope's warnings as printed lines.
+/// facade's defaults. Returns `(json, warnings, table)`: the document `kgeval rank --format
+/// json` prints, the envelope's warnings as printed lines and the per-item score table.
 #[pyfunction]
 #[pyo3(signature = (pairs, *, profile=None, system=None, ties=None, tau=None, ks=None, nil=None, pool_size=None, allow_missing=None, repair=None, sweep_tau=None, tau_grid=None, threshold=None, block_size=None, beta=None, per_item=None))]
 #[allow(clippy::too_many_arguments, clippy::needless_pass_by_value)]
@@ -42,7 +45,7 @@ pub(crate) fn rank_evaluate(
     block_size: Option<usize>,
     beta: Option<f64>,
     per_item: Option<bool>,
-) -> PyResult<(String, Vec<String>)> {
+) -> PyResult<(String, Vec<String>, Table)> {
     let profile = match profile {
         None => RankingProfile::default(),
         Some(name) => RankingProfile::from_name(&name).ok_or_else(|| {
@@ -78,7 +81,7 @@ pub(crate) fn rank_evaluate(
     };
     let json = evaluation.render(OutputFormat::Json, &options);
     let warnings = evaluation.warnings.iter().map(|w| format!("{} ({})", w.diagnostic, w.scope)).collect();
-    Ok((json, warnings))
+    Ok((json, warnings, Table(Arc::new(evaluation.table))))
 }
 
 fn memory_pair(value: &Bound<'_, PyAny>, index: usize) -> PyResult<MemoryRankPair> {

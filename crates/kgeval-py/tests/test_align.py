@@ -254,3 +254,21 @@ def test_files_errors_keep_their_place(tmp_path, testdata):
     assert (caught.value.path, caught.value.line) == (str(bad), 2)
     with pytest.raises(kgeval.ReadError):
         kgeval.align.evaluate(tmp_path / "missing.rdf", bad)
+
+
+def test_a_track_goes_to_compare_with_its_score_table(testdata):
+    # evaluate_track's result carries the per-item (per test case) score table of every
+    # system: kgeval.compare takes it as it is, no conversion in Python.
+    track = kgeval.align.evaluate_track(conference_pairs(testdata, ("AML", "LogMap")), mode="complete")
+    assert isinstance(track, kgeval.align.AlignmentTrack)
+    assert track.table.systems == ["conference:AML", "conference:LogMap"]
+    assert all(result.table is track.table for result in track.values())
+    result = kgeval.compare(track, metrics=["precision", "f1"])
+    assert result["systems"] == ["conference:AML", "conference:LogMap"]
+    means = {m["metric"]: m["means"] for m in result["metrics"]}
+    # Macro over the two test cases, from MELT's per-case performance.csv rows.
+    aml, logmap = track["conference:AML"], track["conference:LogMap"]
+    assert means["precision"]["conference:AML"] == pytest.approx((8 / 12 + 9 / 10) / 2, abs=1e-15)
+    for name, one in (("conference:AML", aml), ("conference:LogMap", logmap)):
+        f1s = [pair["primary"]["f1"] for pair in one.pairs]
+        assert means["f1"][name] == pytest.approx(sum(f1s) / len(f1s), abs=1e-15)

@@ -247,3 +247,27 @@ def test_bad_input_raises_clear_errors(testdata):
     twice = [{"qid": "q1", "ranking": ["t:a"]}, {"qid": "q1", "ranking": ["t:b"]}]
     with pytest.raises(kgeval.InvalidInput, match=r"^submission:2: duplicate qid q1 \(first at line 1\)$"):
         kgeval.rank.evaluate(twice, gold=gold, profile="bioml")
+
+
+def test_rank_results_go_to_compare_with_their_score_tables(testdata):
+    # Each result is a kgeval.Evaluation with the per-query score table as .table; two
+    # systems' results compare directly. The second system reverses the first's order.
+    import warnings as python_warnings
+
+    pair = "uco-stix"
+    kw = dict(pools=testdata / POOLS / pair / "pools.jsonl", gold=testdata / SYNTHETIC / pair / "gold.tsv")
+    rows = [json.loads(line) for line in (testdata / SYNTHETIC / pair / "lexical.jsonl").read_text().splitlines()]
+    reversed_scores = {row["qid"]: {iri: -score for iri, score in row["scores"].items()} for row in rows}
+    with python_warnings.catch_warnings():
+        python_warnings.simplefilter("ignore")
+        lexical = kgeval.rank.evaluate(testdata / SYNTHETIC / pair / "lexical.jsonl", system="lexical", **kw)
+        reverse = kgeval.rank.evaluate(reversed_scores, system="reverse", **kw)
+    assert isinstance(lexical, kgeval.Evaluation)
+    assert lexical.table.systems == ["lexical"]
+    result = kgeval.compare([lexical, reverse], metrics=["mrr"])
+    assert result["systems"] == ["lexical", "reverse"]
+    means = result["metrics"][0]["means"]
+    # The mean per-query reciprocal rank is the pair's MRR on the leaderboard.
+    assert means["lexical"] == pytest.approx(lexical[pair]["overall"]["mrr"], abs=1e-12)
+    assert means["reverse"] == pytest.approx(reverse[pair]["overall"]["mrr"], abs=1e-12)
+    assert means["lexical"] > means["reverse"]

@@ -53,9 +53,10 @@ def align_evaluate(
     expected_pairs: Optional[int] = None,
     collect_labels: Optional[bool] = None,
     per_item: Optional[bool] = None,
-) -> Tuple[str, List[str], Optional[str]]:
-    """``(json, warnings, labels)``: ``kgeval align --format json``'s document, the warnings as
-    printed lines, the judged correspondences as TSV when ``collect_labels``."""
+) -> Tuple[str, List[str], Optional[str], "ScoreTable"]:
+    """``(json, warnings, labels, table)``: ``kgeval align --format json``'s document, the
+    warnings as printed lines, the judged correspondences as TSV when ``collect_labels``, the
+    per-item score table."""
 
 def rank_evaluate(
     pairs: List[Dict[str, Any]],
@@ -75,9 +76,9 @@ def rank_evaluate(
     block_size: Optional[int] = None,
     beta: Optional[float] = None,
     per_item: Optional[bool] = None,
-) -> Tuple[str, List[str]]:
-    """``(json, warnings)``: ``kgeval rank --format json``'s document and the warnings as
-    printed lines."""
+) -> Tuple[str, List[str], "ScoreTable"]:
+    """``(json, warnings, table)``: ``kgeval rank --format json``'s document, the warnings as
+    printed lines and the per-item score table."""
 
 # qald, lexicon, compare (issue 16 items 5, 6)
 

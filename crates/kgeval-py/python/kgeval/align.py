@@ -22,9 +22,9 @@ import json
 import os
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
-from kgeval._kgeval import align_evaluate
+from kgeval._kgeval import ScoreTable, align_evaluate
 
-__all__ = ["evaluate", "evaluate_track", "AlignmentResult"]
+__all__ = ["evaluate", "evaluate_track", "AlignmentResult", "AlignmentTrack"]
 
 # The types of the per-type breakdown, in MELT's order (keys of the JSON's ``by_type``).
 _TYPES = ("classes", "properties", "object_properties", "datatype_properties", "instances")
@@ -74,6 +74,15 @@ def _systems(value: Any) -> List[Tuple[Optional[str], Any]]:
     return out
 
 
+class AlignmentTrack(dict):
+    """``{system: AlignmentResult}`` with the per-item score table of every system as
+    ``.table``: ``kgeval.compare(track)`` tests which systems differ significantly."""
+
+    def __init__(self, results: Dict[str, "AlignmentResult"], table: ScoreTable) -> None:
+        super().__init__(results)
+        self.table = table
+
+
 class AlignmentResult:
     """One system's scores, as ``kgeval align --format json`` gives them.
 
@@ -86,8 +95,17 @@ class AlignmentResult:
     ``ontoaligner`` profile.
     """
 
-    def __init__(self, entry: Dict[str, Any], warnings: Sequence[str] = (), labels: Optional[str] = None) -> None:
+    def __init__(
+        self,
+        entry: Dict[str, Any],
+        warnings: Sequence[str] = (),
+        labels: Optional[str] = None,
+        table: Optional[ScoreTable] = None,
+    ) -> None:
         self._entry = entry
+        #: The per-item score table of the call that produced this result (every system of
+        #: it): pass the result to :func:`kgeval.compare`.
+        self.table = table
         self.system: str = entry["system"]
         self.profile: str = entry["profile"]
         self.mode: str = entry["mode"]
@@ -162,7 +180,7 @@ def evaluate_track(
     macro_harmonic: Optional[bool] = None,
     expected_pairs: Optional[int] = None,
     collect_labels: Optional[bool] = None,
-) -> Dict[str, AlignmentResult]:
+) -> AlignmentTrack:
     """Scores every system over the test cases it has, as ``kgeval align --manifest`` does.
 
     ``pairs``: dicts with ``name``, ``reference``, ``systems`` (one alignment, a mapping
@@ -181,7 +199,7 @@ def evaluate_track(
                 entry[key] = _alignment(entry[key])
         entry["systems"] = _systems(entry.get("systems", []))
         native.append(entry)
-    document, warnings, labels = align_evaluate(
+    document, warnings, labels, table = align_evaluate(
         native,
         profile=profile,
         mode=mode,
@@ -193,7 +211,7 @@ def evaluate_track(
         collect_labels=collect_labels,
     )
     systems = json.loads(document)["systems"]
-    return {s["system"]: AlignmentResult(s, warnings, labels) for s in systems}
+    return AlignmentTrack({s["system"]: AlignmentResult(s, warnings, labels, table) for s in systems}, table)
 
 
 def evaluate(

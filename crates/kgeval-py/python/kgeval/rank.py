@@ -26,6 +26,7 @@ import os
 import warnings
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Union
 
+from kgeval._evaluation import Evaluation
 from kgeval._kgeval import rank_evaluate
 
 __all__ = ["evaluate"]
@@ -120,7 +121,7 @@ def evaluate(
     block_size: Optional[int] = None,
     beta: Optional[float] = None,
     per_item: bool = False,
-) -> Dict[str, Any]:
+) -> Evaluation:
     """Scores one system's rankings; returns the leaderboard dict ``kgeval rank --format json``
     prints (per pair ``overall``, ``matched``, ``NIL``, ``per_type``, then ``MACRO``/``MICRO``;
     Bio-LLM and OntoAligner their own figures).
@@ -148,7 +149,7 @@ def evaluate(
             native.append(_pair(pair_name, pair.get("submission"), pair.get("gold"), pair.get("pools")))
     elif submission is not None:
         native.append(_pair(name, submission, gold, pools))
-    document, found = rank_evaluate(
+    document, found, table = rank_evaluate(
         native,
         profile=profile,
         system=system,
@@ -168,4 +169,4 @@ def evaluate(
     )
     for line in found:
         warnings.warn(line, stacklevel=2)
-    return json.loads(document)
+    return Evaluation(json.loads(document), table)
