@@ -82,11 +82,7 @@ impl<'a> ScoreRows<'a> {
     /// The number of rows.
     #[must_use]
     pub fn rows(&self) -> usize {
-        if self.columns == 0 {
-            0
-        } else {
-            self.values.len() / self.columns
-        }
+        self.values.len().checked_div(self.columns).unwrap_or(0)
     }
 
     /// The number of columns.
