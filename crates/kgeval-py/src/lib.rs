@@ -8,6 +8,8 @@
 
 mod errors;
 mod trec;
+// kgc
+mod kgc;
 
 use pyo3::prelude::*;
 
@@ -17,6 +19,9 @@ fn _kgeval(m: &Bound<'_, PyModule>) -> PyResult<()> {
     errors::register(m)?;
     m.add_function(wrap_pyfunction!(trec::trec_evaluate, m)?)?;
     m.add_function(wrap_pyfunction!(trec::trec_measure_names, m)?)?;
+    // kgc
+    m.add_function(wrap_pyfunction!(kgc::kgc_evaluate, m)?)?;
+    m.add_class::<kgc::KgcEvaluator>()?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -4,6 +4,8 @@ One module per family, each a thin front end over the Rust facade (every default
 and metric lives there, shared with the ``kgeval`` command line):
 
 - :mod:`kgeval.trec` — trec_eval's measures; ``import kgeval.trec as pytrec_eval`` works.
+- :mod:`kgeval.kgc` — knowledge-graph completion over numpy score matrices (no copy), batch by
+  batch, with PyKEEN's metric names.
 
 Errors raise :class:`kgeval.Error` subclasses: :class:`ParseError` (malformed input, with
 ``.path``, ``.line``, ``.column``), :class:`ReadError` (a file that cannot be read, with
@@ -14,3 +16,7 @@ from kgeval._kgeval import Error, InvalidInput, ParseError, ReadError, __version
 from kgeval import trec
 
 __all__ = ["Error", "InvalidInput", "ParseError", "ReadError", "trec", "__version__"]
+# kgc
+from kgeval import kgc  # noqa: E402
+
+__all__ += ["kgc"]

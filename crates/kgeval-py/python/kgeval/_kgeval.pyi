@@ -37,3 +37,22 @@ def trec_evaluate(
 
 def trec_measure_names(measures: Optional[Sequence[str]] = None) -> List[str]:
     """The measure names ``trec_evaluate`` outputs, in trec_eval's order."""
+
+# kgc
+
+def kgc_evaluate(scores: Any, options: Dict[str, Any]) -> str:
+    """``kgeval kgc --format json`` of a 2-D float numpy array (borrowed), a ``.npy`` path, or
+    ``None`` (ranks or a run among the options)."""
+
+class KgcEvaluator:
+    """A KGC evaluation fed a score matrix block by block."""
+
+    def __init__(self, options: Dict[str, Any]) -> None: ...
+    def add_batch(self, first_row: int, block: Any) -> None: ...
+    def finalize(self) -> str: ...
+    @property
+    def rows(self) -> int: ...
+    @property
+    def columns(self) -> int: ...
+    @property
+    def given_rows(self) -> int: ...
