@@ -185,3 +185,40 @@ fn bad_blocks_are_refused_with_one_line_and_take_no_row() {
     let message = invalid(no_questions.score_evaluator().expect_err("questions"));
     assert_eq!(message, "scores in memory: expected questions and entities as well");
 }
+
+/// A `.npy` file (version 1.0, little-endian float32, C order) of `values`.
+fn npy_f32(rows: usize, columns: usize, values: &[f32]) -> Vec<u8> {
+    let mut header = format!("{{'descr': '<f4', 'fortran_order': False, 'shape': ({rows}, {columns}), }}");
+    while (10 + header.len() + 1) % 64 != 0 {
+        header.push(' ');
+    }
+    header.push('\n');
+    let mut bytes = b"\x93NUMPY\x01\x00".to_vec();
+    bytes.extend_from_slice(&u16::try_from(header.len()).expect("short header").to_le_bytes());
+    bytes.extend_from_slice(header.as_bytes());
+    bytes.extend(values.iter().flat_map(|v| v.to_le_bytes()));
+    bytes
+}
+
+/// A question-list line that asks no test question: the same warning, in the same place, from
+/// the file and from memory.
+#[test]
+fn rows_asking_no_test_question_warn_as_from_the_file() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (Matrix::F32(mut values), columns) = read_npy("scores.npy") else { panic!("float32") };
+    values.extend_from_slice(&[0.5; 6]);
+    let scores = dir.path().join("scores.npy");
+    std::fs::write(&scores, npy_f32(7, columns, &values)).expect("write npy");
+    let questions = dir.path().join("questions.txt");
+    let mut text = std::fs::read_to_string(root().join(MINI).join("questions.txt")).expect("questions");
+    text.push_str("tail9\te4\tr2\n");
+    std::fs::write(&questions, text).expect("write questions");
+    let mut task = mini_task("scores.npy", TiePolicy::Realistic);
+    task.scores = Some(SystemInput::named("TransE", scores));
+    task.questions = Some(questions.into());
+    let from_file = task.run(&NoProgress).expect("file");
+    assert_eq!(from_file.warnings.len(), 1, "{:?}", from_file.warnings);
+    assert!(from_file.warnings[0].diagnostic.message.contains("row 7 asks no test question"));
+    let rows = ScoreRows::new(ScoreValues::F32(&values), columns).expect("rows");
+    assert_eq!(json(&task.run_scores(rows, &NoProgress).expect("memory")), json(&from_file));
+}
