@@ -18,6 +18,8 @@ mod qald;
 // trec (py-perf): fast conversion, native evaluator
 mod trec_convert;
 mod trec_evaluator;
+// kgc
+mod kgc;
 
 use pyo3::prelude::*;
 
@@ -37,6 +39,9 @@ fn _kgeval(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(compare::compare, m)?)?;
     // trec (py-perf)
     m.add_class::<trec_evaluator::TrecEvaluator>()?;
+    // kgc
+    m.add_function(wrap_pyfunction!(kgc::kgc_evaluate, m)?)?;
+    m.add_class::<kgc::KgcEvaluator>()?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -6,6 +6,8 @@ and metric lives there, shared with the ``kgeval`` command line):
 - :mod:`kgeval.trec` — trec_eval's measures; ``import kgeval.trec as pytrec_eval`` works.
 - :mod:`kgeval.qald`, :mod:`kgeval.lexicon` — QALD question answering, lexicalization.
 - :func:`kgeval.compare` — significance, leaderboards, ranking agreement over any family.
+- :mod:`kgeval.kgc` — knowledge-graph completion over numpy score matrices (no copy), batch by
+  batch, with PyKEEN's metric names.
 
 Errors raise :class:`kgeval.Error` subclasses: :class:`ParseError` (malformed input, with
 ``.path``, ``.line``, ``.column``), :class:`ReadError` (a file that cannot be read, with
@@ -29,3 +31,8 @@ from kgeval._evaluation import Evaluation
 from kgeval._kgeval import ScoreTable
 
 __all__ += ["compare", "lexicon", "qald", "Evaluation", "ScoreTable"]
+
+# kgc (issue 16 item 4)
+from kgeval import kgc  # noqa: E402
+
+__all__ += ["kgc"]

@@ -1,12 +1,13 @@
 //! `kgc`: knowledge-graph completion — micro and macro metrics of one system's ranks, dense
 //! scores or TREC run on a test split, with PyKEEN / LibKGE / kgc-sparsity conventions.
 
+mod memory;
 mod read;
 mod sensitivity;
 
 use std::path::Path;
 
-use kgeval_formats::kgc::{read_judgments, read_pool_depths, read_ranks, write_queries};
+use kgeval_formats::kgc::{read_judgments, read_pool_depths, read_ranks, write_queries, ReadJudgments};
 use kgeval_formats::Input;
 use kgeval_metrics::kgc::{evaluate_kgc, judgment_qrels, judgments_up_to_depth, KgcData, KgcInput, KgcOptions};
 use kgeval_metrics::ranking::RowOptions;
@@ -21,6 +22,7 @@ use serde::Deserialize;
 
 use crate::evaluation::{canonical_table, system_warnings};
 use crate::inputs::{by_name, one_or_many};
+pub use memory::{ScoreEvaluator, ScoreRows, ScoreValues};
 pub use sensitivity::SENSITIVITY_METRICS;
 
 use crate::{system_names, Conventions, Error, Evaluation, Family, FamilyResult, Progress, SystemInput};
@@ -377,8 +379,19 @@ impl KgcTask {
             SystemOutput::Ranks(s) | SystemOutput::Scores(s, _) | SystemOutput::Run(s, _) => s,
         };
         let name = system_names(std::slice::from_ref(system_input))?.remove(0);
+        let prepared = self.prepare()?;
+        let questions_text =
+            with_questions.then(|| write_queries(&prepared.splits.test.questions, &prepared.splits.vocabulary));
+        let mut warnings: Vec<Diagnostic> = Vec::new();
+        let observed = observe(&prepared.data(), &output, self, &mut warnings, progress)?;
+        let evaluation = prepared.finish(self, &name, &system_input.input.to_string(), observed, warnings)?;
+        Ok((evaluation, questions_text))
+    }
+
+    /// Reads the splits, the options' files and the judgments: everything but the system's
+    /// output.
+    fn prepare(&self) -> Result<Prepared, Error> {
         let mut splits = read::splits(self)?;
-        let questions_text = with_questions.then(|| write_queries(&splits.test.questions, &splits.vocabulary));
         let options = self.options(&mut splits)?;
         let judgments = match &self.judgments {
             Some(input) => {
@@ -396,11 +409,43 @@ impl KgcTask {
         let questions = &splits.test.questions;
         let filters = KnownAnswers::of_questions(questions, splits.filters.iter().flat_map(|f| &f.triples));
         let known = filters.with_answers_of(questions);
-        let data = KgcData { vocabulary: &splits.vocabulary, test: &splits.test, filters: &filters, known: &known };
+        Ok(Prepared { splits, options, judgments, filters, known })
+    }
+}
 
-        let mut warnings: Vec<Diagnostic> = Vec::new();
-        let observed = observe(&data, &output, self, &mut warnings, progress)?;
-        let qrels = match (&judgments, &observed.run) {
+/// The splits, options, judgments and known answers of one evaluation: all of it but the
+/// system's output, read once (by `run`, or kept by a [`ScoreEvaluator`] across batches).
+struct Prepared {
+    splits: read::Splits,
+    options: KgcOptions,
+    judgments: Option<(ReadJudgments, String)>,
+    filters: KnownAnswers,
+    known: KnownAnswers,
+}
+
+impl Prepared {
+    /// The fixed inputs, borrowed.
+    fn data(&self) -> KgcData<'_> {
+        KgcData {
+            vocabulary: &self.splits.vocabulary,
+            test: &self.splits.test,
+            filters: &self.filters,
+            known: &self.known,
+        }
+    }
+
+    /// Evaluates the observed output of system `name` (`input` names it in errors) and wraps
+    /// it in the envelope, `warnings` first.
+    fn finish(
+        &self,
+        task: &KgcTask,
+        name: &str,
+        input: &str,
+        observed: Observed,
+        mut warnings: Vec<Diagnostic>,
+    ) -> Result<Evaluation, Error> {
+        let data = self.data();
+        let qrels = match (&self.judgments, &observed.run) {
             (Some(_), None) => {
                 return Err(Error::invalid(
                     "--judgments: expected --run (the IR list derived from ranks has no judged non-answers)",
@@ -414,26 +459,27 @@ impl KgcTask {
             }
             (None, _) => None,
         };
-        let input = KgcInput {
+        let kgc_input = KgcInput {
             observations: &observed.observations,
             scope: observed.scope,
             ir_run: observed.run.as_ref(),
             ir_qrels: qrels.as_ref(),
         };
-        let mut evaluation = evaluate_kgc(&data, &input, &options, &name)
-            .map_err(|e| Error::invalid(format!("{}: {e}", system_input.input)))?;
+        let mut evaluation = evaluate_kgc(&data, &kgc_input, &self.options, name)
+            .map_err(|e| Error::invalid(format!("{input}: {e}")))?;
         evaluation.conventions.sources = KgcSources {
-            test: splits.test.file.name.clone(),
-            filters: splits.filters.iter().map(|f| f.name.clone()).collect(),
-            entity_list: splits.entity_list.clone(),
+            test: self.splits.test.file.name.clone(),
+            filters: self.splits.filters.iter().map(|f| f.name.clone()).collect(),
+            entity_list: self.splits.entity_list.clone(),
             system: observed.source,
-            judgments: judgments
+            judgments: self
+                .judgments
                 .as_ref()
-                .map(|(_, file)| JudgmentsSource { file: file.clone(), max_depth: self.max_depth }),
+                .map(|(_, file)| JudgmentsSource { file: file.clone(), max_depth: task.max_depth }),
         };
         warnings.append(&mut evaluation.warnings);
         evaluation.warnings = warnings;
-        Ok((envelope(evaluation)?, questions_text))
+        envelope(evaluation)
     }
 }
 

@@ -162,16 +162,36 @@ pub(super) fn run_observations(
     Ok(read)
 }
 
-/// Observations of every planned row of a score matrix, in parallel with bounded memory; the
-/// rows are reported to `progress` (from the ranking threads).
-pub(super) fn score_observations(
+/// The rows of a score matrix: its question list, read and planned.
+pub(super) struct PlannedRows {
+    /// What each row asks.
+    pub(super) plan: ScorePlan,
+    /// The question list's lines (qids and line numbers for messages).
+    pub(super) lines: Vec<QueryLine>,
+}
+
+impl PlannedRows {
+    /// The error for a NaN score in `row`, `column` of the matrix `source` (0-based);
+    /// `instead` names the other NaN policy as the caller spells it.
+    pub(super) fn nan_error(&self, source: &str, row: usize, column: usize, instead: &str) -> Error {
+        Error::invalid(format!(
+            "{source}:{}:{}: found a NaN score (question {}, entity column {}), expected a number ({instead})",
+            row + 1,
+            column + 1,
+            self.lines[row].qid,
+            column + 1
+        ))
+    }
+}
+
+/// Reads and plans the question list of a score matrix: a test question without a row or a
+/// question asked twice is an error; rows asking no test question are warned about (at most
+/// [`MAX_COVERAGE_WARNINGS`]) and skipped.
+pub(super) fn plan_rows(
     data: &KgcData<'_>,
-    scores: &Input,
     questions: &Input,
-    row_options: RowOptions,
     warnings: &mut Vec<Diagnostic>,
-    progress: &dyn Progress,
-) -> Result<Vec<AnswerObservation>, Error> {
+) -> Result<PlannedRows, Error> {
     let rows = question_list(questions, data.vocabulary)?;
     let keys: Vec<_> = rows.iter().map(|r| r.key).collect();
     let plan = ScorePlan::new(data, &keys);
@@ -199,6 +219,20 @@ pub(super) fn score_observations(
                 .at(Location { file: questions_file.clone(), line: rows[row].line, column: 1 }),
         );
     }
+    Ok(PlannedRows { plan, lines: rows })
+}
+
+/// Observations of every planned row of a score matrix, in parallel with bounded memory; the
+/// rows are reported to `progress` (from the ranking threads).
+pub(super) fn score_observations(
+    data: &KgcData<'_>,
+    scores: &Input,
+    questions: &Input,
+    row_options: RowOptions,
+    warnings: &mut Vec<Diagnostic>,
+    progress: &dyn Progress,
+) -> Result<Vec<AnswerObservation>, Error> {
+    let planned = plan_rows(data, questions, warnings)?;
     let Some(path) = scores.as_path() else {
         return Err(Error::invalid(format!(
             "{}: expected a file: a .npy score matrix is mapped block by block, not read from a stream",
@@ -206,25 +240,18 @@ pub(super) fn score_observations(
         )));
     };
     let matrix = ScoreMatrix::open(path)?;
-    matrix.expect_shape(rows.len(), data.vocabulary.entity_count())?;
+    matrix.expect_shape(planned.lines.len(), data.vocabulary.entity_count())?;
     progress.start("score rows", matrix.rows() as u64);
     let per_row = |index: usize, row: ScoreRow<'_>| -> Result<Vec<AnswerObservation>, RowError> {
         progress.advance(1);
-        plan.observe(index, &row, row_options).map_err(|nan| RowError::Nan { row: index, column: nan.column })
+        planned.plan.observe(index, &row, row_options).map_err(|nan| RowError::Nan { row: index, column: nan.column })
     };
     let result = matrix.try_map_rows(DEFAULT_BLOCK_BYTES, per_row);
     progress.finish();
     match result {
         Ok(per_row) => Ok(per_row.into_iter().flatten().collect()),
         Err(RowError::Format(e)) => Err(e.into()),
-        Err(RowError::Nan { row, column }) => Err(Error::invalid(format!(
-            "{}:{}:{}: found a NaN score (question {}, entity column {}), expected a number (or --nan worst)",
-            matrix.name(),
-            row + 1,
-            column + 1,
-            rows[row].qid,
-            column + 1
-        ))),
+        Err(RowError::Nan { row, column }) => Err(planned.nan_error(matrix.name(), row, column, "or --nan worst")),
     }
 }
 

@@ -4,6 +4,7 @@
 mod campaign_browser;
 mod campaign_render;
 mod discpower;
+mod kgc_memory;
 mod kgc_sensitivity;
 mod lexicon;
 mod trec_interned;
