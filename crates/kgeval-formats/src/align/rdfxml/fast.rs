@@ -29,7 +29,7 @@ use std::borrow::Cow;
 
 use super::parser::{has_scheme, Parser};
 use super::records::CellRecord;
-use crate::align::measure::measure_value;
+use crate::align::measure::{is_out_of_range, measure_value};
 use crate::align::RDF_NS;
 
 /// A canonical cell, read but not yet recorded.
@@ -89,7 +89,9 @@ impl<'a> Parser<'a, '_> {
             if step == 0 {
                 if let Some((raw, value, at)) = &cell.measure {
                     // Validated by `canonical_map`: only the out-of-range warning remains.
-                    let _ = self.measure(raw, *at);
+                    if is_out_of_range(*value) {
+                        let _ = self.measure(raw, *at);
+                    }
                     confidence = *value;
                 }
             } else if let Some((raw, at)) = &cell.relation {
