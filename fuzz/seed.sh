@@ -4,12 +4,15 @@
 # Usage: fuzz/seed.sh   (run from anywhere; the corpora are not committed)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-seed() { # target selectors find-expression...
+seed() { # target selectors find-expression... (0 selectors: the file as it is)
     local target=$1 selectors=$2; shift 2
     local dir="$root/fuzz/corpus/$target"
     mkdir -p "$dir"
     find "$root/testdata" -type f -size -32k \( "$@" \) -print0 | while IFS= read -r -d '' file; do
         local name; name=$(echo "${file#"$root"/testdata/}" | tr '/' '_')
+        if ((selectors == 0)); then
+            cp "$file" "$dir/$name"
+        fi
         for ((s = 0; s < selectors; s++)); do
             { printf "\\x$(printf %02x "$s")"; cat "$file"; } >"$dir/$s-$name"
         done
@@ -24,3 +27,4 @@ seed qald 2 -path '*qald*'
 seed lexicon 4 -path '*lemon*'
 seed meta 6 -name '*.csv' -o -name '*.json' -o -path '*trec_eval*'
 seed manifest 1 -name '*.toml'
+seed npy 0 -name '*.npy'

@@ -31,17 +31,21 @@ pub(crate) enum Layout {
     /// AgreementMakerLight's layout: tab indentation, a blank line between maps and
     /// `<measure>` before `<relation>` (LogMap writes that order too).
     MeasureFirst,
+    /// The OAEI conference references as MELT's test resources hold them: tab indentation,
+    /// `<Cell cid='N'>`, single quotes, `xsd:float`, `<measure>` before `<relation>`.
+    CellId,
 }
 
 impl Layout {
     /// Every layout, canonical first.
-    pub(crate) const ALL: [Layout; 6] = [
+    pub(crate) const ALL: [Layout; 7] = [
         Layout::Canonical,
         Layout::Melt,
         Layout::SingleQuoted,
         Layout::XsdPrefixed,
         Layout::EntityDatatype,
         Layout::MeasureFirst,
+        Layout::CellId,
     ];
 
     /// The name used in file names, `--layouts` and the report.
@@ -53,6 +57,7 @@ impl Layout {
             Layout::XsdPrefixed => "xsd-prefixed",
             Layout::EntityDatatype => "entity-datatype",
             Layout::MeasureFirst => "measure-first",
+            Layout::CellId => "cell-id",
         }
     }
 
@@ -113,13 +118,27 @@ impl Layout {
                     onto("2")
                 )
             }
+            Layout::CellId => {
+                let onto = |side: &str| {
+                    let name = source(side);
+                    format!(
+                        "\t\t\t\t<onto{side}>\n\t\t\t\t<Ontology rdf:about=\"http://bench.kgeval.org/{name}\">\n\t\t\t\t  <location>http://bench.kgeval.org/{name}.owl</location>\n\t\t\t\t</Ontology>\n\t\t\t\t</onto{side}>\n"
+                    )
+                };
+                format!(
+                    "<?xml version='1.0' encoding='utf-8'?>\n\t\t\t\t<rdf:RDF xmlns='{ALIGN}' \n\t\t\t\t\t xmlns:rdf='{RDF}' \n\t\t\t\t\t xmlns:xsd='{XSD}'>\n\t\t\t\t<Alignment>\n\t\t\t\t<xml>yes</xml>\n\t\t\t\t<level>0</level>\n\t\t\t\t<type>??</type>\n\t\t\t\t\n{}{}",
+                    onto("1"),
+                    onto("2")
+                )
+            }
             Layout::MeasureFirst => format!(
                 "<?xml version='1.0' encoding='utf-8'?>\n<rdf:RDF xmlns='{ALIGN}'\n\t xmlns:rdf='{RDF}' \n\t xmlns:xsd='{XSD}' \n\t alignmentSource='AgreementMakerLight'>\n\n<Alignment>\n\t<xml>yes</xml>\n\t<level>0</level>\n\t<type>11</type>\n\t<onto1>http://bench.kgeval.org/source</onto1>\n\t<onto2>http://bench.kgeval.org/target</onto2>\n\t<uri1>http://bench.kgeval.org/source</uri1>\n\t<uri2>http://bench.kgeval.org/target</uri2>\n"
             ),
         }
     }
 
-    fn cell(self, w: &mut impl Write, e1: u64, e2: u64, measure: f64) -> std::io::Result<()> {
+    /// Writes cell number `i` (from 1), of entities `e1` and `e2`.
+    fn cell(self, w: &mut impl Write, i: usize, [e1, e2]: [u64; 2], measure: f64) -> std::io::Result<()> {
         let (s, t) = ("http://bench.kgeval.org/source#Entity_", "http://bench.kgeval.org/target#Entity_");
         match self {
             Layout::Canonical | Layout::XsdPrefixed | Layout::EntityDatatype | Layout::Melt => {
@@ -136,6 +155,10 @@ impl Layout {
             Layout::SingleQuoted => write!(
                 w,
                 "  <map>\n    <Cell>\n      <entity1 rdf:resource='{s}{e1}'/>\n      <entity2 rdf:resource='{t}{e2}'/>\n      <relation>=</relation>\n      <measure rdf:datatype='{XSD}float'>{measure:.6}</measure>\n    </Cell>\n  </map>\n"
+            ),
+            Layout::CellId => write!(
+                w,
+                "\t\t\t\t\t\t\t<map>\n\t\t\t\t\t\t\t\t<Cell cid='{i}'>\n\t\t\t\t\t\t\t\t\t<entity1 rdf:resource='{s}{e1}'/>\n\t\t\t\t\t\t\t\t\t<entity2 rdf:resource='{t}{e2}'/>\n\t\t\t\t\t\t\t\t\t<measure rdf:datatype='xsd:float'>{measure:.6}</measure>\n\t\t\t\t\t\t\t\t\t<relation>=</relation>\n\t\t\t\t\t\t\t\t</Cell>\n\t\t\t\t\t\t\t</map>\n"
             ),
             Layout::MeasureFirst => write!(
                 w,
@@ -182,13 +205,13 @@ pub(crate) fn generate(systems: &[(Layout, &Path)], reference: Option<&Path>, ce
         let e2 = rng.gen_range(0..entities);
         let measure: f64 = rng.gen_range(0.0..1.0);
         for (layout, w) in &mut outs {
-            layout.cell(w, e1, e2, measure)?;
+            layout.cell(w, i + 1, [e1, e2], measure)?;
         }
         if i % 10 == 0 {
             // Drawn whether or not the reference is written, so every file sees the same draws.
             let other = if (i / 10) % 2 == 0 { e2 } else { rng.gen_range(0..entities) };
             if let Some(w) = &mut refw {
-                Layout::Canonical.cell(w, e1, other, 1.0)?;
+                Layout::Canonical.cell(w, i / 10 + 1, [e1, other], 1.0)?;
             }
         }
     }

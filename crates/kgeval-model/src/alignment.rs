@@ -116,6 +116,12 @@ impl Alignment {
         }
     }
 
+    /// Makes room for `n` more cells (a reader that knows how many are coming).
+    pub fn reserve(&mut self, n: usize) {
+        self.cells.reserve(n);
+        self.index.reserve(n);
+    }
+
     /// The duplicate policy in force.
     #[must_use]
     pub fn policy(&self) -> DuplicatePolicy {

@@ -91,25 +91,8 @@ impl ScoreMatrix {
         let file = File::open(path).map_err(|e| FormatError::io(&name, e))?;
         let length = file.metadata().map_err(|e| FormatError::io(&name, e))?.len();
         let header = header::read(&file, length).map_err(|message| error(&name, message))?;
+        let data_bytes = data_bytes(&header, length, &name)?;
         let (rows, cols) = header.shape;
-        let data_bytes = rows
-            .checked_mul(cols)
-            .and_then(|n| n.checked_mul(header.dtype.size()))
-            .and_then(|n| u64::try_from(n).ok())
-            .ok_or_else(|| {
-                error(&name, format!("found shape ({rows}, {cols}), expected a size that fits in memory"))
-            })?;
-        let found = length - header.data_offset;
-        if found != data_bytes {
-            let what = if found < data_bytes { "the file is truncated" } else { "trailing bytes after the data" };
-            return Err(error(
-                &name,
-                format!(
-                    "found {found} data bytes ({what}), expected {rows} × {cols} {} values = {data_bytes} bytes",
-                    header.dtype
-                ),
-            ));
-        }
         let fortran = header.fortran_order.then(|| {
             if data_bytes == 0 {
                 return FortranData::Unmapped;
@@ -404,6 +387,42 @@ fn read_at(path: &Path, offset: u64, len: usize) -> std::io::Result<Vec<u8>> {
     Ok(bytes)
 }
 
+/// Checks a whole `.npy` file given as bytes (`name` for messages) as [`ScoreMatrix::open`]
+/// checks the file it opens: the header, then the data length. Returns the shape. For the
+/// fuzz target of the header reader; the errors are the ones `open` reports.
+///
+/// # Errors
+/// [`FormatError::Syntax`] as [`ScoreMatrix::open`].
+#[doc(hidden)]
+pub fn check_npy(bytes: &[u8], name: &str) -> Result<(usize, usize), FormatError> {
+    let length = bytes.len() as u64;
+    let header = header::read(bytes, length).map_err(|message| error(name, message))?;
+    data_bytes(&header, length, name)?;
+    Ok(header.shape)
+}
+
+/// The number of data bytes `header` announces, checked against the file's `length`.
+fn data_bytes(header: &header::Header, length: u64, name: &str) -> Result<u64, FormatError> {
+    let (rows, cols) = header.shape;
+    let data_bytes = rows
+        .checked_mul(cols)
+        .and_then(|n| n.checked_mul(header.dtype.size()))
+        .and_then(|n| u64::try_from(n).ok())
+        .ok_or_else(|| error(name, format!("found shape ({rows}, {cols}), expected a size that fits in memory")))?;
+    let found = length - header.data_offset;
+    if found != data_bytes {
+        let what = if found < data_bytes { "the file is truncated" } else { "trailing bytes after the data" };
+        return Err(error(
+            name,
+            format!(
+                "found {found} data bytes ({what}), expected {rows} × {cols} {} values = {data_bytes} bytes",
+                header.dtype
+            ),
+        ));
+    }
+    Ok(data_bytes)
+}
+
 fn error(file: &str, message: impl Into<String>) -> FormatError {
     FormatError::syntax(file, 0, 0, message)
 }
@@ -411,6 +430,42 @@ fn error(file: &str, message: impl Into<String>) -> FormatError {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The bytes entry point of the fuzz target says what `open` says, on every `.npy` of
+    /// `testdata/` (good and bad) and on truncations of a good one.
+    #[test]
+    fn check_npy_agrees_with_open() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/kgc");
+        let mut files = Vec::new();
+        for dir in ["mini", "npy", "bad"] {
+            for entry in std::fs::read_dir(root.join(dir)).unwrap() {
+                let path = entry.unwrap().path();
+                if path.extension().is_some_and(|e| e == "npy") {
+                    files.push(path);
+                }
+            }
+        }
+        assert!(files.len() >= 12, "{files:?}");
+        let tmp = tempfile::tempdir().unwrap();
+        let good = std::fs::read(root.join("npy/pykeen-fixture-f64.npy")).unwrap();
+        for cut in [0, 5, 9, 11, 40, good.len() - 1] {
+            let path = tmp.path().join(format!("cut-{cut}.npy"));
+            std::fs::write(&path, &good[..cut]).unwrap();
+            files.push(path);
+        }
+        let mut oks = 0;
+        for path in files {
+            let name = path.display().to_string();
+            let bytes = std::fs::read(&path).unwrap();
+            let opened = ScoreMatrix::open(&path).map(|m| (m.rows(), m.cols())).map_err(|e| e.to_string());
+            let checked = check_npy(&bytes, &name).map_err(|e| e.to_string());
+            assert_eq!(checked, opened, "{name}");
+            oks += usize::from(checked.is_ok());
+        }
+        // mini (2), npy (6) and bad/scores-wrong-shape.npy (a good file of the wrong shape for
+        // its test set) open; the other three of bad/ and the truncations do not.
+        assert_eq!(oks, 9);
+    }
 
     /// A Fortran-order matrix that cannot be mapped is read column by column: the same rows.
     #[test]

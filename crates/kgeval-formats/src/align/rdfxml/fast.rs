@@ -11,24 +11,25 @@
 //! </map>
 //! ```
 //!
-//! (the four children in any order, `measure` with or without `rdf:datatype`, attribute values
-//! in `"` or `'`, any XML whitespace between tags and around `=`, `rdf:datatype` as an IRI, a
-//! CURIE such as `xsd:float` or an entity reference such as `&xsd;float`). It reads such a
-//! `<map>` straight from the bytes, without tokens or attribute lists, and only when the
-//! general path would read it the same way without an error: the `rdf` prefix bound to the RDF
-//! namespace, no `<` in values, IRIs absolute or no `xml:base` in scope, a finite measure, each
-//! child once. References (`&amp;`, `&#38;`, entities of the internal DTD) in values and text
-//! are expanded exactly as the general path expands them, through the same bounded expansion
-//! (the DTD's declared entities, the document's expansion budget); a `<map>` the fast path gives
-//! up on is charged nothing. Anything else (comments, other attributes, `rdf:about` on the
-//! cell, EDOAL, a reference that does not resolve, …) leaves the `<map>` to the general path,
-//! which starts exactly where the fast path stopped.
+//! (the four children in any order, `measure` with or without `rdf:datatype`, plain attributes
+//! on `<Cell>` such as MELT's `cid='1'` or an `rdf:about`, attribute values in `"` or `'`, any
+//! XML whitespace between tags and around `=`, `rdf:datatype` as an IRI, a CURIE such as
+//! `xsd:float` or an entity reference such as `&xsd;float`). It reads such a `<map>` straight
+//! from the bytes, without tokens or attribute lists, and only when the general path would read
+//! it the same way without an error: the `rdf` prefix bound to the RDF namespace, no `<` in
+//! values, IRIs absolute or no `xml:base` in scope, a finite measure, each child once.
+//! References (`&amp;`, `&#38;`, entities of the internal DTD) in values and text are expanded
+//! exactly as the general path expands them, through the same bounded expansion (the DTD's
+//! declared entities, the document's expansion budget); a `<map>` the fast path gives up on is
+//! charged nothing. Anything else (comments, other attributes, namespace declarations or
+//! `xml:base` on the cell, EDOAL, a reference that does not resolve, …) leaves the `<map>` to
+//! the general path, which starts exactly where the fast path stopped.
 
 use std::borrow::Cow;
 
 use super::parser::{has_scheme, Parser};
 use super::records::CellRecord;
-use crate::align::measure::measure_value;
+use crate::align::measure::{is_out_of_range, measure_value};
 use crate::align::RDF_NS;
 
 /// A canonical cell, read but not yet recorded.
@@ -88,7 +89,9 @@ impl<'a> Parser<'a, '_> {
             if step == 0 {
                 if let Some((raw, value, at)) = &cell.measure {
                     // Validated by `canonical_map`: only the out-of-range warning remains.
-                    let _ = self.measure(raw, *at);
+                    if is_out_of_range(*value) {
+                        let _ = self.measure(raw, *at);
+                    }
                     confidence = *value;
                 }
             } else if let Some((raw, at)) = &cell.relation {
@@ -105,7 +108,7 @@ impl<'a> Parser<'a, '_> {
         let mut i = expect(bytes, i, b"<map>")?;
         i = skip_ws(bytes, i);
         let at = i;
-        i = expect(bytes, i, b"<Cell>")?;
+        i = self.cell_start(doc, bytes, expect(bytes, i, b"<Cell")?)?;
         let mut cell = Canonical { at, entity: [None, None], relation: None, measure: None };
         loop {
             i = skip_ws(bytes, i);
@@ -163,6 +166,45 @@ impl<'a> Parser<'a, '_> {
         cell.entity[1].as_ref()?;
         i = expect(bytes, skip_ws(bytes, i), b"</map>")?;
         Some((cell, i))
+    }
+
+    /// The attributes of `<Cell` from `i` (just after the name) to `>`, which the general path
+    /// checks and ignores: MELT's `cid='1'`, an `rdf:about`. Taken when the general path would
+    /// take them without an error or an effect: unprefixed names other than `xmlns` or the
+    /// `rdf:` prefix (bound, see [`Parser::fast_maps`]), each once, quoted values without `<`,
+    /// their references checked (not expanded) as the general path checks them. Returns the
+    /// offset after `>`; `None` for anything else (`xml:base`, a namespace declaration, …).
+    fn cell_start(&mut self, doc: &'a str, bytes: &'a [u8], mut i: usize) -> Option<usize> {
+        let mut names: [&[u8]; 4] = [b""; 4];
+        for seen in 0..=names.len() {
+            let j = skip_ws(bytes, i);
+            if bytes.get(j) == Some(&b'>') {
+                return Some(j + 1);
+            }
+            if j == i || seen == names.len() {
+                return None;
+            }
+            let local = bytes.get(j..)?.strip_prefix(b"rdf:").map_or(j, |_| j + 4);
+            let mut k = local;
+            while bytes.get(k).is_some_and(|&b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.')) {
+                k += 1;
+            }
+            let name = &bytes[j..k];
+            if k == local || !(bytes[local].is_ascii_alphabetic() || bytes[local] == b'_') {
+                return None;
+            }
+            if name.eq_ignore_ascii_case(b"xmlns") || names[..seen].contains(&name) {
+                return None;
+            }
+            names[seen] = name;
+            let k = skip_ws(bytes, expect(bytes, skip_ws(bytes, k), b"=")?);
+            let (raw, close) = value(doc, bytes, k)?;
+            if memchr::memchr(b'&', raw.as_bytes()).is_some() {
+                self.validate_refs(raw, close - raw.len(), "attribute value").ok()?;
+            }
+            i = close + 1;
+        }
+        None
     }
 
     /// `raw` (at offset `at`) with its references expanded as the general path expands them;

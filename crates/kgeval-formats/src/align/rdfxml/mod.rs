@@ -11,13 +11,14 @@
 //!
 //! Speed (a million cells is a 310 MB file): canonical `<map>` elements are read by a fast
 //! path straight from the bytes ([`fast`]); large documents are cut at `<map>` boundaries
-//! and the stretches parsed on rayon's threads from the state after the prolog. Parsing only
-//! records IRIs and cells ([`records`]); interning happens afterwards, sequentially and in
-//! document order, so ids, duplicates, warnings and lines do not depend on the cut. Any
-//! error, or anything a stretch cannot decide alone (a header field after the cells, a
-//! mismatched end tag, the entity budget), sends the read back to the sequential path, and
-//! an error is always reported by the exact path (one quick-xml reader over the whole
-//! document), so messages and positions never depend on the fast paths.
+//! into stretches of a few MB, parsed on rayon's threads from the state after the prolog.
+//! Parsing only records IRIs (hashed on the parsing thread) and cells ([`records`]);
+//! interning happens in document order, one group of stretches while the next group is
+//! parsed, so ids, duplicates, warnings and lines do not depend on the cut. Any error, or
+//! anything a stretch cannot decide alone (a header field after the cells, a mismatched end
+//! tag, the entity budget), sends the read back to the sequential path (what was interned is
+//! forgotten first), and an error is always reported by the exact path (one quick-xml reader
+//! over the whole document), so messages and positions never depend on the fast paths.
 //!
 //! Layout: [`parser`] (event loop, end tags), [`cell`] (measure, relation, finished cells), [`elements`] (start tags, attributes,
 //! namespaces), [`fast`], [`records`], [`dtd`] (DOCTYPE, entities, unescaping), [`repair`]
@@ -47,6 +48,9 @@ pub(crate) use self::repair::{decode, repair_ampersands};
 /// Documents at least this large are parsed in parallel stretches.
 const PARALLEL_THRESHOLD: usize = 8 << 20;
 
+/// The size of a stretch of a parallel read.
+const STRETCH_BYTES: usize = 4 << 20;
+
 /// Reads an Alignment-API RDF/XML document.
 pub(crate) fn read(
     input: &[u8],
@@ -54,7 +58,11 @@ pub(crate) fn read(
     options: &ReadOptions,
     interner: &mut Interner,
 ) -> Result<ReadAlignment, FormatError> {
-    let cut = Cut { parallel_from: PARALLEL_THRESHOLD, stretches: rayon::current_num_threads(), fast: true };
+    let threads = rayon::current_num_threads();
+    // One thread: no stretches. Several: pieces of about STRETCH_BYTES, so that merging one
+    // group of them overlaps with parsing the next.
+    let stretches = if threads > 1 { (input.len() / STRETCH_BYTES).max(threads) } else { 1 };
+    let cut = Cut { parallel_from: PARALLEL_THRESHOLD, stretches, fast: true };
     read_cut(input, file, options, interner, cut)
 }
 
@@ -98,33 +106,49 @@ fn read_cut(
     let Cut { parallel_from, stretches, fast } = cut;
     let doc = decode(input, file)?;
     crate::xml_guard::check_declarations(doc.as_bytes(), file)?;
-    let mut warnings = Warnings::default();
+    let mut repaired_count = 0;
     let repaired;
     let doc = if options.repair_xml {
         let (fixed, count) = repair_ampersands(doc);
-        if count > 0 {
-            warnings.push("repaired-xml", || {
-                Diagnostic::note("repaired-xml", format!("repaired {count} raw '&' (escaped as '&amp;')"))
-                    .at(Location { file: file.to_owned(), line: 0, column: 0 })
-            });
-        }
+        repaired_count = count;
         repaired = fixed;
         &*repaired
     } else {
         doc
     };
-    let parallel = (fast && doc.len() >= parallel_from && stretches > 1)
-        .then(|| parse_parallel(doc, file, options, stretches))
-        .flatten();
-    let (parser, parts) = match parallel {
-        Some(read) => read,
-        None => match parse_whole(doc, file, options, if fast { Mode::Fast } else { Mode::Exact }) {
-            Ok(read) => read,
-            Err(_) => parse_whole(doc, file, options, Mode::Exact)?,
-        },
+    let fresh = || {
+        let mut warnings = Warnings::default();
+        if repaired_count > 0 {
+            warnings.push("repaired-xml", || {
+                Diagnostic::note("repaired-xml", format!("repaired {repaired_count} raw '&' (escaped as '&amp;')"))
+                    .at(Location { file: file.to_owned(), line: 0, column: 0 })
+            });
+        }
+        (Alignment::with_policy(options.duplicate_policy), warnings)
     };
-    let mut alignment = Alignment::with_policy(options.duplicate_policy);
-    records::merge(parts, doc, file, interner, &mut alignment, &mut warnings);
+    let (mut alignment, mut warnings) = fresh();
+    records::reserve_for(doc.len(), interner, &mut alignment);
+    let interned = interner.len();
+    let mut parser = None;
+    if fast && doc.len() >= parallel_from && stretches > 1 {
+        parser = read_parallel(doc, file, options, stretches, interner, &mut alignment, &mut warnings);
+        if parser.is_none() {
+            // Back to the state before: the sequential read interns from there.
+            interner.truncate(interned);
+            (alignment, warnings) = fresh();
+        }
+    }
+    let parser = match parser {
+        Some(parser) => parser,
+        None => {
+            let (parser, records) = match parse_whole(doc, file, options, if fast { Mode::Fast } else { Mode::Exact }) {
+                Ok(read) => read,
+                Err(_) => parse_whole(doc, file, options, Mode::Exact)?,
+            };
+            records::merge((records, 0), doc, file, interner, &mut alignment, &mut warnings);
+            parser
+        }
+    };
     let mut header = parser.header;
     // Legacy files: `uri1` is the ontology IRI, `onto1` its location.
     let [uri1, uri2] = parser.uri;
@@ -138,32 +162,40 @@ fn read_cut(
     Ok(ReadAlignment { alignment, format: AlignmentFormat::RdfXml, warnings: warnings.finish(file) })
 }
 
-/// Records of the parts of a document with the number of lines before each, and the parser
-/// that read the header.
-type Parsed<'a, 'o> = (Parser<'a, 'o>, Vec<(Records<'a>, u32)>);
-
-/// Parses the whole document on this thread.
+/// Parses the whole document on this thread; returns the parser (with the header) and the
+/// records.
 fn parse_whole<'a, 'o>(
     doc: &'a str,
     file: &'o str,
     options: &'o ReadOptions,
     mode: Mode,
-) -> Result<Parsed<'a, 'o>, FormatError> {
+) -> Result<(Parser<'a, 'o>, Records<'a>), FormatError> {
     let mut parser = Parser::new(doc, file, options, mode);
     parser.run(0, doc.len())?;
     let records = std::mem::take(&mut parser.out);
-    Ok((parser, vec![(records, 0)]))
+    Ok((parser, records))
 }
 
+/// A parsed stretch: its records, the entity budget it spent and its number of lines.
+type Stretch<'a> = (Records<'a>, usize, u32);
+
 /// Parses the prolog (up to the first `<map>`), then `stretches` stretches of the body cut at
-/// `<map>` boundaries, in parallel, each from a copy of the state after the prolog. `None`
-/// when any part fails or cannot be read alone; the caller then reads sequentially.
-fn parse_parallel<'a, 'o>(
+/// `<map>` boundaries, each from a copy of the state after the prolog, and merges them into
+/// `alignment` in document order. Parsing and merging overlap: the stretches are taken in
+/// groups of one per thread, and while one thread merges a group the others parse the next
+/// (`rayon::join`, so a thread that finishes its part helps with the other and nothing
+/// blocks). Returns the parser that read the header; `None` when any stretch fails or cannot
+/// be read alone, or the stretches together overspend the entity budget: the caller then
+/// undoes what was merged and reads sequentially.
+fn read_parallel<'a, 'o>(
     doc: &'a str,
     file: &'o str,
     options: &'o ReadOptions,
     stretches: usize,
-) -> Option<Parsed<'a, 'o>> {
+    interner: &mut Interner,
+    alignment: &mut Alignment,
+    warnings: &mut Warnings,
+) -> Option<Parser<'a, 'o>> {
     let finder = memchr::memmem::Finder::new(b"<map>");
     let bytes = doc.as_bytes();
     let first = finder.find(bytes)?;
@@ -178,29 +210,43 @@ fn parse_parallel<'a, 'o>(
         }
     }
     cuts.push(doc.len());
+    let ranges: Vec<(usize, usize)> = cuts.windows(2).map(|w| (w[0], w[1])).collect();
     let budget = prolog.expansion_budget;
-    let parts = cuts
-        .windows(2)
-        .collect::<Vec<_>>()
-        .into_par_iter()
-        .map(|range| {
-            let (start, end) = (range[0], range[1]);
-            let mut part = prolog.fork(start, end == doc.len());
-            part.run(start, end).ok()?;
-            let spent = budget.saturating_sub(part.expansion_budget);
-            let lines = part.line_of(end) - 1;
-            Some((std::mem::take(&mut part.out), spent, lines))
-        })
-        .collect::<Option<Vec<_>>>()?;
-    // Each stretch checked the entity budget alone; together they must fit it too.
-    if parts.iter().map(|(_, spent, _)| spent).sum::<usize>() > budget {
-        return None;
-    }
     let mut shift = prolog.line_of(first) - 1;
-    let mut merged = vec![(std::mem::take(&mut prolog.out), 0)];
-    for (records, _, lines) in parts {
-        merged.push((records, shift));
-        shift += lines;
+    records::merge((std::mem::take(&mut prolog.out), 0), doc, file, interner, alignment, warnings);
+    let prolog_ref = &prolog;
+    let parse_group = |group: &[(usize, usize)]| -> Option<Vec<Stretch<'a>>> {
+        group
+            .par_iter()
+            .map(|&(start, end)| {
+                let mut part = prolog_ref.fork(start, end == doc.len());
+                part.run(start, end).ok()?;
+                let spent = budget.saturating_sub(part.expansion_budget);
+                let lines = part.line_of(end) - 1;
+                Some((std::mem::take(&mut part.out), spent, lines))
+            })
+            .collect()
+    };
+    let mut groups = ranges.chunks(rayon::current_num_threads().max(1));
+    let mut spent = 0;
+    let mut parsed = parse_group(groups.next()?)?;
+    loop {
+        let group = groups.next();
+        let (_, following) = rayon::join(
+            || {
+                for (records, piece_spent, lines) in parsed {
+                    spent += piece_spent;
+                    records::merge((records, shift), doc, file, interner, alignment, warnings);
+                    shift += lines;
+                }
+            },
+            || group.map(parse_group),
+        );
+        match following {
+            None => break,
+            Some(next) => parsed = next?,
+        }
     }
-    Some((prolog, merged))
+    // Each stretch checked the entity budget alone; together they must fit it too.
+    (spent <= budget).then_some(prolog)
 }

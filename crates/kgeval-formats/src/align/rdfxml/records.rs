@@ -4,7 +4,9 @@
 
 use std::borrow::Cow;
 
-use kgeval_model::{Alignment, Correspondence, Diagnostic, InsertOutcome, Interner, Location, Relation, TermId};
+use kgeval_model::{
+    Alignment, Correspondence, Diagnostic, InsertOutcome, Interner, Location, Relation, TermHash, TermId,
+};
 
 use crate::align::tsv::column_of;
 use crate::warnings::{Warnings, MAX_WARNINGS_PER_CODE};
@@ -24,8 +26,9 @@ pub(super) struct CellRecord {
 /// Terms, cells and warnings of one stretch, in document order.
 #[derive(Debug, Default, Clone)]
 pub(super) struct Records<'a> {
-    /// Every IRI the sequential reader would intern, in the order it would.
-    pub(super) terms: Vec<Cow<'a, str>>,
+    /// Every IRI the sequential reader would intern, in the order it would, with its hash
+    /// (computed here, on the thread that parses the stretch).
+    pub(super) terms: Vec<(Cow<'a, str>, TermHash)>,
     pub(super) cells: Vec<CellRecord>,
     /// Warnings kept (at most [`MAX_WARNINGS_PER_CODE`] per code), each with the number of
     /// cells finished before it.
@@ -41,7 +44,8 @@ pub(super) struct Records<'a> {
 impl<'a> Records<'a> {
     /// Records an IRI; returns its index.
     pub(super) fn term(&mut self, iri: Cow<'a, str>) -> u32 {
-        self.terms.push(iri);
+        let hash = Interner::hash(&iri);
+        self.terms.push((iri, hash));
         (self.terms.len() - 1) as u32
     }
 
@@ -64,61 +68,65 @@ impl<'a> Records<'a> {
     }
 }
 
-/// Interns and inserts the records of consecutive stretches, each with the number of lines
-/// before it, in document order.
+/// Room in `interner` and `alignment` for what a document of `len` bytes may hold (about a
+/// cell per 300 bytes, two IRIs each: slightly more than the densest real layout), so that
+/// neither is rebuilt while it fills.
+pub(super) fn reserve_for(len: usize, interner: &mut Interner, alignment: &mut Alignment) {
+    interner.reserve(len / 128, len / 4);
+    alignment.reserve(len / 256);
+}
+
+/// Interns and inserts the records of one stretch, which starts after `shift` lines, after
+/// those of the stretches before it (document order).
 pub(super) fn merge(
-    parts: Vec<(Records<'_>, u32)>,
+    (records, shift): (Records<'_>, u32),
     doc: &str,
     file: &str,
     interner: &mut Interner,
     alignment: &mut Alignment,
     warnings: &mut Warnings,
 ) {
-    let mut ids: Vec<TermId> = Vec::new();
-    for (records, shift) in parts {
-        ids.clear();
-        ids.extend(records.terms.iter().map(|term| interner.intern(term)));
-        let mut pending = records.warnings.into_iter().peekable();
-        for (index, cell) in records.cells.iter().enumerate() {
-            while let Some((_, mut diagnostic)) = pending.next_if(|(before, _)| *before <= index) {
-                shift_line(&mut diagnostic, shift);
-                warnings.push(diagnostic.code, || diagnostic);
-            }
-            let correspondence = Correspondence {
-                entity1: ids[cell.entity[0] as usize],
-                entity2: ids[cell.entity[1] as usize],
-                relation: cell.relation,
-                confidence: cell.confidence,
-                line: cell.line + shift,
-            };
-            if alignment.insert(correspondence) == InsertOutcome::Duplicate {
-                warnings.push("duplicate-cell", || {
-                    let message = format!(
-                        "duplicate cell ({}, {}, {}): the first occurrence is kept",
-                        interner.resolve(correspondence.entity1),
-                        interner.resolve(correspondence.entity2),
-                        correspondence.relation
-                    );
-                    let location = Location {
-                        file: file.to_owned(),
-                        line: correspondence.line,
-                        column: column_of(doc.as_bytes(), cell.at),
-                    };
-                    Diagnostic::warning("duplicate-cell", message).at(location)
-                });
-            }
-        }
-        for (_, mut diagnostic) in pending {
+    let ids: Vec<TermId> = records.terms.iter().map(|(term, hash)| interner.intern_hashed(term, *hash)).collect();
+    let mut pending = records.warnings.into_iter().peekable();
+    for (index, cell) in records.cells.iter().enumerate() {
+        while let Some((_, mut diagnostic)) = pending.next_if(|(before, _)| *before <= index) {
             shift_line(&mut diagnostic, shift);
             warnings.push(diagnostic.code, || diagnostic);
         }
-        for (code, count) in records.counts {
-            if count > MAX_WARNINGS_PER_CODE {
-                warnings.add_unlisted(code, count - MAX_WARNINGS_PER_CODE);
-            }
+        let correspondence = Correspondence {
+            entity1: ids[cell.entity[0] as usize],
+            entity2: ids[cell.entity[1] as usize],
+            relation: cell.relation,
+            confidence: cell.confidence,
+            line: cell.line + shift,
+        };
+        if alignment.insert(correspondence) == InsertOutcome::Duplicate {
+            warnings.push("duplicate-cell", || {
+                let message = format!(
+                    "duplicate cell ({}, {}, {}): the first occurrence is kept",
+                    interner.resolve(correspondence.entity1),
+                    interner.resolve(correspondence.entity2),
+                    correspondence.relation
+                );
+                let location = Location {
+                    file: file.to_owned(),
+                    line: correspondence.line,
+                    column: column_of(doc.as_bytes(), cell.at),
+                };
+                Diagnostic::warning("duplicate-cell", message).at(location)
+            });
         }
-        alignment.skipped_cells += records.skipped;
     }
+    for (_, mut diagnostic) in pending {
+        shift_line(&mut diagnostic, shift);
+        warnings.push(diagnostic.code, || diagnostic);
+    }
+    for (code, count) in records.counts {
+        if count > MAX_WARNINGS_PER_CODE {
+            warnings.add_unlisted(code, count - MAX_WARNINGS_PER_CODE);
+        }
+    }
+    alignment.skipped_cells += records.skipped;
 }
 
 fn shift_line(diagnostic: &mut Diagnostic, shift: u32) {

@@ -9,8 +9,7 @@
 //! `astype('>f8')`); decoded per value, never converted to another precision. `=` (native) is
 //! not accepted: a file does not say which machine's order it meant.
 
-use std::fs::File;
-use std::io::Read as _;
+use std::io::Read;
 
 use kgeval_model::ranking::ScoreDtype;
 
@@ -29,9 +28,10 @@ pub(super) struct Header {
     pub(super) data_offset: u64,
 }
 
-/// Reads and checks the header at the start of `file` (`length` bytes long); the message of
-/// an error says what was found and what was expected.
-pub(super) fn read(mut file: &File, length: u64) -> Result<Header, String> {
+/// Reads and checks the header at the start of `file` (`length` bytes long: an open file, or
+/// the bytes of one for the fuzz target); the message of an error says what was found and
+/// what was expected.
+pub(super) fn read(mut file: impl Read, length: u64) -> Result<Header, String> {
     let mut prefix = [0_u8; 12];
     let available = length.min(12) as usize;
     file.read_exact(&mut prefix[..available]).map_err(|e| format!("cannot read the header: {e}"))?;
