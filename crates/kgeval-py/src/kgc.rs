@@ -5,12 +5,13 @@
 
 use half::f16;
 use kgeval::kgc::{KgcTask, RelationWeights, ScoreEvaluator, ScoreRows, ScoreValues};
-use kgeval::{Evaluation, Input, NoProgress, OutputFormat, RenderOptions, SystemInput};
+use kgeval::{Evaluation, Input, NoProgress, SystemInput};
 use kgeval_model::ranking::{NanPolicy, Tolerance};
 use numpy::{PyArray2, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 
+use crate::compare::Table;
 use crate::errors::{invalid, to_py};
 
 /// The task's inputs and options as Python gives them; `None` takes the facade's default.
@@ -92,10 +93,10 @@ impl Options {
     }
 }
 
-/// `kgeval kgc --format json` of an evaluation (with `--per-item` when the task asked).
-fn json(evaluation: &Evaluation, per_item: bool) -> String {
-    let options = RenderOptions { version: env!("CARGO_PKG_VERSION").to_owned(), per_item, ..RenderOptions::default() };
-    evaluation.render(OutputFormat::Json, &options)
+/// `kgeval kgc --format json` of an evaluation (with `--per-item` when the task asked) and its
+/// per-item score table, for `kgeval.compare`.
+fn json(evaluation: Evaluation, per_item: bool) -> (String, Table) {
+    crate::compare::rendered(evaluation, per_item)
 }
 
 /// A numpy array's rows, borrowed, and what the facade needs to rank them (GIL released).
@@ -159,20 +160,21 @@ fn attribute(value: &Bound<'_, PyAny>, name: &str) -> String {
 }
 
 /// Evaluates `scores` (a 2-D numpy array, borrowed; or the path of a `.npy` file; or `None`
-/// with `ranks` or `run` among the options) and returns `kgeval kgc --json`'s text.
+/// with `ranks` or `run` among the options) and returns `kgeval kgc --json`'s text and the
+/// per-item score table.
 #[pyfunction]
 #[pyo3(signature = (scores, options))]
 #[allow(clippy::needless_pass_by_value)] // PyO3 extracts arguments by value
-pub(crate) fn kgc_evaluate(py: Python<'_>, scores: &Bound<'_, PyAny>, options: Options) -> PyResult<String> {
+pub(crate) fn kgc_evaluate(py: Python<'_>, scores: &Bound<'_, PyAny>, options: Options) -> PyResult<(String, Table)> {
     let path = match scores.downcast::<PyString>() {
         Ok(path) => Some(path.to_cow()?.into_owned()),
         Err(_) => None,
     };
     let task = options.task(path.as_deref())?;
     if scores.is_none() || path.is_some() {
-        return py.allow_threads(|| task.run(&NoProgress)).map(|e| json(&e, task.per_item)).map_err(|e| to_py(py, &e));
+        return py.allow_threads(|| task.run(&NoProgress)).map(|e| json(e, task.per_item)).map_err(|e| to_py(py, &e));
     }
-    with_rows(py, scores, "scores", |rows| task.run_scores(rows, &NoProgress)).map(|e| json(&e, task.per_item))
+    with_rows(py, scores, "scores", |rows| task.run_scores(rows, &NoProgress)).map(|e| json(e, task.per_item))
 }
 
 /// A KGC evaluation fed a score matrix block by block (`kgeval.kgc.Evaluator`).
@@ -205,11 +207,11 @@ impl KgcEvaluator {
         with_rows(py, block, "block", |rows| inner.add_batch(first_row, rows))
     }
 
-    /// Evaluates every row given; `kgeval kgc --json`'s text.
-    fn finalize(&mut self, py: Python<'_>) -> PyResult<String> {
+    /// Evaluates every row given; `kgeval kgc --json`'s text and the per-item score table.
+    fn finalize(&mut self, py: Python<'_>) -> PyResult<(String, Table)> {
         let inner =
             self.inner.take().ok_or_else(|| invalid("evaluator: found it finalized, expected a new Evaluator"))?;
-        py.allow_threads(|| inner.finalize()).map(|e| json(&e, self.per_item)).map_err(|e| to_py(py, &e))
+        py.allow_threads(|| inner.finalize()).map(|e| json(e, self.per_item)).map_err(|e| to_py(py, &e))
     }
 
     /// The number of rows of the matrix (lines of the question list).

@@ -161,8 +161,8 @@ class TrecEvaluator:
         """``{qid: {measure: value}}`` for the topics in both the run and the qrels."""
 # kgc
 
-def kgc_evaluate(scores: Any, options: Dict[str, Any]) -> str:
-    """``kgeval kgc --format json`` of a 2-D float numpy array (borrowed), a ``.npy`` path, or
+def kgc_evaluate(scores: Any, options: Dict[str, Any]) -> Tuple[str, "ScoreTable"]:
+    """``kgeval kgc --format json`` (and the per-item score table) of a 2-D float numpy array (borrowed), a ``.npy`` path, or
     ``None`` (ranks or a run among the options)."""
 
 class KgcEvaluator:
@@ -170,7 +170,7 @@ class KgcEvaluator:
 
     def __init__(self, options: Dict[str, Any]) -> None: ...
     def add_batch(self, first_row: int, block: Any) -> None: ...
-    def finalize(self) -> str: ...
+    def finalize(self) -> Tuple[str, "ScoreTable"]: ...
     @property
     def rows(self) -> int: ...
     @property

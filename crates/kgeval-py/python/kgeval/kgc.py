@@ -34,7 +34,7 @@ import json
 import os
 from typing import Any, Dict, Iterable, Iterator, Optional, Tuple
 
-from kgeval._kgeval import InvalidInput, KgcEvaluator, kgc_evaluate
+from kgeval._kgeval import InvalidInput, KgcEvaluator, ScoreTable, kgc_evaluate
 
 __all__ = ["evaluate", "Evaluator", "KgcResult", "PYKEEN_METRICS"]
 
@@ -83,7 +83,10 @@ class KgcResult:
     ``count`` are not computed by kgeval, so they are absent.
     """
 
-    def __init__(self, document: str) -> None:
+    def __init__(self, native: Tuple[str, ScoreTable]) -> None:
+        document, table = native
+        #: The per-question score table: pass the result to :func:`kgeval.compare`.
+        self.table: ScoreTable = table
         self.kgeval: Dict[str, Any] = json.loads(document)
         self.system: Dict[str, Any] = self.kgeval["systems"][0]
 
