@@ -125,9 +125,26 @@ fn kgc_sparsity_campaign_in_a_browser() {
     let Some(dom) = browse(&dir, "kgc-sparsity") else { return };
     check_dom(
         &dom,
-        &["task-FB-Test-O-popularity", "compare-O-vs-S", "compare-S-vs-SC", "compare-depth-series"],
-        &["task-FB-Test-O-popularity-table"],
-        &["task-FB-Test-O-popularity-categories-1", "compare-depth-series-depth"],
+        &[
+            "task-FB-Test-O-popularity",
+            "compare-O-vs-S",
+            "compare-S-vs-SC",
+            "compare-depth-series",
+            "compare-discriminative-power",
+        ],
+        &[
+            "task-FB-Test-O-popularity-table",
+            "compare-discriminative-power-power-1",
+            "compare-discriminative-power-power-2",
+            "compare-discriminative-power-power-3",
+        ],
+        &[
+            "task-FB-Test-O-popularity-categories-1",
+            "compare-depth-series-depth",
+            "compare-discriminative-power-pvalues-1",
+            "compare-discriminative-power-pvalues-2",
+            "compare-discriminative-power-pvalues-3",
+        ],
     );
     // Seed 004: micro MRR tau-b(S, S-C) = −0.2308, tau-b(O, S) = 0.7949.
     assert!(dom.contains("micro MRR: Kendall tau-b -0.2308"), "S vs S-C");
