@@ -80,10 +80,13 @@ fn align_oaei2018_equals_the_track_manifest_and_melt() {
     let (results, report) = run("testdata/campaigns/oaei2018.toml", dir.path());
     assert_eq!(results["title"], "OAEI 2018: conference and anatomy");
     let single = kgeval_json(&["align", "--manifest", "testdata/tracks/oaei2018.toml", "--per-item"]);
-    let expected = systems_by_name(&single);
-    assert_eq!(expected.len(), 14);
+    // The conference task asks for the best threshold (`best_threshold = true`), anatomy not.
+    let with_threshold =
+        kgeval_json(&["align", "--manifest", "testdata/tracks/oaei2018.toml", "--per-item", "--best-threshold"]);
+    assert_eq!(systems_by_name(&single).len(), 14);
     let mut seen = 0;
-    for name in ["conference", "anatomy"] {
+    for (name, single) in [("conference", &with_threshold), ("anatomy", &single)] {
+        let expected = systems_by_name(single);
         let entry = task(&results, name);
         assert_eq!(entry["family"], "align");
         assert_eq!(entry["error"], Value::Null);
@@ -113,6 +116,15 @@ fn align_oaei2018_equals_the_track_manifest_and_melt() {
         "{csv}"
     );
     assert!(csv.contains("conference:AML,cmt-conference,primary,ALL,0.6666666666666666,0.5333333333333333,"), "{csv}");
+    // The best threshold of AML on cmt-conference (as `kgeval align --best-threshold` on MELT's
+    // files): 0.6075, where P, R and F1 stay 8/12, 8/15, 16/27; anatomy has no curve.
+    let pairs = &aml["pairs"];
+    let cmt = pairs.as_array().expect("pairs").iter().find(|p| p["name"] == "cmt-conference").expect("pair");
+    assert!((f(&cmt["best_threshold"], "threshold") - 0.6075).abs() < 5e-5, "{cmt}");
+    assert!((f(&cmt["best_threshold"], "f1") - 16.0 / 27.0).abs() < 1e-12, "{cmt}");
+    assert!(!cmt["threshold_curve"].as_array().expect("curve").is_empty());
+    let anatomy = &task(&results, "anatomy")["result"]["systems"][0]["pairs"][0];
+    assert_eq!(anatomy["best_threshold"], Value::Null, "{anatomy}");
     // The meta-evaluation: a paired t test over the two test cases, 66 pairs of 12 matchers.
     let compare = &task(&results, "conference")["compare"];
     assert_eq!(compare["conventions"]["test"], "t", "{compare}");
@@ -220,6 +232,34 @@ fn trec_campaign_equals_kgeval_trec() {
         "--per-item",
     ]);
     assert_eq!(task(&results, "trec-test")["result"], single);
+    // The data sensitivity over topic subsets equals `kgeval compare --sensitivity`.
+    let sensitivity = kgeval_json(&[
+        "compare",
+        "--sensitivity",
+        "--ratios",
+        "0.4,0.7",
+        "--repeats",
+        "20",
+        "--qrels",
+        &format!("{t}/qrels.test"),
+        "--run",
+        &format!("full={t}/results.test"),
+        "--run",
+        &format!("trunc={t}/results.trunc"),
+        "-m",
+        "map",
+        "-m",
+        "P_10",
+        "--missing",
+        "zero",
+    ]);
+    let entry = comparison(&results, "topic-sensitivity");
+    assert_eq!(entry["error"], Value::Null);
+    assert_eq!(entry["result"], sensitivity);
+    let points = entry["result"]["sensitivity"]["points"].as_array().expect("points");
+    assert_eq!(points.len(), 2);
+    // 3 topics: subsets of 2 of them at both ratios (as `kgeval compare` prints it).
+    assert!(points.iter().all(|p| p["size"] == 2), "{points:?}");
     assert!(report.contains("#### map (higher is better; 3 items, 2 systems)"), "{report}");
     // Conventions by their names, never Rust debug text (`DocnoDescending`).
     assert!(
