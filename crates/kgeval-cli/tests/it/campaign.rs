@@ -141,7 +141,7 @@ fn align_oaei2018_equals_the_track_manifest_and_melt() {
 fn align_and_rank_diso_equal_their_subcommands() {
     let dir = tempfile::tempdir().expect("tempdir");
     let (results, report) = run("testdata/campaigns/diso.toml", dir.path());
-    let d = "testdata/campaigns/../diso/brick-smartenv";
+    let d = "testdata/diso/brick-smartenv";
     let single = kgeval_json(&[
         "align",
         "--profile",
@@ -170,7 +170,7 @@ fn align_and_rank_diso_equal_their_subcommands() {
 fn qald_and_lexicon_qald3_equal_their_subcommands_and_compare() {
     let dir = tempfile::tempdir().expect("tempdir");
     let (results, _) = run("testdata/campaigns/qald3.toml", dir.path());
-    let q = "testdata/campaigns/../qald/qald3";
+    let q = "testdata/qald/qald3";
     let args = [
         "qald",
         "--gold",
@@ -199,7 +199,7 @@ fn qald_and_lexicon_qald3_equal_their_subcommands_and_compare() {
     let mut compare = kgeval_json(&["compare", per_item.to_str().expect("utf-8"), "-m", "f1", "--test", "t"]);
     compare["conventions"]["input_format"] = Value::String("evaluation".to_owned());
     assert_eq!(qa["compare"], compare);
-    let l = "testdata/campaigns/../lemon";
+    let l = "testdata/lemon";
     let lexicon = kgeval_json(&[
         "lexicon",
         "--gold",
@@ -223,7 +223,7 @@ fn qald_and_lexicon_qald3_equal_their_subcommands_and_compare() {
 fn trec_campaign_equals_kgeval_trec() {
     let dir = tempfile::tempdir().expect("tempdir");
     let (results, report) = run("testdata/campaigns/trec_eval.toml", dir.path());
-    let t = "testdata/campaigns/../trec_eval/test";
+    let t = "testdata/trec_eval/test";
     let single = kgeval_json(&[
         "trec",
         &format!("{t}/qrels.test"),
@@ -272,7 +272,7 @@ fn trec_campaign_equals_kgeval_trec() {
 fn kgc_sparsity_equals_kgeval_kgc_and_seed_004_taus() {
     let dir = tempfile::tempdir().expect("tempdir");
     let (results, report) = run("testdata/campaigns/kgc-sparsity.toml", dir.path());
-    let k = "testdata/campaigns/../kgc";
+    let k = "testdata/kgc";
     let single = kgeval_json(&[
         "kgc",
         "--test",
@@ -293,7 +293,7 @@ fn kgc_sparsity_equals_kgeval_kgc_and_seed_004_taus() {
     let both = &task(&results, "FB-Test-O-popularity")["result"]["systems"][0]["scopes"]["both"];
     assert!((f(both, "micro_mrr") - 0.233419).abs() < 5e-7, "{both}");
     assert!((f(both, "micro_mr") - 1394.9279).abs() < 5e-5, "{both}");
-    let r = "testdata/campaigns/../kgc/kgc-sparsity/result";
+    let r = "testdata/kgc/kgc-sparsity/result";
     for (name, left, right) in [
         ("O-vs-S", "FB-Test-O/evaluation.csv", "FB-Test-S/evaluation.csv"),
         ("S-vs-SC", "FB-Test-S/evaluation.csv", "FB-Test-S-C/evaluation.csv"),
@@ -322,6 +322,24 @@ fn kgc_sparsity_equals_kgeval_kgc_and_seed_004_taus() {
     assert!((tau("depth-series", Some("2"), "micro_mrr") - 0.359).abs() < 1e-3);
     assert!(report.contains("| all | micro_mrr | 13 | -0.2308 |"), "{report}");
     assert!(report.contains("| Depth=2 | micro_mrr | 13 | 0.3590 |"), "{report}");
+}
+
+/// Paths joined to the manifest's folder are shown lexically normalised
+/// (`testdata/campaigns/../trec_eval/x` → `testdata/trec_eval/x`) in every output file.
+#[test]
+fn paths_are_shown_normalised() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (results, report) = run("testdata/campaigns/oaei2018.toml", dir.path());
+    let text = results.to_string();
+    assert!(!text.contains("/../"), "{text}");
+    assert!(!report.contains("/../"), "{report}");
+    // A warning's location names the file as a user would type it from the workspace root.
+    let prefix = "testdata/alignment/melt/examples/analyzingMatcherSimilarity/results/conference_conference-v1/";
+    assert!(text.contains(&format!("{prefix}cmt-confof/FCAMapX/systemAlignment.rdf:26:41")), "{text}");
+    for name in ["tables.tex", "index.html", "conference.csv"] {
+        let file = std::fs::read_to_string(dir.path().join("out").join(name)).expect(name);
+        assert!(!file.contains("/../"), "{name}");
+    }
 }
 
 /// A campaign whose second task reads a malformed reference: the first still finishes, the
