@@ -24,6 +24,8 @@ Examples:
       --against testdata/kgc/kgc-sparsity/result/FB-Test-S-C/pooling_depth.csv.gz -m micro_mrr --format csv
   kgeval compare --sensitivity --ratios 0.2,0.5,0.8 --repeats 20 --qrels testdata/trec_eval/test/qrels.test \\
       --run full=testdata/trec_eval/test/results.test --run trunc=testdata/trec_eval/test/results.trunc -m map -m P.10 --missing zero
+  kgeval compare --pvalues FB-Test-O=testdata/kgc/kgc-sparsity/result/FB-Test-O/discriminative_power.csv.gz \\
+      -m micro_mrr -m macro_mrr
 
 Inputs are told by content (--input-format overrides): kgeval JSON written with --per-item
 (any family; one file per system or several systems per file), trec_eval -q output (one file
@@ -36,7 +38,9 @@ p-value matrix (SystemA,SystemB,<metric>..., corrected p-values) or the agreemen
 --sensitivity subsamples items (ChaCha8, seed --seed; subset k of ratio r on stream r*2^32+k),
 recomputes each metric's mean and prints mean ± sd of Kendall tau(subset, full) per ratio; with
 --kgc-test, --kgc-filter and --ranks it subsamples test triples, rebuilds the questions and
-re-evaluates micro, macro, MAP@20 and nDCG@20 from the per-answer ranks.";
+re-evaluates micro, macro, MAP@20 and nDCG@20 from the per-answer ranks. --pvalues reads published
+p-value matrices (one row per system pair) and prints each metric's discriminative power: pairs
+with p < alpha and p < 0.01, the area under the descending p-value curve, the median p.";
 
 /// Arguments of `kgeval compare`.
 #[derive(Debug, Args)]
@@ -113,6 +117,11 @@ pub(crate) struct CompareArgs {
     /// repeat for each system.
     #[arg(long = "ranks", value_name = "NAME=PATH")]
     ranks: Vec<String>,
+    /// A published p-value matrix (kgc-sparsity `discriminative_power.csv`: SystemA,SystemB,
+    /// one column per metric), NAME=PATH or PATH; repeatable. Prints each metric's
+    /// discriminative power at --alpha instead of running a test.
+    #[arg(long = "pvalues", value_name = "NAME=PATH")]
+    pvalues: Vec<String>,
     /// Output format.
     #[arg(long, short = 'f', value_enum, default_value_t = FormatArg::Text)]
     format: FormatArg,
@@ -188,6 +197,7 @@ pub(crate) fn run(args: &CompareArgs) -> anyhow::Result<Outcome> {
         None => None,
     };
     task.ranks = args.ranks.iter().map(|s| SystemInput::parse(s)).collect();
+    task.pvalues = args.pvalues.iter().map(|s| SystemInput::parse(s)).collect();
     crate::output::refuse_input_as_output(&task.input_paths(), &[("-o", args.output.as_deref())])?;
     let evaluation = task.run(&TerminalProgress::new(2))?;
     print_scoped_warnings(&evaluation.warnings);

@@ -56,6 +56,12 @@ pub(crate) fn test_title(test: SignificanceTest) -> &'static str {
 /// The conventions in one line, the header of text and Markdown output.
 pub(crate) fn conventions_line(result: &CompareResult) -> String {
     let c = &result.conventions;
+    if !result.published_power.is_empty() {
+        return format!(
+            "discriminative power of published p-values (taken as published, no test run), α = {}; input {}",
+            c.alpha, c.input_format
+        );
+    }
     if result.agreement.is_some() {
         return format!(
             "ranking agreement: Kendall tau-{} (p: exact for small n without ties, else asymptotic, as scipy), \

@@ -153,7 +153,7 @@ impl compare::CompareTask {
     pub fn input_paths(&self) -> Vec<PathBuf> {
         let mut p = Paths::default();
         p.systems(&self.inputs).inputs(&self.qrels).systems(&self.runs).systems(&self.against);
-        p.inputs(&self.subsets).systems(&self.ranks);
+        p.inputs(&self.subsets).systems(&self.ranks).systems(&self.pvalues);
         if let Some(kgc) = &self.kgc {
             for path in kgc.input_paths() {
                 p.input(&Input::Path(path));

@@ -80,10 +80,13 @@ fn align_oaei2018_equals_the_track_manifest_and_melt() {
     let (results, report) = run("testdata/campaigns/oaei2018.toml", dir.path());
     assert_eq!(results["title"], "OAEI 2018: conference and anatomy");
     let single = kgeval_json(&["align", "--manifest", "testdata/tracks/oaei2018.toml", "--per-item"]);
-    let expected = systems_by_name(&single);
-    assert_eq!(expected.len(), 14);
+    // The conference task asks for the best threshold (`best_threshold = true`), anatomy not.
+    let with_threshold =
+        kgeval_json(&["align", "--manifest", "testdata/tracks/oaei2018.toml", "--per-item", "--best-threshold"]);
+    assert_eq!(systems_by_name(&single).len(), 14);
     let mut seen = 0;
-    for name in ["conference", "anatomy"] {
+    for (name, single) in [("conference", &with_threshold), ("anatomy", &single)] {
+        let expected = systems_by_name(single);
         let entry = task(&results, name);
         assert_eq!(entry["family"], "align");
         assert_eq!(entry["error"], Value::Null);
@@ -113,6 +116,15 @@ fn align_oaei2018_equals_the_track_manifest_and_melt() {
         "{csv}"
     );
     assert!(csv.contains("conference:AML,cmt-conference,primary,ALL,0.6666666666666666,0.5333333333333333,"), "{csv}");
+    // The best threshold of AML on cmt-conference (as `kgeval align --best-threshold` on MELT's
+    // files): 0.6075, where P, R and F1 stay 8/12, 8/15, 16/27; anatomy has no curve.
+    let pairs = &aml["pairs"];
+    let cmt = pairs.as_array().expect("pairs").iter().find(|p| p["name"] == "cmt-conference").expect("pair");
+    assert!((f(&cmt["best_threshold"], "threshold") - 0.6075).abs() < 5e-5, "{cmt}");
+    assert!((f(&cmt["best_threshold"], "f1") - 16.0 / 27.0).abs() < 1e-12, "{cmt}");
+    assert!(!cmt["threshold_curve"].as_array().expect("curve").is_empty());
+    let anatomy = &task(&results, "anatomy")["result"]["systems"][0]["pairs"][0];
+    assert_eq!(anatomy["best_threshold"], Value::Null, "{anatomy}");
     // The meta-evaluation: a paired t test over the two test cases, 66 pairs of 12 matchers.
     let compare = &task(&results, "conference")["compare"];
     assert_eq!(compare["conventions"]["test"], "t", "{compare}");
@@ -129,7 +141,7 @@ fn align_oaei2018_equals_the_track_manifest_and_melt() {
 fn align_and_rank_diso_equal_their_subcommands() {
     let dir = tempfile::tempdir().expect("tempdir");
     let (results, report) = run("testdata/campaigns/diso.toml", dir.path());
-    let d = "testdata/campaigns/../diso/brick-smartenv";
+    let d = "testdata/diso/brick-smartenv";
     let single = kgeval_json(&[
         "align",
         "--profile",
@@ -158,7 +170,7 @@ fn align_and_rank_diso_equal_their_subcommands() {
 fn qald_and_lexicon_qald3_equal_their_subcommands_and_compare() {
     let dir = tempfile::tempdir().expect("tempdir");
     let (results, _) = run("testdata/campaigns/qald3.toml", dir.path());
-    let q = "testdata/campaigns/../qald/qald3";
+    let q = "testdata/qald/qald3";
     let args = [
         "qald",
         "--gold",
@@ -187,7 +199,7 @@ fn qald_and_lexicon_qald3_equal_their_subcommands_and_compare() {
     let mut compare = kgeval_json(&["compare", per_item.to_str().expect("utf-8"), "-m", "f1", "--test", "t"]);
     compare["conventions"]["input_format"] = Value::String("evaluation".to_owned());
     assert_eq!(qa["compare"], compare);
-    let l = "testdata/campaigns/../lemon";
+    let l = "testdata/lemon";
     let lexicon = kgeval_json(&[
         "lexicon",
         "--gold",
@@ -211,7 +223,7 @@ fn qald_and_lexicon_qald3_equal_their_subcommands_and_compare() {
 fn trec_campaign_equals_kgeval_trec() {
     let dir = tempfile::tempdir().expect("tempdir");
     let (results, report) = run("testdata/campaigns/trec_eval.toml", dir.path());
-    let t = "testdata/campaigns/../trec_eval/test";
+    let t = "testdata/trec_eval/test";
     let single = kgeval_json(&[
         "trec",
         &format!("{t}/qrels.test"),
@@ -220,6 +232,34 @@ fn trec_campaign_equals_kgeval_trec() {
         "--per-item",
     ]);
     assert_eq!(task(&results, "trec-test")["result"], single);
+    // The data sensitivity over topic subsets equals `kgeval compare --sensitivity`.
+    let sensitivity = kgeval_json(&[
+        "compare",
+        "--sensitivity",
+        "--ratios",
+        "0.4,0.7",
+        "--repeats",
+        "20",
+        "--qrels",
+        &format!("{t}/qrels.test"),
+        "--run",
+        &format!("full={t}/results.test"),
+        "--run",
+        &format!("trunc={t}/results.trunc"),
+        "-m",
+        "map",
+        "-m",
+        "P_10",
+        "--missing",
+        "zero",
+    ]);
+    let entry = comparison(&results, "topic-sensitivity");
+    assert_eq!(entry["error"], Value::Null);
+    assert_eq!(entry["result"], sensitivity);
+    let points = entry["result"]["sensitivity"]["points"].as_array().expect("points");
+    assert_eq!(points.len(), 2);
+    // 3 topics: subsets of 2 of them at both ratios (as `kgeval compare` prints it).
+    assert!(points.iter().all(|p| p["size"] == 2), "{points:?}");
     assert!(report.contains("#### map (higher is better; 3 items, 2 systems)"), "{report}");
     // Conventions by their names, never Rust debug text (`DocnoDescending`).
     assert!(
@@ -232,7 +272,7 @@ fn trec_campaign_equals_kgeval_trec() {
 fn kgc_sparsity_equals_kgeval_kgc_and_seed_004_taus() {
     let dir = tempfile::tempdir().expect("tempdir");
     let (results, report) = run("testdata/campaigns/kgc-sparsity.toml", dir.path());
-    let k = "testdata/campaigns/../kgc";
+    let k = "testdata/kgc";
     let single = kgeval_json(&[
         "kgc",
         "--test",
@@ -253,7 +293,7 @@ fn kgc_sparsity_equals_kgeval_kgc_and_seed_004_taus() {
     let both = &task(&results, "FB-Test-O-popularity")["result"]["systems"][0]["scopes"]["both"];
     assert!((f(both, "micro_mrr") - 0.233419).abs() < 5e-7, "{both}");
     assert!((f(both, "micro_mr") - 1394.9279).abs() < 5e-5, "{both}");
-    let r = "testdata/campaigns/../kgc/kgc-sparsity/result";
+    let r = "testdata/kgc/kgc-sparsity/result";
     for (name, left, right) in [
         ("O-vs-S", "FB-Test-O/evaluation.csv", "FB-Test-S/evaluation.csv"),
         ("S-vs-SC", "FB-Test-S/evaluation.csv", "FB-Test-S-C/evaluation.csv"),
@@ -282,6 +322,24 @@ fn kgc_sparsity_equals_kgeval_kgc_and_seed_004_taus() {
     assert!((tau("depth-series", Some("2"), "micro_mrr") - 0.359).abs() < 1e-3);
     assert!(report.contains("| all | micro_mrr | 13 | -0.2308 |"), "{report}");
     assert!(report.contains("| Depth=2 | micro_mrr | 13 | 0.3590 |"), "{report}");
+}
+
+/// Paths joined to the manifest's folder are shown lexically normalised
+/// (`testdata/campaigns/../trec_eval/x` → `testdata/trec_eval/x`) in every output file.
+#[test]
+fn paths_are_shown_normalised() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (results, report) = run("testdata/campaigns/oaei2018.toml", dir.path());
+    let text = results.to_string();
+    assert!(!text.contains("/../"), "{text}");
+    assert!(!report.contains("/../"), "{report}");
+    // A warning's location names the file as a user would type it from the workspace root.
+    let prefix = "testdata/alignment/melt/examples/analyzingMatcherSimilarity/results/conference_conference-v1/";
+    assert!(text.contains(&format!("{prefix}cmt-confof/FCAMapX/systemAlignment.rdf:26:41")), "{text}");
+    for name in ["tables.tex", "index.html", "conference.csv"] {
+        let file = std::fs::read_to_string(dir.path().join("out").join(name)).expect(name);
+        assert!(!file.contains("/../"), "{name}");
+    }
 }
 
 /// A campaign whose second task reads a malformed reference: the first still finishes, the

@@ -112,7 +112,7 @@ fn oaei2018_campaign_in_a_browser() {
         &dom,
         &["task-conference", "task-anatomy"],
         &["task-conference-table", "task-anatomy-table"],
-        &["task-conference-pvalues"],
+        &["task-conference-pvalues", "task-conference-threshold-1", "task-conference-threshold-24"],
     );
     assert!(dom.contains("<td>conference:AML</td><td data-sort=\"0.7727272727272727\">0.7727</td>"), "AML row");
     assert!(dom.contains("best_threshold = true"), "how to ask for the threshold curve");
@@ -125,9 +125,26 @@ fn kgc_sparsity_campaign_in_a_browser() {
     let Some(dom) = browse(&dir, "kgc-sparsity") else { return };
     check_dom(
         &dom,
-        &["task-FB-Test-O-popularity", "compare-O-vs-S", "compare-S-vs-SC", "compare-depth-series"],
-        &["task-FB-Test-O-popularity-table"],
-        &["task-FB-Test-O-popularity-categories-1", "compare-depth-series-depth"],
+        &[
+            "task-FB-Test-O-popularity",
+            "compare-O-vs-S",
+            "compare-S-vs-SC",
+            "compare-depth-series",
+            "compare-discriminative-power",
+        ],
+        &[
+            "task-FB-Test-O-popularity-table",
+            "compare-discriminative-power-power-1",
+            "compare-discriminative-power-power-2",
+            "compare-discriminative-power-power-3",
+        ],
+        &[
+            "task-FB-Test-O-popularity-categories-1",
+            "compare-depth-series-depth",
+            "compare-discriminative-power-pvalues-1",
+            "compare-discriminative-power-pvalues-2",
+            "compare-discriminative-power-pvalues-3",
+        ],
     );
     // Seed 004: micro MRR tau-b(S, S-C) = −0.2308, tau-b(O, S) = 0.7949.
     assert!(dom.contains("micro MRR: Kendall tau-b -0.2308"), "S vs S-C");
@@ -138,12 +155,17 @@ fn kgc_sparsity_campaign_in_a_browser() {
 fn diso_and_trec_campaigns_in_a_browser() {
     for (name, sections, plots) in [
         ("diso", &["task-task1", "task-task2"][..], &["task-task2-risk-coverage"][..]),
-        ("trec_eval", &["task-trec-test"][..], &["task-trec-test-per-topic", "task-trec-test-pvalues"][..]),
+        (
+            "trec_eval",
+            &["task-trec-test", "compare-topic-sensitivity"][..],
+            &["task-trec-test-per-topic", "task-trec-test-pvalues", "compare-topic-sensitivity-sensitivity"][..],
+        ),
     ] {
         let dir = run_campaign(name);
         pdflatex(&dir, name);
         let Some(dom) = browse(&dir, name) else { return };
-        let tables: Vec<String> = sections.iter().map(|s| format!("{s}-table")).collect();
+        let tables: Vec<String> =
+            sections.iter().filter(|s| s.starts_with("task-")).map(|s| format!("{s}-table")).collect();
         let tables: Vec<&str> = tables.iter().map(String::as_str).collect();
         check_dom(&dom, sections, &tables, plots);
     }

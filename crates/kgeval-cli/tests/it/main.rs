@@ -5,6 +5,7 @@ mod bad_input;
 mod campaign;
 mod campaign_bad;
 mod campaign_browser;
+mod campaign_discpower;
 mod cli;
 mod compare;
 mod compare_against;

@@ -1,7 +1,7 @@
 //! `kgeval compare`'s result: the conventions in force, per metric the paired significance,
 //! the leaderboard with marks and tiers and the discriminative power, or (with `--against`)
 //! the ranking agreement of two result sets, or (with `--sensitivity`) the data sensitivity of
-//! the system ordering.
+//! the system ordering, or (with `--pvalues`) the discriminative power of published p-values.
 
 use super::agreement::{Agreement, TauVariant};
 use super::sensitivity::Sensitivity;
@@ -64,4 +64,20 @@ pub struct CompareResult {
     pub agreement: Option<Agreement>,
     /// The data sensitivity of the system ordering (`--sensitivity`).
     pub sensitivity: Option<Sensitivity>,
+    /// Discriminative power from published p-value matrices (`--pvalues`), one per matrix.
+    pub published_power: Vec<PublishedPower>,
+}
+
+/// The discriminative power of every metric of one published p-value matrix (kgc-sparsity's
+/// `discriminative_power.csv`): no test runs, the p-values are taken as published.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PublishedPower {
+    /// The matrix's name (`NAME=PATH`, else the path).
+    pub name: String,
+    /// The file read.
+    pub source: String,
+    /// The systems of the matrix, in order of first appearance.
+    pub systems: Vec<String>,
+    /// One entry per metric, in the order asked for (else the file's).
+    pub power: Vec<DiscriminativePower>,
 }

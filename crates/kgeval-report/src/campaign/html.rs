@@ -8,7 +8,7 @@
 use minijinja::{Environment, Value};
 use serde::Serialize;
 
-use super::{metric_label, plot::render_plot_svg, system_letter, CampaignView, TaskView, TABLE_DECIMALS};
+use super::{metric_label, plot::render_plot_svg, system_letter, CampaignView, PowerTable, TaskView, TABLE_DECIMALS};
 use crate::number::format_fixed;
 
 const TEMPLATE: &str = include_str!("index.html.jinja");
@@ -43,6 +43,21 @@ struct PlotPage {
 }
 
 #[derive(Serialize)]
+struct PowerRowPage {
+    label: String,
+    metric: String,
+    cells: Vec<Cell>,
+}
+
+#[derive(Serialize)]
+struct PowerPage {
+    id: String,
+    heading: String,
+    alpha: String,
+    rows: Vec<PowerRowPage>,
+}
+
+#[derive(Serialize)]
 struct TaskPage<'a> {
     id: String,
     name: &'a str,
@@ -55,6 +70,7 @@ struct TaskPage<'a> {
     warnings: &'a [super::WarningView],
     plots: Vec<PlotPage>,
     notes: &'a [String],
+    power: Vec<PowerPage>,
 }
 
 #[derive(Serialize)]
@@ -74,6 +90,55 @@ struct Page<'a> {
 pub fn task_element_id(prefix: &str, name: &str) -> String {
     let key: String = name.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '-' }).collect();
     format!("{prefix}-{key}")
+}
+
+/// The element id of a section's `n`-th (1-based) discriminative power table.
+///
+/// ```
+/// assert_eq!(kgeval_report::campaign::power_element_id("compare-dp", 2), "compare-dp-power-2");
+/// ```
+#[must_use]
+pub fn power_element_id(section: &str, n: usize) -> String {
+    format!("{section}-power-{n}")
+}
+
+fn power_page(section: &str, n: usize, power: &PowerTable) -> PowerPage {
+    let rows = power
+        .rows
+        .iter()
+        .enumerate()
+        .map(|(r, row)| {
+            let cell = |c: usize, text: String, sort: String| Cell {
+                text,
+                sort,
+                best: power.is_best(r, c),
+                marks: String::new(),
+            };
+            let median = if row.median_p > 0.0 && row.median_p < 0.5e-4 {
+                format!("{:.2e}", row.median_p)
+            } else {
+                format_fixed(row.median_p, TABLE_DECIMALS)
+            };
+            PowerRowPage {
+                label: metric_label(&row.metric),
+                metric: row.metric.clone(),
+                cells: vec![
+                    cell(1, row.pairs.to_string(), row.pairs.to_string()),
+                    cell(2, row.significant.to_string(), row.significant.to_string()),
+                    cell(3, row.significant_at_01.to_string(), row.significant_at_01.to_string()),
+                    cell(4, format_fixed(row.area, TABLE_DECIMALS), row.area.to_string()),
+                    cell(5, median, row.median_p.to_string()),
+                ],
+            }
+        })
+        .collect();
+    let pairs = power.rows.first().map_or(0, |r| r.pairs);
+    PowerPage {
+        id: power_element_id(section, n),
+        heading: format!("Discriminative power on {} ({} systems, {pairs} pairs)", power.name, power.systems),
+        alpha: power.alpha.to_string(),
+        rows,
+    }
 }
 
 fn task_page(task: &TaskView) -> TaskPage<'_> {
@@ -116,6 +181,7 @@ fn task_page(task: &TaskView) -> TaskPage<'_> {
             .map(|p| PlotPage { id: p.id.clone(), title: p.title.clone(), svg: render_plot_svg(p) })
             .collect(),
         notes: &task.notes,
+        power: task.power.iter().enumerate().map(|(n, p)| power_page(&task.id, n + 1, p)).collect(),
     }
 }
 
@@ -157,7 +223,7 @@ pub fn render_campaign_html(campaign: &CampaignView) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::campaign::{Column, Plot, PlotKind, ResultTable, Series, WarningView};
+    use crate::campaign::{Column, Plot, PlotKind, PowerRow, ResultTable, Series, WarningView};
     use kgeval_model::metric_names::Direction;
 
     #[test]
@@ -192,6 +258,29 @@ mod tests {
                 markers: Vec::new(),
             }],
             notes: Vec::new(),
+            power: vec![PowerTable {
+                name: "FB-Test-O".into(),
+                systems: 3,
+                alpha: 0.05,
+                rows: vec![
+                    PowerRow {
+                        metric: "micro_mrr".into(),
+                        pairs: 3,
+                        significant: 2,
+                        significant_at_01: 1,
+                        area: 0.25,
+                        median_p: 3.2e-11,
+                    },
+                    PowerRow {
+                        metric: "macro_mrr".into(),
+                        pairs: 3,
+                        significant: 1,
+                        significant_at_01: 1,
+                        area: 1.5,
+                        median_p: 0.2,
+                    },
+                ],
+            }],
         };
         let html = render_campaign_html(&CampaignView { title: "T".into(), tasks: vec![task] });
         assert!(html.contains("<section class=\"task\" id=\"task-conf--2018-\""), "{html}");
@@ -204,6 +293,12 @@ mod tests {
             "{html}"
         );
         assert!(html.contains("<figure class=\"plot\" id=\"task-conf--2018--curve\">\n<svg role=\"img\""), "{html}");
+        assert!(html.contains("<table class=\"results sortable\" id=\"task-conf--2018--power-1\">"), "{html}");
+        assert!(
+            html.contains("<tr><td>micro MRR</td><td>micro_mrr</td><td data-sort=\"3\">3</td><td data-sort=\"2\" class=\"best\">2</td>"),
+            "{html}"
+        );
+        assert!(html.contains("class=\"best\">3.20e-11</td></tr>"), "{html}");
         assert!(
             !html.contains("http://")
                 || html.matches("http://").all(|_| html.contains("xmlns=\"http://www.w3.org/2000/svg\""))

@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 
 use kgeval_model::metric_names::Direction;
 
-use super::{metric_label, system_letter, CampaignView, ResultTable, TaskView, TABLE_DECIMALS};
+use super::{metric_label, system_letter, CampaignView, PowerTable, ResultTable, TaskView, TABLE_DECIMALS};
 use crate::number::format_fixed;
 
 /// The campaign's tables as a LaTeX document (pdflatex, T1 fonts, UTF-8 input).
@@ -26,10 +26,16 @@ pub fn render_campaign_latex(campaign: &CampaignView) -> String {
     out.push_str("\\usepackage{booktabs}\n\\usepackage{graphicx}\n\\begin{document}\n");
     let _ = writeln!(out, "\\section*{{{}}}", latex_escape(&campaign.title));
     // Meta-evaluations of published tables have no systems × metrics table: the web page
-    // shows them.
+    // shows them; the discriminative power of published p-values is a table of its own.
     for task in campaign.tasks.iter().filter(|t| t.table.is_some() || t.error.is_some()) {
         out.push('\n');
         task_latex(&mut out, task);
+    }
+    for task in &campaign.tasks {
+        for (n, power) in task.power.iter().enumerate() {
+            out.push('\n');
+            power_latex(&mut out, task, power, n + 1);
+        }
     }
     out.push_str("\n\\end{document}\n");
     out
@@ -97,6 +103,62 @@ fn task_latex(out: &mut String, task: &TaskView) {
         out.push_str(" \\\\\n");
     }
     out.push_str("\\bottomrule\n\\end{tabular}}\n\\end{table}\n");
+}
+
+/// One published p-value matrix's discriminative power: a row per metric, the best of each
+/// column in bold (most pairs significant, smallest area and median p).
+fn power_latex(out: &mut String, task: &TaskView, power: &PowerTable, n: usize) {
+    let _ = writeln!(out, "% Discriminative power: {} of {}", comment_safe(&power.name), comment_safe(&task.name));
+    out.push_str("\\begin{table}[ht]\n\\centering\n");
+    let pairs = power.rows.first().map_or(0, |r| r.pairs);
+    let _ = writeln!(
+        out,
+        "\\caption{{Discriminative power on {} ({} systems, {pairs} pairs; {}), from the published p-values \
+         (taken as published, no test run by kgeval): pairs with $p < {}$ and $p < 0.01$, the area under the p-value \
+         curve sorted in descending order (smaller is more discriminative) and the median $p$. Best value per \
+         column in bold.}}",
+        latex_escape(&power.name),
+        power.systems,
+        latex_escape(&task.name),
+        power.alpha
+    );
+    let _ = writeln!(out, "\\label{{tab:{}-{n}}}", label_key(&task.name));
+    out.push_str("\\begin{tabular}{lrrrrr}\n\\toprule\n");
+    let _ = writeln!(
+        out,
+        "Metric & Pairs & $p < {}$$\\uparrow$ & $p < 0.01$$\\uparrow$ & Area$\\downarrow$ & Median $p$$\\downarrow$ \\\\",
+        power.alpha
+    );
+    out.push_str("\\midrule\n");
+    for (r, row) in power.rows.iter().enumerate() {
+        let cells = [
+            row.significant.to_string(),
+            row.significant_at_01.to_string(),
+            latex_number(row.area),
+            latex_scientific(row.median_p),
+        ];
+        let _ = write!(out, "{} & {}", latex_escape(&metric_label(&row.metric)), row.pairs);
+        for (c, cell) in cells.iter().enumerate() {
+            if power.is_best(r, c + 2) {
+                let _ = write!(out, " & \\textbf{{{cell}}}");
+            } else {
+                let _ = write!(out, " & {cell}");
+            }
+        }
+        out.push_str(" \\\\\n");
+    }
+    out.push_str("\\bottomrule\n\\end{tabular}\n\\end{table}\n");
+}
+
+/// A p-value: fixed decimals, or `$m \times 10^{e}$` (3 significant digits) when it would
+/// print as zero.
+fn latex_scientific(value: f64) -> String {
+    if value == 0.0 || value >= 0.5 * 10f64.powi(-(TABLE_DECIMALS as i32)) || !value.is_finite() {
+        return latex_number(value);
+    }
+    let text = format!("{value:.2e}");
+    let (mantissa, exponent) = text.split_once('e').unwrap_or((&text, "0"));
+    format!("${mantissa} \\times 10^{{{exponent}}}$")
 }
 
 fn caption(task: &TaskView, table: &ResultTable) -> String {
@@ -238,6 +300,7 @@ mod tests {
             warnings: Vec::new(),
             plots: Vec::new(),
             notes: Vec::new(),
+            power: Vec::new(),
         }
     }
 
@@ -263,6 +326,48 @@ mod tests {
         assert!(out.contains("a & Lily\\_v2 & \\textbf{0.8000}$^{c}$\\hphantom{$^{b}$} & 2.0000 \\\\"), "{out}");
         assert!(out.contains("b & AML & 0.6000$^{c}$\\hphantom{$^{a}$} & \\textbf{1.5000} \\\\"), "{out}");
         assert!(out.contains("c & Dōme & 0.2000\\hphantom{$^{ab}$} & -- \\\\"), "{out}");
+    }
+
+    #[test]
+    fn power_table_bolds_the_most_discriminative() {
+        use crate::campaign::PowerRow;
+        let row = |metric: &str, significant, at_01, area, median_p| PowerRow {
+            metric: metric.into(),
+            pairs: 3,
+            significant,
+            significant_at_01: at_01,
+            area,
+            median_p,
+        };
+        let power = PowerTable {
+            name: "FB_O".into(),
+            systems: 3,
+            alpha: 0.05,
+            rows: vec![row("micro_mrr", 2, 1, 0.5, 0.01), row("map_cut_20", 1, 1, 1.25, 3.2e-11)],
+        };
+        let mut out = String::new();
+        power_latex(
+            &mut out,
+            &task(ResultTable {
+                systems: Vec::new(),
+                columns: Vec::new(),
+                values: Vec::new(),
+                beats: Vec::new(),
+                significance: None,
+            }),
+            &power,
+            1,
+        );
+        assert!(
+            out.contains("\\caption{Discriminative power on FB\\_O (3 systems, 3 pairs; conf\\_2018 \\#1)"),
+            "{out}"
+        );
+        assert!(out.contains("\\label{tab:conf-2018--1-1}"), "{out}");
+        assert!(out.contains("micro MRR & 3 & \\textbf{2} & \\textbf{1} & \\textbf{0.5000} & 0.0100 \\\\"), "{out}");
+        assert!(
+            out.contains("MAP@20 & 3 & 1 & \\textbf{1} & 1.2500 & \\textbf{$3.20 \\times 10^{-11}$} \\\\"),
+            "{out}"
+        );
     }
 
     #[test]

@@ -10,7 +10,7 @@ mod plot;
 use kgeval_model::metric_names::Direction;
 use serde::Serialize;
 
-pub use html::{render_campaign_html, task_element_id};
+pub use html::{power_element_id, render_campaign_html, task_element_id};
 pub use latex::{latex_escape, render_campaign_latex};
 pub use plot::render_plot_svg;
 
@@ -52,6 +52,63 @@ pub struct TaskView {
     pub plots: Vec<Plot>,
     /// Remarks shown under the table (a meta-evaluation that failed, how to ask for a plot).
     pub notes: Vec<String>,
+    /// The discriminative power of published p-value matrices (a `[[compare]]` with
+    /// `pvalues`), one table per matrix.
+    pub power: Vec<PowerTable>,
+}
+
+/// The discriminative power of every metric of one published p-value matrix.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PowerTable {
+    /// The matrix's name (a dataset: `FB-Test-O`).
+    pub name: String,
+    /// How many systems the matrix pairs.
+    pub systems: usize,
+    /// The significance level of the `significant` counts.
+    pub alpha: f64,
+    /// One row per metric.
+    pub rows: Vec<PowerRow>,
+}
+
+/// One metric's discriminative power.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PowerRow {
+    /// The metric (`micro_mrr`).
+    pub metric: String,
+    /// The system pairs.
+    pub pairs: usize,
+    /// Pairs with p < α.
+    pub significant: usize,
+    /// Pairs with p < 0.01.
+    pub significant_at_01: usize,
+    /// The area under the descending p-value curve (the sum of the p-values).
+    pub area: f64,
+    /// The median p-value.
+    pub median_p: f64,
+}
+
+impl PowerTable {
+    /// Whether row `row` holds the best value of `column` (2: most pairs at α, 3: most at
+    /// 0.01, 4: smallest area as printed with [`TABLE_DECIMALS`], 5: smallest median p); with
+    /// fewer than two rows nothing is best.
+    #[must_use]
+    pub fn is_best(&self, row: usize, column: usize) -> bool {
+        if self.rows.len() < 2 {
+            return false;
+        }
+        let printed = |v: f64| format!("{v:.TABLE_DECIMALS$}").parse::<f64>().unwrap_or(v);
+        let key = |r: &PowerRow| -> f64 {
+            match column {
+                2 => r.significant as f64,
+                3 => r.significant_at_01 as f64,
+                4 => -printed(r.area),
+                5 => -r.median_p,
+                _ => f64::NAN,
+            }
+        };
+        let Some(value) = self.rows.get(row).map(key) else { return false };
+        !value.is_nan() && self.rows.iter().map(key).all(|other| other <= value)
+    }
 }
 
 /// One headline column.

@@ -1,5 +1,5 @@
-//! CSV: the p-value matrix (kgc-sparsity `discriminative_power.csv` layout) or the agreement
-//! rows.
+//! CSV: the p-value matrix (kgc-sparsity `discriminative_power.csv` layout), the agreement
+//! rows, or the discriminative power of published p-value matrices.
 
 use std::fmt::Write as _;
 
@@ -8,12 +8,36 @@ use kgeval_model::meta::compare::CompareResult;
 
 use crate::common::csv_field;
 
-/// The agreement rows with `--against`, else the p-value matrix.
+/// The agreement rows with `--against`, the discriminative power rows with `--pvalues`, else
+/// the p-value matrix.
 pub(super) fn render(result: &CompareResult) -> String {
     match &result.agreement {
         Some(agreement) => agreement_csv(agreement),
+        None if !result.published_power.is_empty() => published_csv(result),
         None => p_value_matrix(result),
     }
+}
+
+/// `name,metric,pairs,significant,significant_at_0_01,area,median_p`: one row per published
+/// matrix and metric, at full precision.
+fn published_csv(result: &CompareResult) -> String {
+    let mut out = String::from("name,metric,pairs,significant,significant_at_0_01,area,median_p\n");
+    for set in &result.published_power {
+        for power in &set.power {
+            let _ = writeln!(
+                out,
+                "{},{},{},{},{},{},{}",
+                csv_field(&set.name),
+                csv_field(&power.metric),
+                power.pairs,
+                power.significant,
+                power.significant_at_01,
+                power.area,
+                power.median_p
+            );
+        }
+    }
+    out
 }
 
 /// `SystemA,SystemB,<metric>…`: one row per ordered pair (both orders, in system order),

@@ -1,7 +1,8 @@
 //! The JSON contract of `kgeval compare`.
 
 use kgeval_model::meta::agreement::{Agreement, AgreementRow, GroupKey};
-use kgeval_model::meta::compare::{CompareResult, MetricComparison};
+use kgeval_model::meta::compare::{CompareResult, MetricComparison, PublishedPower};
+use kgeval_model::meta::significance::DiscriminativePower;
 use kgeval_model::Diagnostic;
 use serde_json::{json, Map, Value};
 
@@ -19,7 +20,9 @@ use crate::RenderOptions;
 /// "only_right", "tau_b", "tau_c", "tau_a", "p_value", "p_method", "tau_ap",
 /// "tau_ap_symmetric", "rbo"}], "metrics_only_left", "metrics_only_right",
 /// "groups_only_left", "groups_only_right"}, "warnings": [{"scope", "severity", "code",
-/// "message", "location"}]}`; full precision, non-finite numbers as `null`.
+/// "message", "location"}]}`, and with `--pvalues` `"published_power": [{"name", "source",
+/// "systems", "metrics": [{"metric", "alpha", "pairs", "significant", "significant_at_0_01",
+/// "area", "median_p", "curve"}]}]`; full precision, non-finite numbers as `null`.
 #[must_use]
 pub fn compare_json(result: &CompareResult, warnings: &[(&str, &Diagnostic)], options: &RenderOptions) -> Value {
     let c = &result.conventions;
@@ -48,7 +51,7 @@ pub fn compare_json(result: &CompareResult, warnings: &[(&str, &Diagnostic)], op
             value
         })
         .collect();
-    json!({
+    let mut root = json!({
         "kgeval_version": options.version,
         "conventions": conventions,
         "systems": result.systems,
@@ -56,6 +59,34 @@ pub fn compare_json(result: &CompareResult, warnings: &[(&str, &Diagnostic)], op
         "agreement": result.agreement.as_ref().map(agreement_json),
         "sensitivity": result.sensitivity.as_ref().map(|s| crate::sensitivity_json(s, options)),
         "warnings": warnings,
+    });
+    // Only with --pvalues: every other comparison's JSON stays as it was.
+    if let (false, Value::Object(map)) = (result.published_power.is_empty(), &mut root) {
+        let sets: Vec<Value> = result.published_power.iter().map(published_json).collect();
+        map.insert("published_power".into(), Value::Array(sets));
+    }
+    root
+}
+
+fn power_json(power: &DiscriminativePower) -> Value {
+    json!({
+        "metric": power.metric,
+        "alpha": power.alpha,
+        "pairs": power.pairs,
+        "significant": power.significant,
+        "significant_at_0_01": power.significant_at_01,
+        "area": power.area,
+        "median_p": power.median_p,
+        "curve": power.curve,
+    })
+}
+
+fn published_json(set: &PublishedPower) -> Value {
+    json!({
+        "name": set.name,
+        "source": set.source,
+        "systems": set.systems,
+        "metrics": set.power.iter().map(power_json).collect::<Vec<_>>(),
     })
 }
 

@@ -4,7 +4,7 @@
 use std::fmt::Write as _;
 
 use kgeval_model::meta::agreement::{Agreement, AgreementRow, TauVariant};
-use kgeval_model::meta::compare::{CompareResult, MetricComparison};
+use kgeval_model::meta::compare::{CompareResult, MetricComparison, PublishedPower};
 use kgeval_model::meta::significance::Correction;
 
 use super::{conventions_line, superscript};
@@ -27,7 +27,38 @@ pub(super) fn render(result: &CompareResult, options: &RenderOptions, markdown: 
         out.push('\n');
         agreement_block(&mut out, agreement, result.conventions.tau, options, markdown);
     }
+    for set in &result.published_power {
+        out.push('\n');
+        published_block(&mut out, set, result.conventions.alpha, options, markdown);
+    }
     out
+}
+
+/// One published p-value matrix: per metric its pairs, how many are significant at α and at
+/// 0.01, the area under the descending p-value curve and the median p.
+fn published_block(out: &mut String, set: &PublishedPower, alpha: f64, options: &RenderOptions, markdown: bool) {
+    let pairs = set.power.first().map_or(0, |p| p.pairs);
+    heading(
+        out,
+        &format!("discriminative power of {} ({} systems, {pairs} pairs; {})", set.name, set.systems.len(), set.source),
+        markdown,
+    );
+    let at_alpha = format!("p < {alpha}");
+    let mut rows = Table::new(
+        &["metric", "pairs", &at_alpha, "p < 0.01", "area", "median_p"],
+        &[false, true, true, true, true, true],
+    );
+    for power in &set.power {
+        rows.row(vec![
+            power.metric.clone(),
+            power.pairs.to_string(),
+            power.significant.to_string(),
+            power.significant_at_01.to_string(),
+            number(power.area, options),
+            p_value(power.median_p, options),
+        ]);
+    }
+    table(out, &rows, markdown);
 }
 
 fn heading(out: &mut String, text: &str, markdown: bool) {

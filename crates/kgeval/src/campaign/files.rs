@@ -68,6 +68,39 @@ fn split_comments(markdown: &str) -> (Vec<&str>, String) {
     (comments, rest)
 }
 
+/// For a folder `a/b`: `("a/b/../", "a/")`, `("a/b/../../", "")`, then `("a/b/../../../",
+/// "../")`, … up to as many `..` as a manifest plausibly writes (8), shortest first; a folder
+/// ending in `..` (whose parent is not lexical) gets none.
+fn parent_rewrites(folder: &str) -> Vec<(String, String)> {
+    const MAX_UP: usize = 8;
+    let trimmed = folder.trim_end_matches('/');
+    if trimmed.is_empty() || trimmed.rsplit('/').next().is_some_and(|last| last == ".." || last == ".") {
+        return Vec::new();
+    }
+    let absolute = trimmed.starts_with('/');
+    let mut parts: Vec<&str> = trimmed.split('/').filter(|p| !p.is_empty()).collect();
+    let mut up = 0usize;
+    let mut rewrites = Vec::new();
+    for k in 1..=MAX_UP {
+        match parts.last() {
+            Some(&last) if last != ".." && last != "." => {
+                parts.pop();
+            }
+            _ if absolute => break,
+            _ => up += 1,
+        }
+        let from = format!("{trimmed}/{}", "../".repeat(k));
+        let mut to = if absolute { "/".to_owned() } else { String::new() };
+        to.push_str(&"../".repeat(up));
+        for part in &parts {
+            to.push_str(part);
+            to.push('/');
+        }
+        rewrites.push((from, to));
+    }
+    rewrites
+}
+
 /// A Markdown rendering under a `###` heading: its headings two levels down.
 fn demoted(markdown: &str) -> String {
     let mut out = String::with_capacity(markdown.len());
@@ -85,28 +118,45 @@ impl CampaignOutcome {
     /// The output directory's files, `(file name, bytes)`, in the order they are listed:
     /// `results.json`, `report.md`, then `NAME.csv` per task that succeeded and per
     /// `[[compare]]` that succeeded.
+    ///
+    /// Paths the manifest's relative paths became (`testdata/campaigns/../kgc/x`) are shown
+    /// lexically normalised (`testdata/kgc/x`; symbolic links are not resolved).
     #[must_use]
     pub fn files(&self, options: &RenderOptions) -> Vec<(String, Vec<u8>)> {
+        let shown = |text: String| self.display_paths(&text).into_bytes();
         let mut files = vec![
-            ("results.json".to_owned(), self.results_json(options).into_bytes()),
-            ("report.md".to_owned(), self.report_markdown(options).into_bytes()),
-            ("tables.tex".to_owned(), self.render_latex().into_bytes()),
-            ("index.html".to_owned(), self.render_html().into_bytes()),
+            ("results.json".to_owned(), shown(self.results_json(options))),
+            ("report.md".to_owned(), shown(self.report_markdown(options))),
+            ("tables.tex".to_owned(), shown(self.render_latex())),
+            ("index.html".to_owned(), shown(self.render_html())),
         ];
         for task in &self.tasks {
             if let Ok(evaluation) = &task.evaluation {
-                files.push((format!("{}.csv", task.name), evaluation.render(OutputFormat::Csv, options).into_bytes()));
+                files.push((format!("{}.csv", task.name), shown(evaluation.render(OutputFormat::Csv, options))));
             }
         }
         for comparison in &self.comparisons {
             if let Ok(compare) = &comparison.compare {
-                files.push((
-                    format!("{}.csv", comparison.name),
-                    compare.render(OutputFormat::Csv, options).into_bytes(),
-                ));
+                files.push((format!("{}.csv", comparison.name), shown(compare.render(OutputFormat::Csv, options))));
             }
         }
         files
+    }
+
+    /// `text` with every path joined to the manifest's folder shown lexically normalised:
+    /// `FOLDER/../` (and `FOLDER/../../`, …) replaced by the folder's parent as written
+    /// (`testdata/campaigns/../kgc/x` → `testdata/kgc/x`). Only the joins the manifest's
+    /// folder made are rewritten; symbolic links are not resolved.
+    #[must_use]
+    pub fn display_paths(&self, text: &str) -> String {
+        let folder = self.manifest.parent().map(|p| p.to_string_lossy().into_owned()).unwrap_or_default();
+        let mut out = text.to_owned();
+        for (from, to) in parent_rewrites(&folder).iter().rev() {
+            if out.contains(from.as_str()) {
+                out = out.replace(from.as_str(), to);
+            }
+        }
+        out
     }
 
     /// `results.json`: `{"kgeval_version", "title", "manifest", "tasks": [{"name", "family",
@@ -253,5 +303,22 @@ fn warnings_markdown(out: &mut String, warnings: &[Warning], heading: &str) {
         if of_scope.len() > MAX_WARNINGS_SHOWN {
             out.push_str(&format!("- … {} more for {scope} (see results.json)\n", of_scope.len() - MAX_WARNINGS_SHOWN));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parent_rewrites;
+
+    #[test]
+    fn rewrites_of_a_folder_are_lexical() {
+        let r = parent_rewrites("testdata/campaigns");
+        assert_eq!(r[0], ("testdata/campaigns/../".to_owned(), "testdata/".to_owned()));
+        assert_eq!(r[1], ("testdata/campaigns/../../".to_owned(), String::new()));
+        assert_eq!(r[2], ("testdata/campaigns/../../../".to_owned(), "../".to_owned()));
+        assert_eq!(parent_rewrites("/a")[0], ("/a/../".to_owned(), "/".to_owned()));
+        assert_eq!(parent_rewrites("/a").len(), 1);
+        assert!(parent_rewrites("").is_empty());
+        assert!(parent_rewrites("x/..").is_empty());
     }
 }

@@ -78,7 +78,7 @@ pub struct CampaignComparison {
 }
 
 /// Keys of a task's `compare` that name inputs: a task's comparison reads none.
-const INPUT_KEYS: [&str; 12] = [
+const INPUT_KEYS: [&str; 13] = [
     "inputs",
     "input",
     "qrels",
@@ -91,6 +91,7 @@ const INPUT_KEYS: [&str; 12] = [
     "input_format",
     "ratios",
     "repeats",
+    "pvalues",
 ];
 
 /// A header line's table path (`task`, `task.pair`) and whether it is an array (`[[…]]`).

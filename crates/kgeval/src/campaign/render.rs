@@ -9,8 +9,8 @@ use kgeval_model::meta::significance::SignificanceTest;
 use kgeval_model::metric_names::Direction;
 use kgeval_model::rank::results::ConventionValue;
 use kgeval_report::campaign::{
-    metric_label, render_campaign_html, render_campaign_latex, task_element_id, CampaignView, Column, ResultTable,
-    TaskView, WarningView,
+    metric_label, render_campaign_html, render_campaign_latex, task_element_id, CampaignView, Column, PowerRow,
+    PowerTable, ResultTable, TaskView, WarningView,
 };
 
 use super::{one_line, CampaignOutcome, ComparisonOutcome, TaskOutcome};
@@ -55,6 +55,7 @@ fn task_view(task: &TaskOutcome) -> TaskView {
         warnings: Vec::new(),
         plots: Vec::new(),
         notes: Vec::new(),
+        power: Vec::new(),
     };
     let evaluation = match &task.evaluation {
         Ok(evaluation) => evaluation,
@@ -104,6 +105,7 @@ fn comparison_view(comparison: &ComparisonOutcome) -> TaskView {
         warnings: Vec::new(),
         plots: Vec::new(),
         notes: Vec::new(),
+        power: Vec::new(),
     };
     match &comparison.compare {
         Err(error) => view.error = Some(one_line(error)),
@@ -133,10 +135,37 @@ fn comparison_view(comparison: &ComparisonOutcome) -> TaskView {
                     m.power.alpha
                 ));
             }
+            view.power = compare
+                .result
+                .published_power
+                .iter()
+                .map(|set| power_table(set, compare.result.conventions.alpha))
+                .collect();
             view.plots = plots::compare_plots(&view.id, compare);
         }
     }
     view
+}
+
+/// A published p-value matrix's discriminative power as the report's table.
+fn power_table(set: &kgeval_model::meta::compare::PublishedPower, alpha: f64) -> PowerTable {
+    PowerTable {
+        name: set.name.clone(),
+        systems: set.systems.len(),
+        alpha,
+        rows: set
+            .power
+            .iter()
+            .map(|p| PowerRow {
+                metric: p.metric.clone(),
+                pairs: p.pairs,
+                significant: p.significant,
+                significant_at_01: p.significant_at_01,
+                area: p.area,
+                median_p: p.median_p,
+            })
+            .collect(),
+    }
 }
 
 /// The headline columns a family's table shows, best known first; metrics the evaluation

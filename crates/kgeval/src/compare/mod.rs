@@ -8,6 +8,7 @@
 mod agree;
 mod inputs;
 mod memory;
+mod published;
 mod run;
 mod sensitivity;
 
@@ -23,10 +24,11 @@ use crate::SystemInput;
 pub use kgeval_formats::meta::detect::MetaInputFormat;
 pub use kgeval_meta::MissingPolicy;
 pub use kgeval_model::meta::agreement::TauVariant;
-pub use kgeval_model::meta::compare::{CompareConventions, CompareResult, MetricComparison};
+pub use kgeval_model::meta::compare::{CompareConventions, CompareResult, MetricComparison, PublishedPower};
 pub use kgeval_model::meta::sensitivity::{Sensitivity, SubsetSource};
 pub use kgeval_model::meta::significance::{Correction, SignificanceTest};
 pub use memory::NamedTable;
+pub use published::PVALUES_FORMAT;
 pub use run::{CompareEvaluation, EVALUATION_FORMAT, MISSING_VALUES, PARTIAL_METRICS};
 
 /// Iterations of the paired bootstrap (and of the confidence intervals) unless given.
@@ -46,7 +48,8 @@ pub const DEFAULT_RANDOMISATION_ITERATIONS: usize = kgeval_meta::significance::D
 /// `runs`; optional `metrics`, `test`, `correction`, `alpha`, `iterations`, `seed`,
 /// `intervals`, `tau`, `rbo_p`, `against`, `missing`, `input_format`; for data sensitivity
 /// `sensitivity = true`, `ratios`, `repeats`, `subsets`, and for KGC `ranks` with a `[kgc]`
-/// table (`test`, `filters`, options).
+/// table (`test`, `filters`, options); for the discriminative power of published p-value
+/// matrices `pvalues` (each `PATH` or `NAME=PATH`) with optional `metrics` and `alpha`.
 ///
 /// ```
 /// use kgeval::compare::CompareTask;
@@ -131,6 +134,11 @@ pub struct CompareTask {
     /// KGC sensitivity: per-answer rank files, `NAME=PATH` (with `kgc`).
     #[serde(default, deserialize_with = "one_or_many")]
     pub ranks: Vec<SystemInput>,
+    /// Published p-value matrices (kgc-sparsity's `discriminative_power.csv`: one row per
+    /// system pair, one column per metric), `PATH` or `NAME=PATH`: their discriminative power
+    /// at `alpha` instead of a test (the p-values are taken as published).
+    #[serde(default, deserialize_with = "one_or_many")]
+    pub pvalues: Vec<SystemInput>,
 }
 
 fn ratios() -> Vec<f64> {
@@ -211,6 +219,7 @@ impl CompareTask {
             subsets: None,
             kgc: None,
             ranks: Vec::new(),
+            pvalues: Vec::new(),
         }
     }
 
@@ -252,6 +261,7 @@ impl CompareTask {
             subsets: self.subsets.as_ref().map(|s| s.resolved(base)),
             kgc: self.kgc.as_ref().map(|k| Box::new(k.resolved(base))),
             ranks: self.ranks.iter().map(|s| s.resolved(base)).collect(),
+            pvalues: self.pvalues.iter().map(|s| s.resolved(base)).collect(),
             ..self.clone()
         }
     }

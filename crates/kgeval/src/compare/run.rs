@@ -8,6 +8,7 @@ use kgeval_model::{Diagnostic, MetricId, ScoreTable, SystemId};
 use kgeval_report::{OutputFormat, RenderOptions};
 
 use super::inputs::{evaluate_runs, read_side, Side};
+use super::published::PVALUES_FORMAT;
 use super::CompareTask;
 use crate::{Error, Progress, Warning};
 
@@ -66,6 +67,9 @@ impl CompareTask {
     /// NaN value; a wide table without `against`.
     pub fn run(&self, progress: &dyn Progress) -> Result<CompareEvaluation, Error> {
         self.check_options()?;
+        if !self.pvalues.is_empty() {
+            return self.run_published(self.conventions(PVALUES_FORMAT.to_owned()));
+        }
         if self.sensitivity {
             return self.run_sensitivity(self.conventions(String::new()), progress);
         }
@@ -164,6 +168,7 @@ impl CompareTask {
                     metrics: Vec::new(),
                     agreement: Some(agreement),
                     sensitivity: None,
+                    published_power: Vec::new(),
                 },
             });
         }
@@ -195,7 +200,14 @@ impl CompareTask {
         Ok(CompareEvaluation {
             warnings,
             table,
-            result: CompareResult { conventions, systems, metrics: comparisons, agreement: None, sensitivity: None },
+            result: CompareResult {
+                conventions,
+                systems,
+                metrics: comparisons,
+                agreement: None,
+                sensitivity: None,
+                published_power: Vec::new(),
+            },
         })
     }
 
@@ -284,7 +296,7 @@ fn missing_warning(scores: &PairedScores, policy: MissingPolicy) -> Option<Warni
 }
 
 /// Finds `name` among the table's metrics: canonical name, alias, or any case.
-pub(crate) fn find_metric<'a>(available: &[&'a str], name: &str) -> Option<&'a str> {
+pub(super) fn find_metric<'a>(available: &[&'a str], name: &str) -> Option<&'a str> {
     let canonical = canonical_metric_name(name);
     let find = |matches: &dyn Fn(&str) -> bool| available.iter().copied().find(|m| matches(m));
     find(&|m| m == canonical)

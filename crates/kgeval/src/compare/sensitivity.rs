@@ -127,6 +127,7 @@ fn evaluation(
             metrics: Vec::new(),
             agreement: None,
             sensitivity: Some(sensitivity),
+            published_power: Vec::new(),
         },
     }
 }

@@ -48,6 +48,7 @@ const PLOTS: &[&str] = &[
     "task-diso-task-2-risk-coverage",
     "task-kgc-mini-categories-1",
     "compare-depth-series-depth",
+    "compare-discriminative-power-pvalues-1",
     "task-trec-sensitivity-per-topic",
     "task-trec-sensitivity-sensitivity",
 ];
@@ -91,6 +92,10 @@ pub(crate) fn check_dom(dom: &str) {
         assert!(dom.contains(&format!("<table class=\"results sortable\" id=\"{table}\">")), "table {table} missing");
     }
     assert!(dom.contains("<section class=\"task\" id=\"compare-depth-series\""), "the comparison's section");
+    assert!(
+        dom.contains("<table class=\"results sortable\" id=\"compare-discriminative-power-power-1\">"),
+        "the discriminative power table"
+    );
     assert!(!dom.contains("id=\"task-broken-table\""), "a failed task has no table");
     assert!(dom.contains("This task failed: reading the URI list"), "the failure is shown");
     for id in PLOTS {

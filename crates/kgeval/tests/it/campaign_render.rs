@@ -82,6 +82,11 @@ ranks = "mini=testdata/kgc/mini/ranks.tsv"
     let mut depth = CompareTask::new();
     depth.inputs = vec![SystemInput::parse("testdata/kgc/kgc-sparsity/result/FB-Test-S/evaluation.csv")];
     depth.against = vec![SystemInput::parse("testdata/kgc/kgc-sparsity/result/FB-Test-S-C/pooling_depth.csv.gz")];
+    // Seed 004's published p-value matrix of FB-Test-O: the discriminative power of two metrics.
+    let mut power = CompareTask::new();
+    power.pvalues =
+        vec![SystemInput::parse("FB-Test-O=testdata/kgc/kgc-sparsity/result/FB-Test-O/discriminative_power.csv.gz")];
+    power.metrics = vec!["micro_mrr".into(), "macro_mrr".into()];
     let broken = task(
         r#"family = "lexicon"
 gold = "testdata/lemon/no-such-gold.ttl"
@@ -101,17 +106,22 @@ systems = ["testdata/lemon/no-such-system.ttl"]
             outcome("trec sensitivity", &trec, Some(sensitivity)),
         ],
         manifest: root.join("render-test.toml"),
-        comparisons: vec![ComparisonOutcome {
-            name: "depth series".to_owned(),
-            compare: depth.resolved(&root).run(&NoProgress),
-        }],
+        comparisons: vec![
+            ComparisonOutcome { name: "depth series".to_owned(), compare: depth.resolved(&root).run(&NoProgress) },
+            ComparisonOutcome {
+                name: "discriminative power".to_owned(),
+                compare: power.resolved(&root).run(&NoProgress),
+            },
+        ],
     }
 }
 
 #[test]
 fn every_task_ran_as_planned() {
     let campaign = campaign();
-    assert!(campaign.comparisons[0].compare.is_ok(), "{:?}", campaign.comparisons[0].compare.as_ref().err());
+    for c in &campaign.comparisons {
+        assert!(c.compare.is_ok(), "{}: {:?}", c.name, c.compare.as_ref().err());
+    }
     for t in campaign.tasks.iter().filter(|t| t.name != "broken") {
         assert!(t.evaluation.is_ok(), "{}: {:?}", t.name, t.evaluation.as_ref().err());
         if let Some(compare) = &t.compare {
@@ -144,8 +154,16 @@ fn latex_tables_carry_the_published_numbers() {
     assert!(tex.contains("Conventions: profile diso; tie policy "), "{tex}");
     assert!(tex.contains("\\noindent Task \\texttt{broken} (lexicon) failed: "), "{tex}");
     assert!(tex.contains("\\section*{Render test: OAEI \\& TREC\\_eval \\#1}"), "{tex}");
-    assert_eq!(tex.matches("\\begin{table}").count(), 5);
-    assert_eq!(tex.matches("\\toprule").count(), 5);
+    // Seed 004's FB-Test-O p-values (expected_discpower.tsv): micro MRR 70 of 78 pairs at 0.05,
+    // 67 at 0.01, area 4.44187; macro MRR 72, 67, 2.65997 (the more discriminative).
+    assert!(
+        tex.contains("\\caption{Discriminative power on FB-Test-O (13 systems, 78 pairs; discriminative power)"),
+        "{tex}"
+    );
+    assert!(tex.contains("micro MRR & 78 & 70 & \\textbf{67} & 4.4419 & "), "{tex}");
+    assert!(tex.contains("macro MRR & 78 & \\textbf{72} & \\textbf{67} & \\textbf{2.6600} & "), "{tex}");
+    assert_eq!(tex.matches("\\begin{table}").count(), 6);
+    assert_eq!(tex.matches("\\toprule").count(), 6);
 }
 
 /// The document compiles with pdflatex (Debian `texlive-latex-recommended`); skipped with a

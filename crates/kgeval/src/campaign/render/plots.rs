@@ -237,8 +237,9 @@ fn chosen(metrics: &[&str]) -> (Vec<usize>, String) {
     (keep, note)
 }
 
-/// The meta-evaluation's plots: p-value curves (discriminative power), Kendall tau over the
-/// subsample ratio (sensitivity) and over the pool depth (agreement with a `Depth` series).
+/// The meta-evaluation's plots: p-value curves (discriminative power; one per published
+/// p-value matrix), Kendall tau over the subsample ratio (sensitivity) and over the pool depth
+/// (agreement with a `Depth` series).
 pub(super) fn compare_plots(key: &str, compare: &CompareEvaluation) -> Vec<Plot> {
     let result: &CompareResult = &compare.result;
     let mut plots = Vec::new();
@@ -263,6 +264,36 @@ pub(super) fn compare_plots(key: &str, compare: &CompareEvaluation) -> Vec<Plot>
                         m.power.alpha
                     ),
                     points: m.power.curve.iter().enumerate().map(|(i, &p)| ((i + 1) as f64, p)).collect(),
+                })
+                .collect(),
+            markers: Vec::new(),
+        });
+    }
+    for (n, set) in result.published_power.iter().enumerate() {
+        let names: Vec<&str> = set.power.iter().map(|p| p.metric.as_str()).collect();
+        let (keep, cut) = chosen(&names);
+        plots.push(Plot {
+            id: format!("{key}-pvalues-{}", n + 1),
+            title: format!(
+                "Discriminative power on {}: published p-values of every pair of its {} systems, sorted{cut}",
+                set.name,
+                set.systems.len()
+            ),
+            x_label: "system pair (sorted by p-value, descending)".to_owned(),
+            y_label: "p-value as published".to_owned(),
+            kind: PlotKind::Lines,
+            series: keep
+                .iter()
+                .map(|&i| &set.power[i])
+                .map(|p| Series {
+                    name: format!(
+                        "{} ({} of {} pairs at α = {})",
+                        metric_label(&p.metric),
+                        p.significant,
+                        p.pairs,
+                        p.alpha
+                    ),
+                    points: p.curve.iter().enumerate().map(|(i, &v)| ((i + 1) as f64, v)).collect(),
                 })
                 .collect(),
             markers: Vec::new(),
