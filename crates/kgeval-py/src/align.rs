@@ -1,16 +1,14 @@
 //! `kgeval.align`: reference and system alignments from paths or OntoAligner-style lists of
 //! `{"source", "target", "score"}` dicts, evaluated by the facade's `AlignTask`.
 
-use std::sync::Arc;
-
 use kgeval::align::{
     AlignTask, AlignmentProfile, AlignmentSource, CompletenessMode, MemoryCell, MemoryPair, MemorySystem,
 };
-use kgeval::{FamilyResult, Input, NoProgress, OutputFormat, RenderOptions};
+use kgeval::{FamilyResult, Input, NoProgress};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
 
-use crate::compare::Table;
+use crate::compare::{rendered, warning_lines, Table};
 use crate::errors::{invalid, to_py};
 
 /// Evaluates alignment test cases. `pairs`: a list of dicts, each with `name`, `reference`
@@ -57,18 +55,13 @@ pub(crate) fn align_evaluate(
     task.collect_labels = collect_labels.unwrap_or(task.collect_labels);
     let pairs = pairs.iter().enumerate().map(|(i, p)| memory_pair(&p, i)).collect::<PyResult<Vec<_>>>()?;
     let evaluation = py.allow_threads(|| task.run_in_memory(&pairs, &NoProgress)).map_err(|e| to_py(py, &e))?;
-    let options = RenderOptions {
-        version: env!("CARGO_PKG_VERSION").to_owned(),
-        per_item: per_item.unwrap_or(false),
-        ..RenderOptions::default()
-    };
-    let json = evaluation.render(OutputFormat::Json, &options);
-    let warnings = evaluation.warnings.iter().map(|w| format!("{} ({})", w.diagnostic, w.scope)).collect();
+    let warnings = warning_lines(&evaluation);
     let labels = match &evaluation.result {
         FamilyResult::Align(result) => result.labels_tsv.clone(),
         _ => None,
     };
-    Ok((json, warnings, labels, Table(Arc::new(evaluation.table))))
+    let (json, table) = rendered(evaluation, per_item.unwrap_or(false));
+    Ok((json, warnings, labels, table))
 }
 
 /// One test case from its dict.

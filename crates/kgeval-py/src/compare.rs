@@ -87,6 +87,11 @@ pub(crate) fn json_options(per_item: bool) -> RenderOptions {
     RenderOptions { version: env!("CARGO_PKG_VERSION").to_owned(), per_item, ..RenderOptions::default() }
 }
 
+/// The envelope's warnings as the CLI prints them (`diagnostic (scope)`), one line each.
+pub(crate) fn warning_lines(evaluation: &kgeval::Evaluation) -> Vec<String> {
+    evaluation.warnings.iter().map(|w| format!("{} ({})", w.diagnostic, w.scope)).collect()
+}
+
 /// An evaluation as `(the CLI's JSON text, its score table)`.
 pub(crate) fn rendered(evaluation: kgeval::Evaluation, per_item: bool) -> (String, Table) {
     let json = evaluation.render(OutputFormat::Json, &json_options(per_item));

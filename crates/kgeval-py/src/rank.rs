@@ -1,18 +1,16 @@
 //! `kgeval.rank`: local ranking with NIL (DISO Task 2, Bio-ML, DeepOnto, OntoAligner,
 //! Bio-LLM) from paths or lists in memory, evaluated by the facade's `RankTask`.
 
-use std::sync::Arc;
-
 use kgeval::rank::{
     MemoryBiomlRow, MemoryCandidates, MemoryGold, MemoryPool, MemoryQuery, MemoryRankPair, RankSource, RankTask,
     RankingProfile, TiePolicy,
 };
-use kgeval::{Input, NoProgress, OutputFormat, RenderOptions};
+use kgeval::{Input, NoProgress};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
 
 use crate::align::{repr, type_name};
-use crate::compare::Table;
+use crate::compare::{rendered, warning_lines, Table};
 use crate::errors::{invalid, to_py};
 
 /// Evaluates one system's rankings. `pairs`: a list of dicts, each with an optional `name`
@@ -74,14 +72,9 @@ pub(crate) fn rank_evaluate(
     task.beta = beta;
     let pairs = pairs.iter().enumerate().map(|(i, p)| memory_pair(&p, i)).collect::<PyResult<Vec<_>>>()?;
     let evaluation = py.allow_threads(|| task.run_in_memory(&pairs, &NoProgress)).map_err(|e| to_py(py, &e))?;
-    let options = RenderOptions {
-        version: env!("CARGO_PKG_VERSION").to_owned(),
-        per_item: per_item.unwrap_or(false),
-        ..RenderOptions::default()
-    };
-    let json = evaluation.render(OutputFormat::Json, &options);
-    let warnings = evaluation.warnings.iter().map(|w| format!("{} ({})", w.diagnostic, w.scope)).collect();
-    Ok((json, warnings, Table(Arc::new(evaluation.table))))
+    let warnings = warning_lines(&evaluation);
+    let (json, table) = rendered(evaluation, per_item.unwrap_or(false));
+    Ok((json, warnings, table))
 }
 
 fn memory_pair(value: &Bound<'_, PyAny>, index: usize) -> PyResult<MemoryRankPair> {

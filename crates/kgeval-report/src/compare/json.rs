@@ -69,16 +69,26 @@ pub fn compare_json(result: &CompareResult, warnings: &[(&str, &Diagnostic)], op
 }
 
 fn power_json(power: &DiscriminativePower) -> Value {
-    json!({
-        "metric": power.metric,
-        "alpha": power.alpha,
-        "pairs": power.pairs,
-        "significant": power.significant,
-        "significant_at_0_01": power.significant_at_01,
-        "area": power.area,
-        "median_p": power.median_p,
-        "curve": power.curve,
-    })
+    let mut fields = Map::new();
+    fields.insert("metric".to_owned(), json!(power.metric));
+    fields.extend(power_fields(power));
+    Value::Object(fields)
+}
+
+/// A discriminative power's figures, without its metric, in the order the JSON shows them.
+fn power_fields(power: &DiscriminativePower) -> Map<String, Value> {
+    [
+        ("alpha", json!(power.alpha)),
+        ("pairs", json!(power.pairs)),
+        ("significant", json!(power.significant)),
+        ("significant_at_0_01", json!(power.significant_at_01)),
+        ("area", json!(power.area)),
+        ("median_p", json!(power.median_p)),
+        ("curve", json!(power.curve)),
+    ]
+    .into_iter()
+    .map(|(key, value)| (key.to_owned(), value))
+    .collect()
 }
 
 fn published_json(set: &PublishedPower) -> Value {
@@ -140,15 +150,7 @@ fn metric_json(comparison: &MetricComparison) -> Value {
         "means": s.systems.iter().zip(&s.means).map(|(n, m)| (n.clone(), json!(m))).collect::<Map<_, _>>(),
         "leaderboard": leaderboard,
         "pairs": pairs,
-        "power": {
-            "alpha": power.alpha,
-            "pairs": power.pairs,
-            "significant": power.significant,
-            "significant_at_0_01": power.significant_at_01,
-            "area": power.area,
-            "median_p": power.median_p,
-            "curve": power.curve,
-        },
+        "power": power_fields(power),
     })
 }
 
