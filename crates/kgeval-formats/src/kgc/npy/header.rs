@@ -55,8 +55,12 @@ pub(super) fn read(mut file: impl Read, length: u64) -> Result<Header, String> {
         ));
     }
     let mut raw = vec![0_u8; header_len as usize];
-    raw[..available - prefix_len as usize].copy_from_slice(&prefix[prefix_len as usize..available]);
-    file.read_exact(&mut raw[available - prefix_len as usize..]).map_err(|e| format!("cannot read the header: {e}"))?;
+    // The bytes of the prefix read past the length field belong to the header, or (a header of
+    // 0 or 1 byte in version 1.0) already to the data.
+    let start = prefix_len as usize;
+    let carried = (available - start).min(raw.len());
+    raw[..carried].copy_from_slice(&prefix[start..start + carried]);
+    file.read_exact(&mut raw[carried..]).map_err(|e| format!("cannot read the header: {e}"))?;
     let text: String = if version.0 == 3 {
         String::from_utf8(raw)
             .map_err(|_| "found a header that is not UTF-8, expected UTF-8 (version 3.0)".to_owned())?
@@ -276,6 +280,18 @@ mod tests {
             let fields =
                 parse_dict(&format!("{{'descr': '{descr}', 'fortran_order': True, 'shape': (3, 5), }}")).unwrap();
             assert_eq!((fields.dtype, fields.big_endian, fields.fortran_order), (dtype, big_endian, true), "{descr}");
+        }
+    }
+
+    #[test]
+    fn a_version_1_header_shorter_than_two_bytes_is_an_error_not_a_panic() {
+        // Found by the `npy` fuzz target: a 12-byte file announcing a 0- or 1-byte header
+        // indexed past the header's end.
+        for header_len in [0_u8, 1] {
+            let mut bytes = b"\x93NUMPY\x01\x00".to_vec();
+            bytes.extend([header_len, 0, b'{', b'}']);
+            let err = read(&bytes[..], bytes.len() as u64).err().unwrap();
+            assert!(err.starts_with("found "), "{err}");
         }
     }
 
