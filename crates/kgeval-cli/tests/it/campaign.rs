@@ -9,6 +9,7 @@ use std::process::Command;
 
 use serde_json::Value;
 
+use crate::files::temp_files as temp_entries;
 use crate::{f, kgeval, kgeval_json, root};
 
 /// `kgeval run MANIFEST -o DIR/out`: exit 0, prints where the report is; returns the output
@@ -383,15 +384,6 @@ fn a_failing_task_keeps_the_others_and_exits_2() {
     let report = std::fs::read_to_string(out_dir.join("report.md")).expect("report");
     assert!(report.contains("## broken (`kgeval align`)\n\n**Failed:** "), "{report}");
     assert!(out_dir.join("good.csv").exists() && !out_dir.join("broken.csv").exists());
-}
-
-/// The temporary directories `.kgeval-tmp-*` in `dir`.
-fn temp_entries(dir: &Path) -> Vec<PathBuf> {
-    std::fs::read_dir(dir)
-        .expect("dir")
-        .map(|e| e.expect("entry").path())
-        .filter(|p| p.file_name().is_some_and(|n| n.to_string_lossy().starts_with(".kgeval-tmp-")))
-        .collect()
 }
 
 #[test]

@@ -27,8 +27,8 @@ fn mode(path: &Path) -> u32 {
     std::fs::metadata(path).expect("metadata").permissions().mode() & 0o7777
 }
 
-/// The temporary files `-o` writes (`.kgeval-tmp-*`) in `dir`.
-fn temp_files(dir: &Path) -> Vec<PathBuf> {
+/// The temporary files and directories `-o` writes (`.kgeval-tmp-*`) in `dir`.
+pub(crate) fn temp_files(dir: &Path) -> Vec<PathBuf> {
     std::fs::read_dir(dir)
         .expect("read dir")
         .map(|e| e.expect("entry").path())

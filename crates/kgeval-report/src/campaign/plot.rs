@@ -137,13 +137,14 @@ fn lines(root: &Area<'_>, plot: &Plot) -> Result<(), String> {
             .label(marker.label.as_str())
             .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 6, y), (x + 12, y)], style));
     }
-    legend(&mut chart)
+    legend(&mut chart, SeriesLabelPosition::LowerLeft)
 }
 
-fn legend<'a, 'b: 'a>(chart: &mut Chart<'a, 'b>) -> Result<(), String> {
+/// The legend box of every plot, at `position`.
+fn legend<'a, 'b: 'a>(chart: &mut Chart<'a, 'b>, position: SeriesLabelPosition) -> Result<(), String> {
     chart
         .configure_series_labels()
-        .position(SeriesLabelPosition::LowerLeft)
+        .position(position)
         .label_font(("sans-serif", 14))
         .background_style(WHITE.mix(0.85))
         .border_style(RGBColor(120, 120, 120))
@@ -173,14 +174,7 @@ fn bars(root: &Area<'_>, plot: &Plot, categories: &[String]) -> Result<(), Strin
             .label(series.name.as_str())
             .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 14, y + 5)], fill));
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperRight)
-        .label_font(("sans-serif", 14))
-        .background_style(WHITE.mix(0.85))
-        .border_style(RGBColor(120, 120, 120))
-        .draw()
-        .map_err(|e| e.to_string())
+    legend(&mut chart, SeriesLabelPosition::UpperRight)
 }
 
 /// A chart with one slot per category on the x axis (bars, boxes), the category names as tick
