@@ -1,6 +1,7 @@
 //! `trec`: TREC runs against qrels with trec_eval's measures, definitions and output.
 
 use std::path::Path;
+use std::sync::Arc;
 
 use kgeval_formats::trec::{read_qrels, read_qrels_bytes, RunFile};
 use kgeval_formats::Input;
@@ -19,8 +20,10 @@ use crate::inputs::{by_name, one_or_many};
 use crate::{system_names, Conventions, Error, Evaluation, Family, FamilyResult, Progress, SystemInput, Warning};
 
 mod interned;
+mod stream;
 
 pub use interned::{InternedRun, TopicSlot};
+pub use stream::TopicStream;
 
 /// The code of the note that states, per run, how many topics were evaluated
 /// (`note: RUN: 3 topics evaluated (intersection); …`).
@@ -269,6 +272,49 @@ impl TrecTask {
         })
     }
 
+    /// A [`TopicStream`] for one run against `qrels`, with this task's measures and options:
+    /// hand it the run's topics (from any thread), then evaluate it with
+    /// [`TrecTask::run_streams`].
+    ///
+    /// # Errors
+    /// [`Error::Invalid`] naming the first measure that names nothing known.
+    pub fn topic_stream(&self, qrels: Arc<Qrels>) -> Result<TopicStream, Error> {
+        Ok(TopicStream::new(qrels, self.measure_set()?, self.options()))
+    }
+
+    /// Evaluates runs handed over topic by topic ([`TrecTask::topic_stream`]): the results,
+    /// notes and errors of [`TrecTask::run_in_memory`] on the same entries.
+    ///
+    /// # Errors
+    /// As [`TrecTask::run_in_memory`]; also a stream made by a task with other measures or
+    /// options, and a topic handed over twice.
+    pub fn run_streams(&self, qrels_name: &str, runs: Vec<(String, TopicStream)>) -> Result<Evaluation, Error> {
+        let measures = self.measure_set()?;
+        let options = self.options();
+        if runs.is_empty() {
+            return Err(Error::invalid("trec: expected at least one run"));
+        }
+        let names = system_names(
+            &runs.iter().map(|(name, _)| SystemInput::named(name.clone(), Input::path(name))).collect::<Vec<_>>(),
+        )?;
+        let mut evaluated = Vec::with_capacity(runs.len());
+        for (name, stream) in runs {
+            if stream.measures != measures || stream.options != options {
+                return Err(Error::invalid(format!(
+                    "run {name}: the topic stream was made by a task with other measures or options"
+                )));
+            }
+            let qrels = Arc::clone(&stream.qrels);
+            let result = stream.finish("kgeval").map_err(|e| Error::invalid(format!("run {name}: {e}")))?;
+            evaluated.push((name, qrels, result));
+        }
+        let mut out = Runs::new(qrels_name.to_owned(), measures, options);
+        for (name, qrels, result) in evaluated {
+            out.push(&qrels, result, &name, name.clone())?;
+        }
+        out.finish(names)
+    }
+
     /// Evaluates in-memory runs of any [`RunSource`] after `check` accepted each of them.
     fn evaluate_sources<S: RunSource>(
         &self,
@@ -365,8 +411,13 @@ impl Runs {
         source: String,
         error: impl FnOnce(S::Error) -> Error,
     ) -> Result<(), Error> {
+        let result = evaluate_run(qrels, run, &self.evaluation.measures, &self.evaluation.options).map_err(error)?;
+        self.push(qrels, result, name, source)
+    }
+
+    /// Adds one evaluated run, with its note and table.
+    fn push(&mut self, qrels: &Qrels, mut result: RunEvaluation, name: &str, source: String) -> Result<(), Error> {
         let evaluation = &mut self.evaluation;
-        let mut result = evaluate_run(qrels, run, &evaluation.measures, &evaluation.options).map_err(error)?;
         if result.topics.is_empty() {
             return Err(Error::invalid(format!(
                 "{source}: no topic in common with {} ({} run topics, {} qrels topics; -c scores every qrels topic)",

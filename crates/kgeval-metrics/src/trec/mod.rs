@@ -37,10 +37,6 @@ pub use measures::{RankedRelevance, NOT_JUDGED, NOT_POOLED};
 
 use crate::ranking::rank_order;
 
-/// One evaluated topic: its scores, its relevance string (empty unless `relstring` is asked
-/// for) and whether it has tied scores within the depth.
-type TopicOutcome = (TopicScores, String, bool);
-
 /// trec_eval's floor for geometric means (`MIN_GEO_MEAN`).
 pub const MIN_GEO_MEAN: f64 = 0.00001;
 
@@ -89,6 +85,58 @@ pub fn topic_values(topic: &RankedRelevance, measures: &MeasureSet) -> Vec<f64> 
     measures.measures().iter().map(|m| topic.value(m)).collect()
 }
 
+/// One evaluated topic: its scores, its relevance string (empty unless `relstring` is asked
+/// for) and whether two documents within the depth share a score. What [`evaluate_topic`]
+/// returns and [`assemble_run`] puts together.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TopicOutcome {
+    /// The topic's id and its value of every measure.
+    pub scores: TopicScores,
+    /// The relevance string (`relstring`), empty when not asked for.
+    pub relstring: String,
+    /// Whether two documents within the depth share a score.
+    pub tied: bool,
+}
+
+/// The length `relstring` asks for, `None` when it is not among `measures`.
+fn relstring_len(measures: &MeasureSet) -> Option<usize> {
+    measures
+        .measures()
+        .iter()
+        .find(|m| m.family == MeasureFamily::Relstring)
+        .map(|m| m.numbers.first().map_or(0, |&n| n.max(0.0) as usize))
+}
+
+/// Ranks and scores one topic of a run: `docs` as the run holds them (`None`: a qrels topic
+/// the run lacks, scored under `-c` as trec_eval does). The unit of [`evaluate_run`], public
+/// so a front end that builds topics one at a time evaluates each exactly as a whole run is.
+#[must_use]
+pub fn evaluate_topic(
+    qrels: &Qrels,
+    qid: &str,
+    docs: Option<&[RunDoc<'_>]>,
+    measures: &MeasureSet,
+    options: &IrOptions,
+) -> TopicOutcome {
+    let (topic, tied) = rank_topic(qrels.topic(qid), docs.unwrap_or_default(), options);
+    let mut values = topic_values(&topic, measures);
+    let mut relstring = String::new();
+    if let Some(len) = relstring_len(measures) {
+        topic.relstring(len, &mut relstring);
+    }
+    if docs.is_none() {
+        // trec_eval scores a missing topic (-c) on one unpooled document, then zeroes
+        // what that document would change: only utility differs from an empty ranking.
+        for (value, measure) in values.iter_mut().zip(measures.measures()) {
+            if measure.family == MeasureFamily::Utility {
+                *value = 0.0;
+            }
+        }
+    }
+    let scores = TopicScores { qid: qid.to_owned(), missing_from_run: docs.is_none(), values };
+    TopicOutcome { scores, relstring, tied }
+}
+
 /// Evaluates `run` against `qrels`: topics selected by `options.query_set`, ranked and scored
 /// in parallel, returned in strcmp order of qid with the summary.
 ///
@@ -102,77 +150,57 @@ pub fn evaluate_run<S: RunSource>(
     measures: &MeasureSet,
     options: &IrOptions,
 ) -> Result<RunEvaluation, S::Error> {
-    let run_topics: rustc_hash::FxHashMap<&str, usize> =
-        (0..run.topic_count()).map(|index| (run.topic_id(index), index)).collect();
-    let mut selected: Vec<(&str, Option<usize>)> = (0..run.topic_count())
-        .map(|index| (run.topic_id(index), Some(index)))
-        .filter(|(qid, _)| qrels.topic(qid).is_some())
-        .collect();
-    let qrels_topics_missing_from_run: Vec<String> =
-        qrels.topics().map(|(qid, _)| qid).filter(|qid| !run_topics.contains_key(qid)).map(str::to_owned).collect();
-    let mut run_topics_missing_from_qrels: Vec<String> = (0..run.topic_count())
-        .map(|i| run.topic_id(i))
-        .filter(|qid| qrels.topic(qid).is_none())
-        .map(str::to_owned)
-        .collect();
-    run_topics_missing_from_qrels.sort_unstable();
-    if options.query_set == QuerySet::Complete {
-        selected.extend(qrels_topics_missing_from_run.iter().map(|qid| (qid.as_str(), None)));
-    }
-    // Run topics without qrels are read too (and their results dropped), so a malformed line
-    // is an error wherever it is.
-    let unjudged: Vec<(&str, Option<usize>)> = (0..run.topic_count())
-        .filter(|&index| qrels.topic(run.topic_id(index)).is_none())
-        .map(|index| (run.topic_id(index), Some(index)))
-        .collect();
-    let evaluated = selected.len();
-    selected.extend(unjudged);
-    let relstring_len = measures
-        .measures()
-        .iter()
-        .find(|m| m.family == MeasureFamily::Relstring)
-        .map(|m| m.numbers.first().map_or(0, |&n| n.max(0.0) as usize));
-    let results: Vec<Result<Option<TopicOutcome>, S::Error>> = selected
+    // Judged run topics are evaluated; run topics without qrels are read too (and their
+    // results dropped), so a malformed line is an error wherever it is.
+    let mut order: Vec<usize> = (0..run.topic_count()).filter(|&i| qrels.topic(run.topic_id(i)).is_some()).collect();
+    let evaluated = order.len();
+    order.extend((0..run.topic_count()).filter(|&i| qrels.topic(run.topic_id(i)).is_none()));
+    let results: Vec<Result<Option<TopicOutcome>, S::Error>> = order
         .par_iter()
         .enumerate()
-        .map_init(Vec::new, |docs, (position, &(qid, index))| {
-            docs.clear();
-            if let Some(index) = index {
-                run.topic_docs(index, docs)?;
-            }
-            if position >= evaluated {
-                return Ok(None);
-            }
-            let (topic, tied) = rank_topic(qrels.topic(qid), docs, options);
-            let mut values = topic_values(&topic, measures);
-            let mut relstring = String::new();
-            if let Some(len) = relstring_len {
-                topic.relstring(len, &mut relstring);
-            }
-            if index.is_none() {
-                // trec_eval scores a missing topic (-c) on one unpooled document, then zeroes
-                // what that document would change: only utility differs from an empty ranking.
-                for (value, measure) in values.iter_mut().zip(measures.measures()) {
-                    if measure.family == MeasureFamily::Utility {
-                        *value = 0.0;
-                    }
-                }
-            }
-            let scores = TopicScores { qid: qid.to_owned(), missing_from_run: index.is_none(), values };
-            Ok(Some((scores, relstring, tied)))
+        .map_init(Vec::new, |docs, (position, &index)| {
+            run.topic_docs(index, docs)?;
+            Ok((position < evaluated)
+                .then(|| evaluate_topic(qrels, run.topic_id(index), Some(docs), measures, options)))
         })
         .collect();
-    let mut outcomes = Vec::with_capacity(results.len());
-    let mut topics_with_tied_scores = 0;
+    let mut outcomes = Vec::with_capacity(evaluated);
     for result in results {
-        let Some((scores, relstring, tied)) = result? else { continue };
-        topics_with_tied_scores += usize::from(tied);
-        outcomes.push((scores, relstring));
+        outcomes.extend(result?);
     }
-    outcomes.sort_unstable_by(|a, b| a.0.qid.as_bytes().cmp(b.0.qid.as_bytes()));
-    let (topics, relstrings): (Vec<TopicScores>, Vec<String>) = outcomes.into_iter().unzip();
-    let relstrings = if relstring_len.is_some() { relstrings } else { Vec::new() };
-    let mut qrels_topics_missing_from_run = qrels_topics_missing_from_run;
+    let run_qids: Vec<&str> = (0..run.topic_count()).map(|i| run.topic_id(i)).collect();
+    Ok(assemble_run(qrels, run.run_id(), &run_qids, outcomes, measures, options))
+}
+
+/// A run's evaluation from its topics' outcomes: `run_qids` are every topic the run holds
+/// (judged or not), `outcomes` those of its judged topics (any order). Adds the qrels topics
+/// the run lacks under `-c`, sorts topics in strcmp order of qid and summarises them.
+#[must_use]
+pub fn assemble_run(
+    qrels: &Qrels,
+    run_id: &str,
+    run_qids: &[&str],
+    outcomes: Vec<TopicOutcome>,
+    measures: &MeasureSet,
+    options: &IrOptions,
+) -> RunEvaluation {
+    let run_topics: rustc_hash::FxHashSet<&str> = run_qids.iter().copied().collect();
+    let mut qrels_topics_missing_from_run: Vec<String> =
+        qrels.topics().map(|(qid, _)| qid).filter(|qid| !run_topics.contains(qid)).map(str::to_owned).collect();
+    let mut run_topics_missing_from_qrels: Vec<String> =
+        run_qids.iter().filter(|qid| qrels.topic(qid).is_none()).map(|&qid| qid.to_owned()).collect();
+    run_topics_missing_from_qrels.sort_unstable();
+    let mut outcomes = outcomes;
+    if options.query_set == QuerySet::Complete {
+        outcomes.extend(
+            qrels_topics_missing_from_run.iter().map(|qid| evaluate_topic(qrels, qid, None, measures, options)),
+        );
+    }
+    let topics_with_tied_scores = outcomes.iter().filter(|o| o.tied).count();
+    outcomes.sort_unstable_by(|a, b| a.scores.qid.as_bytes().cmp(b.scores.qid.as_bytes()));
+    let (topics, relstrings): (Vec<TopicScores>, Vec<String>) =
+        outcomes.into_iter().map(|o| (o.scores, o.relstring)).unzip();
+    let relstrings = if relstring_len(measures).is_some() { relstrings } else { Vec::new() };
     qrels_topics_missing_from_run.sort_unstable();
     let mut summary = summarize_topics(&topics, measures);
     if options.query_set == QuerySet::Complete {
@@ -182,8 +210,8 @@ pub fn evaluate_run<S: RunSource>(
             summary[i] = qrels.topics().map(|(_, t)| t.relevances().filter(|&r| r > 0).count()).sum::<usize>() as f64;
         }
     }
-    Ok(RunEvaluation {
-        run_id: run.run_id().to_owned(),
+    RunEvaluation {
+        run_id: run_id.to_owned(),
         name: String::new(),
         source: String::new(),
         summary,
@@ -192,7 +220,7 @@ pub fn evaluate_run<S: RunSource>(
         qrels_topics_missing_from_run,
         run_topics_missing_from_qrels,
         topics_with_tied_scores,
-    })
+    }
 }
 
 /// The summary line of each measure over `topics`: the mean, the sum for counts, the topic

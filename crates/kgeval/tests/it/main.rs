@@ -8,6 +8,7 @@ mod kgc_memory;
 mod kgc_sensitivity;
 mod lexicon;
 mod trec_interned;
+mod trec_stream;
 
 use std::path::{Path, PathBuf};
 
