@@ -18,6 +18,7 @@ mod qald;
 // trec (py-perf): fast conversion, native evaluator
 mod trec_convert;
 mod trec_evaluator;
+mod trec_stream;
 // kgc
 mod kgc;
 

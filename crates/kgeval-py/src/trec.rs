@@ -1,6 +1,8 @@
 //! `kgeval.trec`: qrels and runs from paths, nested dicts or columns, evaluated by the
 //! facade's `TrecTask`.
 
+use std::sync::Arc;
+
 use kgeval::trec::{InternedRun, TrecTask};
 use kgeval::{Evaluation, FamilyResult, Input, NoProgress};
 use kgeval_model::trec::{MeasureFamily, TieBreak};
@@ -9,6 +11,7 @@ use pyo3::types::{PyDict, PyList, PyString};
 
 use crate::errors::{invalid, to_py};
 use crate::trec_convert::{read_qrels, read_run};
+use crate::trec_stream::evaluate_dicts;
 
 /// A qrels or run as given: a file, or values already in memory.
 enum Given<T> {
@@ -35,13 +38,8 @@ pub(crate) fn trec_evaluate(
     tie_break: Option<String>,
     per_query: bool,
 ) -> PyResult<PyObject> {
-    let qrels = given(qrels, "qrels", read_qrels)?;
-    let mut named = Vec::with_capacity(runs.len());
-    for item in runs.iter() {
-        let (name, run): (String, Bound<'_, PyAny>) = item.extract()?;
-        let run = given(&run, &format!("run {name}"), read_run)?;
-        named.push((name, run));
-    }
+    let mut qrels = given(qrels, "qrels", read_qrels)?;
+    let raw: Vec<(String, Bound<'_, PyAny>)> = runs.iter().map(|item| item.extract()).collect::<PyResult<_>>()?;
     let qrels_input = match &qrels {
         Given::Path(path) => Input::path(path),
         Given::Memory(_) => Input::path("qrels"),
@@ -50,6 +48,22 @@ pub(crate) fn trec_evaluate(
     task.complete = complete.unwrap_or(task.complete);
     task.ndcg_level = ndcg_level.unwrap_or(task.ndcg_level);
     task.max_docs = max_docs.or(task.max_docs);
+    if !raw.is_empty() && raw.iter().all(|(_, run)| run.is_instance_of::<PyDict>()) {
+        // Every run a dict: evaluated while it is walked (trec_stream), against qrels held.
+        let held = Arc::new(match qrels {
+            Given::Path(_) => py.allow_threads(|| task.read_qrels()).map_err(|e| to_py(py, &e))?,
+            Given::Memory(qrels) => qrels,
+        });
+        if let Some(evaluation) = evaluate_dicts(py, &task, &held, "qrels", &raw)? {
+            return results_dict(py, &evaluation, per_query);
+        }
+        qrels = Given::Memory(Arc::unwrap_or_clone(held));
+    }
+    let mut named = Vec::with_capacity(raw.len());
+    for (name, run) in raw {
+        let run = given(&run, &format!("run {name}"), read_run)?;
+        named.push((name, run));
+    }
     let all_paths = named.iter().all(|(_, run)| matches!(run, Given::Path(_)));
     let evaluation = match qrels {
         Given::Path(_) if all_paths => {
@@ -82,8 +96,13 @@ pub(crate) fn trec_evaluate(
         }
     }
     .map_err(|e| to_py(py, &e))?;
+    results_dict(py, &evaluation, per_query)
+}
+
+/// `{name: {"run_id", "per_query", "summary"}}` of every run of `evaluation`.
+fn results_dict(py: Python<'_>, evaluation: &Evaluation, per_query: bool) -> PyResult<PyObject> {
     let out = PyDict::new(py);
-    for (name, entry) in results(py, &evaluation, per_query, true)? {
+    for (name, entry) in results(py, evaluation, per_query, true)? {
         out.set_item(name, entry)?;
     }
     Ok(out.into_any().unbind())

@@ -1,6 +1,8 @@
 //! `TrecEvaluator`: qrels converted once, then any number of runs evaluated against them
 //! (what `kgeval.trec.RelevanceEvaluator`, pytrec_eval's interface, stands on).
 
+use std::sync::Arc;
+
 use kgeval::trec::TrecTask;
 use kgeval::Input;
 use kgeval_model::trec::Qrels;
@@ -10,13 +12,14 @@ use pyo3::types::{PyDict, PyString};
 use crate::errors::{invalid, to_py};
 use crate::trec::{evaluate_interned, results, task};
 use crate::trec_convert::{read_qrels, read_run};
+use crate::trec_stream::evaluate_dicts;
 
 /// Qrels held natively (converted once) with the measures and options; `evaluate(run)`
 /// converts only the run and returns `{qid: {measure: value}}`.
 #[pyclass(module = "kgeval._kgeval", frozen)]
 pub(crate) struct TrecEvaluator {
     task: TrecTask,
-    qrels: Qrels,
+    qrels: Arc<Qrels>,
 }
 
 #[pymethods]
@@ -48,14 +51,21 @@ impl TrecEvaluator {
             }
             None => read_qrels(qrels, "qrels")?,
         };
-        Ok(TrecEvaluator { task, qrels })
+        Ok(TrecEvaluator { task, qrels: Arc::new(qrels) })
     }
 
     /// The per-topic values of `run` (`{qid: {docid: score}}` or columns):
-    /// `{qid: {measure: value}}`.
+    /// `{qid: {measure: value}}`. A dict of `str` ids and numeric scores is evaluated while it
+    /// is walked (`trec_stream`); anything else is converted first.
     fn evaluate<'py>(&self, py: Python<'py>, run: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyDict>> {
-        let run = read_run(run, "run")?;
-        let evaluation = evaluate_interned(py, &self.task, &self.qrels, &[("run".to_owned(), run)])?;
+        let named = [("run".to_owned(), run.clone())];
+        let evaluation = match evaluate_dicts(py, &self.task, &self.qrels, "qrels", &named)? {
+            Some(evaluation) => evaluation,
+            None => {
+                let run = read_run(run, "run")?;
+                evaluate_interned(py, &self.task, &self.qrels, &[("run".to_owned(), run)])?
+            }
+        };
         let (_, entry) =
             results(py, &evaluation, true, false)?.pop().ok_or_else(|| invalid("trec: the facade returned no run"))?;
         entry

@@ -178,3 +178,60 @@ def test_columns_with_a_topic_in_two_stretches():
     assert ours == {"q1": {"recip_rank": 0.5, "num_ret": 2.0}, "q2": {"recip_rank": 0.5, "num_ret": 2.0}}
     with pytest.raises(kgeval.InvalidInput, match="topic q1: document a is retrieved twice"):
         kgeval.trec.evaluate(qrels, (["q1", "q2", "q1"], ["a", "c", "a"], [1.0, 1.0, 2.0]), "map")
+
+
+def test_dicts_evaluated_while_walked_equal_the_general_conversion():
+    # A dict of str ids and numeric scores is evaluated batch by batch while it is walked
+    # (src/trec_stream.rs); columns take the general conversion. Same values key for key,
+    # over several batches (> 32,768 entries), with ties, int and numpy scores, a
+    # defaultdict, an empty topic and topics without qrels.
+    import collections
+
+    numpy = pytest.importorskip("numpy")
+    rng = random.Random(20261125)
+    qrels = {f"q{t}": {f"d{rng.randrange(2000)}": rng.choice([-1, 0, 1, 2]) for _ in range(40)} for t in range(0, 240, 2)}
+    run = collections.defaultdict(dict)
+    for t in range(200):
+        for _ in range(rng.randrange(1, 1200)):
+            kind = rng.randrange(10)
+            score = rng.randrange(20) / 4
+            run[f"q{t}"][f"d{rng.randrange(2000)}"] = int(score) if kind == 0 else numpy.float64(score) if kind == 1 else score
+    run["q7"] = {}
+    entries = sum(len(docs) for docs in run.values())
+    assert entries > 2 * 32_768
+    columns = (
+        [q for q, docs in run.items() for _ in docs],
+        [d for docs in run.values() for d in docs],
+        [float(s) for docs in run.values() for s in docs.values()],
+    )
+    for measures, options in (("all_trec", {}), (["map", "P_10", "ndcg_cut_10"], {"tie_break": "input", "relevance_level": 2, "complete": True})):
+        ours = kgeval.trec.evaluate(qrels, run, measures, **options)
+        assert len(ours) == (100 if not options else 120)
+        assert ours == kgeval.trec.evaluate(qrels, columns, measures, **options)
+    evaluator = kgeval.trec.RelevanceEvaluator(qrels, {"map", "ndcg"})
+    assert evaluator.evaluate(run) == evaluator.evaluate(dict(run))
+    ours = evaluator.evaluate(run)
+    theirs = pytrec_eval.RelevanceEvaluator(qrels, {"map", "ndcg"}).evaluate({q: {d: float(s) for d, s in docs.items()} for q, docs in run.items()})
+    assert set(ours) == set(theirs)
+    for qid in theirs:
+        for measure, value in theirs[qid].items():
+            assert ours[qid][measure] == pytest.approx(value, abs=TOLERANCE)
+    # An int docid in the last topic leaves the fast path after batches were sent: the
+    # general conversion gives the same values (7 as "7").
+    run["q199"][7] = 1.0
+    with_int = kgeval.trec.evaluate(qrels, run, "map")
+    assert with_int == kgeval.trec.evaluate(qrels, (columns[0] + ["q199"], columns[1] + ["7"], columns[2] + [1.0]), "map")
+
+
+def test_problems_found_while_walking_name_the_first_topic():
+    # Two topics with a score that is not finite, in different batches: the earlier one (in
+    # the dict's order) is reported, as the general conversion does.
+    qrels = {"q0": {"d0": 1}}
+    run = {f"q{t}": {f"d{i}": float(i) for i in range(400)} for t in range(200)}
+    run["q150"]["d3"] = float("nan")
+    run["q20"]["d5"] = float("inf")
+    message = r"run run: topic q20: document d5 has score inf, expected a finite score"
+    with pytest.raises(kgeval.InvalidInput, match=message):
+        kgeval.trec.evaluate(qrels, run, "map")
+    with pytest.raises(kgeval.InvalidInput, match=message):
+        kgeval.trec.RelevanceEvaluator(qrels, {"map"}).evaluate(run)
