@@ -235,3 +235,18 @@ def test_problems_found_while_walking_name_the_first_topic():
         kgeval.trec.evaluate(qrels, run, "map")
     with pytest.raises(kgeval.InvalidInput, match=message):
         kgeval.trec.RelevanceEvaluator(qrels, {"map"}).evaluate(run)
+
+
+def test_a_str_subclass_can_repeat_a_docno_and_is_still_checked():
+    # Keys of one dict are distinct by equality; a str subclass may redefine equality, so
+    # two keys can carry one text: such a topic is checked for repeated docnos.
+    class Distinct(str):
+        __hash__ = object.__hash__
+
+        def __eq__(self, other):
+            return self is other
+
+    run = {"q1": {Distinct("d1"): 1.0, "d1": 2.0}}
+    assert len(run["q1"]) == 2
+    with pytest.raises(kgeval.InvalidInput, match="run run: topic q1: document d1 is retrieved twice"):
+        kgeval.trec.RelevanceEvaluator({"q1": {"d1": 1}}, {"map"}).evaluate(run)

@@ -3,11 +3,14 @@
 //! topics already converted are being evaluated (Python dicts: the walk must hold the GIL,
 //! the evaluation need not).
 
+use std::cell::RefCell;
+use std::hash::BuildHasher;
 use std::sync::{Arc, Mutex, PoisonError};
 
+use hashbrown::hash_table::{Entry, HashTable};
 use kgeval_metrics::trec::{assemble_run, evaluate_topic, TopicOutcome};
 use kgeval_model::trec::{IrOptions, MeasureSet, Qrels, RunDoc, RunEvaluation};
-use rustc_hash::FxHashSet;
+use rustc_hash::FxBuildHasher;
 
 /// One run's topics, handed over one at a time ([`TopicStream::add_topic`], callable from
 /// several threads at once) and put together by [`super::TrecTask::run_streams`]. Each topic
@@ -62,7 +65,19 @@ impl TopicStream {
     /// problem (a docno twice, a score that is not finite), the one with the smallest index
     /// is reported, whatever the order of arrival.
     pub fn add_topic(&self, index: usize, qid: &str, docs: &[RunDoc<'_>]) {
-        let problem = first_problem(qid, docs);
+        self.add(index, qid, docs, true);
+    }
+
+    /// [`TopicStream::add_topic`] for documents whose docnos are distinct by construction
+    /// (the keys of one mapping of `str`): only their scores are checked. A docno twice here
+    /// is not reported: it is scored as two documents.
+    pub fn add_distinct_topic(&self, index: usize, qid: &str, docs: &[RunDoc<'_>]) {
+        debug_assert!(first_problem(qid, docs).is_none_or(|p| !p.ends_with("retrieved twice")));
+        self.add(index, qid, docs, false);
+    }
+
+    fn add(&self, index: usize, qid: &str, docs: &[RunDoc<'_>], check_docnos: bool) {
+        let problem = if check_docnos { first_problem(qid, docs) } else { first_infinite(qid, docs) };
         let outcome = (problem.is_none() && self.qrels.topic(qid).is_some())
             .then(|| evaluate_topic(&self.qrels, qid, Some(docs), &self.measures, &self.options));
         let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
@@ -93,20 +108,41 @@ impl TopicStream {
     }
 }
 
+/// The first score that is not finite, in document order.
+fn first_infinite(qid: &str, docs: &[RunDoc<'_>]) -> Option<String> {
+    docs.iter().find(|doc| !doc.score.is_finite()).map(|doc| infinite(qid, doc))
+}
+
+/// The message for a score that is not finite.
+fn infinite(qid: &str, doc: &RunDoc<'_>) -> String {
+    format!("topic {qid}: document {} has score {}, expected a finite score", doc.docno, doc.score)
+}
+
+thread_local! {
+    /// The duplicate check's table (indices into the topic's documents), kept per thread and
+    /// cleared from topic to topic: no allocation per topic.
+    static SEEN: RefCell<HashTable<usize>> = RefCell::new(HashTable::new());
+}
+
 /// The first problem a run file could not have, in document order: a score that is not
 /// finite, or a docno retrieved twice.
 fn first_problem(qid: &str, docs: &[RunDoc<'_>]) -> Option<String> {
-    let mut seen = FxHashSet::with_capacity_and_hasher(docs.len(), Default::default());
-    for doc in docs {
-        if !doc.score.is_finite() {
-            return Some(format!(
-                "topic {qid}: document {} has score {}, expected a finite score",
-                doc.docno, doc.score
-            ));
+    let hasher = FxBuildHasher;
+    let hash = |i: &usize| hasher.hash_one(docs[*i].docno);
+    SEEN.with_borrow_mut(|seen| {
+        seen.clear();
+        seen.reserve(docs.len(), hash);
+        for (i, doc) in docs.iter().enumerate() {
+            if !doc.score.is_finite() {
+                return Some(infinite(qid, doc));
+            }
+            match seen.entry(hasher.hash_one(doc.docno), |&j| docs[j].docno == doc.docno, hash) {
+                Entry::Occupied(_) => return Some(format!("topic {qid}: document {} is retrieved twice", doc.docno)),
+                Entry::Vacant(slot) => {
+                    slot.insert(i);
+                }
+            }
         }
-        if !seen.insert(doc.docno) {
-            return Some(format!("topic {qid}: document {} is retrieved twice", doc.docno));
-        }
-    }
-    None
+        None
+    })
 }
