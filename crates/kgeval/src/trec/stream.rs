@@ -121,7 +121,7 @@ fn infinite(qid: &str, doc: &RunDoc<'_>) -> String {
 thread_local! {
     /// The duplicate check's table (indices into the topic's documents), kept per thread and
     /// cleared from topic to topic: no allocation per topic.
-    static SEEN: RefCell<HashTable<usize>> = RefCell::new(HashTable::new());
+    static SEEN: RefCell<HashTable<usize>> = const { RefCell::new(HashTable::new()) };
 }
 
 /// The first problem a run file could not have, in document order: a score that is not
