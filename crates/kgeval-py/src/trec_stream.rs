@@ -12,7 +12,7 @@
 use std::os::raw::c_char;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::mpsc;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use kgeval::trec::{TopicStream, TrecTask};
 use kgeval::Evaluation;
@@ -71,6 +71,13 @@ impl Batch {
             text: String::with_capacity(BATCH_ENTRIES * 8),
             entries: Vec::with_capacity(BATCH_ENTRIES + BATCH_ENTRIES / 8),
         }
+    }
+
+    /// Empties the batch, keeping its buffers.
+    fn clear(&mut self) {
+        self.topics.clear();
+        self.text.clear();
+        self.entries.clear();
     }
 
     /// Hands every topic of the batch to `stream`, in order.
@@ -144,11 +151,18 @@ fn walk(run: &Bound<'_, PyDict>, stream: &Arc<TopicStream>, done: &mpsc::Sender<
     let mut batch = Batch::with_capacity();
     let mut pairs: Vec<(*mut ffi::PyObject, *mut ffi::PyObject)> = Vec::new();
     let mut sent = 0;
-    let send = |batch: Batch, sent: &mut usize| {
-        let (stream, done) = (Arc::clone(stream), done.clone());
+    // Evaluated batches come back emptied, their buffers kept: no fresh pages per batch.
+    let spare: Arc<Mutex<Vec<Batch>>> = Arc::default();
+    let next_batch = || spare.lock().ok().and_then(|mut spare| spare.pop()).unwrap_or_else(Batch::with_capacity);
+    let send = |mut batch: Batch, sent: &mut usize| {
+        let (stream, done, spare) = (Arc::clone(stream), done.clone(), Arc::clone(&spare));
         rayon::spawn(move || {
             let result = catch_unwind(AssertUnwindSafe(|| batch.evaluate(&stream)));
             drop(stream);
+            batch.clear();
+            if let Ok(mut spare) = spare.lock() {
+                spare.push(batch);
+            }
             // The receiver waits for every batch it was told of; a closed channel means the
             // caller left the fast path, and the result is not needed.
             let _ = done.send(result.is_ok());
@@ -197,7 +211,7 @@ fn walk(run: &Bound<'_, PyDict>, stream: &Arc<TopicStream>, done: &mpsc::Sender<
             batch.topics.push((index, qid.to_owned(), batch.entries.len(), distinct));
             index += 1;
             if batch.entries.len() >= BATCH_ENTRIES {
-                send(std::mem::replace(&mut batch, Batch::with_capacity()), &mut sent);
+                send(std::mem::replace(&mut batch, next_batch()), &mut sent);
             }
         }
     }

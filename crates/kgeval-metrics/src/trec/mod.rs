@@ -35,7 +35,11 @@ use rayon::prelude::*;
 
 pub use measures::{RankedRelevance, NOT_JUDGED, NOT_POOLED};
 
-use crate::ranking::rank_order;
+use crate::ranking::{has_equal_scores, positions_of, rank_order};
+
+/// A topic's judged documents are ranked by counting ([`positions_of`]) when there are at
+/// most one per this many retrieved documents; otherwise the whole list is sorted.
+const COUNT_JUDGED_BELOW: usize = 16;
 
 /// trec_eval's floor for geometric means (`MIN_GEO_MEAN`).
 pub const MIN_GEO_MEAN: f64 = 0.00001;
@@ -49,19 +53,36 @@ pub fn rank_topic(
     docs: &[RunDoc<'_>],
     options: &IrOptions,
 ) -> (RankedRelevance, bool) {
-    let mut order = Vec::new();
-    rank_order(docs, options.tie_break, &mut order);
-    let depth = options.max_docs.map_or(order.len(), |m| m.min(order.len()));
-    let order = &order[..depth];
-    let tied = order.windows(2).any(|w| w[0].0 == w[1].0);
-    let ranked = order
-        .iter()
-        .map(|&(_, i)| match judgments.and_then(|j| j.get(docs[i as usize].docno)) {
-            None => measures::NOT_POOLED,
-            Some(value) if value < 0 => measures::NOT_JUDGED,
-            Some(value) => value,
-        })
-        .collect();
+    let ranked_value = |value: Option<i64>| match value {
+        None => measures::NOT_POOLED,
+        Some(value) if value < 0 => measures::NOT_JUDGED,
+        Some(value) => value,
+    };
+    // The judged documents of the run; when they are few and the whole list is scored, their
+    // positions are counted (`positions_of`) instead of sorting every document.
+    let judged: Vec<(u32, i64)> = judgments
+        .map(|j| docs.iter().enumerate().filter_map(|(i, d)| j.get(d.docno).map(|v| (i as u32, v))).collect())
+        .unwrap_or_default();
+    let whole = options.max_docs.is_none_or(|m| m >= docs.len());
+    let (ranked, tied) = if whole && judged.len() * COUNT_JUDGED_BELOW <= docs.len() {
+        let selected: Vec<u32> = judged.iter().map(|&(i, _)| i).collect();
+        let mut positions = Vec::new();
+        positions_of(docs, options.tie_break, &selected, &mut positions);
+        let mut ranked = vec![measures::NOT_POOLED; docs.len()];
+        for (&position, &(_, value)) in positions.iter().zip(&judged) {
+            ranked[position as usize] = ranked_value(Some(value));
+        }
+        (ranked, has_equal_scores(docs, options.tie_break))
+    } else {
+        let mut order = Vec::new();
+        rank_order(docs, options.tie_break, &mut order);
+        let depth = options.max_docs.map_or(order.len(), |m| m.min(order.len()));
+        let order = &order[..depth];
+        let tied = order.windows(2).any(|w| w[0].0 == w[1].0);
+        let ranked =
+            order.iter().map(|&(_, i)| ranked_value(judgments.and_then(|j| j.get(docs[i as usize].docno)))).collect();
+        (ranked, tied)
+    };
     let mut level_counts = Vec::new();
     for value in judgments.into_iter().flat_map(TopicJudgments::relevances).filter(|&v| v >= 0) {
         let level = usize::try_from(value).unwrap_or(usize::MAX);
