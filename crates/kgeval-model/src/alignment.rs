@@ -201,7 +201,8 @@ impl Alignment {
             return cells.iter().map(|cell| self.insert(*cell)).collect();
         }
         let before = u32::try_from(self.cells.len()).expect("more than u32::MAX cells");
-        let mut lists = vec![Vec::with_capacity(cells.len() / INDEX_SHARDS + 16); INDEX_SHARDS];
+        let mut lists: Vec<Vec<u32>> =
+            (0..INDEX_SHARDS).map(|_| Vec::with_capacity(cells.len() / INDEX_SHARDS + 16)).collect();
         for (k, cell) in cells.iter().enumerate() {
             lists[CellIndex::shard(&cell.key())].push(k as u32);
         }

@@ -167,7 +167,8 @@ impl Interner {
         let buckets: Vec<Vec<Vec<u32>>> = parts
             .par_iter()
             .map(|part| {
-                let mut lists = vec![Vec::with_capacity(part.len() / SHARDS + 8); SHARDS];
+                let mut lists: Vec<Vec<u32>> =
+                    (0..SHARDS).map(|_| Vec::with_capacity(part.len() / SHARDS + 8)).collect();
                 for (i, (_, hash)) in part.iter().enumerate() {
                     lists[shard_of(hash.0)].push(i as u32);
                 }

@@ -105,8 +105,12 @@ fn read_cut(
     cut: Cut,
 ) -> Result<ReadAlignment, FormatError> {
     let Cut { parallel_from, stretches, fast } = cut;
-    let doc = decode(input, file)?;
-    crate::xml_guard::check_declarations(doc.as_bytes(), file)?;
+    // UTF-8 validation and the declaration guard each read the whole input: side by side.
+    // The guard sees the bytes `decode` turns into the document, and its error comes second.
+    let body = input.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(input);
+    let (doc, declarations) = rayon::join(|| decode(input, file), || crate::xml_guard::check_declarations(body, file));
+    let doc = doc?;
+    declarations?;
     let mut repaired_count = 0;
     let repaired;
     let doc = if options.repair_xml {

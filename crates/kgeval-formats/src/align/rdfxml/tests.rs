@@ -339,9 +339,9 @@ fn fast_and_parallel_reads_match_the_exact_path() {
     let mut large = String::new();
     for i in 0..6000 {
         let relation = if i % 997 == 0 { "zz" } else { "=" };
-        let _ = write!(
+        let _ = writeln!(
             large,
-            "<map><Cell><entity1 rdf:resource=\"http://a#x{}\"/><entity2 rdf:resource=\"http://b#y{}\"/><relation>{relation}</relation><measure>0.{}</measure></Cell></map>\n",
+            "<map><Cell><entity1 rdf:resource=\"http://a#x{}\"/><entity2 rdf:resource=\"http://b#y{}\"/><relation>{relation}</relation><measure>0.{}</measure></Cell></map>",
             i % 2500,
             (i % 2500 * 7) % 3001,
             (i / 7) % 10
