@@ -1,8 +1,45 @@
 //! Alignments: sets of correspondences keyed by `(entity1, entity2, relation)`.
 
+use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
 use crate::{Relation, TermId};
+
+/// The number of maps the cell index is split into (by the entity pair), so that a batch is
+/// inserted shard by shard in parallel ([`Alignment::insert_batch`]).
+const INDEX_SHARDS: usize = 16;
+
+/// Batches smaller than this are inserted one cell at a time (same result, less overhead).
+const BATCH_MIN: usize = 4096;
+
+/// The cell index: key → position, split into [`INDEX_SHARDS`] maps by the entity pair.
+#[derive(Debug, Clone)]
+struct CellIndex(Vec<FxHashMap<CellKey, u32>>);
+
+impl Default for CellIndex {
+    fn default() -> Self {
+        Self(vec![FxHashMap::default(); INDEX_SHARDS])
+    }
+}
+
+impl CellIndex {
+    /// The shard of a key: the top bits of a multiplicative hash of the entity pair (other
+    /// bits than the ones the maps' own hash uses for buckets and tags).
+    fn shard(key: &CellKey) -> usize {
+        let pair = (u64::from(key.0.index()) << 32) | u64::from(key.1.index());
+        (pair.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 60) as usize % INDEX_SHARDS
+    }
+
+    fn map(&self, key: &CellKey) -> &FxHashMap<CellKey, u32> {
+        &self.0[Self::shard(key)]
+    }
+
+    fn reserve(&mut self, n: usize) {
+        for map in &mut self.0 {
+            map.reserve(n / INDEX_SHARDS + n / (INDEX_SHARDS * 16) + 16);
+        }
+    }
+}
 
 /// One correspondence (an Alignment-API `Cell`, a TSV row, an SSSOM mapping).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -84,7 +121,7 @@ pub struct AlignmentHeader {
 #[derive(Debug, Clone, Default)]
 pub struct Alignment {
     cells: Vec<Correspondence>,
-    index: FxHashMap<CellKey, u32>,
+    index: CellIndex,
     policy: DuplicatePolicy,
     duplicate_lines: Vec<u32>,
     /// Header metadata.
@@ -109,11 +146,9 @@ impl Alignment {
     /// An empty alignment with room for `n` cells.
     #[must_use]
     pub fn with_capacity(n: usize) -> Self {
-        Self {
-            cells: Vec::with_capacity(n),
-            index: FxHashMap::with_capacity_and_hasher(n, Default::default()),
-            ..Self::default()
-        }
+        let mut index = CellIndex::default();
+        index.reserve(n);
+        Self { cells: Vec::with_capacity(n), index, ..Self::default() }
     }
 
     /// Makes room for `n` more cells (a reader that knows how many are coming).
@@ -136,7 +171,8 @@ impl Alignment {
     /// Adds a correspondence; a repeated key is counted and resolved by the policy.
     pub fn insert(&mut self, cell: Correspondence) -> InsertOutcome {
         let next = self.cells.len() as u32;
-        match self.index.entry(cell.key()) {
+        let key = cell.key();
+        match self.index.0[CellIndex::shard(&key)].entry(key) {
             std::collections::hash_map::Entry::Vacant(slot) => {
                 slot.insert(next);
                 self.cells.push(cell);
@@ -153,22 +189,98 @@ impl Alignment {
         }
     }
 
+    /// Inserts `cells` in order and says what happened to each: the same cells, positions,
+    /// duplicates and confidences as [`Alignment::insert`] of each in turn gives. The lookups
+    /// run shard by shard on rayon's threads (each shard sees its cells in order), then one
+    /// pass in order stores the new cells, so the result does not depend on the thread count.
+    ///
+    /// # Panics
+    /// If the alignment would hold more than `u32::MAX` cells.
+    pub fn insert_batch(&mut self, cells: &[Correspondence]) -> Vec<InsertOutcome> {
+        if cells.len() < BATCH_MIN {
+            return cells.iter().map(|cell| self.insert(*cell)).collect();
+        }
+        let before = u32::try_from(self.cells.len()).expect("more than u32::MAX cells");
+        let mut lists: Vec<Vec<u32>> =
+            (0..INDEX_SHARDS).map(|_| Vec::with_capacity(cells.len() / INDEX_SHARDS + 16)).collect();
+        for (k, cell) in cells.iter().enumerate() {
+            lists[CellIndex::shard(&cell.key())].push(k as u32);
+        }
+        // Per shard, in order: the position of a key stored before (< before), or `before + j`
+        // for the shard's j-th new key.
+        let codes: Vec<Vec<u32>> = self
+            .index
+            .0
+            .par_iter_mut()
+            .zip(lists.par_iter())
+            .map(|(map, list)| {
+                let mut new = 0u32;
+                list.iter()
+                    .map(|&k| match map.entry(cells[k as usize].key()) {
+                        std::collections::hash_map::Entry::Occupied(found) => *found.get(),
+                        std::collections::hash_map::Entry::Vacant(slot) => {
+                            let code = before.checked_add(new).expect("more than u32::MAX cells");
+                            new += 1;
+                            slot.insert(code);
+                            code
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        let mut assigned: Vec<Vec<u32>> = vec![Vec::new(); INDEX_SHARDS];
+        let mut cursor = [0usize; INDEX_SHARDS];
+        let outcomes = cells
+            .iter()
+            .map(|cell| {
+                let shard = CellIndex::shard(&cell.key());
+                let code = codes[shard][cursor[shard]];
+                cursor[shard] += 1;
+                let position = if code < before {
+                    code
+                } else {
+                    let (j, mine) = ((code - before) as usize, &mut assigned[shard]);
+                    if j == mine.len() {
+                        mine.push(self.cells.len() as u32);
+                        self.cells.push(*cell);
+                        return InsertOutcome::Inserted;
+                    }
+                    mine[j]
+                };
+                let kept = &mut self.cells[position as usize];
+                if self.policy == DuplicatePolicy::KeepMax && cell.confidence > kept.confidence {
+                    kept.confidence = cell.confidence;
+                }
+                self.duplicate_lines.push(cell.line);
+                InsertOutcome::Duplicate
+            })
+            .collect();
+        self.index.0.par_iter_mut().zip(assigned.par_iter()).for_each(|(map, mine)| {
+            for position in map.values_mut() {
+                if *position >= before {
+                    *position = mine[(*position - before) as usize];
+                }
+            }
+        });
+        outcomes
+    }
+
     /// The stored correspondence with this key.
     #[must_use]
     pub fn get(&self, key: &CellKey) -> Option<&Correspondence> {
-        self.index.get(key).map(|&i| &self.cells[i as usize])
+        self.index.map(key).get(key).map(|&i| &self.cells[i as usize])
     }
 
     /// The position (insertion index) of the key.
     #[must_use]
     pub fn position(&self, key: &CellKey) -> Option<usize> {
-        self.index.get(key).map(|&i| i as usize)
+        self.index.map(key).get(key).map(|&i| i as usize)
     }
 
     /// Whether the key is present.
     #[must_use]
     pub fn contains(&self, key: &CellKey) -> bool {
-        self.index.contains_key(key)
+        self.index.map(key).contains_key(key)
     }
 
     /// The correspondences in insertion order.
@@ -251,5 +363,52 @@ mod tests {
         assert_eq!(al.len(), 2);
         assert_eq!(al.cells()[0].confidence, 0.7);
         assert_eq!(al.duplicates(), 1);
+    }
+
+    /// A batch leaves the alignment exactly as inserting its cells one by one does, at one
+    /// thread and at two, under both policies: cells stored before the batch, repeats of them
+    /// and repeats inside the batch (the later, higher confidence wins only under KeepMax),
+    /// enough cells to take the sharded path.
+    #[test]
+    fn a_batch_inserts_as_one_by_one_at_any_thread_count() {
+        let mut iris = Interner::new();
+        let ids: Vec<TermId> = (0..400).map(|i| iris.intern(&format!("e{i}"))).collect();
+        let relations = [Relation::Equivalence, Relation::Subsumed];
+        let cell = |i: usize| Correspondence {
+            entity1: ids[(i * 31) % 97],
+            entity2: ids[100 + (i * 17) % 293],
+            relation: relations[i % 2],
+            confidence: (i % 10) as f64 / 10.0,
+            line: i as u32,
+        };
+        let old: Vec<Correspondence> = (0..3000).map(|i| cell(i * 5)).collect();
+        let batch: Vec<Correspondence> = (0..20000).map(cell).collect();
+        for policy in [DuplicatePolicy::KeepFirst, DuplicatePolicy::KeepMax] {
+            let mut one_by_one = Alignment::with_policy(policy);
+            for c in &old {
+                one_by_one.insert(*c);
+            }
+            let expected: Vec<InsertOutcome> = batch.iter().map(|c| one_by_one.insert(*c)).collect();
+            assert!(expected.contains(&InsertOutcome::Inserted) && expected.contains(&InsertOutcome::Duplicate));
+            for threads in [1, 2] {
+                let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("pool");
+                let mut batched = Alignment::with_capacity(10);
+                batched.set_policy(policy);
+                for c in &old {
+                    batched.insert(*c);
+                }
+                let outcomes = pool.install(|| batched.insert_batch(&batch));
+                assert_eq!(outcomes, expected, "{policy:?}, {threads} threads");
+                assert_eq!(batched.cells(), one_by_one.cells());
+                assert_eq!(batched.duplicate_lines(), one_by_one.duplicate_lines());
+                for c in batch.iter().take(500) {
+                    assert_eq!(batched.position(&c.key()), one_by_one.position(&c.key()));
+                }
+                assert_eq!(batched.insert(cell(0)), InsertOutcome::Duplicate);
+                let fresh = Correspondence::new(ids[399], ids[0], Relation::Equivalence, 1.0);
+                assert_eq!(batched.insert(fresh), InsertOutcome::Inserted);
+                assert_eq!(batched.position(&fresh.key()), Some(one_by_one.len()));
+            }
+        }
     }
 }

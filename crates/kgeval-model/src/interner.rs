@@ -6,9 +6,30 @@
 //! followed by an insert) with foldhash, and a reader that knows how many strings are coming
 //! reserves room for them first ([`Interner::reserve`]) so that the table is not rebuilt
 //! while it fills. Readers that parse in parallel hash on their threads
-//! ([`Interner::hash`]) and intern with the hash ([`Interner::intern_hashed`]).
+//! ([`Interner::hash`]) and intern with the hash ([`Interner::intern_hashed`]), or hand a
+//! whole document's strings to [`Interner::intern_batch`], which interns them on every
+//! thread.
+//!
+//! The table is split into 16 tables (shards) by a few bits of the hash. A string always goes
+//! to the same shard, so a batch is interned shard by shard in parallel (each shard sees its
+//! strings in document order), then one cheap pass in document order numbers the new strings:
+//! ids are the same as one-by-one interning gives, at any thread count. Each shard is small
+//! enough to stay in cache far better than one table of a million strings.
 
 use hashbrown::hash_table::{Entry, HashTable};
+use rayon::prelude::*;
+
+/// The number of tables the ids are spread over (by hash bits 32..36).
+const SHARDS: usize = 16;
+
+/// Batches smaller than this are interned one string at a time (same result, less overhead).
+const BATCH_MIN: usize = 4096;
+
+/// The shard of a hash: bits that hashbrown uses for neither the bucket (low bits) nor the
+/// tag (top seven).
+fn shard_of(hash: u64) -> usize {
+    (hash >> 32) as usize % SHARDS
+}
 
 /// An interned IRI (or any other term string): an index into one [`Interner`].
 ///
@@ -41,16 +62,22 @@ pub struct TermHash(u64);
 /// assert_eq!(interner.resolve(a), "http://example.org/a");
 /// assert_eq!(interner.get("http://example.org/b"), None);
 /// ```
-#[derive(Default, Clone)]
+#[derive(Clone)]
 pub struct Interner {
     /// Every interned string, one after the other.
     arena: String,
     /// The end of string `i` in `arena`; it starts where string `i - 1` ends.
     ends: Vec<usize>,
-    /// The hash of string `i` (the table is rebuilt from these when it grows).
+    /// The hash of string `i` (the tables are rebuilt from these when they grow).
     hashes: Vec<u64>,
-    /// Ids, found by the hash of their string.
-    table: HashTable<u32>,
+    /// Ids, found by the hash of their string, in the shard of that hash ([`shard_of`]).
+    tables: Vec<HashTable<u32>>,
+}
+
+impl Default for Interner {
+    fn default() -> Self {
+        Self { arena: String::new(), ends: Vec::new(), hashes: Vec::new(), tables: vec![HashTable::new(); SHARDS] }
+    }
 }
 
 impl std::fmt::Debug for Interner {
@@ -70,7 +97,11 @@ impl Interner {
     /// reader passes the number of strings it is about to intern, repeats included).
     pub fn reserve(&mut self, strings: usize, bytes: usize) {
         let hashes = &self.hashes;
-        self.table.reserve(strings, |&id| hashes[id as usize]);
+        // Shards fill unevenly: a little slack, and a table grows if it must.
+        let per_shard = strings / SHARDS + strings / (SHARDS * 16) + 16;
+        for table in &mut self.tables {
+            table.reserve(per_shard, |&id| hashes[id as usize]);
+        }
         self.ends.reserve(strings);
         self.hashes.reserve(strings);
         self.arena.reserve(bytes);
@@ -97,12 +128,12 @@ impl Interner {
     /// # Panics
     /// If more than `u32::MAX` distinct strings are interned.
     pub fn intern_hashed(&mut self, s: &str, hash: TermHash) -> TermId {
-        let Self { arena, ends, hashes, table } = self;
+        let Self { arena, ends, hashes, tables } = self;
         let at = |id: u32| {
             let i = id as usize;
             &arena[if i == 0 { 0 } else { ends[i - 1] }..ends[i]]
         };
-        let entry = table.entry(hash.0, |&id| at(id) == s, |&id| hashes[id as usize]);
+        let entry = tables[shard_of(hash.0)].entry(hash.0, |&id| at(id) == s, |&id| hashes[id as usize]);
         match entry {
             Entry::Occupied(found) => TermId(*found.get()),
             Entry::Vacant(slot) => {
@@ -116,12 +147,123 @@ impl Interner {
         }
     }
 
+    /// Interns the strings of `parts` (each with its hash from [`Interner::hash`]), part after
+    /// part, and returns the ids of each part. The ids, and all the interner holds afterwards,
+    /// are what [`Interner::intern_hashed`] of every string in turn gives; the work is spread
+    /// over rayon's threads, one shard per task (see the module documentation).
+    ///
+    /// # Panics
+    /// If more than `u32::MAX` distinct strings are interned.
+    pub fn intern_batch<S: AsRef<str> + Sync>(&mut self, parts: &[&[(S, TermHash)]]) -> Vec<Vec<TermId>> {
+        let total: usize = parts.iter().map(|part| part.len()).sum();
+        if total < BATCH_MIN {
+            return parts
+                .iter()
+                .map(|part| part.iter().map(|(s, hash)| self.intern_hashed(s.as_ref(), *hash)).collect())
+                .collect();
+        }
+        let before = u32::try_from(self.ends.len()).expect("more than u32::MAX interned strings");
+        // Which strings of each part go to which shard, in order.
+        let buckets: Vec<Vec<Vec<u32>>> = parts
+            .par_iter()
+            .map(|part| {
+                let mut lists: Vec<Vec<u32>> =
+                    (0..SHARDS).map(|_| Vec::with_capacity(part.len() / SHARDS + 8)).collect();
+                for (i, (_, hash)) in part.iter().enumerate() {
+                    lists[shard_of(hash.0)].push(i as u32);
+                }
+                lists
+            })
+            .collect();
+        // Each shard, in document order: an old id (< before) or `before + j` for the shard's
+        // j-th new string.
+        let codes: Vec<Vec<u32>> = {
+            let Self { arena, ends, hashes, tables } = self;
+            let (arena, ends, hashes) = (&*arena, &*ends, &*hashes);
+            let at = |id: u32| {
+                let i = id as usize;
+                &arena[if i == 0 { 0 } else { ends[i - 1] }..ends[i]]
+            };
+            tables
+                .par_iter_mut()
+                .enumerate()
+                .map(|(shard, table)| {
+                    let mut new: Vec<(&str, u64)> = Vec::new();
+                    let mut codes = Vec::with_capacity(buckets.iter().map(|lists| lists[shard].len()).sum());
+                    for (part, lists) in parts.iter().zip(&buckets) {
+                        for &i in &lists[shard] {
+                            let (s, hash) = &part[i as usize];
+                            let s = s.as_ref();
+                            let entry = table.entry(
+                                hash.0,
+                                |&v| if v < before { at(v) == s } else { new[(v - before) as usize].0 == s },
+                                |&v| if v < before { hashes[v as usize] } else { new[(v - before) as usize].1 },
+                            );
+                            let code = match entry {
+                                Entry::Occupied(found) => *found.get(),
+                                Entry::Vacant(slot) => {
+                                    let code = u32::try_from(new.len())
+                                        .ok()
+                                        .and_then(|j| before.checked_add(j))
+                                        .expect("more than u32::MAX interned strings");
+                                    slot.insert(code);
+                                    new.push((s, hash.0));
+                                    code
+                                }
+                            };
+                            codes.push(code);
+                        }
+                    }
+                    codes
+                })
+                .collect()
+        };
+        // Number the new strings in document order.
+        let mut assigned: Vec<Vec<u32>> = vec![Vec::new(); SHARDS];
+        let mut cursor = [0usize; SHARDS];
+        let out: Vec<Vec<TermId>> = parts
+            .iter()
+            .map(|part| {
+                part.iter()
+                    .map(|(s, hash)| {
+                        let shard = shard_of(hash.0);
+                        let code = codes[shard][cursor[shard]];
+                        cursor[shard] += 1;
+                        if code < before {
+                            return TermId(code);
+                        }
+                        let (j, mine) = ((code - before) as usize, &mut assigned[shard]);
+                        if j < mine.len() {
+                            return TermId(mine[j]);
+                        }
+                        let id = u32::try_from(self.ends.len()).expect("more than u32::MAX interned strings");
+                        self.arena.push_str(s.as_ref());
+                        self.ends.push(self.arena.len());
+                        self.hashes.push(hash.0);
+                        mine.push(id);
+                        TermId(id)
+                    })
+                    .collect()
+            })
+            .collect();
+        // The tables get the ids in place of the codes.
+        self.tables.par_iter_mut().zip(assigned.par_iter()).for_each(|(table, mine)| {
+            for code in table.iter_mut() {
+                if *code >= before {
+                    *code = mine[(*code - before) as usize];
+                }
+            }
+        });
+        out
+    }
+
     /// Forgets every string interned after the first `len` (a reader that gives up on a
     /// parallel read and starts again), as if they had never been interned.
     pub fn truncate(&mut self, len: usize) {
         while self.ends.len() > len {
             let id = (self.ends.len() - 1) as u32;
-            if let Ok(entry) = self.table.find_entry(self.hashes[id as usize], |&other| other == id) {
+            let hash = self.hashes[id as usize];
+            if let Ok(entry) = self.tables[shard_of(hash)].find_entry(hash, |&other| other == id) {
                 entry.remove();
             }
             self.ends.pop();
@@ -134,7 +276,8 @@ impl Interner {
     /// The id of `s` if it was interned before.
     #[must_use]
     pub fn get(&self, s: &str) -> Option<TermId> {
-        self.table.find(Self::hash(s).0, |&id| self.str_at(id as usize) == s).map(|&id| TermId(id))
+        let hash = Self::hash(s).0;
+        self.tables[shard_of(hash)].find(hash, |&id| self.str_at(id as usize) == s).map(|&id| TermId(id))
     }
 
     /// The string behind `id`.
@@ -203,5 +346,45 @@ mod tests {
             }),
             r#"{"a", "b"}"#
         );
+    }
+
+    /// A batch gives the ids, and leaves the interner, exactly as interning its strings one by
+    /// one does, at one thread and at two: strings seen before the batch, repeats inside a
+    /// part and across parts, an empty part, and enough strings to take the sharded path.
+    #[test]
+    fn a_batch_interns_as_one_by_one_at_any_thread_count() {
+        let word = |i: usize| format!("http://example.org/onto#e{}", (i * 7919) % 6007);
+        let old: Vec<String> = (0..3000).map(|i| format!("http://example.org/onto#e{}", i * 3)).collect();
+        let parts: Vec<Vec<(String, TermHash)>> = [0..5000, 5000..5000, 5000..9000, 9000..20000]
+            .into_iter()
+            .map(|range| range.map(|i| (word(i), Interner::hash(&word(i)))).collect())
+            .collect();
+        let part_refs: Vec<&[(String, TermHash)]> = parts.iter().map(|p| &p[..]).collect();
+        let mut one_by_one = Interner::new();
+        for w in &old {
+            one_by_one.intern(w);
+        }
+        let expected: Vec<Vec<TermId>> =
+            parts.iter().map(|p| p.iter().map(|(w, _)| one_by_one.intern(w)).collect()).collect();
+        // Ids above the old ones, and below: the batch mixes both.
+        assert_eq!(expected[0][0], TermId(0));
+        assert_eq!(expected[0][1], TermId(3000));
+        assert_eq!(one_by_one.len(), 3000 + 6007 - 2003);
+        for threads in [1, 2] {
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("pool");
+            let mut batched = Interner::new();
+            for w in &old {
+                batched.intern(w);
+            }
+            let ids = pool.install(|| batched.intern_batch(&part_refs));
+            assert_eq!(ids, expected, "{threads} threads");
+            assert_eq!(format!("{batched:?}"), format!("{one_by_one:?}"));
+            for i in [0, 17, 6006, 6007] {
+                assert_eq!(batched.get(&word(i)), one_by_one.get(&word(i)));
+            }
+            assert_eq!(batched.intern("http://example.org/new"), TermId(one_by_one.len() as u32));
+            batched.truncate(one_by_one.len());
+            assert_eq!(batched.get("http://example.org/new"), None);
+        }
     }
 }

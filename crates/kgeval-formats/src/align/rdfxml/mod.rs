@@ -12,9 +12,10 @@
 //! Speed (a million cells is a 310 MB file): canonical `<map>` elements are read by a fast
 //! path straight from the bytes ([`fast`]); large documents are cut at `<map>` boundaries
 //! into stretches of a few MB, parsed on rayon's threads from the state after the prolog.
-//! Parsing only records IRIs (hashed on the parsing thread) and cells ([`records`]);
-//! interning happens in document order, one group of stretches while the next group is
-//! parsed, so ids, duplicates, warnings and lines do not depend on the cut. Any error, or
+//! Parsing only records IRIs (hashed on the parsing thread) and cells ([`records`]); then
+//! every IRI of the document is interned at once, shard by shard on every thread, with ids in
+//! document order ([`kgeval_model::Interner::intern_batch`]), and the cells are inserted in
+//! document order, so ids, duplicates, warnings and lines do not depend on the cut. Any error, or
 //! anything a stretch cannot decide alone (a header field after the cells, a mismatched end
 //! tag, the entity budget), sends the read back to the sequential path (what was interned is
 //! forgotten first), and an error is always reported by the exact path (one quick-xml reader
@@ -59,8 +60,8 @@ pub(crate) fn read(
     interner: &mut Interner,
 ) -> Result<ReadAlignment, FormatError> {
     let threads = rayon::current_num_threads();
-    // One thread: no stretches. Several: pieces of about STRETCH_BYTES, so that merging one
-    // group of them overlaps with parsing the next.
+    // One thread: no stretches. Several: pieces of about STRETCH_BYTES, so that the threads
+    // share the work evenly.
     let stretches = if threads > 1 { (input.len() / STRETCH_BYTES).max(threads) } else { 1 };
     let cut = Cut { parallel_from: PARALLEL_THRESHOLD, stretches, fast: true };
     read_cut(input, file, options, interner, cut)
@@ -104,8 +105,12 @@ fn read_cut(
     cut: Cut,
 ) -> Result<ReadAlignment, FormatError> {
     let Cut { parallel_from, stretches, fast } = cut;
-    let doc = decode(input, file)?;
-    crate::xml_guard::check_declarations(doc.as_bytes(), file)?;
+    // UTF-8 validation and the declaration guard each read the whole input: side by side.
+    // The guard sees the bytes `decode` turns into the document, and its error comes second.
+    let body = input.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(input);
+    let (doc, declarations) = rayon::join(|| decode(input, file), || crate::xml_guard::check_declarations(body, file));
+    let doc = doc?;
+    declarations?;
     let mut repaired_count = 0;
     let repaired;
     let doc = if options.repair_xml {
@@ -171,6 +176,7 @@ fn parse_whole<'a, 'o>(
     mode: Mode,
 ) -> Result<(Parser<'a, 'o>, Records<'a>), FormatError> {
     let mut parser = Parser::new(doc, file, options, mode);
+    parser.out.reserve(doc.len());
     parser.run(0, doc.len())?;
     let records = std::mem::take(&mut parser.out);
     Ok((parser, records))
@@ -180,13 +186,11 @@ fn parse_whole<'a, 'o>(
 type Stretch<'a> = (Records<'a>, usize, u32);
 
 /// Parses the prolog (up to the first `<map>`), then `stretches` stretches of the body cut at
-/// `<map>` boundaries, each from a copy of the state after the prolog, and merges them into
-/// `alignment` in document order. Parsing and merging overlap: the stretches are taken in
-/// groups of one per thread, and while one thread merges a group the others parse the next
-/// (`rayon::join`, so a thread that finishes its part helps with the other and nothing
-/// blocks). Returns the parser that read the header; `None` when any stretch fails or cannot
-/// be read alone, or the stretches together overspend the entity budget: the caller then
-/// undoes what was merged and reads sequentially.
+/// `<map>` boundaries, each from a copy of the state after the prolog, all on rayon's threads,
+/// and merges them into `alignment` in document order: their IRIs are interned at once, on
+/// every thread ([`records::merge_all`]). Returns the parser that read the header; `None`
+/// when any stretch fails or cannot be read alone, or the stretches together overspend the
+/// entity budget: the caller then undoes what was merged and reads sequentially.
 fn read_parallel<'a, 'o>(
     doc: &'a str,
     file: &'o str,
@@ -212,41 +216,30 @@ fn read_parallel<'a, 'o>(
     cuts.push(doc.len());
     let ranges: Vec<(usize, usize)> = cuts.windows(2).map(|w| (w[0], w[1])).collect();
     let budget = prolog.expansion_budget;
-    let mut shift = prolog.line_of(first) - 1;
-    records::merge((std::mem::take(&mut prolog.out), 0), doc, file, interner, alignment, warnings);
     let prolog_ref = &prolog;
-    let parse_group = |group: &[(usize, usize)]| -> Option<Vec<Stretch<'a>>> {
-        group
-            .par_iter()
-            .map(|&(start, end)| {
-                let mut part = prolog_ref.fork(start, end == doc.len());
-                part.run(start, end).ok()?;
-                let spent = budget.saturating_sub(part.expansion_budget);
-                let lines = part.line_of(end) - 1;
-                Some((std::mem::take(&mut part.out), spent, lines))
-            })
-            .collect()
-    };
-    let mut groups = ranges.chunks(rayon::current_num_threads().max(1));
-    let mut spent = 0;
-    let mut parsed = parse_group(groups.next()?)?;
-    loop {
-        let group = groups.next();
-        let (_, following) = rayon::join(
-            || {
-                for (records, piece_spent, lines) in parsed {
-                    spent += piece_spent;
-                    records::merge((records, shift), doc, file, interner, alignment, warnings);
-                    shift += lines;
-                }
-            },
-            || group.map(parse_group),
-        );
-        match following {
-            None => break,
-            Some(next) => parsed = next?,
-        }
-    }
+    let parsed: Vec<Stretch<'a>> = ranges
+        .par_iter()
+        .map(|&(start, end)| {
+            let mut part = prolog_ref.fork(start, end == doc.len());
+            part.out.reserve(end - start);
+            part.run(start, end).ok()?;
+            let spent = budget.saturating_sub(part.expansion_budget);
+            let lines = part.line_of(end) - 1;
+            Some((std::mem::take(&mut part.out), spent, lines))
+        })
+        .collect::<Option<_>>()?;
     // Each stretch checked the entity budget alone; together they must fit it too.
-    (spent <= budget).then_some(prolog)
+    let spent: usize = parsed.iter().map(|(_, spent, _)| spent).sum();
+    if spent > budget {
+        return None;
+    }
+    let mut shift = prolog.line_of(first) - 1;
+    let mut all = Vec::with_capacity(parsed.len() + 1);
+    all.push((std::mem::take(&mut prolog.out), 0));
+    for (records, _, lines) in parsed {
+        all.push((records, shift));
+        shift += lines;
+    }
+    records::merge_all(all, doc, file, interner, alignment, warnings);
+    Some(prolog)
 }

@@ -4,9 +4,7 @@
 
 use std::borrow::Cow;
 
-use kgeval_model::{
-    Alignment, Correspondence, Diagnostic, InsertOutcome, Interner, Location, Relation, TermHash, TermId,
-};
+use kgeval_model::{Alignment, Correspondence, Diagnostic, InsertOutcome, Interner, Location, Relation, TermHash};
 
 use crate::align::tsv::column_of;
 use crate::warnings::{Warnings, MAX_WARNINGS_PER_CODE};
@@ -49,6 +47,14 @@ impl<'a> Records<'a> {
         (self.terms.len() - 1) as u32
     }
 
+    /// Makes room for the terms and cells of `bytes` bytes of a document (the densest real
+    /// layout has about a cell, two IRIs, per 280 bytes), so that the lists are not copied as
+    /// they grow.
+    pub(super) fn reserve(&mut self, bytes: usize) {
+        self.terms.reserve(bytes / 128);
+        self.cells.reserve(bytes / 256);
+    }
+
     /// Counts a warning of `code`; whether it is still to be kept (then [`Records::warn`] it).
     pub(super) fn keeps(&mut self, code: &'static str) -> bool {
         let index = match self.counts.iter().position(|(c, _)| *c == code) {
@@ -79,28 +85,69 @@ pub(super) fn reserve_for(len: usize, interner: &mut Interner, alignment: &mut A
 /// Interns and inserts the records of one stretch, which starts after `shift` lines, after
 /// those of the stretches before it (document order).
 pub(super) fn merge(
-    (records, shift): (Records<'_>, u32),
+    stretch: (Records<'_>, u32),
     doc: &str,
     file: &str,
     interner: &mut Interner,
     alignment: &mut Alignment,
     warnings: &mut Warnings,
 ) {
-    let ids: Vec<TermId> = records.terms.iter().map(|(term, hash)| interner.intern_hashed(term, *hash)).collect();
-    let mut pending = records.warnings.into_iter().peekable();
-    for (index, cell) in records.cells.iter().enumerate() {
-        while let Some((_, mut diagnostic)) = pending.next_if(|(before, _)| *before <= index) {
-            shift_line(&mut diagnostic, shift);
-            warnings.push(diagnostic.code, || diagnostic);
-        }
-        let correspondence = Correspondence {
+    merge_all(vec![stretch], doc, file, interner, alignment, warnings);
+}
+
+/// Interns the IRIs of all `stretches` at once ([`Interner::intern_batch`]) and inserts all
+/// their cells at once ([`Alignment::insert_batch`]), both on every thread and in document
+/// order, then passes on their warnings and duplicates stretch after stretch; each stretch
+/// starts after its number of lines.
+pub(super) fn merge_all(
+    stretches: Vec<(Records<'_>, u32)>,
+    doc: &str,
+    file: &str,
+    interner: &mut Interner,
+    alignment: &mut Alignment,
+    warnings: &mut Warnings,
+) {
+    let parts: Vec<&[(Cow<'_, str>, TermHash)]> = stretches.iter().map(|(records, _)| &records.terms[..]).collect();
+    let ids = interner.intern_batch(&parts);
+    let mut cells = Vec::with_capacity(stretches.iter().map(|(records, _)| records.cells.len()).sum());
+    for ((records, shift), ids) in stretches.iter().zip(&ids) {
+        cells.extend(records.cells.iter().map(|cell| Correspondence {
             entity1: ids[cell.entity[0] as usize],
             entity2: ids[cell.entity[1] as usize],
             relation: cell.relation,
             confidence: cell.confidence,
             line: cell.line + shift,
-        };
-        if alignment.insert(correspondence) == InsertOutcome::Duplicate {
+        }));
+    }
+    let outcomes = alignment.insert_batch(&cells);
+    let mut done = 0;
+    for stretch in stretches {
+        let n = stretch.0.cells.len();
+        let range = done..done + n;
+        done += n;
+        alignment.skipped_cells +=
+            report(stretch, &cells[range.clone()], &outcomes[range], doc, file, interner, warnings);
+    }
+}
+
+/// Passes on the warnings of one stretch, with a `duplicate-cell` warning at each cell that
+/// repeated one before it, in document order; counts its skipped cells.
+fn report(
+    (records, shift): (Records<'_>, u32),
+    cells: &[Correspondence],
+    outcomes: &[InsertOutcome],
+    doc: &str,
+    file: &str,
+    interner: &Interner,
+    warnings: &mut Warnings,
+) -> usize {
+    let mut pending = records.warnings.into_iter().peekable();
+    for (index, ((cell, correspondence), outcome)) in records.cells.iter().zip(cells).zip(outcomes).enumerate() {
+        while let Some((_, mut diagnostic)) = pending.next_if(|(before, _)| *before <= index) {
+            shift_line(&mut diagnostic, shift);
+            warnings.push(diagnostic.code, || diagnostic);
+        }
+        if *outcome == InsertOutcome::Duplicate {
             warnings.push("duplicate-cell", || {
                 let message = format!(
                     "duplicate cell ({}, {}, {}): the first occurrence is kept",
@@ -126,7 +173,7 @@ pub(super) fn merge(
             warnings.add_unlisted(code, count - MAX_WARNINGS_PER_CODE);
         }
     }
-    alignment.skipped_cells += records.skipped;
+    records.skipped
 }
 
 fn shift_line(diagnostic: &mut Diagnostic, shift: u32) {

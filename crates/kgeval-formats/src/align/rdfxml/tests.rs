@@ -1,5 +1,7 @@
 //! Unit tests of the streaming Alignment-API RDF/XML reader.
 
+use std::fmt::Write as _;
+
 use super::*;
 use kgeval_model::Relation;
 
@@ -331,13 +333,34 @@ fn fast_and_parallel_reads_match_the_exact_path() {
         let with = generated.replace("<Cell>", &format!("<Cell{attributes}>"));
         files.push(doc(&format!("</map>{}<map>", with.replace("#x3", "x3"))).into_bytes());
     }
+    // Enough IRIs and cells for the batched interning and insertion (sharded, on every
+    // thread): IRIs repeated and interned before the read, cells repeated (duplicates, the
+    // later one with a higher confidence for KeepMax), warnings in between.
+    let mut large = String::new();
+    for i in 0..6000 {
+        let relation = if i % 997 == 0 { "zz" } else { "=" };
+        let _ = writeln!(
+            large,
+            "<map><Cell><entity1 rdf:resource=\"http://a#x{}\"/><entity2 rdf:resource=\"http://b#y{}\"/><relation>{relation}</relation><measure>0.{}</measure></Cell></map>",
+            i % 2500,
+            (i % 2500 * 7) % 3001,
+            (i / 7) % 10
+        );
+    }
+    files.push(doc(&format!("</map>{large}<map>")).into_bytes());
     let mut broken = doc(&format!("</map>{generated}<map>"));
     broken.insert_str(broken.len() * 2 / 3, "</Cell>");
     files.push(broken.into_bytes());
     let exact = Cut { parallel_from: usize::MAX, stretches: 1, fast: false };
-    for options in
-        [ReadOptions::default(), ReadOptions { repair_xml: true, skip_edoal: true, ..ReadOptions::default() }]
-    {
+    for options in [
+        ReadOptions::default(),
+        ReadOptions {
+            repair_xml: true,
+            skip_edoal: true,
+            duplicate_policy: kgeval_model::DuplicatePolicy::KeepMax,
+            ..ReadOptions::default()
+        },
+    ] {
         for xml in &files {
             let expected = outcome(xml, &options, exact);
             for cut in [
