@@ -151,8 +151,12 @@ fn columns<'py>(value: &Bound<'py, PyAny>, what: &str) -> PyResult<Option<[Vec<B
     Ok(Some([q, d, v]))
 }
 
-/// Qrels from `{qid: {docid: relevance}}` or columns.
+/// Qrels from `{qid: {docid: relevance}}` or columns (a plain dict of `str` ids and `int`
+/// judgments read straight from its storage: `trec_stream::plain_qrels`).
 pub(crate) fn read_qrels(value: &Bound<'_, PyAny>, what: &str) -> PyResult<Qrels> {
+    if let Some(qrels) = crate::trec_stream::plain_qrels(value) {
+        return Ok(qrels);
+    }
     let mut qrels = Qrels::new();
     if let Some([q, d, v]) = columns(value, what)? {
         for (row, ((q, d), v)) in q.iter().zip(&d).zip(&v).enumerate() {

@@ -257,3 +257,43 @@ pub(crate) fn evaluate_dicts(
     }
     py.allow_threads(|| task.run_streams(qrels_name, streams)).map(Some).map_err(|e| to_py(py, &e))
 }
+
+/// Qrels from a plain `{qid: {docid: relevance}}` dict of `str` keys and `int` judgments,
+/// read straight from the dicts' storage; `None` at the first key or value of another kind
+/// (the caller takes the general conversion, which names the problem or converts it).
+#[allow(unsafe_code)]
+pub(crate) fn plain_qrels(value: &Bound<'_, PyAny>) -> Option<Qrels> {
+    let dict = value.downcast::<PyDict>().ok()?;
+    let mut qrels = Qrels::new();
+    let (mut position, mut qid_object, mut docs_object): (ffi::Py_ssize_t, *mut ffi::PyObject, *mut ffi::PyObject) =
+        (0, std::ptr::null_mut(), std::ptr::null_mut());
+    // SAFETY: as in `walk`: the GIL is held and no Python code runs, so the borrowed keys and
+    // values stay alive and unchanged; their text is copied into the qrels.
+    unsafe {
+        while ffi::PyDict_Next(dict.as_ptr(), &mut position, &mut qid_object, &mut docs_object) != 0 {
+            let qid = text(qid_object)?;
+            if ffi::PyDict_Check(docs_object) == 0 {
+                return None;
+            }
+            let topic = qrels.topic_mut(qid);
+            let (mut inner, mut docno_object, mut relevance_object): (
+                ffi::Py_ssize_t,
+                *mut ffi::PyObject,
+                *mut ffi::PyObject,
+            ) = (0, std::ptr::null_mut(), std::ptr::null_mut());
+            while ffi::PyDict_Next(docs_object, &mut inner, &mut docno_object, &mut relevance_object) != 0 {
+                let docno = text(docno_object)?;
+                if ffi::PyLong_CheckExact(relevance_object) == 0 {
+                    return None;
+                }
+                let relevance = ffi::PyLong_AsLongLong(relevance_object);
+                if relevance == -1 && !ffi::PyErr_Occurred().is_null() {
+                    ffi::PyErr_Clear();
+                    return None;
+                }
+                topic.insert(docno, relevance);
+            }
+        }
+    }
+    Some(qrels)
+}
