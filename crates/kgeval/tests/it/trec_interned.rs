@@ -71,7 +71,8 @@ fn a_topic_may_come_back_later() {
     assert_eq!(per_topic(&ours), per_topic(&theirs));
 }
 
-fn message(result: Result<Evaluation, Error>) -> String {
+/// The text of an expected error (panics on success).
+pub(crate) fn message(result: Result<Evaluation, Error>) -> String {
     match result {
         Ok(_) => panic!("expected an error"),
         Err(error) => error.to_string(),

@@ -5,8 +5,10 @@
 use std::sync::Arc;
 
 use kgeval::trec::{InternedRun, TopicStream, TrecTask};
-use kgeval::{Error, Evaluation, FamilyResult};
+use kgeval::{Evaluation, FamilyResult};
 use kgeval_model::trec::{Qrels, Run, RunDoc};
+
+use crate::trec_interned::message;
 
 /// A run as topics: (qid, [(docno, score)]) in input order.
 type Topics = Vec<(String, Vec<(String, f64)>)>;
@@ -168,13 +170,6 @@ fn a_hand_worked_topic() {
     let evaluation = task.run_streams("qrels", vec![("r".to_owned(), stream)]).expect("valid");
     assert_eq!(evaluation.headline("r", "map"), Some((1.0 / 2.0 + 2.0 / 3.0) / 2.0));
     assert_eq!(evaluation.headline("r", "recip_rank"), Some(0.5));
-}
-
-fn message(result: Result<Evaluation, Error>) -> String {
-    match result {
-        Ok(_) => panic!("expected an error"),
-        Err(error) => error.to_string(),
-    }
 }
 
 #[test]
