@@ -86,6 +86,8 @@ def main() -> int:
         value = metrics.mrr(predicts=predictions, references=references)
         if abs(board["mrr"] - value) > TOLERANCE:
             failures.append((index, "mrr", board["mrr"], value))
+    import collections
+    print("disagreements by key:", dict(collections.Counter(f[1] for f in failures)))
     for failure in failures[:10]:
         print("disagreement (case, key, kgeval, ontoaligner):", failure)
     print(f"{args.cases} cases, {compared} values compared, {len(failures)} disagreements")
