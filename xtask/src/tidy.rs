@@ -62,6 +62,7 @@ pub(crate) fn run() -> anyhow::Result<()> {
             }
         }
     }
+    fuzz_lock(&mut problems)?;
     if problems.is_empty() {
         println!("tidy: ok ({} crates layered, {} Rust files)", packages, files.len());
         return Ok(());
@@ -70,6 +71,26 @@ pub(crate) fn run() -> anyhow::Result<()> {
         eprintln!("tidy: {problem}");
     }
     bail!("tidy: {} problems", problems.len())
+}
+
+/// Checks that `fuzz/Cargo.lock` (the fuzz workspace's own lock file) still covers the
+/// workspace crates' dependencies: a dependency added to a crate without updating it fails
+/// `.ci/run`'s `clippy --locked` over `fuzz/` (fix: `cd fuzz && cargo +nightly update
+/// --workspace`). Stable cargo resolves it, no nightly needed.
+fn fuzz_lock(problems: &mut Vec<String>) -> anyhow::Result<()> {
+    let output = std::process::Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned()))
+        .args(["metadata", "--locked", "--format-version", "1", "--manifest-path", "fuzz/Cargo.toml"])
+        .stdout(std::process::Stdio::null())
+        .output()
+        .context("cannot run cargo metadata on fuzz/")?;
+    if !output.status.success() {
+        let error = String::from_utf8_lossy(&output.stderr);
+        problems.push(format!(
+            "fuzz/Cargo.lock is stale (run `cd fuzz && cargo +nightly update --workspace`): {}",
+            error.lines().next().unwrap_or("cargo metadata failed")
+        ));
+    }
+    Ok(())
 }
 
 /// Checks every workspace crate's dependencies on our crates against [`LAYERS`]; returns the
