@@ -17,7 +17,7 @@ use crate::errors::invalid;
 // copies every string twice instead). Every CPython this package supports (>= 3.9) exports it.
 #[allow(unsafe_code)]
 extern "C" {
-    fn PyUnicode_AsUTF8AndSize(unicode: *mut ffi::PyObject, size: *mut ffi::Py_ssize_t) -> *const c_char;
+    pub(crate) fn PyUnicode_AsUTF8AndSize(unicode: *mut ffi::PyObject, size: *mut ffi::Py_ssize_t) -> *const c_char;
 }
 
 /// The UTF-8 text of a Python `str`, borrowed from the object: no copy for ASCII text, and

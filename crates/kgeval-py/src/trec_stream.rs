@@ -9,7 +9,6 @@
 //! scores leaves the fast path: [`evaluate_dicts`] returns `None` and the caller takes the
 //! general conversion, which names the problem.
 
-use std::os::raw::c_char;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
@@ -22,12 +21,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use crate::errors::{invalid, to_py};
-
-// See `trec_convert::borrow_str`: public since CPython 3.3, in the limited API from 3.10 only.
-#[allow(unsafe_code)]
-extern "C" {
-    fn PyUnicode_AsUTF8AndSize(unicode: *mut ffi::PyObject, size: *mut ffi::Py_ssize_t) -> *const c_char;
-}
+use crate::trec_convert::PyUnicode_AsUTF8AndSize;
 
 /// A batch is handed to the pool once it holds this many entries (and at the end).
 const BATCH_ENTRIES: usize = 32_768;
