@@ -11,8 +11,9 @@ references, unscored predictions, empty prediction lists) it compares, key for k
 
 - `ontoaligner.utils.metrics.evaluation_report(predicts, references, beta)` with
   `kgeval.align.evaluate(references, predicts, profile="ontoaligner", beta=beta)`;
-- `hit_at_k` (k = 1, 3, 5) and `mrr` with `kgeval.rank.evaluate(predicts, gold=references,
-  profile="ontoaligner", ks=[1, 3, 5])` (cases with at least one prediction).
+- `hit_at_k` (k = 1, 3, 5), `mrr` and `evaluation_report` again with
+  `kgeval.rank.evaluate(predicts, gold=references, profile="ontoaligner", ks=[1, 3, 5])` (cases
+  with at least one prediction).
 
 Values must agree to 1e-12, counts exactly. Exits 1 on any disagreement, printing the first few.
 The pytest suite (crates/kgeval-py/tests/test_align.py) runs the same cases against a
@@ -77,6 +78,11 @@ def main() -> int:
         if not predictions:
             continue
         board = kgeval.rank.evaluate(predictions, gold=references, profile="ontoaligner", ks=[1, 3, 5], beta=beta)
+        for key, value in theirs.items():
+            compared += 1
+            mine = board["evaluation_report"].get(key, float("nan"))
+            if abs(mine - value) > TOLERANCE:
+                failures.append((index, f"rank {key}", mine, value))
         for k in (1, 3, 5):
             compared += 1
             value = metrics.hit_at_k(predicts=predictions, references=references, k=k)

@@ -70,8 +70,8 @@ pub enum AlignmentProfile {
     /// OAEI SEALS: direction-insensitive (a reversed cell with the reversed relation matches);
     /// P and R rounded to 3 decimals before F.
     OaeiSeals,
-    /// OntoAligner `evaluation_report`: (source, target) pairs, denominators are list lengths,
-    /// values ×100.
+    /// OntoAligner `evaluation_report` (v1.9.4): sets of unique (source, target) pairs on both
+    /// sides, values ×100.
     OntoAligner,
     /// The DISO-OAEI Task 1 scorer: partial (source or target in the reference), `=` cells only.
     Diso,
@@ -399,7 +399,7 @@ impl AlignConventions {
                     AlignmentProfile::OaeiSeals => {
                         "direction-insensitive (reversed cell with reversed relation matches)"
                     }
-                    AlignmentProfile::OntoAligner => "(source, target) pairs; list lengths include repeated entries",
+                    AlignmentProfile::OntoAligner => "unique (source, target) pairs; a pair's other cells ignored",
                     AlignmentProfile::Diso => "`=` cells only",
                     AlignmentProfile::Melt | AlignmentProfile::AlignApi => "as given",
                 }

@@ -114,7 +114,7 @@ fn scores_json(s: &PairScores, profile: AlignmentProfile) -> Value {
             "precision": s.scores.precision * 100.0,
             "recall": s.scores.recall * 100.0,
             "f-score": s.scores.f_measure * 100.0,
-            "predictions-len": c.correspondences,
+            "predictions-len": c.tp + c.fp,
             "reference-len": c.tp + c.fn_,
         });
     }

@@ -75,7 +75,7 @@ fn threshold_cuts_cells() {
     assert_eq!((f(p, "precision"), f(p, "recall"), f(p, "f1")), (0.0, 0.0, 0.0));
 }
 
-/// OntoAligner's `evaluation_report`: ×100 and list lengths (AML on cmt-conference: 8 of 12
+/// OntoAligner's `evaluation_report`: ×100 and unique pairs (AML on cmt-conference: 8 of 12
 /// predictions in the 15-cell reference).
 #[test]
 fn ontoaligner_report_keys() {

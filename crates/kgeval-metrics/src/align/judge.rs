@@ -36,10 +36,6 @@ pub(crate) struct Judgement<'a> {
     verdicts: Vec<Verdict>,
     /// Reference cells that count as FN when missed, with the system cell matching them.
     reference: Vec<(Correspondence, Option<u32>)>,
-    /// Predictions counted without a cell (OntoAligner: repeated list entries).
-    extra_fp: u64,
-    /// Reference entries counted without a cell (OntoAligner: repeated list entries).
-    extra_fn: u64,
 }
 
 impl Judgement<'_> {
@@ -58,10 +54,8 @@ impl Judgement<'_> {
                 Verdict::Skipped => {}
             }
         }
-        counts.fn_ = self.reference.iter().filter(|(_, m)| m.is_none_or(|i| !kept(&self.system[i as usize]))).count()
-            as u64
-            + self.extra_fn;
-        counts.fp += self.extra_fp;
+        counts.fn_ =
+            self.reference.iter().filter(|(_, m)| m.is_none_or(|i| !kept(&self.system[i as usize]))).count() as u64;
         counts.correspondences = counts.tp + counts.fp + counts.ignored;
         counts
     }
@@ -82,7 +76,7 @@ impl Judgement<'_> {
             }
         }
         let mut matched: Vec<f64> = Vec::new();
-        let mut unmatched = self.extra_fn;
+        let mut unmatched = 0;
         for (_, m) in &self.reference {
             match m.map(|i| self.system[i as usize].confidence) {
                 Some(c) if !c.is_nan() => matched.push(c),
@@ -99,7 +93,7 @@ impl Judgement<'_> {
         cuts.into_iter()
             .map(|c| {
                 let tp = at_least(&by_verdict[0], c);
-                let fp = at_least(&by_verdict[1], c) + self.extra_fp;
+                let fp = at_least(&by_verdict[1], c);
                 let ignored = at_least(&by_verdict[2], c);
                 let fn_ = unmatched + matched.partition_point(|&x| x < c) as u64;
                 (c, ConfusionCounts { tp, fp, fn_, ignored, correspondences: tp + fp + ignored })
@@ -143,7 +137,7 @@ pub(crate) fn judge<'a>(
         |c: &Correspondence| filter.is_none_or(|f| f(c)) && (!equivalence_only || c.relation == Relation::Equivalence);
     let state = initial_state(system, exclusion, options.threshold, sensitive, &keep);
     if options.profile == AlignmentProfile::OntoAligner {
-        return judge_lists(reference, system, &state, filter.is_none(), &keep);
+        return judge_lists(reference, system, &state, &keep);
     }
     let references = normalized_reference(reference, sensitive, &keep);
     let reorient = options.profile == AlignmentProfile::OaeiSeals;
@@ -181,7 +175,7 @@ pub(crate) fn judge<'a>(
             })
         }
     };
-    Judgement { system: system.cells(), verdicts, reference: counted, extra_fp: 0, extra_fn: 0 }
+    Judgement { system: system.cells(), verdicts, reference: counted }
 }
 
 /// `SCORED` for the cells that survive the filter, the exclusion and the threshold.
@@ -380,29 +374,44 @@ fn judge_partial(
     }
 }
 
-/// OntoAligner's list comparison on `(source, target)` pairs: the first scored cell of a pair
-/// is TP when the pair is in the reference, every other cell is FP; repeated entries of the
-/// input lists (the alignments' dropped duplicates) count as predictions / references too
-/// (unless a filter restricts the cells: a duplicate's type is unknown).
+/// OntoAligner's `evaluation_report` (v1.9.4, `calculate_intersection` on sets): both lists
+/// are reduced to their unique `(source, target)` pairs. Each pair's cell with the highest
+/// confidence (the first on ties) stands for it: TP when the pair is in the reference, FP
+/// otherwise; the pair's other cells (another relation) are `ignored`, so that TP + FP is the
+/// number of unique predicted pairs at any confidence cut. Repeated list entries (the
+/// alignments' dropped duplicates) and reference cells repeating a pair count nothing.
 fn judge_lists<'a>(
     reference: &Alignment,
     system: &'a Alignment,
     state: &[u8],
-    count_duplicates: bool,
     keep: &dyn Fn(&Correspondence) -> bool,
 ) -> Judgement<'a> {
     let mut reference_pairs: FxHashMap<(TermId, TermId), usize> = FxHashMap::default();
     let mut counted: Vec<(Correspondence, Option<u32>)> = Vec::new();
-    let mut reference_len = 0u64;
     for cell in reference.iter().filter(|c| keep(c)) {
-        reference_len += 1;
         reference_pairs.entry((cell.entity1, cell.entity2)).or_insert_with(|| {
             counted.push((*cell, None));
             counted.len() - 1
         });
     }
-    let mut seen: FxHashSet<(TermId, TermId)> = FxHashSet::default();
-    let verdicts = system
+    let cells = system.cells();
+    let mut representative: FxHashMap<(TermId, TermId), u32> = FxHashMap::default();
+    for (i, (cell, &s)) in cells.iter().zip(state).enumerate() {
+        if s == SKIPPED {
+            continue;
+        }
+        match representative.entry((cell.entity1, cell.entity2)) {
+            Entry::Vacant(slot) => {
+                slot.insert(i as u32);
+            }
+            Entry::Occupied(mut slot) => {
+                if cell.confidence > cells[*slot.get() as usize].confidence {
+                    slot.insert(i as u32);
+                }
+            }
+        }
+    }
+    let verdicts = cells
         .iter()
         .zip(state)
         .enumerate()
@@ -411,8 +420,8 @@ fn judge_lists<'a>(
                 return Verdict::Skipped;
             }
             let pair = (cell.entity1, cell.entity2);
-            if !seen.insert(pair) {
-                return Verdict::Fp;
+            if representative.get(&pair) != Some(&(i as u32)) {
+                return Verdict::Ignored;
             }
             match reference_pairs.get(&pair) {
                 Some(&r) => {
@@ -423,10 +432,7 @@ fn judge_lists<'a>(
             }
         })
         .collect();
-    let (extra_fp, extra_fn) =
-        if count_duplicates { (system.duplicates() as u64, reference.duplicates() as u64) } else { (0, 0) };
-    let extra_fn = extra_fn + reference_len - counted.len() as u64;
-    Judgement { system: system.cells(), verdicts, reference: counted, extra_fp, extra_fn }
+    Judgement { system: cells, verdicts, reference: counted }
 }
 
 #[cfg(test)]
@@ -454,5 +460,41 @@ mod tests {
             let expected = ConfusionCounts { tp, fp, fn_: 0, ignored, correspondences: 4 };
             assert_eq!(counts, expected, "{mode}");
         }
+    }
+
+    /// OntoAligner v1.9.4 compares sets of (source, target) pairs: predictions (a,b) twice
+    /// (relations = and >), (a,e) twice (a dropped duplicate); references (a,b) under two
+    /// relations and (c,d). `evaluation_report` gives intersection 1, P = R = 1/2.
+    #[test]
+    fn ontoaligner_counts_unique_pairs() {
+        let mut iris = Interner::new();
+        let mut cell = |a: &str, b: &str, relation, confidence| {
+            Correspondence::new(iris.intern(a), iris.intern(b), relation, confidence)
+        };
+        let reference: Alignment = [
+            cell("a", "b", Relation::Equivalence, 1.0),
+            cell("a", "b", Relation::Subsumed, 1.0),
+            cell("c", "d", Relation::Equivalence, 1.0),
+        ]
+        .into_iter()
+        .collect();
+        let system: Alignment = [
+            cell("a", "b", Relation::Equivalence, 0.4),
+            cell("a", "b", Relation::Subsumes, 0.9),
+            cell("a", "e", Relation::Equivalence, 0.5),
+            cell("a", "e", Relation::Equivalence, 0.5),
+        ]
+        .into_iter()
+        .collect();
+        assert_eq!(system.duplicates(), 1);
+        let options = AlignmentOptions::for_profile(AlignmentProfile::OntoAligner);
+        let judgement = judge(&reference, &system, None, &options, &iris, None);
+        let all = ConfusionCounts { tp: 1, fp: 1, fn_: 1, ignored: 1, correspondences: 3 };
+        assert_eq!(judgement.counts_at(None), all);
+        // At 0.6 the pair (a, b) is still predicted (its 0.9 cell stands for it), (a, e) not.
+        let cut = ConfusionCounts { tp: 1, fp: 0, fn_: 1, ignored: 0, correspondences: 1 };
+        assert_eq!(judgement.counts_at(Some(0.6)), cut);
+        let curve = judgement.curve();
+        assert_eq!(curve.iter().find(|(c, _)| *c == 0.9).map(|(_, counts)| *counts), Some(cut));
     }
 }

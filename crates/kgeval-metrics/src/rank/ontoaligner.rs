@@ -13,8 +13,9 @@ use crate::ranking::{rank_of, summarize, RankRecord};
 /// first-seen order on ties; every reference is scored against its source's list (a source
 /// without predictions scores 0); the denominator is the number of references. Hits@k is 0 for
 /// k = 0 and every metric is 0 without references. The set metrics use unique (source, target)
-/// pairs: P = |pred ∩ ref| / |pred| (0 without predictions), R = |pred ∩ ref| / |ref| (0 without
-/// references), Fβ = (1 + β²)PR / (β²P + R) (0 when P = R = 0).
+/// pairs (OntoAligner v1.9.4): P = |pred ∩ ref| / |pred| (0 without predictions),
+/// R = |pred ∩ ref| / |ref| (0 without references), Fβ = (1 + β²)PR / (β²P + R) (0 when
+/// P = R = 0), and `predictions-len` / `reference-len` are |pred| and |ref|.
 #[must_use]
 pub fn evaluate_ontoaligner(
     predictions: &[ScoredPair],
@@ -56,8 +57,8 @@ pub fn evaluate_ontoaligner(
         recall,
         f_score: if denominator == 0.0 { 0.0 } else { (1.0 + b2) * precision * recall / denominator },
         beta,
-        predictions_len: predictions.len(),
-        reference_len: references.len(),
+        predictions_len: predicted.len(),
+        reference_len: referenced.len(),
         hits: ks.iter().map(|&k| (k, summary.hits_at(k).unwrap_or(0.0))).collect(),
         mrr: summary.mrr,
     }

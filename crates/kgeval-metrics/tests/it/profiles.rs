@@ -92,9 +92,9 @@ fn oaei_seals_direction_and_rounding() {
     assert_eq!(counts(&score(&fx, &reference, &both, &seals)), (1, 0, 1, 0, 1));
 }
 
-/// OntoAligner: (source, target) pairs; denominators are list lengths, duplicates included.
+/// OntoAligner v1.9.4: sets of unique (source, target) pairs on both sides.
 #[test]
-fn ontoaligner_list_lengths() {
+fn ontoaligner_unique_pairs() {
     let mut fx = Fixture::new();
     let onto = AlignmentOptions::for_profile(P::OntoAligner);
     // The documentation example: predicts (A,1), (A,2), (B,3); references (A,1), (B,3).
@@ -103,24 +103,24 @@ fn ontoaligner_list_lengths() {
     let s = score(&fx, &references, &predicts, &onto);
     assert_eq!(counts(&s), (2, 1, 0, 0, 3));
     assert_eq!((s.scores.precision, s.scores.recall), (2.0 / 3.0, 1.0));
-    // A repeated prediction counts in len(predicts) but once in the intersection.
+    // A repeated prediction is one pair: P stays 2/3 (v1.9.1 divided by len(predicts): 1/2).
     let mut repeated = predicts.clone();
     repeated.insert(fx.cell("A", "1", "=", 0.7));
     assert_eq!(repeated.duplicates(), 1);
     let s = score(&fx, &references, &repeated, &onto);
-    assert_eq!(counts(&s), (2, 2, 0, 0, 4));
-    assert_eq!(s.scores.precision, 0.5);
-    // A repeated reference counts in len(references).
+    assert_eq!(counts(&s), (2, 1, 0, 0, 3));
+    assert_eq!(s.scores.precision, 2.0 / 3.0);
+    // A repeated reference is one pair: R stays 1.
     let mut references2 = references.clone();
     references2.insert(fx.cell("B", "3", "=", 1.0));
     let s = score(&fx, &references2, &predicts, &onto);
-    assert_eq!(counts(&s), (2, 1, 1, 0, 3));
-    assert_eq!(s.scores.recall, 2.0 / 3.0);
-    // The same pair with two relations: two list entries, one pair.
+    assert_eq!(counts(&s), (2, 1, 0, 0, 3));
+    assert_eq!(s.scores.recall, 1.0);
+    // The same pair with two relations: one pair; the second cell is ignored.
     let two = fx.al(&[("A", "1", "="), ("A", "1", "<")]);
     let s = score(&fx, &references, &two, &onto);
-    assert_eq!(counts(&s), (1, 1, 1, 0, 2));
-    assert_eq!((s.scores.precision, s.scores.recall), (0.5, 0.5));
+    assert_eq!(counts(&s), (1, 0, 1, 1, 2));
+    assert_eq!((s.scores.precision, s.scores.recall), (1.0, 0.5));
 }
 
 /// Each profile's default mode.

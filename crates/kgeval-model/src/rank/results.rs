@@ -261,9 +261,9 @@ pub struct OntoalignerScores {
     pub f_score: f64,
     /// β.
     pub beta: f64,
-    /// Predictions supplied (with duplicates, as OntoAligner's `len(predicts)`).
+    /// Unique predicted `(source, target)` pairs (OntoAligner v1.9.4's `len(predict_set)`).
     pub predictions_len: usize,
-    /// References supplied.
+    /// Unique reference `(source, target)` pairs (`len(reference_set)`).
     pub reference_len: usize,
     /// `hit_at_k` per k.
     pub hits: Vec<(u32, f64)>,
