@@ -200,14 +200,15 @@ impl Interner {
                 .collect();
         }
         let before = u32::try_from(self.ends.len()).expect("more than u32::MAX interned strings");
-        // Which strings of each part go to which shard, in order.
-        let buckets: Vec<Vec<Vec<u32>>> = parts
+        // The strings of each part that go to each shard, in order, with their hashes: a shard
+        // then reads its strings one after the other instead of picking them out of the parts.
+        let buckets: Vec<Vec<Vec<(&str, TermHash)>>> = parts
             .par_iter()
             .map(|part| {
-                let mut lists: Vec<Vec<u32>> =
-                    (0..SHARDS).map(|_| Vec::with_capacity(part.len() / SHARDS + 8)).collect();
-                for (i, (_, hash)) in part.iter().enumerate() {
-                    lists[shard_of(hash.0)].push(i as u32);
+                let mut lists: Vec<Vec<(&str, TermHash)>> =
+                    (0..SHARDS).map(|_| Vec::with_capacity(part.len() / SHARDS + part.len() / 64 + 8)).collect();
+                for (s, hash) in *part {
+                    lists[shard_of(hash.0)].push((s.as_ref(), *hash));
                 }
                 lists
             })
@@ -229,11 +230,9 @@ impl Interner {
                     let mut codes = Vec::with_capacity(buckets.iter().map(|lists| lists[shard].len()).sum());
                     let mut marks = Vec::with_capacity(parts.len());
                     let mut bytes = 0;
-                    for (part, lists) in parts.iter().zip(&buckets) {
+                    for lists in &buckets {
                         marks.push(Mark { codes: codes.len(), new: new.len(), bytes });
-                        for &i in &lists[shard] {
-                            let (s, hash) = &part[i as usize];
-                            let s = s.as_ref();
+                        for &(s, hash) in &lists[shard] {
                             let entry = table.entry(
                                 hash.0,
                                 |&v| if v < before { at(v) == s } else { new[(v - before) as usize].0 == s },
@@ -259,6 +258,7 @@ impl Interner {
                 })
                 .collect()
         };
+        drop(buckets);
         let (out, assigned) = self.number(parts, &shards, before);
         // The tables get the ids in place of the codes.
         self.tables.par_iter_mut().zip(assigned.par_iter()).for_each(|(table, mine)| {
