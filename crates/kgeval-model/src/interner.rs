@@ -12,8 +12,10 @@
 //!
 //! The table is split into 16 tables (shards) by a few bits of the hash. A string always goes
 //! to the same shard, so a batch is interned shard by shard in parallel (each shard sees its
-//! strings in document order), then one cheap pass in document order numbers the new strings:
-//! ids are the same as one-by-one interning gives, at any thread count. Each shard is small
+//! strings in document order and counts, per part, the new strings each part brings); then
+//! every part is numbered on its own thread, its first id and arena place given by a prefix
+//! sum of those counts, and the parts' new strings are appended to the arena in order: ids
+//! are the same as one-by-one interning gives, at any thread count. Each shard is small
 //! enough to stay in cache far better than one table of a million strings.
 
 use hashbrown::hash_table::{Entry, HashTable};
@@ -29,6 +31,41 @@ const BATCH_MIN: usize = 4096;
 /// tag (top seven).
 fn shard_of(hash: u64) -> usize {
     (hash >> 32) as usize % SHARDS
+}
+
+/// What probing one shard in [`Interner::intern_batch`] yields.
+struct Probed {
+    /// Per string of the shard, in document order: its old id, or `before + j` for the j-th
+    /// new one.
+    codes: Vec<u32>,
+    /// How many new strings the shard found, and their bytes in all.
+    new: usize,
+    bytes: usize,
+    /// Per part: where it starts in `codes`, in the new strings and in their bytes.
+    marks: Vec<Mark>,
+}
+
+/// Where a part starts in a [`Probed`] shard.
+#[derive(Debug, Clone, Copy)]
+struct Mark {
+    codes: usize,
+    new: usize,
+    bytes: usize,
+}
+
+/// What numbering one part in [`Interner::number`] yields.
+struct Numbered {
+    /// The ids of the part's strings (a repeat of a string new in an earlier part: still 0).
+    ids: Vec<TermId>,
+    /// The strings first seen in this part, one after the other.
+    bytes: String,
+    /// Their ends in the arena, and their hashes.
+    ends: Vec<usize>,
+    hashes: Vec<u64>,
+    /// Per shard: the ids of its new strings first seen in this part.
+    firsts: Vec<Vec<u32>>,
+    /// Strings whose id is known once every part is numbered: (position, shard, j).
+    later: Vec<(u32, u8, u32)>,
 }
 
 /// An interned IRI (or any other term string): an index into one [`Interner`].
@@ -163,21 +200,22 @@ impl Interner {
                 .collect();
         }
         let before = u32::try_from(self.ends.len()).expect("more than u32::MAX interned strings");
-        // Which strings of each part go to which shard, in order.
-        let buckets: Vec<Vec<Vec<u32>>> = parts
+        // The strings of each part that go to each shard, in order, with their hashes: a shard
+        // then reads its strings one after the other instead of picking them out of the parts.
+        let buckets: Vec<Vec<Vec<(&str, TermHash)>>> = parts
             .par_iter()
             .map(|part| {
-                let mut lists: Vec<Vec<u32>> =
-                    (0..SHARDS).map(|_| Vec::with_capacity(part.len() / SHARDS + 8)).collect();
-                for (i, (_, hash)) in part.iter().enumerate() {
-                    lists[shard_of(hash.0)].push(i as u32);
+                let mut lists: Vec<Vec<(&str, TermHash)>> =
+                    (0..SHARDS).map(|_| Vec::with_capacity(part.len() / SHARDS + part.len() / 64 + 8)).collect();
+                for (s, hash) in *part {
+                    lists[shard_of(hash.0)].push((s.as_ref(), *hash));
                 }
                 lists
             })
             .collect();
         // Each shard, in document order: an old id (< before) or `before + j` for the shard's
         // j-th new string.
-        let codes: Vec<Vec<u32>> = {
+        let shards: Vec<Probed> = {
             let Self { arena, ends, hashes, tables } = self;
             let (arena, ends, hashes) = (&*arena, &*ends, &*hashes);
             let at = |id: u32| {
@@ -190,10 +228,11 @@ impl Interner {
                 .map(|(shard, table)| {
                     let mut new: Vec<(&str, u64)> = Vec::new();
                     let mut codes = Vec::with_capacity(buckets.iter().map(|lists| lists[shard].len()).sum());
-                    for (part, lists) in parts.iter().zip(&buckets) {
-                        for &i in &lists[shard] {
-                            let (s, hash) = &part[i as usize];
-                            let s = s.as_ref();
+                    let mut marks = Vec::with_capacity(parts.len());
+                    let mut bytes = 0;
+                    for lists in &buckets {
+                        marks.push(Mark { codes: codes.len(), new: new.len(), bytes });
+                        for &(s, hash) in &lists[shard] {
                             let entry = table.entry(
                                 hash.0,
                                 |&v| if v < before { at(v) == s } else { new[(v - before) as usize].0 == s },
@@ -208,44 +247,19 @@ impl Interner {
                                         .expect("more than u32::MAX interned strings");
                                     slot.insert(code);
                                     new.push((s, hash.0));
+                                    bytes += s.len();
                                     code
                                 }
                             };
                             codes.push(code);
                         }
                     }
-                    codes
+                    Probed { codes, new: new.len(), bytes, marks }
                 })
                 .collect()
         };
-        // Number the new strings in document order.
-        let mut assigned: Vec<Vec<u32>> = vec![Vec::new(); SHARDS];
-        let mut cursor = [0usize; SHARDS];
-        let out: Vec<Vec<TermId>> = parts
-            .iter()
-            .map(|part| {
-                part.iter()
-                    .map(|(s, hash)| {
-                        let shard = shard_of(hash.0);
-                        let code = codes[shard][cursor[shard]];
-                        cursor[shard] += 1;
-                        if code < before {
-                            return TermId(code);
-                        }
-                        let (j, mine) = ((code - before) as usize, &mut assigned[shard]);
-                        if j < mine.len() {
-                            return TermId(mine[j]);
-                        }
-                        let id = u32::try_from(self.ends.len()).expect("more than u32::MAX interned strings");
-                        self.arena.push_str(s.as_ref());
-                        self.ends.push(self.arena.len());
-                        self.hashes.push(hash.0);
-                        mine.push(id);
-                        TermId(id)
-                    })
-                    .collect()
-            })
-            .collect();
+        drop(buckets);
+        let (out, assigned) = self.number(parts, &shards, before);
         // The tables get the ids in place of the codes.
         self.tables.par_iter_mut().zip(assigned.par_iter()).for_each(|(table, mine)| {
             for code in table.iter_mut() {
@@ -255,6 +269,94 @@ impl Interner {
             }
         });
         out
+    }
+
+    /// The numbering step of [`Interner::intern_batch`]: gives the new strings their ids in
+    /// document order and appends them to the arena. Every part is numbered on its own thread:
+    /// the shards' marks say how many new strings (and bytes) each part brings, so a prefix
+    /// sum gives each part its first id and its place in the arena. Returns the ids of each
+    /// part and, per shard, the id of its j-th new string.
+    fn number<S: AsRef<str> + Sync>(
+        &mut self,
+        parts: &[&[(S, TermHash)]],
+        shards: &[Probed],
+        before: u32,
+    ) -> (Vec<Vec<TermId>>, Vec<Vec<u32>>) {
+        // Each part's first id and arena end, and how many strings and bytes it brings.
+        let mut starts = Vec::with_capacity(parts.len());
+        let (mut id, mut byte) = (before as usize, self.arena.len());
+        for p in 0..parts.len() {
+            let (mut strings, mut bytes) = (0, 0);
+            for probed in shards {
+                let next = probed.marks.get(p + 1).map_or((probed.new, probed.bytes), |m| (m.new, m.bytes));
+                strings += next.0 - probed.marks[p].new;
+                bytes += next.1 - probed.marks[p].bytes;
+            }
+            starts.push((id, byte, strings, bytes));
+            id += strings;
+            byte += bytes;
+        }
+        u32::try_from(id).expect("more than u32::MAX interned strings");
+        let mut numbered: Vec<Numbered> = parts
+            .par_iter()
+            .zip(starts.par_iter())
+            .enumerate()
+            .map(|(p, (part, &(first_id, first_byte, strings, bytes)))| {
+                let mut cursor: Vec<usize> = shards.iter().map(|probed| probed.marks[p].codes).collect();
+                let mut next: Vec<usize> = shards.iter().map(|probed| probed.marks[p].new).collect();
+                let mut done = Numbered {
+                    ids: Vec::with_capacity(part.len()),
+                    bytes: String::with_capacity(bytes),
+                    ends: Vec::with_capacity(strings),
+                    hashes: Vec::with_capacity(strings),
+                    firsts: vec![Vec::new(); SHARDS],
+                    later: Vec::new(),
+                };
+                for (position, (s, hash)) in part.iter().enumerate() {
+                    let shard = shard_of(hash.0);
+                    let code = shards[shard].codes[cursor[shard]];
+                    cursor[shard] += 1;
+                    if code < before {
+                        done.ids.push(TermId(code));
+                        continue;
+                    }
+                    let j = (code - before) as usize;
+                    if j != next[shard] {
+                        done.ids.push(TermId(0));
+                        done.later.push((position as u32, shard as u8, j as u32));
+                        continue;
+                    }
+                    next[shard] += 1;
+                    let id = (first_id + done.ends.len()) as u32;
+                    done.bytes.push_str(s.as_ref());
+                    done.ends.push(first_byte + done.bytes.len());
+                    done.hashes.push(hash.0);
+                    done.firsts[shard].push(id);
+                    done.ids.push(TermId(id));
+                }
+                done
+            })
+            .collect();
+        let mut assigned: Vec<Vec<u32>> = shards.iter().map(|probed| Vec::with_capacity(probed.new)).collect();
+        for done in &mut numbered {
+            self.arena.push_str(&done.bytes);
+            done.bytes = String::new();
+            self.ends.extend_from_slice(&done.ends);
+            self.hashes.extend_from_slice(&done.hashes);
+            for (mine, firsts) in assigned.iter_mut().zip(&done.firsts) {
+                mine.extend_from_slice(firsts);
+            }
+        }
+        let out = numbered
+            .into_par_iter()
+            .map(|mut done| {
+                for &(position, shard, j) in &done.later {
+                    done.ids[position as usize] = TermId(assigned[shard as usize][j as usize]);
+                }
+                done.ids
+            })
+            .collect();
+        (out, assigned)
     }
 
     /// Forgets every string interned after the first `len` (a reader that gives up on a
@@ -385,6 +487,34 @@ mod tests {
             assert_eq!(batched.intern("http://example.org/new"), TermId(one_by_one.len() as u32));
             batched.truncate(one_by_one.len());
             assert_eq!(batched.get("http://example.org/new"), None);
+        }
+    }
+
+    /// Many small parts numbered on their own threads: a string first seen in one part and
+    /// repeated in later ones (and in the same one) gets the id of one-by-one interning, and
+    /// the arena holds the strings in id order.
+    #[test]
+    fn many_parts_number_like_one_by_one() {
+        let word = |i: usize| format!("http://example.org/o#{}", "x".repeat(i % 5) + &((i * 31) % 2500).to_string());
+        let parts: Vec<Vec<(String, TermHash)>> = (0..40)
+            .map(|p| (p * 150..p * 150 + 150 + p % 3).map(|i| (word(i), Interner::hash(&word(i)))).collect())
+            .collect();
+        let part_refs: Vec<&[(String, TermHash)]> = parts.iter().map(|p| &p[..]).collect();
+        let mut one_by_one = Interner::new();
+        one_by_one.intern("http://example.org/o#x7");
+        let expected: Vec<Vec<TermId>> =
+            parts.iter().map(|p| p.iter().map(|(w, _)| one_by_one.intern(w)).collect()).collect();
+        assert!(one_by_one.len() < parts.iter().map(Vec::len).sum::<usize>(), "repeats");
+        for threads in [1, 2] {
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("pool");
+            let mut batched = Interner::new();
+            batched.intern("http://example.org/o#x7");
+            let ids = pool.install(|| batched.intern_batch(&part_refs));
+            assert_eq!(ids, expected, "{threads} threads");
+            assert_eq!(format!("{batched:?}"), format!("{one_by_one:?}"));
+            for (w, _) in parts.iter().flatten().step_by(7) {
+                assert_eq!(batched.get(w), one_by_one.get(w));
+            }
         }
     }
 }
