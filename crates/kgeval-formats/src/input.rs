@@ -283,10 +283,13 @@ fn open_file(path: &Path) -> Result<InputBytes, FormatError> {
     // are not being written, as every mmap-based reader (trec_eval itself, ripgrep) assumes.
     // When mapping fails (a pipe, a special file) the file is read instead.
     #[allow(unsafe_code)]
-    let mapped = unsafe { memmap2::MmapOptions::new().populate().map(&file) };
+    let mapped = unsafe { map_options().map(&file) };
     let content = match mapped {
         Ok(map) if map.starts_with(&GZIP_MAGIC) => gunzip(&name, &map)?,
-        Ok(map) => Content::Mapped(map),
+        Ok(map) => {
+            populate(&map);
+            Content::Mapped(map)
+        }
         Err(_) => {
             let mut bytes = Vec::new();
             (&file).read_to_end(&mut bytes).map_err(|e| FormatError::io(&name, e))?;
@@ -295,6 +298,39 @@ fn open_file(path: &Path) -> Result<InputBytes, FormatError> {
     };
     Ok(InputBytes { name, content })
 }
+
+/// How a file is mapped: on Linux without `MAP_POPULATE` ([`populate`] then maps its pages on
+/// every thread), elsewhere populated by the kernel where it can.
+fn map_options() -> memmap2::MmapOptions {
+    let mut options = memmap2::MmapOptions::new();
+    if !cfg!(target_os = "linux") {
+        options.populate();
+    }
+    options
+}
+
+/// Maps every page of a file mapping before it is read, piece by piece on rayon's threads
+/// (`MADV_POPULATE_READ`): `MAP_POPULATE` does the same on the calling thread alone, which
+/// took 50 ms of a one-second run on a 310 MB file, and faulting the pages in as the readers
+/// touch them costs a fault per 64 kB. A kernel older than 5.14 refuses the advice: the pages
+/// are then faulted in as they are read, with the same result.
+#[cfg(target_os = "linux")]
+fn populate(map: &memmap2::Mmap) {
+    use rayon::prelude::*;
+    /// The size of the pieces mapped in parallel.
+    const POPULATE_PIECE: usize = 8 << 20;
+    let pieces = map.len().div_ceil(POPULATE_PIECE);
+    (0..pieces).into_par_iter().for_each(|k| {
+        let start = k * POPULATE_PIECE;
+        let len = POPULATE_PIECE.min(map.len() - start);
+        // Advice only: a refusal changes nothing but the speed.
+        let _ = map.advise_range(memmap2::Advice::PopulateRead, start, len);
+    });
+}
+
+/// Elsewhere the mapping was populated when it was made ([`map_options`]).
+#[cfg(not(target_os = "linux"))]
+fn populate(_map: &memmap2::Mmap) {}
 
 /// `bytes` decompressed when they are gzip (or `named_gz` says they must be), else as they are.
 fn decompress_if_gzip(name: &str, bytes: Vec<u8>, named_gz: bool) -> Result<Content, FormatError> {

@@ -35,8 +35,13 @@ impl CellIndex {
     }
 
     fn reserve(&mut self, n: usize) {
-        for map in &mut self.0 {
-            map.reserve(n / INDEX_SHARDS + n / (INDEX_SHARDS * 16) + 16);
+        let per_shard = n / INDEX_SHARDS + n / (INDEX_SHARDS * 16) + 16;
+        if n >= BATCH_MIN {
+            self.0.par_iter_mut().for_each(|map| map.reserve(per_shard));
+        } else {
+            for map in &mut self.0 {
+                map.reserve(per_shard);
+            }
         }
     }
 }

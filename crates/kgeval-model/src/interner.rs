@@ -18,6 +18,8 @@
 //! are the same as one-by-one interning gives, at any thread count. Each shard is small
 //! enough to stay in cache far better than one table of a million strings.
 
+use std::mem::MaybeUninit;
+
 use hashbrown::hash_table::{Entry, HashTable};
 use rayon::prelude::*;
 
@@ -57,15 +59,19 @@ struct Mark {
 struct Numbered {
     /// The ids of the part's strings (a repeat of a string new in an earlier part: still 0).
     ids: Vec<TermId>,
-    /// The strings first seen in this part, one after the other.
-    bytes: String,
-    /// Their ends in the arena, and their hashes.
-    ends: Vec<usize>,
-    hashes: Vec<u64>,
-    /// Per shard: the ids of its new strings first seen in this part.
-    firsts: Vec<Vec<u32>>,
     /// Strings whose id is known once every part is numbered: (position, shard, j).
     later: Vec<(u32, u8, u32)>,
+    /// How many strings and bytes the part wrote to its place in the arena.
+    written: (usize, usize),
+}
+
+/// A part's place in the interner's spare room ([`Interner::number`]): its new strings'
+/// bytes, ends and hashes, and per shard the ids of the shard's new strings first seen in it.
+struct Place<'a> {
+    bytes: &'a mut [MaybeUninit<u8>],
+    ends: &'a mut [MaybeUninit<usize>],
+    hashes: &'a mut [MaybeUninit<u64>],
+    firsts: Vec<&'a mut [u32]>,
 }
 
 /// An interned IRI (or any other term string): an index into one [`Interner`].
@@ -136,8 +142,13 @@ impl Interner {
         let hashes = &self.hashes;
         // Shards fill unevenly: a little slack, and a table grows if it must.
         let per_shard = strings / SHARDS + strings / (SHARDS * 16) + 16;
-        for table in &mut self.tables {
-            table.reserve(per_shard, |&id| hashes[id as usize]);
+        // A large reserve moves every id already in a table: the shards on every thread.
+        if strings >= BATCH_MIN {
+            self.tables.par_iter_mut().for_each(|table| table.reserve(per_shard, |&id| hashes[id as usize]));
+        } else {
+            for table in &mut self.tables {
+                table.reserve(per_shard, |&id| hashes[id as usize]);
+            }
         }
         self.ends.reserve(strings);
         self.hashes.reserve(strings);
@@ -272,19 +283,20 @@ impl Interner {
     }
 
     /// The numbering step of [`Interner::intern_batch`]: gives the new strings their ids in
-    /// document order and appends them to the arena. Every part is numbered on its own thread:
+    /// document order and writes them to the arena. Every part is numbered on its own thread:
     /// the shards' marks say how many new strings (and bytes) each part brings, so a prefix
-    /// sum gives each part its first id and its place in the arena. Returns the ids of each
-    /// part and, per shard, the id of its j-th new string.
+    /// sum gives each part its first id and its place in the arena, where it writes its new
+    /// strings itself (no second copy, and the fresh pages are touched on every thread).
+    /// Returns the ids of each part and, per shard, the id of its j-th new string.
     fn number<S: AsRef<str> + Sync>(
         &mut self,
         parts: &[&[(S, TermHash)]],
         shards: &[Probed],
         before: u32,
     ) -> (Vec<Vec<TermId>>, Vec<Vec<u32>>) {
-        // Each part's first id and arena end, and how many strings and bytes it brings.
+        // Each part's first id, and how many strings and bytes it brings.
         let mut starts = Vec::with_capacity(parts.len());
-        let (mut id, mut byte) = (before as usize, self.arena.len());
+        let (mut id, mut total_bytes) = (before as usize, 0);
         for p in 0..parts.len() {
             let (mut strings, mut bytes) = (0, 0);
             for probed in shards {
@@ -292,60 +304,111 @@ impl Interner {
                 strings += next.0 - probed.marks[p].new;
                 bytes += next.1 - probed.marks[p].bytes;
             }
-            starts.push((id, byte, strings, bytes));
+            starts.push((id, strings, bytes));
             id += strings;
-            byte += bytes;
+            total_bytes += bytes;
         }
         u32::try_from(id).expect("more than u32::MAX interned strings");
-        let mut numbered: Vec<Numbered> = parts
+        let total_strings = id - before as usize;
+        // Per shard, the id of its j-th new string; each part fills its own stretch of each.
+        let mut assigned: Vec<Vec<u32>> = shards.iter().map(|probed| vec![0; probed.new]).collect();
+        let Self { arena, ends, hashes, .. } = self;
+        // SAFETY: the arena's tail is only ever given whole `&str`s (below), so it stays UTF-8.
+        #[allow(unsafe_code)]
+        let arena = unsafe { arena.as_mut_vec() };
+        arena.reserve(total_bytes);
+        ends.reserve(total_strings);
+        hashes.reserve(total_strings);
+        let first_byte = arena.len();
+        let mut places = {
+            let mut bytes = &mut arena.spare_capacity_mut()[..total_bytes];
+            let mut ends = &mut ends.spare_capacity_mut()[..total_strings];
+            let mut hashes = &mut hashes.spare_capacity_mut()[..total_strings];
+            let mut places: Vec<Place<'_>> = starts
+                .iter()
+                .map(|&(_, strings, size)| {
+                    let (mine, rest) = std::mem::take(&mut bytes).split_at_mut(size);
+                    bytes = rest;
+                    let (my_ends, rest) = std::mem::take(&mut ends).split_at_mut(strings);
+                    ends = rest;
+                    let (my_hashes, rest) = std::mem::take(&mut hashes).split_at_mut(strings);
+                    hashes = rest;
+                    Place { bytes: mine, ends: my_ends, hashes: my_hashes, firsts: Vec::with_capacity(SHARDS) }
+                })
+                .collect();
+            for (probed, mine) in shards.iter().zip(&mut assigned) {
+                let mut rest = &mut mine[..];
+                for (p, place) in places.iter_mut().enumerate() {
+                    let next = probed.marks.get(p + 1).map_or(probed.new, |m| m.new);
+                    let (firsts, tail) = std::mem::take(&mut rest).split_at_mut(next - probed.marks[p].new);
+                    rest = tail;
+                    place.firsts.push(firsts);
+                }
+            }
+            places
+        };
+        let mut byte_of_part = first_byte;
+        let part_bytes: Vec<usize> = starts
+            .iter()
+            .map(|&(_, _, size)| {
+                byte_of_part += size;
+                byte_of_part - size
+            })
+            .collect();
+        let numbered: Vec<Numbered> = parts
             .par_iter()
-            .zip(starts.par_iter())
+            .zip(places.par_iter_mut())
+            .zip(starts.par_iter().zip(part_bytes.par_iter()))
             .enumerate()
-            .map(|(p, (part, &(first_id, first_byte, strings, bytes)))| {
+            .map(|(p, ((part, place), (&(first_id, _, _), &part_byte)))| {
                 let mut cursor: Vec<usize> = shards.iter().map(|probed| probed.marks[p].codes).collect();
                 let mut next: Vec<usize> = shards.iter().map(|probed| probed.marks[p].new).collect();
-                let mut done = Numbered {
-                    ids: Vec::with_capacity(part.len()),
-                    bytes: String::with_capacity(bytes),
-                    ends: Vec::with_capacity(strings),
-                    hashes: Vec::with_capacity(strings),
-                    firsts: vec![Vec::new(); SHARDS],
-                    later: Vec::new(),
-                };
+                let mut ids = Vec::with_capacity(part.len());
+                let mut later = Vec::new();
+                let (mut strings, mut bytes) = (0, 0);
                 for (position, (s, hash)) in part.iter().enumerate() {
                     let shard = shard_of(hash.0);
                     let code = shards[shard].codes[cursor[shard]];
                     cursor[shard] += 1;
                     if code < before {
-                        done.ids.push(TermId(code));
+                        ids.push(TermId(code));
                         continue;
                     }
                     let j = (code - before) as usize;
                     if j != next[shard] {
-                        done.ids.push(TermId(0));
-                        done.later.push((position as u32, shard as u8, j as u32));
+                        ids.push(TermId(0));
+                        later.push((position as u32, shard as u8, j as u32));
                         continue;
                     }
+                    let id = (first_id + strings) as u32;
+                    place.firsts[shard][j - shards[shard].marks[p].new] = id;
                     next[shard] += 1;
-                    let id = (first_id + done.ends.len()) as u32;
-                    done.bytes.push_str(s.as_ref());
-                    done.ends.push(first_byte + done.bytes.len());
-                    done.hashes.push(hash.0);
-                    done.firsts[shard].push(id);
-                    done.ids.push(TermId(id));
+                    let s = s.as_ref().as_bytes();
+                    for (to, &byte) in place.bytes[bytes..bytes + s.len()].iter_mut().zip(s) {
+                        to.write(byte);
+                    }
+                    bytes += s.len();
+                    place.ends[strings].write(part_byte + bytes);
+                    place.hashes[strings].write(hash.0);
+                    strings += 1;
+                    ids.push(TermId(id));
                 }
-                done
+                Numbered { ids, later, written: (strings, bytes) }
             })
             .collect();
-        let mut assigned: Vec<Vec<u32>> = shards.iter().map(|probed| Vec::with_capacity(probed.new)).collect();
-        for done in &mut numbered {
-            self.arena.push_str(&done.bytes);
-            done.bytes = String::new();
-            self.ends.extend_from_slice(&done.ends);
-            self.hashes.extend_from_slice(&done.hashes);
-            for (mine, firsts) in assigned.iter_mut().zip(&done.firsts) {
-                mine.extend_from_slice(firsts);
-            }
+        drop(places);
+        // Every place was filled whole (each part writes exactly the strings and bytes the
+        // shards counted for it); only then do the buffers take their new lengths.
+        for (done, &(_, strings, size)) in numbered.iter().zip(&starts) {
+            assert_eq!(done.written, (strings, size), "a part of a batch wrote less than its place");
+        }
+        // SAFETY: the `total_bytes`, `total_strings` and `total_strings` elements after the
+        // old lengths were all written: each part's place, and the places tile the tails.
+        #[allow(unsafe_code)]
+        unsafe {
+            arena.set_len(first_byte + total_bytes);
+            ends.set_len(ends.len() + total_strings);
+            hashes.set_len(hashes.len() + total_strings);
         }
         let out = numbered
             .into_par_iter()
@@ -410,111 +473,5 @@ impl Interner {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Ids are dense and in first-insertion order, whatever the table does when it grows;
-    /// the empty string and repeats are ids like any other.
-    #[test]
-    fn ids_are_dense_in_first_insertion_order() {
-        let mut interner = Interner::new();
-        let words: Vec<String> = (0..5000).map(|i| format!("http://example.org/e{}", i % 3001)).collect();
-        let ids: Vec<u32> = words.iter().map(|w| interner.intern(w).index()).collect();
-        assert_eq!(interner.len(), 3001);
-        for (i, id) in ids.iter().enumerate() {
-            assert_eq!(*id as usize, i % 3001);
-        }
-        assert_eq!(interner.resolve(TermId(3000)), "http://example.org/e3000");
-        let empty = interner.intern("");
-        assert_eq!((empty.index(), interner.resolve(empty)), (3001, ""));
-        assert_eq!(interner.get(""), Some(empty));
-        assert_eq!(interner.get("http://example.org/e7"), Some(TermId(7)));
-        assert_eq!(interner.get("http://example.org/e3001"), None);
-        let mut reserved = Interner::new();
-        reserved.reserve(10, 100);
-        let hashed: Vec<u32> = words.iter().map(|w| reserved.intern_hashed(w, Interner::hash(w)).index()).collect();
-        assert_eq!(hashed, ids);
-        reserved.truncate(2000);
-        assert_eq!((reserved.len(), reserved.get("http://example.org/e2000")), (2000, None));
-        assert_eq!(reserved.intern("http://example.org/e2500").index(), 2000);
-        assert_eq!(reserved.intern("http://example.org/e1999").index(), 1999);
-        assert_eq!(reserved.resolve(TermId(2000)), "http://example.org/e2500");
-        assert_eq!(
-            format!("{:?}", {
-                let mut small = Interner::new();
-                small.intern("a");
-                small.intern("b");
-                small
-            }),
-            r#"{"a", "b"}"#
-        );
-    }
-
-    /// A batch gives the ids, and leaves the interner, exactly as interning its strings one by
-    /// one does, at one thread and at two: strings seen before the batch, repeats inside a
-    /// part and across parts, an empty part, and enough strings to take the sharded path.
-    #[test]
-    fn a_batch_interns_as_one_by_one_at_any_thread_count() {
-        let word = |i: usize| format!("http://example.org/onto#e{}", (i * 7919) % 6007);
-        let old: Vec<String> = (0..3000).map(|i| format!("http://example.org/onto#e{}", i * 3)).collect();
-        let parts: Vec<Vec<(String, TermHash)>> = [0..5000, 5000..5000, 5000..9000, 9000..20000]
-            .into_iter()
-            .map(|range| range.map(|i| (word(i), Interner::hash(&word(i)))).collect())
-            .collect();
-        let part_refs: Vec<&[(String, TermHash)]> = parts.iter().map(|p| &p[..]).collect();
-        let mut one_by_one = Interner::new();
-        for w in &old {
-            one_by_one.intern(w);
-        }
-        let expected: Vec<Vec<TermId>> =
-            parts.iter().map(|p| p.iter().map(|(w, _)| one_by_one.intern(w)).collect()).collect();
-        // Ids above the old ones, and below: the batch mixes both.
-        assert_eq!(expected[0][0], TermId(0));
-        assert_eq!(expected[0][1], TermId(3000));
-        assert_eq!(one_by_one.len(), 3000 + 6007 - 2003);
-        for threads in [1, 2] {
-            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("pool");
-            let mut batched = Interner::new();
-            for w in &old {
-                batched.intern(w);
-            }
-            let ids = pool.install(|| batched.intern_batch(&part_refs));
-            assert_eq!(ids, expected, "{threads} threads");
-            assert_eq!(format!("{batched:?}"), format!("{one_by_one:?}"));
-            for i in [0, 17, 6006, 6007] {
-                assert_eq!(batched.get(&word(i)), one_by_one.get(&word(i)));
-            }
-            assert_eq!(batched.intern("http://example.org/new"), TermId(one_by_one.len() as u32));
-            batched.truncate(one_by_one.len());
-            assert_eq!(batched.get("http://example.org/new"), None);
-        }
-    }
-
-    /// Many small parts numbered on their own threads: a string first seen in one part and
-    /// repeated in later ones (and in the same one) gets the id of one-by-one interning, and
-    /// the arena holds the strings in id order.
-    #[test]
-    fn many_parts_number_like_one_by_one() {
-        let word = |i: usize| format!("http://example.org/o#{}", "x".repeat(i % 5) + &((i * 31) % 2500).to_string());
-        let parts: Vec<Vec<(String, TermHash)>> = (0..40)
-            .map(|p| (p * 150..p * 150 + 150 + p % 3).map(|i| (word(i), Interner::hash(&word(i)))).collect())
-            .collect();
-        let part_refs: Vec<&[(String, TermHash)]> = parts.iter().map(|p| &p[..]).collect();
-        let mut one_by_one = Interner::new();
-        one_by_one.intern("http://example.org/o#x7");
-        let expected: Vec<Vec<TermId>> =
-            parts.iter().map(|p| p.iter().map(|(w, _)| one_by_one.intern(w)).collect()).collect();
-        assert!(one_by_one.len() < parts.iter().map(Vec::len).sum::<usize>(), "repeats");
-        for threads in [1, 2] {
-            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("pool");
-            let mut batched = Interner::new();
-            batched.intern("http://example.org/o#x7");
-            let ids = pool.install(|| batched.intern_batch(&part_refs));
-            assert_eq!(ids, expected, "{threads} threads");
-            assert_eq!(format!("{batched:?}"), format!("{one_by_one:?}"));
-            for (w, _) in parts.iter().flatten().step_by(7) {
-                assert_eq!(batched.get(w), one_by_one.get(w));
-            }
-        }
-    }
-}
+#[path = "interner_tests.rs"]
+mod tests;

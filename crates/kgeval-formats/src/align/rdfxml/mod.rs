@@ -107,8 +107,13 @@ fn read_cut(
     let Cut { parallel_from, stretches, fast } = cut;
     // UTF-8 validation and the declaration guard each read the whole input: side by side.
     // The guard sees the bytes `decode` turns into the document, and its error comes second.
+    // Meanwhile the interner and the alignment make room for what the document may hold.
     let body = input.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(input);
-    let (doc, declarations) = rayon::join(|| decode(input, file), || crate::xml_guard::check_declarations(body, file));
+    let mut reserved = Alignment::with_policy(options.duplicate_policy);
+    let ((doc, declarations), ()) = rayon::join(
+        || rayon::join(|| decode(input, file), || crate::xml_guard::check_declarations(body, file)),
+        || records::reserve_for(input.len(), interner, &mut reserved),
+    );
     let doc = doc?;
     declarations?;
     let mut repaired_count = 0;
@@ -131,8 +136,7 @@ fn read_cut(
         }
         (Alignment::with_policy(options.duplicate_policy), warnings)
     };
-    let (mut alignment, mut warnings) = fresh();
-    records::reserve_for(doc.len(), interner, &mut alignment);
+    let (mut alignment, mut warnings) = (reserved, fresh().1);
     let interned = interner.len();
     let mut parser = None;
     if fast && doc.len() >= parallel_from && stretches > 1 {
