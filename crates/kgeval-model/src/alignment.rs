@@ -196,8 +196,10 @@ impl Alignment {
 
     /// Inserts `cells` in order and says what happened to each: the same cells, positions,
     /// duplicates and confidences as [`Alignment::insert`] of each in turn gives. The lookups
-    /// run shard by shard on rayon's threads (each shard sees its cells in order), then one
-    /// pass in order stores the new cells, so the result does not depend on the thread count.
+    /// run shard by shard on rayon's threads (each shard sees its cells in order, so a new
+    /// key's first cell is known); a count of those first cells in document order gives each
+    /// new cell its position, and the new cells are stored on every thread; duplicates are
+    /// resolved in order. The result does not depend on the thread count.
     ///
     /// # Panics
     /// If the alignment would hold more than `u32::MAX` cells.
@@ -206,60 +208,82 @@ impl Alignment {
             return cells.iter().map(|cell| self.insert(*cell)).collect();
         }
         let before = u32::try_from(self.cells.len()).expect("more than u32::MAX cells");
+        u32::try_from(cells.len()).ok().and_then(|n| before.checked_add(n)).expect("more than u32::MAX cells");
+        // Each shard's cells in order, and each cell's place in its shard's list.
         let mut lists: Vec<Vec<u32>> =
             (0..INDEX_SHARDS).map(|_| Vec::with_capacity(cells.len() / INDEX_SHARDS + 16)).collect();
+        let mut places = Vec::with_capacity(cells.len());
         for (k, cell) in cells.iter().enumerate() {
-            lists[CellIndex::shard(&cell.key())].push(k as u32);
+            let list = &mut lists[CellIndex::shard(&cell.key())];
+            places.push(list.len() as u32);
+            list.push(k as u32);
         }
         // Per shard, in order: the position of a key stored before (< before), or `before + j`
-        // for the shard's j-th new key.
-        let codes: Vec<Vec<u32>> = self
+        // for the shard's j-th new key; and the cell that brought its j-th new key.
+        let probed: Vec<(Vec<u32>, Vec<u32>)> = self
             .index
             .0
             .par_iter_mut()
             .zip(lists.par_iter())
             .map(|(map, list)| {
-                let mut new = 0u32;
-                list.iter()
+                let mut firsts = Vec::new();
+                let codes = list
+                    .iter()
                     .map(|&k| match map.entry(cells[k as usize].key()) {
                         std::collections::hash_map::Entry::Occupied(found) => *found.get(),
                         std::collections::hash_map::Entry::Vacant(slot) => {
-                            let code = before.checked_add(new).expect("more than u32::MAX cells");
-                            new += 1;
+                            let code = before + firsts.len() as u32;
+                            firsts.push(k);
                             slot.insert(code);
                             code
                         }
                     })
-                    .collect()
+                    .collect();
+                (codes, firsts)
             })
             .collect();
-        let mut assigned: Vec<Vec<u32>> = vec![Vec::new(); INDEX_SHARDS];
-        let mut cursor = [0usize; INDEX_SHARDS];
-        let outcomes = cells
-            .iter()
-            .map(|cell| {
-                let shard = CellIndex::shard(&cell.key());
-                let code = codes[shard][cursor[shard]];
-                cursor[shard] += 1;
-                let position = if code < before {
-                    code
+        drop(lists);
+        let code_of = |k: usize| probed[CellIndex::shard(&cells[k].key())].0[places[k] as usize];
+        let outcomes: Vec<InsertOutcome> = (0..cells.len())
+            .into_par_iter()
+            .map(|k| {
+                let (codes, firsts) = &probed[CellIndex::shard(&cells[k].key())];
+                let code = codes[places[k] as usize];
+                if code >= before && firsts[(code - before) as usize] as usize == k {
+                    InsertOutcome::Inserted
                 } else {
-                    let (j, mine) = ((code - before) as usize, &mut assigned[shard]);
-                    if j == mine.len() {
-                        mine.push(self.cells.len() as u32);
-                        self.cells.push(*cell);
-                        return InsertOutcome::Inserted;
-                    }
-                    mine[j]
-                };
-                let kept = &mut self.cells[position as usize];
-                if self.policy == DuplicatePolicy::KeepMax && cell.confidence > kept.confidence {
-                    kept.confidence = cell.confidence;
+                    InsertOutcome::Duplicate
                 }
-                self.duplicate_lines.push(cell.line);
-                InsertOutcome::Duplicate
             })
             .collect();
+        // The new cells in order: each one's position is `before` + the new cells before it.
+        let mut rank = Vec::with_capacity(cells.len());
+        let mut new_cells = Vec::new();
+        for (k, outcome) in outcomes.iter().enumerate() {
+            rank.push(before + new_cells.len() as u32);
+            if *outcome == InsertOutcome::Inserted {
+                new_cells.push(k as u32);
+            }
+        }
+        self.cells.par_extend(new_cells.par_iter().map(|&k| cells[k as usize]));
+        let assigned: Vec<Vec<u32>> =
+            probed.par_iter().map(|(_, firsts)| firsts.iter().map(|&k| rank[k as usize]).collect()).collect();
+        for (k, outcome) in outcomes.iter().enumerate() {
+            if *outcome == InsertOutcome::Inserted {
+                continue;
+            }
+            let code = code_of(k);
+            let position = if code < before {
+                code
+            } else {
+                assigned[CellIndex::shard(&cells[k].key())][(code - before) as usize]
+            };
+            let kept = &mut self.cells[position as usize];
+            if self.policy == DuplicatePolicy::KeepMax && cells[k].confidence > kept.confidence {
+                kept.confidence = cells[k].confidence;
+            }
+            self.duplicate_lines.push(cells[k].line);
+        }
         self.index.0.par_iter_mut().zip(assigned.par_iter()).for_each(|(map, mine)| {
             for position in map.values_mut() {
                 if *position >= before {

@@ -194,15 +194,20 @@ pub fn read_alignment_file(
     let content = crate::input::Input::path(path).open()?;
     let (input, file) = (content.bytes(), content.name());
     let format = options.format.unwrap_or_else(|| detect_format(input, file));
+    let mut options = ReadOptions { format: Some(format), ..options.clone() };
     if format == AlignmentFormat::Sssom && options.sssom_metadata.is_none() {
-        if let Some(metadata) = sibling_sssom_metadata(path)? {
-            let options = ReadOptions { format: Some(format), sssom_metadata: Some(metadata), ..options.clone() };
-            return read_alignment(input, file, &options, interner);
-        }
+        options.sssom_metadata = sibling_sssom_metadata(path)?;
     }
-    let options = ReadOptions { format: Some(format), ..options.clone() };
-    read_alignment(input, file, &options, interner)
+    let read = read_alignment(input, file, &options, interner);
+    // Unmapping a large file takes a while: on a worker thread, while the caller goes on.
+    if input.len() >= BACKGROUND_UNMAP {
+        rayon::spawn(move || drop(content));
+    }
+    read
 }
+
+/// From this size on, [`read_alignment_file`] unmaps the file on a worker thread.
+const BACKGROUND_UNMAP: usize = 8 << 20;
 
 /// `<stem>.sssom.yml` or `<stem>.yml` next to an SSSOM TSV file, read.
 fn sibling_sssom_metadata(path: &Path) -> Result<Option<(String, Vec<u8>)>, FormatError> {

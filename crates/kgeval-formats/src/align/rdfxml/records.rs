@@ -5,6 +5,7 @@
 use std::borrow::Cow;
 
 use kgeval_model::{Alignment, Correspondence, Diagnostic, InsertOutcome, Interner, Location, Relation, TermHash};
+use rayon::prelude::*;
 
 use crate::align::tsv::column_of;
 use crate::warnings::{Warnings, MAX_WARNINGS_PER_CODE};
@@ -100,7 +101,7 @@ pub(super) fn merge(
 /// order, then passes on their warnings and duplicates stretch after stretch; each stretch
 /// starts after its number of lines.
 pub(super) fn merge_all(
-    stretches: Vec<(Records<'_>, u32)>,
+    mut stretches: Vec<(Records<'_>, u32)>,
     doc: &str,
     file: &str,
     interner: &mut Interner,
@@ -109,16 +110,32 @@ pub(super) fn merge_all(
 ) {
     let parts: Vec<&[(Cow<'_, str>, TermHash)]> = stretches.iter().map(|(records, _)| &records.terms[..]).collect();
     let ids = interner.intern_batch(&parts);
-    let mut cells = Vec::with_capacity(stretches.iter().map(|(records, _)| records.cells.len()).sum());
-    for ((records, shift), ids) in stretches.iter().zip(&ids) {
-        cells.extend(records.cells.iter().map(|cell| Correspondence {
-            entity1: ids[cell.entity[0] as usize],
-            entity2: ids[cell.entity[1] as usize],
-            relation: cell.relation,
-            confidence: cell.confidence,
-            line: cell.line + shift,
-        }));
+    drop(parts);
+    // The terms are interned: freed on every thread rather than one by one at the end.
+    stretches.par_iter_mut().for_each(|(records, _)| records.terms = Vec::new());
+    // The cells of every stretch, one after the other, built on every thread: cell `g` is
+    // the `g - firsts[s]`-th of the last stretch `s` that starts at or before it.
+    let mut firsts = Vec::with_capacity(stretches.len());
+    let mut total = 0;
+    for (records, _) in &stretches {
+        firsts.push(total);
+        total += records.cells.len();
     }
+    let cells: Vec<Correspondence> = (0..total)
+        .into_par_iter()
+        .map(|g| {
+            let s = firsts.partition_point(|&first| first <= g) - 1;
+            let ((records, shift), ids) = (&stretches[s], &ids[s]);
+            let cell = &records.cells[g - firsts[s]];
+            Correspondence {
+                entity1: ids[cell.entity[0] as usize],
+                entity2: ids[cell.entity[1] as usize],
+                relation: cell.relation,
+                confidence: cell.confidence,
+                line: cell.line + shift,
+            }
+        })
+        .collect();
     let outcomes = alignment.insert_batch(&cells);
     let mut done = 0;
     for stretch in stretches {
@@ -128,7 +145,14 @@ pub(super) fn merge_all(
         alignment.skipped_cells +=
             report(stretch, &cells[range.clone()], &outcomes[range], doc, file, interner, warnings);
     }
+    // Large buffers are unmapped on a worker while the caller goes on.
+    if total >= BACKGROUND_DROP {
+        rayon::spawn(move || drop((cells, outcomes, ids)));
+    }
 }
+
+/// From this many cells on, [`merge_all`] frees its buffers on a worker thread.
+const BACKGROUND_DROP: usize = 1 << 16;
 
 /// Passes on the warnings of one stretch, with a `duplicate-cell` warning at each cell that
 /// repeated one before it, in document order; counts its skipped cells.
@@ -141,8 +165,12 @@ fn report(
     interner: &Interner,
     warnings: &mut Warnings,
 ) -> usize {
+    // A stretch with neither warnings nor duplicates (the common case) has nothing to pass on
+    // cell by cell.
+    let quiet = records.warnings.is_empty() && !outcomes.contains(&InsertOutcome::Duplicate);
     let mut pending = records.warnings.into_iter().peekable();
-    for (index, ((cell, correspondence), outcome)) in records.cells.iter().zip(cells).zip(outcomes).enumerate() {
+    let per_cell = if quiet { &records.cells[..0] } else { &records.cells[..] };
+    for (index, ((cell, correspondence), outcome)) in per_cell.iter().zip(cells).zip(outcomes).enumerate() {
         while let Some((_, mut diagnostic)) = pending.next_if(|(before, _)| *before <= index) {
             shift_line(&mut diagnostic, shift);
             warnings.push(diagnostic.code, || diagnostic);
