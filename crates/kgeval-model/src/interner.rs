@@ -243,7 +243,9 @@ impl Interner {
                     // cache) rather than with its first occurrence somewhere in the input.
                     let mut pool = String::with_capacity(strings * 16);
                     let mut new: Vec<(usize, u64)> = Vec::with_capacity(strings / 2);
-                    let newly = |new: &[(usize, u64)], j: usize| (if j == 0 { 0 } else { new[j - 1].0 })..new[j].0;
+                    let newly = |pool: &String, new: &[(usize, u64)], j: usize| -> std::ops::Range<usize> {
+                        (if j == 0 { 0 } else { new[j - 1].0 })..new[j].0
+                    };
                     let mut codes = Vec::with_capacity(strings);
                     let mut marks = Vec::with_capacity(parts.len());
                     for lists in &buckets {
@@ -255,7 +257,7 @@ impl Interner {
                                     if v < before {
                                         at(v) == s
                                     } else {
-                                        &pool[newly(&new, (v - before) as usize)] == s
+                                        &pool[newly(&pool, &new, (v - before) as usize)] == s
                                     }
                                 },
                                 |&v| if v < before { hashes[v as usize] } else { new[(v - before) as usize].1 },
