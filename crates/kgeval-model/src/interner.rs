@@ -237,29 +237,16 @@ impl Interner {
                 .par_iter_mut()
                 .enumerate()
                 .map(|(shard, table)| {
-                    let strings: usize = buckets.iter().map(|lists| lists[shard].len()).sum();
-                    // The shard's new strings, copied one after the other as they are found:
-                    // a repeat is compared with this compact copy (a few MB, mostly in
-                    // cache) rather than with its first occurrence somewhere in the input.
-                    let mut pool = String::with_capacity(strings * 16);
-                    let mut new: Vec<(usize, u64)> = Vec::with_capacity(strings / 2);
-                    let newly = |pool: &String, new: &[(usize, u64)], j: usize| -> std::ops::Range<usize> {
-                        (if j == 0 { 0 } else { new[j - 1].0 })..new[j].0
-                    };
-                    let mut codes = Vec::with_capacity(strings);
+                    let mut new: Vec<(&str, u64)> = Vec::new();
+                    let mut codes = Vec::with_capacity(buckets.iter().map(|lists| lists[shard].len()).sum());
                     let mut marks = Vec::with_capacity(parts.len());
+                    let mut bytes = 0;
                     for lists in &buckets {
-                        marks.push(Mark { codes: codes.len(), new: new.len(), bytes: pool.len() });
+                        marks.push(Mark { codes: codes.len(), new: new.len(), bytes });
                         for &(s, hash) in &lists[shard] {
                             let entry = table.entry(
                                 hash.0,
-                                |&v| {
-                                    if v < before {
-                                        at(v) == s
-                                    } else {
-                                        &pool[newly(&pool, &new, (v - before) as usize)] == s
-                                    }
-                                },
+                                |&v| if v < before { at(v) == s } else { new[(v - before) as usize].0 == s },
                                 |&v| if v < before { hashes[v as usize] } else { new[(v - before) as usize].1 },
                             );
                             let code = match entry {
@@ -270,15 +257,15 @@ impl Interner {
                                         .and_then(|j| before.checked_add(j))
                                         .expect("more than u32::MAX interned strings");
                                     slot.insert(code);
-                                    pool.push_str(s);
-                                    new.push((pool.len(), hash.0));
+                                    new.push((s, hash.0));
+                                    bytes += s.len();
                                     code
                                 }
                             };
                             codes.push(code);
                         }
                     }
-                    Probed { codes, new: new.len(), bytes: pool.len(), marks }
+                    Probed { codes, new: new.len(), bytes, marks }
                 })
                 .collect()
         };
