@@ -31,13 +31,16 @@ pub(crate) enum Verdict {
     Ignored,
 }
 
+/// A reference cell that counts as FN when missed, with the system cell matching it.
+pub(crate) type Counted = (Correspondence, Option<u32>);
+
 /// The judgement of one system alignment against one reference.
 #[derive(Debug)]
 pub(crate) struct Judgement<'a> {
     system: &'a [Correspondence],
     verdicts: Vec<Verdict>,
     /// Reference cells that count as FN when missed, with the system cell matching them.
-    reference: Vec<(Correspondence, Option<u32>)>,
+    reference: Vec<Counted>,
     /// Whether the counts and the curve are computed on rayon's threads.
     par: bool,
 }
@@ -46,7 +49,7 @@ impl Judgement<'_> {
     /// The verdicts, the counted reference cells with their matches, and whether the
     /// judgement ran on rayon's threads.
     #[cfg(test)]
-    pub(crate) fn parts(&self) -> (&[Verdict], &[(Correspondence, Option<u32>)], bool) {
+    pub(crate) fn parts(&self) -> (&[Verdict], &[Counted], bool) {
         (&self.verdicts, &self.reference, self.par)
     }
 
@@ -336,11 +339,7 @@ impl<'a> SystemView<'a> {
 }
 
 /// MELT's complete reference: every scored cell is FP unless matched or covered by a `?` cell.
-fn judge_complete(
-    view: &mut SystemView<'_>,
-    references: &[(Correspondence, CellKey)],
-    counted: &mut Vec<(Correspondence, Option<u32>)>,
-) {
+fn judge_complete(view: &mut SystemView<'_>, references: &[(Correspondence, CellKey)], counted: &mut Vec<Counted>) {
     let found = view.lookup_all(references);
     for ((cell, key), found) in references.iter().zip(found) {
         if key.2 == Relation::Unknown {
@@ -366,7 +365,7 @@ fn judge_partial(
     references: &[(Correspondence, CellKey)],
     (source_complete, target_complete): (bool, bool),
     interner: &Interner,
-    counted: &mut Vec<(Correspondence, Option<u32>)>,
+    counted: &mut Vec<Counted>,
 ) {
     let is_null = |id: TermId| {
         let s = interner.resolve(id).trim();
@@ -433,7 +432,7 @@ fn judge_lists<'a>(
     par: bool,
 ) -> Judgement<'a> {
     let mut reference_pairs: FxHashMap<(TermId, TermId), usize> = FxHashMap::default();
-    let mut counted: Vec<(Correspondence, Option<u32>)> = Vec::new();
+    let mut counted: Vec<Counted> = Vec::new();
     for cell in reference.iter().filter(|c| keep(c)) {
         reference_pairs.entry((cell.entity1, cell.entity2)).or_insert_with(|| {
             counted.push((*cell, None));
