@@ -4,14 +4,16 @@
 
 use kgeval_model::align::{AlignmentProfile, CellLabel, CompletenessMode, ConfusionCounts, LabeledCell};
 use kgeval_model::{Alignment, CellKey, Correspondence, Interner, Relation, TermId};
+use rayon::prelude::*;
 use std::collections::hash_map::Entry;
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
+use super::par::{for_each_indexed, map_collect, tally, EntitySet, KeyIndex, PAR_MIN};
 use super::AlignmentOptions;
 
 /// A restriction of both sides to some cells (type breakdown).
-pub(crate) type CellFilter<'f> = &'f dyn Fn(&Correspondence) -> bool;
+pub(crate) type CellFilter<'f> = &'f (dyn Fn(&Correspondence) -> bool + Sync);
 
 /// Per-system-cell state bits.
 const SKIPPED: u8 = 0;
@@ -22,12 +24,15 @@ const CANDIDATE_BIT: u8 = 8;
 
 /// The final label of a scored cell.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Verdict {
+pub(crate) enum Verdict {
     Skipped,
     Tp,
     Fp,
     Ignored,
 }
+
+/// A reference cell that counts as FN when missed, with the system cell matching it.
+pub(crate) type Counted = (Correspondence, Option<u32>);
 
 /// The judgement of one system alignment against one reference.
 #[derive(Debug)]
@@ -35,29 +40,38 @@ pub(crate) struct Judgement<'a> {
     system: &'a [Correspondence],
     verdicts: Vec<Verdict>,
     /// Reference cells that count as FN when missed, with the system cell matching them.
-    reference: Vec<(Correspondence, Option<u32>)>,
+    reference: Vec<Counted>,
+    /// Whether the counts and the curve are computed on rayon's threads.
+    par: bool,
 }
 
 impl Judgement<'_> {
+    /// The verdicts, the counted reference cells with their matches, and whether the
+    /// judgement ran on rayon's threads.
+    #[cfg(test)]
+    pub(crate) fn parts(&self) -> (&[Verdict], &[Counted], bool) {
+        (&self.verdicts, &self.reference, self.par)
+    }
+
     /// The counts of the cells with `confidence ≥ cut` (all scored cells for `None`).
     pub(crate) fn counts_at(&self, cut: Option<f64>) -> ConfusionCounts {
         let kept = |c: &Correspondence| cut.is_none_or(|t| c.confidence >= t);
-        let mut counts = ConfusionCounts::default();
-        for (cell, verdict) in self.system.iter().zip(&self.verdicts) {
-            if *verdict == Verdict::Skipped || !kept(cell) {
-                continue;
+        let by_verdict = |i: usize| -> [u64; 3] {
+            let (cell, verdict) = (&self.system[i], self.verdicts[i]);
+            if verdict == Verdict::Skipped || !kept(cell) {
+                return [0; 3];
             }
             match verdict {
-                Verdict::Tp => counts.tp += 1,
-                Verdict::Fp => counts.fp += 1,
-                Verdict::Ignored => counts.ignored += 1,
-                Verdict::Skipped => {}
+                Verdict::Tp => [1, 0, 0],
+                Verdict::Fp => [0, 1, 0],
+                Verdict::Ignored => [0, 0, 1],
+                Verdict::Skipped => [0; 3],
             }
-        }
-        counts.fn_ =
-            self.reference.iter().filter(|(_, m)| m.is_none_or(|i| !kept(&self.system[i as usize]))).count() as u64;
-        counts.correspondences = counts.tp + counts.fp + counts.ignored;
-        counts
+        };
+        let [tp, fp, ignored] = tally(self.par, self.system.len(), by_verdict);
+        let missed = |j: usize| [u64::from(self.reference[j].1.is_none_or(|i| !kept(&self.system[i as usize])))];
+        let [fn_] = tally(self.par, self.reference.len(), missed);
+        ConfusionCounts { tp, fp, fn_, ignored, correspondences: tp + fp + ignored }
     }
 
     /// Counts at every distinct confidence of the scored cells, ascending (NaN never passes a
@@ -83,11 +97,19 @@ impl Judgement<'_> {
                 _ => unmatched += 1,
             }
         }
+        // `total_cmp` tells every two bit patterns apart: any sort gives the same order.
+        let sort = |v: &mut Vec<f64>| {
+            if self.par {
+                v.par_sort_unstable_by(f64::total_cmp);
+            } else {
+                v.sort_unstable_by(f64::total_cmp);
+            }
+        };
         for v in by_verdict.iter_mut().chain([&mut matched]) {
-            v.sort_unstable_by(f64::total_cmp);
+            sort(v);
         }
         let mut cuts: Vec<f64> = by_verdict.iter().flatten().copied().collect();
-        cuts.sort_unstable_by(f64::total_cmp);
+        sort(&mut cuts);
         cuts.dedup();
         let at_least = |v: &[f64], c: f64| (v.len() - v.partition_point(|&x| x < c)) as u64;
         cuts.into_iter()
@@ -122,7 +144,8 @@ impl Judgement<'_> {
     }
 }
 
-/// Judges `system` against `reference` under `options`, both sides restricted by `filter`.
+/// Judges `system` against `reference` under `options`, both sides restricted by `filter`;
+/// on rayon's threads when the system has at least [`PAR_MIN`] cells.
 pub(crate) fn judge<'a>(
     reference: &Alignment,
     system: &'a Alignment,
@@ -131,17 +154,32 @@ pub(crate) fn judge<'a>(
     interner: &Interner,
     filter: Option<CellFilter<'_>>,
 ) -> Judgement<'a> {
+    judge_from(reference, system, exclusion, options, interner, filter, PAR_MIN)
+}
+
+/// [`judge`], on rayon's threads when the system has at least `par_min` cells (the same
+/// judgement either way).
+pub(crate) fn judge_from<'a>(
+    reference: &Alignment,
+    system: &'a Alignment,
+    exclusion: Option<&Alignment>,
+    options: &AlignmentOptions,
+    interner: &Interner,
+    filter: Option<CellFilter<'_>>,
+    par_min: usize,
+) -> Judgement<'a> {
+    let par = system.len() >= par_min;
     let sensitive = options.relation_sensitivity();
     let equivalence_only = options.profile == AlignmentProfile::Diso;
     let keep =
         |c: &Correspondence| filter.is_none_or(|f| f(c)) && (!equivalence_only || c.relation == Relation::Equivalence);
-    let state = initial_state(system, exclusion, options.threshold, sensitive, &keep);
+    let state = initial_state(system, exclusion, options.threshold, sensitive, &keep, par);
     if options.profile == AlignmentProfile::OntoAligner {
-        return judge_lists(reference, system, &state, &keep);
+        return judge_lists(reference, system, &state, &keep, par);
     }
     let references = normalized_reference(reference, sensitive, &keep);
     let reorient = options.profile == AlignmentProfile::OaeiSeals;
-    let mut view = SystemView::build(system, state, sensitive, reorient, &references);
+    let mut view = SystemView::build(system, state, sensitive, reorient, &references, par);
     let mut counted = Vec::with_capacity(references.len());
     let verdicts = match options.mode {
         CompletenessMode::Complete => {
@@ -175,7 +213,7 @@ pub(crate) fn judge<'a>(
             })
         }
     };
-    Judgement { system: system.cells(), verdicts, reference: counted }
+    Judgement { system: system.cells(), verdicts, reference: counted, par }
 }
 
 /// `SCORED` for the cells that survive the filter, the exclusion and the threshold.
@@ -184,7 +222,8 @@ fn initial_state(
     exclusion: Option<&Alignment>,
     threshold: Option<f64>,
     sensitive: bool,
-    keep: &dyn Fn(&Correspondence) -> bool,
+    keep: &(dyn Fn(&Correspondence) -> bool + Sync),
+    par: bool,
 ) -> Vec<u8> {
     let excluded_pairs: Option<FxHashSet<(TermId, TermId)>> =
         exclusion.filter(|_| !sensitive).map(|x| x.iter().map(|c| (c.entity1, c.entity2)).collect());
@@ -193,17 +232,14 @@ fn initial_state(
         (None, Some(x)) => x.contains(&c.key()),
         (None, None) => false,
     };
-    system
-        .iter()
-        .map(|c| {
-            let scored = threshold.is_none_or(|t| c.confidence >= t) && keep(c) && !excluded(c);
-            if scored {
-                SCORED
-            } else {
-                SKIPPED
-            }
-        })
-        .collect()
+    map_collect(par, system.cells(), |c| {
+        let scored = threshold.is_none_or(|t| c.confidence >= t) && keep(c) && !excluded(c);
+        if scored {
+            SCORED
+        } else {
+            SKIPPED
+        }
+    })
 }
 
 /// The reference cells kept by `keep`, with their matching key: relation-insensitive keys use
@@ -235,7 +271,9 @@ struct SystemView<'a> {
     /// Matching keys when they differ from the cells' own keys.
     keys: Option<Vec<CellKey>>,
     /// Matching key → cell index, when `keys` is set.
-    map: Option<FxHashMap<CellKey, u32>>,
+    index: Option<KeyIndex>,
+    /// Whether lookups and passes over the cells run on rayon's threads.
+    par: bool,
 }
 
 impl<'a> SystemView<'a> {
@@ -245,40 +283,35 @@ impl<'a> SystemView<'a> {
         sensitive: bool,
         reorient: bool,
         references: &[(Correspondence, CellKey)],
+        par: bool,
     ) -> Self {
         if sensitive && !reorient {
-            return Self { system, state, keys: None, map: None };
+            return Self { system, state, keys: None, index: None, par };
         }
         let reference_keys: FxHashSet<CellKey> =
             if reorient { references.iter().map(|(_, k)| *k).collect() } else { FxHashSet::default() };
-        let mut keys = Vec::with_capacity(system.len());
-        let mut map = FxHashMap::with_capacity_and_hasher(system.len(), Default::default());
-        for (i, cell) in system.iter().enumerate() {
-            let mut key = if sensitive { cell.key() } else { (cell.entity1, cell.entity2, Relation::Equivalence) };
+        let keys = map_collect(par, system.cells(), |cell| {
+            let key = if sensitive { cell.key() } else { (cell.entity1, cell.entity2, Relation::Equivalence) };
             if reorient && !reference_keys.contains(&key) {
                 let reversed = (key.1, key.0, key.2.reversed());
                 if reference_keys.contains(&reversed) {
-                    key = reversed;
+                    return reversed;
                 }
             }
-            keys.push(key);
-            if state[i] != SKIPPED {
-                match map.entry(key) {
-                    Entry::Vacant(slot) => {
-                        slot.insert(i as u32);
-                    }
-                    // A merged key: the first occurrence stays, this one is dropped like a duplicate.
-                    Entry::Occupied(_) => state[i] = SKIPPED,
-                }
-            }
+            key
+        });
+        // A merged key: the first occurrence stays, the later ones are dropped like duplicates.
+        let (index, merged) = KeyIndex::build(par, &keys, |i| state[i] != SKIPPED);
+        for i in merged {
+            state[i as usize] = SKIPPED;
         }
-        Self { system, state, keys: Some(keys), map: Some(map) }
+        Self { system, state, keys: Some(keys), index: Some(index), par }
     }
 
     /// The scored cell matching `key`.
     fn lookup(&self, key: &CellKey) -> Option<u32> {
-        match &self.map {
-            Some(map) => map.get(key).copied(),
+        match &self.index {
+            Some(index) => index.get(key),
             None => {
                 let i = self.system.position(key)?;
                 (self.state[i] != SKIPPED).then_some(i as u32)
@@ -286,23 +319,29 @@ impl<'a> SystemView<'a> {
         }
     }
 
+    /// The scored cell matching each reference key whose relation is neither `?` nor `%`
+    /// (`None` for those), looked up on rayon's threads for a large system.
+    fn lookup_all(&self, references: &[(Correspondence, CellKey)]) -> Vec<Option<u32>> {
+        map_collect(self.par, references, |(_, key)| match key.2 {
+            Relation::Unknown | Relation::Incompatible => None,
+            _ => self.lookup(key),
+        })
+    }
+
     /// The matching key of cell `i`.
     fn key(&self, i: usize) -> CellKey {
         self.keys.as_ref().map_or_else(|| self.system.cells()[i].key(), |keys| keys[i])
     }
 
-    fn finish(&self, verdict: impl Fn(u8) -> Verdict) -> Vec<Verdict> {
-        self.state.iter().map(|&s| if s == SKIPPED { Verdict::Skipped } else { verdict(s) }).collect()
+    fn finish(&self, verdict: impl Fn(u8) -> Verdict + Sync + Send) -> Vec<Verdict> {
+        map_collect(self.par, &self.state, |&s| if s == SKIPPED { Verdict::Skipped } else { verdict(s) })
     }
 }
 
 /// MELT's complete reference: every scored cell is FP unless matched or covered by a `?` cell.
-fn judge_complete(
-    view: &mut SystemView<'_>,
-    references: &[(Correspondence, CellKey)],
-    counted: &mut Vec<(Correspondence, Option<u32>)>,
-) {
-    for (cell, key) in references {
+fn judge_complete(view: &mut SystemView<'_>, references: &[(Correspondence, CellKey)], counted: &mut Vec<Counted>) {
+    let found = view.lookup_all(references);
+    for ((cell, key), found) in references.iter().zip(found) {
         if key.2 == Relation::Unknown {
             for relation in Relation::ALL {
                 if let Some(i) = view.lookup(&(key.0, key.1, relation)) {
@@ -311,7 +350,8 @@ fn judge_complete(
             }
             continue;
         }
-        let found = view.lookup(key);
+        // `%` is an ordinary cell here.
+        let found = if key.2 == Relation::Incompatible { view.lookup(key) } else { found };
         if let Some(i) = found {
             view.state[i as usize] |= TP_BIT;
         }
@@ -325,37 +365,37 @@ fn judge_partial(
     references: &[(Correspondence, CellKey)],
     (source_complete, target_complete): (bool, bool),
     interner: &Interner,
-    counted: &mut Vec<(Correspondence, Option<u32>)>,
+    counted: &mut Vec<Counted>,
 ) {
     let is_null = |id: TermId| {
         let s = interner.resolve(id).trim();
         s.is_empty() || s.eq_ignore_ascii_case("null")
     };
-    let mut by_source: FxHashSet<(TermId, Relation)> = FxHashSet::default();
-    let mut by_target: FxHashSet<(TermId, Relation)> = FxHashSet::default();
-    for (cell, key) in references {
+    let found = view.lookup_all(references);
+    let mut by_source = EntitySet::new(view.par);
+    let mut by_target = EntitySet::new(view.par);
+    for ((cell, key), found) in references.iter().zip(found) {
         match key.2 {
             Relation::Unknown => {}
             Relation::Incompatible => {
                 if is_null(key.1) {
-                    by_source.insert((key.0, Relation::Equivalence));
+                    by_source.insert(key.0, Relation::Equivalence);
                 } else if is_null(key.0) {
-                    by_target.insert((key.1, Relation::Equivalence));
+                    by_target.insert(key.1, Relation::Equivalence);
                 } else if let Some(i) = view.lookup(&(key.0, key.1, Relation::Equivalence)) {
                     view.state[i as usize] |= CANDIDATE_BIT;
                 }
             }
             relation => {
-                let found = view.lookup(key);
                 if let Some(i) = found {
                     view.state[i as usize] |= TP_BIT;
                 }
                 counted.push((*cell, found));
                 if source_complete {
-                    by_source.insert((key.0, relation));
+                    by_source.insert(key.0, relation);
                 }
                 if target_complete {
-                    by_target.insert((key.1, relation));
+                    by_target.insert(key.1, relation);
                 }
             }
         }
@@ -363,15 +403,19 @@ fn judge_partial(
     if by_source.is_empty() && by_target.is_empty() {
         return;
     }
-    for i in 0..view.state.len() {
-        if view.state[i] == SKIPPED {
-            continue;
+    // The state is taken out so that the keys can be read while it is written.
+    let mut state = std::mem::take(&mut view.state);
+    let keys: &SystemView<'_> = view;
+    for_each_indexed(keys.par, &mut state, |i, s| {
+        if *s == SKIPPED {
+            return;
         }
-        let (e1, e2, relation) = view.key(i);
-        if by_source.contains(&(e1, relation)) || by_target.contains(&(e2, relation)) {
-            view.state[i] |= CANDIDATE_BIT;
+        let (e1, e2, relation) = keys.key(i);
+        if by_source.contains(e1, relation) || by_target.contains(e2, relation) {
+            *s |= CANDIDATE_BIT;
         }
-    }
+    });
+    view.state = state;
 }
 
 /// OntoAligner's `evaluation_report` (v1.9.4, `calculate_intersection` on sets): both lists
@@ -385,9 +429,10 @@ fn judge_lists<'a>(
     system: &'a Alignment,
     state: &[u8],
     keep: &dyn Fn(&Correspondence) -> bool,
+    par: bool,
 ) -> Judgement<'a> {
     let mut reference_pairs: FxHashMap<(TermId, TermId), usize> = FxHashMap::default();
-    let mut counted: Vec<(Correspondence, Option<u32>)> = Vec::new();
+    let mut counted: Vec<Counted> = Vec::new();
     for cell in reference.iter().filter(|c| keep(c)) {
         reference_pairs.entry((cell.entity1, cell.entity2)).or_insert_with(|| {
             counted.push((*cell, None));
@@ -432,7 +477,7 @@ fn judge_lists<'a>(
             }
         })
         .collect();
-    Judgement { system: cells, verdicts, reference: counted }
+    Judgement { system: cells, verdicts, reference: counted, par }
 }
 
 #[cfg(test)]

@@ -18,6 +18,9 @@
 //!    pseudocode, then P/R/F with the profile's zero-division and rounding conventions.
 
 mod judge;
+mod par;
+#[cfg(test)]
+mod par_tests;
 mod residual;
 mod scores;
 mod track;

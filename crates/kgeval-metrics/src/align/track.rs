@@ -4,6 +4,7 @@
 use kgeval_model::align::{AlignConventions, PairEvaluation, PairScores, ResidualCoverage, TrackEvaluation};
 use kgeval_model::{Interner, ScoreTable};
 
+use super::par::PAR_MIN;
 use super::residual::residual_scores;
 use super::scores::{aggregate, best_threshold, score_pair, threshold_curve};
 use super::types::type_breakdown;
@@ -32,12 +33,17 @@ use super::{AlignmentOptions, PairInput};
 /// ```
 #[must_use]
 pub fn evaluate_pair(input: &PairInput<'_>, options: &AlignmentOptions, interner: &Interner) -> PairEvaluation {
-    let (primary, labels) = score_pair(input.reference, input.system, input.exclusion, options, interner);
-    let secondary = input.secondary.map(|r| {
-        let quiet = AlignmentOptions { collect_labels: false, ..options.clone() };
-        score_pair(r, input.system, input.exclusion, &quiet, interner).0
-    });
-    let mut warnings = validate(input.reference, input.system, input.onto1, input.onto2, interner);
+    let primary = || score_pair(input.reference, input.system, input.exclusion, options, interner);
+    let rest = || {
+        let secondary = input.secondary.map(|r| {
+            let quiet = AlignmentOptions { collect_labels: false, ..options.clone() };
+            score_pair(r, input.system, input.exclusion, &quiet, interner).0
+        });
+        (secondary, validate(input.reference, input.system, input.onto1, input.onto2, interner))
+    };
+    // A large system: the checks (and the secondary scoring) beside the primary scoring.
+    let ((primary, labels), (secondary, mut warnings)) =
+        if input.system.len() >= PAR_MIN { rayon::join(primary, rest) } else { (primary(), rest()) };
     let by_type = input.onto1.zip(input.onto2).map(|(onto1, onto2)| {
         let (by_type, found) =
             type_breakdown(input.reference, input.system, input.exclusion, options, onto1, onto2, interner);

@@ -49,7 +49,7 @@ pub fn type_breakdown(
     onto2: &EntityTypes,
     interner: &Interner,
 ) -> (TypeBreakdown, Vec<Diagnostic>) {
-    let score = |wanted: &dyn Fn(EntityKind) -> bool| {
+    let score = |wanted: &(dyn Fn(EntityKind) -> bool + Sync)| {
         let filter = |c: &Correspondence| cell_kind(c, onto1, onto2).is_some_and(wanted);
         let counts = judge(reference, system, exclusion, options, interner, Some(&filter)).counts_at(None);
         PairScores { scores: profile_prf(&counts, options.beta, options.profile), counts }

@@ -6,6 +6,8 @@ use std::fmt::Write as _;
 use kgeval_model::{Alignment, Diagnostic, EntityTypes, Interner, Relation, TermId};
 use rustc_hash::FxHashSet;
 
+use super::par::{tally, EntityBits, PAR_MIN};
+
 /// How many IRIs an `absent-entity` warning names.
 const SHOWN_IRIS: usize = 3;
 
@@ -38,6 +40,8 @@ const SHOWN_IRIS: usize = 3;
 /// assert_eq!(warnings[0].code, "swapped-sides");
 /// assert!(validate(&reference, &reference, None, None, &iris).is_empty());
 /// ```
+///
+/// The passes over a system of at least 32,768 cells run on rayon's threads (same result).
 #[must_use]
 pub fn validate(
     reference: &Alignment,
@@ -46,8 +50,22 @@ pub fn validate(
     onto2: Option<&EntityTypes>,
     interner: &Interner,
 ) -> Vec<Diagnostic> {
+    validate_from(reference, system, onto1, onto2, interner, PAR_MIN)
+}
+
+/// [`validate`], its passes over the system on rayon's threads when the system has at least
+/// `par_min` cells.
+pub(crate) fn validate_from(
+    reference: &Alignment,
+    system: &Alignment,
+    onto1: Option<&EntityTypes>,
+    onto2: Option<&EntityTypes>,
+    interner: &Interner,
+    par_min: usize,
+) -> Vec<Diagnostic> {
+    let par = system.len() >= par_min;
     let mut out = Vec::new();
-    swapped_sides(reference, system, onto1.zip(onto2), &mut out);
+    swapped_sides(reference, system, onto1.zip(onto2), par, &mut out);
     if let (Some(o1), Some(o2)) = (onto1, onto2) {
         absent_entities("system", system, o1, o2, interner, &mut out);
         absent_entities("reference", reference, o1, o2, interner, &mut out);
@@ -69,7 +87,8 @@ pub fn validate(
             out.push(Diagnostic::warning("duplicate-cell", message));
         }
     }
-    let unknown = system.iter().filter(|c| c.relation == Relation::Unknown).count();
+    let cells = system.cells();
+    let [unknown] = tally(par, cells.len(), |i| [u64::from(cells[i].relation == Relation::Unknown)]);
     if unknown > 0 {
         out.push(Diagnostic::warning(
             "unknown-relation",
@@ -83,10 +102,24 @@ fn swapped_sides(
     reference: &Alignment,
     system: &Alignment,
     ontologies: Option<(&EntityTypes, &EntityTypes)>,
+    par: bool,
     out: &mut Vec<Diagnostic>,
 ) {
-    let straight = system.iter().filter(|c| reference.contains(&c.key())).count();
-    let swapped = system.iter().filter(|c| reference.contains(&(c.entity2, c.entity1, c.relation.reversed()))).count();
+    let cells = system.cells();
+    // A large system: a cell can only be in the reference (either way round) when its
+    // entities are on the reference's sides; one bit test each before the hash lookup.
+    let sides = par.then(|| {
+        let (sources, targets) = (reference.iter().map(|c| c.entity1), reference.iter().map(|c| c.entity2));
+        (EntityBits::of(sources), EntityBits::of(targets))
+    });
+    let may = |a: TermId, b: TermId| sides.as_ref().is_none_or(|(s, t)| s.contains(a) && t.contains(b));
+    let [straight, swapped] = tally(par, cells.len(), |i| {
+        let c = &cells[i];
+        [
+            u64::from(may(c.entity1, c.entity2) && reference.contains(&c.key())),
+            u64::from(may(c.entity2, c.entity1) && reference.contains(&(c.entity2, c.entity1, c.relation.reversed()))),
+        ]
+    });
     if swapped >= 3 && swapped >= 2 * straight {
         out.push(Diagnostic::warning(
             "swapped-sides",

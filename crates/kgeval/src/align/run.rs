@@ -8,6 +8,7 @@ use kgeval_metrics::align::{baseline_string_matcher, conventions, evaluate_track
 use kgeval_model::align::{Aggregate, AlignConventions, ResidualCoverage, TrackEvaluation};
 use kgeval_model::metric_names::{metric_info, Aggregation};
 use kgeval_model::{Alignment, Diagnostic, EntityTypes, Interner};
+use rustc_hash::FxHashSet;
 
 use super::memory::{alignment_of, AlignmentSource, MemoryPair};
 use super::{AlignResult, AlignTask};
@@ -132,13 +133,16 @@ impl AlignTask {
         }
         let table = canonical_table(tracks.iter().map(|t| &t.score_table))?;
         let labels_tsv = self.collect_labels.then(|| kgeval_report::render_labels_tsv(&tracks, &interner));
+        let residual = ResidualCoverage::of(loaded.iter().filter(|p| p.baseline.is_some()).count(), loaded.len());
+        // Freeing a large input (the interner, the alignments: ~15 ms on 1M cells) is left to
+        // a worker, so that the result is rendered meanwhile.
+        if loaded.iter().flat_map(|p| &p.systems).map(|(_, a, _)| a.len()).sum::<usize>() >= SIDE_BY_SIDE {
+            rayon::spawn(move || drop((loaded, interner)));
+        }
         Ok(Evaluation {
             family: Family::Align,
             systems: tracks.iter().map(|t| t.system.clone()).collect(),
-            conventions: Conventions::Align(AlignConventions {
-                residual: ResidualCoverage::of(loaded.iter().filter(|p| p.baseline.is_some()).count(), loaded.len()),
-                ..conventions(&options)
-            }),
+            conventions: Conventions::Align(AlignConventions { residual, ..conventions(&options) }),
             warnings,
             table,
             result: FamilyResult::Align(AlignResult { tracks, labels_tsv }),
@@ -249,27 +253,36 @@ fn load_pair(pair: &MemoryPair, options: &ReadOptions, interner: &mut Interner) 
     Ok(LoadedPair { name: pair.name.clone(), reference, secondary, exclusion, ontologies, baseline, systems, warnings })
 }
 
+/// References with at least this many cells have their two entity sets built side by side;
+/// inputs with at least this many system cells are freed on a worker.
+const SIDE_BY_SIDE: usize = 1 << 15;
+
 /// A `coverage-no-shared-entity` warning when no cell of a non-empty `system` has its source
 /// or target entity among the reference's, nor even an IRI namespace (up to the last `#` or
 /// `/`) on the same side: an alignment of another test case. (A few wrong cells between the
 /// right ontologies share a namespace and are not flagged.)
 fn shares_no_entity(reference: &Alignment, system: &Alignment, interner: &Interner) -> Option<Diagnostic> {
-    use std::collections::HashSet;
+    if system.is_empty() {
+        return None;
+    }
+    // Entities first (ids, cheap to hash; almost every system shares one with its first
+    // cells), namespaces (strings) only when no entity is shared.
+    let sources = || reference.iter().map(|c| c.entity1).collect::<FxHashSet<_>>();
+    let targets = || reference.iter().map(|c| c.entity2).collect::<FxHashSet<_>>();
+    let (sources, targets) =
+        if reference.len() >= SIDE_BY_SIDE { rayon::join(sources, targets) } else { (sources(), targets()) };
+    if system.iter().any(|c| sources.contains(&c.entity1) || targets.contains(&c.entity2)) {
+        return None;
+    }
     let namespace = |id| {
         let iri = interner.resolve(id);
         iri.rfind(['#', '/']).map_or(iri, |i| &iri[..=i])
     };
-    let sources: HashSet<_> = reference.iter().map(|c| c.entity1).collect();
-    let targets: HashSet<_> = reference.iter().map(|c| c.entity2).collect();
-    let source_ns: HashSet<_> = reference.iter().map(|c| namespace(c.entity1)).collect();
-    let target_ns: HashSet<_> = reference.iter().map(|c| namespace(c.entity2)).collect();
-    let shared = system.iter().any(|c| {
-        sources.contains(&c.entity1)
-            || targets.contains(&c.entity2)
-            || source_ns.contains(namespace(c.entity1))
-            || target_ns.contains(namespace(c.entity2))
-    });
-    (!system.is_empty() && !shared).then(|| {
+    let source_ns: FxHashSet<_> = sources.iter().map(|&e| namespace(e)).collect();
+    let target_ns: FxHashSet<_> = targets.iter().map(|&e| namespace(e)).collect();
+    let shared =
+        system.iter().any(|c| source_ns.contains(namespace(c.entity1)) || target_ns.contains(namespace(c.entity2)));
+    (!shared).then(|| {
         Diagnostic::warning(
             "coverage-no-shared-entity",
             format!(
