@@ -152,7 +152,7 @@ impl KeyIndex {
             let mut map = FxHashMap::with_capacity_and_hasher(keys.len(), Default::default());
             let mut merged = Vec::new();
             for (i, key) in keys.iter().enumerate().filter(|(i, _)| scored(*i)) {
-                if map.try_insert_first(*key, i as u32) {
+                if insert_first(&mut map, *key, i as u32) {
                     continue;
                 }
                 merged.push(i as u32);
@@ -173,7 +173,7 @@ impl KeyIndex {
                 map.reserve(list.len());
                 list.iter()
                     .copied()
-                    .filter(|&i| scored(i as usize) && !map.try_insert_first(keys[i as usize], i))
+                    .filter(|&i| scored(i as usize) && !insert_first(map, keys[i as usize], i))
                     .collect()
             })
             .collect();
@@ -188,20 +188,13 @@ impl KeyIndex {
     }
 }
 
-/// Inserting a key unless present.
-trait TryInsertFirst {
-    /// Inserts `(key, value)` when `key` is absent; whether it did.
-    fn try_insert_first(&mut self, key: CellKey, value: u32) -> bool;
-}
-
-impl TryInsertFirst for FxHashMap<CellKey, u32> {
-    fn try_insert_first(&mut self, key: CellKey, value: u32) -> bool {
-        match self.entry(key) {
-            std::collections::hash_map::Entry::Vacant(slot) => {
-                slot.insert(value);
-                true
-            }
-            std::collections::hash_map::Entry::Occupied(_) => false,
+/// Inserts `(key, value)` into `map` when `key` is absent; whether it did.
+fn insert_first(map: &mut FxHashMap<CellKey, u32>, key: CellKey, value: u32) -> bool {
+    match map.entry(key) {
+        std::collections::hash_map::Entry::Vacant(slot) => {
+            slot.insert(value);
+            true
         }
+        std::collections::hash_map::Entry::Occupied(_) => false,
     }
 }
