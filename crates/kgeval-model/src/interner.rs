@@ -8,7 +8,7 @@
 //! while it fills. Readers that parse in parallel hash on their threads
 //! ([`Interner::hash`]) and intern with the hash ([`Interner::intern_hashed`]), or hand a
 //! whole document's strings to [`Interner::intern_batch`], which interns them on every
-//! thread.
+//! thread (the reader pushes them into [`TermBatch`]es, which sort them by shard as they come).
 //!
 //! The table is split into 16 tables (shards) by a few bits of the hash. A string always goes
 //! to the same shard, so a batch is interned shard by shard in parallel (each shard sees its
@@ -93,6 +93,93 @@ impl TermId {
 /// and every run).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TermHash(u64);
+
+/// The strings of one part of a batch for [`Interner::intern_batch`], in document order, each
+/// with its hash from [`Interner::hash`]. They are kept by shard as they are pushed (with the
+/// shard of each in document order), so that interning reads each shard's strings one after
+/// the other without first sorting the part out.
+///
+/// ```
+/// use kgeval_model::{Interner, TermBatch};
+/// let mut part = TermBatch::new();
+/// for s in ["http://example.org/a", "http://example.org/b", "http://example.org/a"] {
+///     part.push(s, Interner::hash(s));
+/// }
+/// let mut interner = Interner::new();
+/// let ids = interner.intern_batch(&[&part]);
+/// assert_eq!(ids[0][0], ids[0][2]);
+/// assert_eq!(interner.resolve(ids[0][1]), "http://example.org/b");
+/// ```
+#[derive(Debug, Clone)]
+pub struct TermBatch<S> {
+    /// The shard of each string, in document order.
+    order: Vec<u8>,
+    /// Per shard, its strings in document order.
+    lists: [Vec<(S, TermHash)>; SHARDS],
+}
+
+impl<S> Default for TermBatch<S> {
+    fn default() -> Self {
+        Self { order: Vec::new(), lists: std::array::from_fn(|_| Vec::new()) }
+    }
+}
+
+impl<S> TermBatch<S> {
+    /// An empty part.
+    #[must_use]
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Makes room for about `strings` more strings (shards fill unevenly: a little slack
+    /// each, and a list grows if it must).
+    pub fn reserve(&mut self, strings: usize) {
+        self.order.reserve(strings);
+        for list in &mut self.lists {
+            list.reserve(strings / SHARDS + strings / 64 + 8);
+        }
+    }
+
+    /// Adds `s`, whose hash is `hash`; returns its index in the part.
+    pub fn push(&mut self, s: S, hash: TermHash) -> usize {
+        let shard = shard_of(hash.0);
+        self.order.push(shard as u8);
+        self.lists[shard].push((s, hash));
+        self.order.len() - 1
+    }
+
+    /// How many strings the part holds.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.order.len()
+    }
+
+    /// Whether the part holds no string.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.order.is_empty()
+    }
+
+    /// The strings with their hashes, in document order.
+    pub fn iter(&self) -> impl Iterator<Item = &(S, TermHash)> + '_ {
+        let mut taken = [0usize; SHARDS];
+        self.order.iter().map(move |&shard| {
+            let shard = usize::from(shard);
+            taken[shard] += 1;
+            &self.lists[shard][taken[shard] - 1]
+        })
+    }
+}
+
+impl<S> FromIterator<(S, TermHash)> for TermBatch<S> {
+    fn from_iter<I: IntoIterator<Item = (S, TermHash)>>(iter: I) -> Self {
+        let mut part = Self::new();
+        for (s, hash) in iter {
+            part.push(s, hash);
+        }
+        part
+    }
+}
 
 /// Maps strings to dense [`TermId`]s and back. Insertion-ordered, so ids are deterministic
 /// for a deterministic input order.
@@ -195,14 +282,15 @@ impl Interner {
         }
     }
 
-    /// Interns the strings of `parts` (each with its hash from [`Interner::hash`]), part after
-    /// part, and returns the ids of each part. The ids, and all the interner holds afterwards,
+    /// Interns the strings of `parts` (each a [`TermBatch`]: strings with their hashes from
+    /// [`Interner::hash`], already kept by shard), part after part, and returns the ids of each
+    /// part in document order. The ids, and all the interner holds afterwards,
     /// are what [`Interner::intern_hashed`] of every string in turn gives; the work is spread
     /// over rayon's threads, one shard per task (see the module documentation).
     ///
     /// # Panics
     /// If more than `u32::MAX` distinct strings are interned.
-    pub fn intern_batch<S: AsRef<str> + Sync>(&mut self, parts: &[&[(S, TermHash)]]) -> Vec<Vec<TermId>> {
+    pub fn intern_batch<S: AsRef<str> + Sync>(&mut self, parts: &[&TermBatch<S>]) -> Vec<Vec<TermId>> {
         let total: usize = parts.iter().map(|part| part.len()).sum();
         if total < BATCH_MIN {
             return parts
@@ -211,19 +299,6 @@ impl Interner {
                 .collect();
         }
         let before = u32::try_from(self.ends.len()).expect("more than u32::MAX interned strings");
-        // The strings of each part that go to each shard, in order, with their hashes: a shard
-        // then reads its strings one after the other instead of picking them out of the parts.
-        let buckets: Vec<Vec<Vec<(&str, TermHash)>>> = parts
-            .par_iter()
-            .map(|part| {
-                let mut lists: Vec<Vec<(&str, TermHash)>> =
-                    (0..SHARDS).map(|_| Vec::with_capacity(part.len() / SHARDS + part.len() / 64 + 8)).collect();
-                for (s, hash) in *part {
-                    lists[shard_of(hash.0)].push((s.as_ref(), *hash));
-                }
-                lists
-            })
-            .collect();
         // Each shard, in document order: an old id (< before) or `before + j` for the shard's
         // j-th new string.
         let shards: Vec<Probed> = {
@@ -238,12 +313,14 @@ impl Interner {
                 .enumerate()
                 .map(|(shard, table)| {
                     let mut new: Vec<(&str, u64)> = Vec::new();
-                    let mut codes = Vec::with_capacity(buckets.iter().map(|lists| lists[shard].len()).sum());
+                    let mut codes = Vec::with_capacity(parts.iter().map(|part| part.lists[shard].len()).sum());
                     let mut marks = Vec::with_capacity(parts.len());
                     let mut bytes = 0;
-                    for lists in &buckets {
+                    for part in parts {
                         marks.push(Mark { codes: codes.len(), new: new.len(), bytes });
-                        for &(s, hash) in &lists[shard] {
+                        let list = &part.lists[shard];
+                        for (s, hash) in list {
+                            let (s, hash) = (s.as_ref(), *hash);
                             let entry = table.entry(
                                 hash.0,
                                 |&v| if v < before { at(v) == s } else { new[(v - before) as usize].0 == s },
@@ -269,7 +346,6 @@ impl Interner {
                 })
                 .collect()
         };
-        drop(buckets);
         let (out, assigned) = self.number(parts, &shards, before);
         // The tables get the ids in place of the codes.
         self.tables.par_iter_mut().zip(assigned.par_iter()).for_each(|(table, mine)| {
@@ -290,7 +366,7 @@ impl Interner {
     /// Returns the ids of each part and, per shard, the id of its j-th new string.
     fn number<S: AsRef<str> + Sync>(
         &mut self,
-        parts: &[&[(S, TermHash)]],
+        parts: &[&TermBatch<S>],
         shards: &[Probed],
         before: u32,
     ) -> (Vec<Vec<TermId>>, Vec<Vec<u32>>) {
@@ -363,11 +439,14 @@ impl Interner {
             .map(|(p, ((part, place), (&(first_id, _, _), &part_byte)))| {
                 let mut cursor: Vec<usize> = shards.iter().map(|probed| probed.marks[p].codes).collect();
                 let mut next: Vec<usize> = shards.iter().map(|probed| probed.marks[p].new).collect();
+                let mut taken = [0usize; SHARDS];
                 let mut ids = Vec::with_capacity(part.len());
                 let mut later = Vec::new();
                 let (mut strings, mut bytes) = (0, 0);
-                for (position, (s, hash)) in part.iter().enumerate() {
-                    let shard = shard_of(hash.0);
+                for (position, &shard) in part.order.iter().enumerate() {
+                    let shard = usize::from(shard);
+                    let (s, hash) = &part.lists[shard][taken[shard]];
+                    taken[shard] += 1;
                     let code = shards[shard].codes[cursor[shard]];
                     cursor[shard] += 1;
                     if code < before {

@@ -50,7 +50,8 @@ fn a_batch_interns_as_one_by_one_at_any_thread_count() {
         .into_iter()
         .map(|range| range.map(|i| (word(i), Interner::hash(&word(i)))).collect())
         .collect();
-    let part_refs: Vec<&[(String, TermHash)]> = parts.iter().map(|p| &p[..]).collect();
+    let batches: Vec<TermBatch<String>> = parts.iter().map(|p| p.iter().cloned().collect()).collect();
+    let part_refs: Vec<&TermBatch<String>> = batches.iter().collect();
     let mut one_by_one = Interner::new();
     for w in &old {
         one_by_one.intern(w);
@@ -88,7 +89,8 @@ fn many_parts_number_like_one_by_one() {
     let parts: Vec<Vec<(String, TermHash)>> = (0..40)
         .map(|p| (p * 150..p * 150 + 150 + p % 3).map(|i| (word(i), Interner::hash(&word(i)))).collect())
         .collect();
-    let part_refs: Vec<&[(String, TermHash)]> = parts.iter().map(|p| &p[..]).collect();
+    let batches: Vec<TermBatch<String>> = parts.iter().map(|p| p.iter().cloned().collect()).collect();
+    let part_refs: Vec<&TermBatch<String>> = batches.iter().collect();
     let mut one_by_one = Interner::new();
     one_by_one.intern("http://example.org/o#x7");
     let expected: Vec<Vec<TermId>> =
@@ -133,7 +135,8 @@ fn batches_append_after_batches() {
         let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("pool");
         let mut batched = Interner::new();
         for (parts, expected) in [&first, &second].into_iter().zip(&expected) {
-            let refs: Vec<&[(String, TermHash)]> = parts.iter().map(|p| &p[..]).collect();
+            let batches: Vec<TermBatch<String>> = parts.iter().map(|p| p.iter().cloned().collect()).collect();
+            let refs: Vec<&TermBatch<String>> = batches.iter().collect();
             assert_eq!(&pool.install(|| batched.intern_batch(&refs)), expected, "{threads} threads");
         }
         assert_eq!(format!("{batched:?}"), format!("{one_by_one:?}"));

@@ -20,7 +20,7 @@ pub mod trec;
 pub use alignment::{Alignment, AlignmentHeader, CellKey, Correspondence, DuplicatePolicy, InsertOutcome};
 pub use diagnostic::{Diagnostic, Location, Severity};
 pub use entity::{DeclaredEntity, EntityKind, EntityTypes};
-pub use interner::{Interner, TermHash, TermId};
+pub use interner::{Interner, TermBatch, TermHash, TermId};
 pub use metric_names::{Aggregation, Direction, Level, MetricInfo};
 pub use relation::Relation;
 pub use score_table::{ItemId, ItemInfo, MergeConflict, MergeCounts, MetricId, ScoreTable, SystemId};

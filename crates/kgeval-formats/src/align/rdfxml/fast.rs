@@ -120,16 +120,16 @@ impl<'a> Parser<'a, '_> {
             if rest.starts_with(b"<entity1") || rest.starts_with(b"<entity2") {
                 let side = usize::from(rest[7] == b'2');
                 let j = attribute(bytes, i + 8, b"rdf:resource")?;
-                let (raw, j) = value(doc, bytes, j)?;
-                let iri = self.expand(raw, j - raw.len())?;
+                let (raw, j, refs) = value(doc, bytes, j)?;
+                let iri = self.expand(raw, j - raw.len(), refs)?;
                 if cell.entity[side].is_some() || iri.trim().is_empty() {
                     return None;
                 }
                 cell.entity[side] = Some((iri, j));
                 i = expect(bytes, skip_ws(bytes, j + 1), b"/>")?;
             } else if rest.starts_with(b"<relation>") {
-                let (text, close) = text(doc, bytes, i + 10)?;
-                let text = self.expand(text, i + 10)?;
+                let (text, close, refs) = text(doc, bytes, i + 10)?;
+                let text = self.expand(text, i + 10, refs)?;
                 if cell.relation.is_some() {
                     return None;
                 }
@@ -139,16 +139,16 @@ impl<'a> Parser<'a, '_> {
                 let mut j = i + 8;
                 if bytes.get(j) != Some(&b'>') {
                     let k = attribute(bytes, j, b"rdf:datatype")?;
-                    let (datatype, k) = value(doc, bytes, k)?;
-                    if memchr::memchr(b'&', datatype.as_bytes()).is_some() {
+                    let (datatype, k, refs) = value(doc, bytes, k)?;
+                    if refs {
                         // Checked, not expanded (and not charged), as the general path does.
                         self.validate_refs(datatype, k - datatype.len(), "attribute value").ok()?;
                     }
                     j = skip_ws(bytes, k + 1);
                 }
                 j = expect(bytes, j, b">")?;
-                let (text, close) = text(doc, bytes, j)?;
-                let raw = match self.expand(text, j)? {
+                let (text, close, refs) = text(doc, bytes, j)?;
+                let raw = match self.expand(text, j, refs)? {
                     Cow::Borrowed(text) => Cow::Borrowed(text.trim()),
                     Cow::Owned(text) => Cow::Owned(text.trim().to_owned()),
                 };
@@ -198,8 +198,8 @@ impl<'a> Parser<'a, '_> {
             }
             names[seen] = name;
             let k = skip_ws(bytes, expect(bytes, skip_ws(bytes, k), b"=")?);
-            let (raw, close) = value(doc, bytes, k)?;
-            if memchr::memchr(b'&', raw.as_bytes()).is_some() {
+            let (raw, close, refs) = value(doc, bytes, k)?;
+            if refs {
                 self.validate_refs(raw, close - raw.len(), "attribute value").ok()?;
             }
             i = close + 1;
@@ -208,9 +208,10 @@ impl<'a> Parser<'a, '_> {
     }
 
     /// `raw` (at offset `at`) with its references expanded as the general path expands them;
-    /// `None` when one does not resolve (the general path then reports it).
-    fn expand(&mut self, raw: &'a str, at: usize) -> Option<Cow<'a, str>> {
-        if memchr::memchr(b'&', raw.as_bytes()).is_none() {
+    /// `None` when one does not resolve (the general path then reports it). `refs`: whether
+    /// `raw` holds a `&` (the scan that found `raw` knows).
+    fn expand(&mut self, raw: &'a str, at: usize, refs: bool) -> Option<Cow<'a, str>> {
+        if !refs {
             return Some(Cow::Borrowed(raw));
         }
         let mut out = String::with_capacity(raw.len() + 32);
@@ -244,18 +245,32 @@ fn skip_ws(bytes: &[u8], mut i: usize) -> usize {
 }
 
 /// A `"`- or `'`-quoted attribute value whose opening quote is at `i`, without `<`; returns
-/// it (references not expanded) and the offset of the closing quote.
-fn value<'a>(doc: &'a str, bytes: &[u8], i: usize) -> Option<(&'a str, usize)> {
+/// it (references not expanded), the offset of the closing quote and whether it holds a `&`.
+/// One scan finds the quote and sees `<` and `&` on the way (values are short: one search
+/// instead of three).
+fn value<'a>(doc: &'a str, bytes: &[u8], i: usize) -> Option<(&'a str, usize, bool)> {
     let quote = *bytes.get(i).filter(|&&q| q == b'"' || q == b'\'')?;
     let start = i + 1;
-    let len = memchr::memchr(quote, bytes.get(start..)?)?;
-    let value = doc.get(start..start + len)?;
-    (memchr::memchr(b'<', value.as_bytes()).is_none()).then_some((value, start + len))
+    let (mut from, mut refs) = (start, false);
+    loop {
+        let k = from + memchr::memchr3(quote, b'<', b'&', bytes.get(from..)?)?;
+        match bytes[k] {
+            b'&' => (from, refs) = (k + 1, true),
+            b'<' => return None,
+            _ => return Some((doc.get(start..k)?, k, refs)),
+        }
+    }
 }
 
-/// Element text from `i` up to the next `<` (references not expanded); returns it and the
-/// offset of `<`.
-fn text<'a>(doc: &'a str, bytes: &[u8], i: usize) -> Option<(&'a str, usize)> {
-    let len = memchr::memchr(b'<', bytes.get(i..)?)?;
-    Some((doc.get(i..i + len)?, i + len))
+/// Element text from `i` up to the next `<` (references not expanded); returns it, the
+/// offset of `<` and whether the text holds a `&`.
+fn text<'a>(doc: &'a str, bytes: &[u8], i: usize) -> Option<(&'a str, usize, bool)> {
+    let (mut from, mut refs) = (i, false);
+    loop {
+        let k = from + memchr::memchr2(b'<', b'&', bytes.get(from..)?)?;
+        if bytes[k] == b'<' {
+            return Some((doc.get(i..k)?, k, refs));
+        }
+        (from, refs) = (k + 1, true);
+    }
 }

@@ -4,7 +4,7 @@
 
 use std::borrow::Cow;
 
-use kgeval_model::{Alignment, Correspondence, Diagnostic, InsertOutcome, Interner, Location, Relation, TermHash};
+use kgeval_model::{Alignment, Correspondence, Diagnostic, InsertOutcome, Interner, Location, Relation, TermBatch};
 use rayon::prelude::*;
 
 use crate::align::tsv::column_of;
@@ -26,8 +26,8 @@ pub(super) struct CellRecord {
 #[derive(Debug, Default, Clone)]
 pub(super) struct Records<'a> {
     /// Every IRI the sequential reader would intern, in the order it would, with its hash
-    /// (computed here, on the thread that parses the stretch).
-    pub(super) terms: Vec<(Cow<'a, str>, TermHash)>,
+    /// (computed here, on the thread that parses the stretch), kept by interner shard.
+    pub(super) terms: TermBatch<Cow<'a, str>>,
     pub(super) cells: Vec<CellRecord>,
     /// Warnings kept (at most [`MAX_WARNINGS_PER_CODE`] per code), each with the number of
     /// cells finished before it.
@@ -44,8 +44,7 @@ impl<'a> Records<'a> {
     /// Records an IRI; returns its index.
     pub(super) fn term(&mut self, iri: Cow<'a, str>) -> u32 {
         let hash = Interner::hash(&iri);
-        self.terms.push((iri, hash));
-        (self.terms.len() - 1) as u32
+        self.terms.push(iri, hash) as u32
     }
 
     /// Makes room for the terms and cells of `bytes` bytes of a document (the densest real
@@ -108,11 +107,11 @@ pub(super) fn merge_all(
     alignment: &mut Alignment,
     warnings: &mut Warnings,
 ) {
-    let parts: Vec<&[(Cow<'_, str>, TermHash)]> = stretches.iter().map(|(records, _)| &records.terms[..]).collect();
+    let parts: Vec<&TermBatch<Cow<'_, str>>> = stretches.iter().map(|(records, _)| &records.terms).collect();
     let ids = interner.intern_batch(&parts);
     drop(parts);
     // The terms are interned: freed on every thread rather than one by one at the end.
-    stretches.par_iter_mut().for_each(|(records, _)| records.terms = Vec::new());
+    stretches.par_iter_mut().for_each(|(records, _)| records.terms = TermBatch::new());
     // The cells of every stretch, one after the other, built on every thread: cell `g` is
     // the `g - firsts[s]`-th of the last stretch `s` that starts at or before it.
     let mut firsts = Vec::with_capacity(stretches.len());
