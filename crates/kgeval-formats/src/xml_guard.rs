@@ -27,6 +27,8 @@
 
 use std::collections::HashMap;
 
+use rayon::prelude::*;
+
 use crate::FormatError;
 
 /// Deepest nesting of entity references inside entity values.
@@ -51,6 +53,58 @@ pub fn check(input: &[u8], file: &str) -> Result<(), FormatError> {
 /// The first violation, at the declaration that causes it.
 pub fn check_declarations(input: &[u8], file: &str) -> Result<(), FormatError> {
     violation(input, false).map_or(Ok(()), |(at, message)| Err(FormatError::syntax_at_offset(file, input, at, message)))
+}
+
+/// [`check_declarations`] told where `<!DOCTYPE` occurs in `input` (every place, as
+/// [`utf8_and_doctypes`] finds them): the search for a misplaced one after the prolog is
+/// skipped when none occurs there. Same verdict, same error.
+pub(crate) fn check_declarations_found(input: &[u8], file: &str, doctypes: &[usize]) -> Result<(), FormatError> {
+    let scanned = Dtd::scan(input).and_then(|dtd| {
+        let prolog_end = dtd.as_ref().map_or(0, |dtd| dtd.end);
+        if doctypes.iter().any(|&at| at >= prolog_end) {
+            misplaced_doctype(input, prolog_end)?;
+        }
+        Ok(())
+    });
+    scanned.map_err(|Violation(at, message)| FormatError::syntax_at_offset(file, input, at, message))
+}
+
+/// The size of the pieces [`utf8_and_doctypes`] reads on rayon's threads.
+const SCAN_CHUNK: usize = 1 << 20;
+
+/// `input` as text and where every `<!DOCTYPE` in it starts, in one pass over the bytes
+/// instead of two (UTF-8 validation, then the guard's search): 1 MB pieces on rayon's
+/// threads, each validated and searched while it is in cache. `None` when a piece is not
+/// UTF-8; the caller then validates the whole input for the located error.
+pub(crate) fn utf8_and_doctypes(input: &[u8]) -> Option<(&str, Vec<usize>)> {
+    const NEEDLE: &[u8] = b"<!DOCTYPE";
+    // Pieces start at a byte that is not a UTF-8 continuation byte, so that the pieces of a
+    // valid document are valid (a piece of an invalid one may fail anywhere: `None` too).
+    let mut cuts = vec![0];
+    let mut at = SCAN_CHUNK;
+    while at < input.len() {
+        let cut = (at..input.len().min(at + 4)).find(|&b| input[b] & 0xC0 != 0x80).unwrap_or(at);
+        cuts.push(cut);
+        at += SCAN_CHUNK;
+    }
+    cuts.push(input.len());
+    let finder = memchr::memmem::Finder::new(NEEDLE);
+    let found = cuts
+        .par_windows(2)
+        .map(|cut| {
+            let (start, end) = (cut[0], cut[1]);
+            std::str::from_utf8(&input[start..end]).ok()?;
+            // A `<!DOCTYPE` that starts in this piece may end in the next one.
+            let window = &input[start..input.len().min(end + NEEDLE.len() - 1)];
+            Some(finder.find_iter(window).map(|k| start + k).filter(|&k| k < end).collect::<Vec<_>>())
+        })
+        .collect::<Option<Vec<_>>>()?;
+    // SAFETY: the pieces `cuts[i]..cuts[i + 1]` follow one another from 0 to `input.len()`
+    // (each cut is in `at..at + 4` and the `at` are `SCAN_CHUNK` apart), and each piece was
+    // checked to be UTF-8 above; UTF-8 strings one after the other are UTF-8.
+    #[allow(unsafe_code)]
+    let text = unsafe { std::str::from_utf8_unchecked(input) };
+    Some((text, found.concat()))
 }
 
 /// The first violation in `input` (its byte offset and message); the references in the
@@ -303,6 +357,75 @@ fn doctype_end(input: &[u8], start: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A document of a little over three pieces with multi-byte characters and `<!DOCTYPE`
+    /// across the pieces' boundaries.
+    fn pieces_document() -> Vec<u8> {
+        let mut doc = vec![b'x'; 3 * SCAN_CHUNK + 100];
+        for (k, ch) in [(1, "é"), (2, "→"), (3, "𝄞")] {
+            let at = k * SCAN_CHUNK - ch.len() + 1;
+            doc[at..at + ch.len()].copy_from_slice(ch.as_bytes());
+        }
+        for at in [2 * SCAN_CHUNK - 4, 3 * SCAN_CHUNK + 10, 17] {
+            doc[at..at + 9].copy_from_slice(b"<!DOCTYPE");
+        }
+        doc
+    }
+
+    /// The one-pass scan finds what UTF-8 validation and a search of the whole input find: the
+    /// text, and every `<!DOCTYPE` (also one cut by a piece's end).
+    #[test]
+    fn one_pass_finds_what_two_passes_find() {
+        let doc = pieces_document();
+        let expected: Vec<usize> = memchr::memmem::find_iter(&doc, b"<!DOCTYPE").collect();
+        assert_eq!(expected, [17, 2 * SCAN_CHUNK - 4, 3 * SCAN_CHUNK + 10]);
+        let (text, found) = utf8_and_doctypes(&doc).expect("UTF-8");
+        assert_eq!(Some(text), std::str::from_utf8(&doc).ok());
+        assert_eq!(found, expected);
+        for threads in [1, 2] {
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("pool");
+            assert_eq!(pool.install(|| utf8_and_doctypes(&doc)).map(|(_, found)| found), Some(expected.clone()));
+        }
+    }
+
+    /// Bytes that are not UTF-8 anywhere (inside a piece, at a piece's start, a character cut
+    /// short at the end) make the one-pass scan give up, as `from_utf8` of the whole does.
+    #[test]
+    fn one_pass_gives_up_where_utf8_fails() {
+        let doc = pieces_document();
+        let mut bad = doc.clone();
+        bad[2 * SCAN_CHUNK + 5] = 0xFF;
+        assert!(utf8_and_doctypes(&bad).is_none());
+        let mut continuations = doc.clone();
+        continuations[SCAN_CHUNK - 2..SCAN_CHUNK + 5].fill(0x80);
+        assert!(std::str::from_utf8(&continuations).is_err());
+        assert!(utf8_and_doctypes(&continuations).is_none());
+        let mut cut_short = doc;
+        cut_short.push(0xE2);
+        assert!(utf8_and_doctypes(&cut_short).is_none());
+    }
+
+    /// Told where `<!DOCTYPE` occurs, the declaration check gives the verdict and the error of
+    /// the check that searches for itself.
+    #[test]
+    fn declarations_found_judge_like_declarations() {
+        let body = "<r>".to_owned() + &"<a/>".repeat(SCAN_CHUNK / 4) + "</r>";
+        let cases = [
+            body.clone(),
+            format!("<!DOCTYPE r [<!ENTITY e \"x\">]>{body}"),
+            format!("<!DOCTYPE r [<!ENTITY e \"x\">]>{body}<!DOCTYPE again>"),
+            format!("{body}<!-- <!DOCTYPE in a comment -->"),
+            format!("<!DOCTYPE r SYSTEM \"http://example.org/x.dtd\">{body}"),
+        ];
+        for doc in &cases {
+            let (_, found) = utf8_and_doctypes(doc.as_bytes()).expect("UTF-8");
+            let one = check_declarations_found(doc.as_bytes(), "f", &found).map_err(|e| e.to_string());
+            let two = check_declarations(doc.as_bytes(), "f").map_err(|e| e.to_string());
+            assert_eq!(one, two, "{}", &doc[..40.min(doc.len())]);
+        }
+        let misplaced = check_declarations_found(cases[2].as_bytes(), "f", &[0, cases[2].len() - 16]);
+        assert!(misplaced.is_err_and(|e| e.to_string().contains(MISPLACED_DOCTYPE_MESSAGE)));
+    }
 
     fn laughs(levels: usize) -> String {
         let mut dtd = String::from("<!DOCTYPE r [\n<!ENTITY l0 \"lol\">\n");

@@ -44,7 +44,7 @@ use super::{AlignmentFormat, ReadAlignment, ReadOptions};
 use crate::warnings::Warnings;
 use crate::FormatError;
 
-pub(crate) use self::repair::{decode, repair_ampersands};
+pub(crate) use self::repair::{decode, not_blank, repair_ampersands};
 
 /// Documents at least this large are parsed in parallel stretches.
 const PARALLEL_THRESHOLD: usize = 8 << 20;
@@ -105,13 +105,12 @@ fn read_cut(
     cut: Cut,
 ) -> Result<ReadAlignment, FormatError> {
     let Cut { parallel_from, stretches, fast } = cut;
-    // UTF-8 validation and the declaration guard each read the whole input: side by side.
-    // The guard sees the bytes `decode` turns into the document, and its error comes second.
-    // Meanwhile the interner and the alignment make room for what the document may hold.
+    // UTF-8 validation and the declaration guard, while the interner and the alignment make
+    // room for what the document may hold.
     let body = input.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(input);
     let mut reserved = Alignment::with_policy(options.duplicate_policy);
     let ((doc, declarations), ()) = rayon::join(
-        || rayon::join(|| decode(input, file), || crate::xml_guard::check_declarations(body, file)),
+        || decode_and_guard(input, body, file),
         || records::reserve_for(input.len(), interner, &mut reserved),
     );
     let doc = doc?;
@@ -169,6 +168,28 @@ fn read_cut(
     }
     alignment.header = header;
     Ok(ReadAlignment { alignment, format: AlignmentFormat::RdfXml, warnings: warnings.finish(file) })
+}
+
+/// From this many bytes on, [`decode_and_guard`] reads the input once, in pieces.
+const ONE_PASS_MIN: usize = 1 << 22;
+
+/// The document (`body`, `input` without its byte-order mark) and the declaration guard's
+/// verdict on the same bytes; when both fail, the caller reports the decoding error first. A
+/// large input is validated and searched for `<!DOCTYPE` in one pass on every thread
+/// ([`crate::xml_guard::utf8_and_doctypes`]); a small one, or one that is not UTF-8, is
+/// decoded and guarded by two whole passes side by side, which locate the error.
+fn decode_and_guard<'a>(
+    input: &'a [u8],
+    body: &'a [u8],
+    file: &str,
+) -> (Result<&'a str, FormatError>, Result<(), FormatError>) {
+    // (A UTF-16 byte-order mark is not UTF-8: such an input takes the two passes.)
+    if body.len() >= ONE_PASS_MIN {
+        if let Some((text, doctypes)) = crate::xml_guard::utf8_and_doctypes(body) {
+            return (not_blank(text, file), crate::xml_guard::check_declarations_found(body, file, &doctypes));
+        }
+    }
+    rayon::join(|| decode(input, file), || crate::xml_guard::check_declarations(body, file))
 }
 
 /// Parses the whole document on this thread; returns the parser (with the header) and the

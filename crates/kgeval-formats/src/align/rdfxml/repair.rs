@@ -20,6 +20,11 @@ pub(crate) fn decode<'a>(input: &'a [u8], file: &str) -> Result<&'a str, FormatE
             format!("found byte 0x{byte:02X} that is not UTF-8: expected UTF-8 text"),
         )
     })?;
+    not_blank(text, file)
+}
+
+/// `text`, unless it is empty or only whitespace (then the error `decode` gives).
+pub(crate) fn not_blank<'a>(text: &'a str, file: &str) -> Result<&'a str, FormatError> {
     if text.trim().is_empty() {
         return Err(FormatError::syntax(
             file,
