@@ -59,14 +59,8 @@ pub fn check_declarations(input: &[u8], file: &str) -> Result<(), FormatError> {
 /// [`utf8_and_doctypes`] finds them): the search for a misplaced one after the prolog is
 /// skipped when none occurs there. Same verdict, same error.
 pub(crate) fn check_declarations_found(input: &[u8], file: &str, doctypes: &[usize]) -> Result<(), FormatError> {
-    let scanned = Dtd::scan(input).and_then(|dtd| {
-        let prolog_end = dtd.as_ref().map_or(0, |dtd| dtd.end);
-        if doctypes.iter().any(|&at| at >= prolog_end) {
-            misplaced_doctype(input, prolog_end)?;
-        }
-        Ok(())
-    });
-    scanned.map_err(|Violation(at, message)| FormatError::syntax_at_offset(file, input, at, message))
+    first_violation(input, false, Some(doctypes))
+        .map_or(Ok(()), |(at, message)| Err(FormatError::syntax_at_offset(file, input, at, message)))
 }
 
 /// The size of the pieces [`utf8_and_doctypes`] reads on rayon's threads.
@@ -110,9 +104,15 @@ pub(crate) fn utf8_and_doctypes(input: &[u8]) -> Option<(&str, Vec<usize>)> {
 /// The first violation in `input` (its byte offset and message); the references in the
 /// document are added up too when `references`.
 pub(crate) fn violation(input: &[u8], references: bool) -> Option<(usize, String)> {
+    first_violation(input, references, None)
+}
+
+/// [`violation`], told (when `doctypes` is given) every place where `<!DOCTYPE` starts in
+/// `input` instead of searching for them.
+fn first_violation(input: &[u8], references: bool, doctypes: Option<&[usize]>) -> Option<(usize, String)> {
     let scanned = Dtd::scan(input).and_then(|dtd| {
         let prolog_end = dtd.as_ref().map_or(0, |dtd| dtd.end);
-        misplaced_doctype(input, prolog_end)?;
+        misplaced_doctype(input, prolog_end, doctypes)?;
         match dtd {
             Some(dtd) if references => dtd.check_references(input),
             _ => Ok(()),
@@ -125,10 +125,14 @@ pub(crate) fn violation(input: &[u8], references: bool) -> Option<(usize, String
 pub const MISPLACED_DOCTYPE_MESSAGE: &str = "found <!DOCTYPE> after the root element: expected it before";
 
 /// Refuses a `<!DOCTYPE` after `from` that is markup (not inside a comment, a CDATA section or a
-/// processing instruction). The common case, no such bytes at all, is one SIMD search.
-fn misplaced_doctype(input: &[u8], from: usize) -> Result<(), Violation> {
-    let finder = memchr::memmem::Finder::new(b"<!DOCTYPE");
-    if finder.find(&input[from..]).is_none() {
+/// processing instruction). The common case, no such bytes at all, is one SIMD search, or none
+/// when the places of every `<!DOCTYPE` are given (`doctypes`).
+fn misplaced_doctype(input: &[u8], from: usize, doctypes: Option<&[usize]>) -> Result<(), Violation> {
+    let found = match doctypes {
+        Some(doctypes) => doctypes.iter().any(|&at| at >= from),
+        None => memchr::memmem::find(&input[from..], b"<!DOCTYPE").is_some(),
+    };
+    if !found {
         return Ok(());
     }
     // A doctype was found somewhere: walk the markup to tell declarations from content.
