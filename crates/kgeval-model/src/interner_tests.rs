@@ -50,8 +50,7 @@ fn a_batch_interns_as_one_by_one_at_any_thread_count() {
         .into_iter()
         .map(|range| range.map(|i| (word(i), Interner::hash(&word(i)))).collect())
         .collect();
-    let batches: Vec<TermBatch<String>> = parts.iter().map(|p| p.iter().cloned().collect()).collect();
-    let part_refs: Vec<&TermBatch<String>> = batches.iter().collect();
+    let batches: Vec<TermBatch> = parts.iter().map(|p| p.iter().cloned().collect()).collect();
     let mut one_by_one = Interner::new();
     for w in &old {
         one_by_one.intern(w);
@@ -68,7 +67,7 @@ fn a_batch_interns_as_one_by_one_at_any_thread_count() {
         for w in &old {
             batched.intern(w);
         }
-        let ids = pool.install(|| batched.intern_batch(&part_refs));
+        let ids = pool.install(|| batched.intern_batch(batches.clone()));
         assert_eq!(ids, expected, "{threads} threads");
         assert_eq!(format!("{batched:?}"), format!("{one_by_one:?}"));
         for i in [0, 17, 6006, 6007] {
@@ -89,8 +88,7 @@ fn many_parts_number_like_one_by_one() {
     let parts: Vec<Vec<(String, TermHash)>> = (0..40)
         .map(|p| (p * 150..p * 150 + 150 + p % 3).map(|i| (word(i), Interner::hash(&word(i)))).collect())
         .collect();
-    let batches: Vec<TermBatch<String>> = parts.iter().map(|p| p.iter().cloned().collect()).collect();
-    let part_refs: Vec<&TermBatch<String>> = batches.iter().collect();
+    let batches: Vec<TermBatch> = parts.iter().map(|p| p.iter().cloned().collect()).collect();
     let mut one_by_one = Interner::new();
     one_by_one.intern("http://example.org/o#x7");
     let expected: Vec<Vec<TermId>> =
@@ -100,7 +98,7 @@ fn many_parts_number_like_one_by_one() {
         let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("pool");
         let mut batched = Interner::new();
         batched.intern("http://example.org/o#x7");
-        let ids = pool.install(|| batched.intern_batch(&part_refs));
+        let ids = pool.install(|| batched.intern_batch(batches.clone()));
         assert_eq!(ids, expected, "{threads} threads");
         assert_eq!(format!("{batched:?}"), format!("{one_by_one:?}"));
         for (w, _) in parts.iter().flatten().step_by(7) {
@@ -135,14 +133,55 @@ fn batches_append_after_batches() {
         let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("pool");
         let mut batched = Interner::new();
         for (parts, expected) in [&first, &second].into_iter().zip(&expected) {
-            let batches: Vec<TermBatch<String>> = parts.iter().map(|p| p.iter().cloned().collect()).collect();
-            let refs: Vec<&TermBatch<String>> = batches.iter().collect();
-            assert_eq!(&pool.install(|| batched.intern_batch(&refs)), expected, "{threads} threads");
+            let batches: Vec<TermBatch> = parts.iter().map(|p| p.iter().cloned().collect()).collect();
+            assert_eq!(&pool.install(|| batched.intern_batch(batches)), expected, "{threads} threads");
         }
         assert_eq!(format!("{batched:?}"), format!("{one_by_one:?}"));
         for i in (0..12000).step_by(11) {
             let id = batched.get(&word(i)).expect("interned");
             assert_eq!(batched.resolve(id), word(i));
+        }
+    }
+}
+
+/// Truncating back into or before a batch (a reader that gives up on a parallel read) leaves
+/// the interner as one-by-one interning of the strings kept would: the batch's buffers that
+/// hold no kept string go, and strings interned afterwards read back whole.
+#[test]
+fn truncating_a_batch_forgets_its_strings() {
+    let word = |i: usize| format!("http://example.org/t#{}", (i * 37) % 5003);
+    let old: Vec<String> = (0..100).map(|i| format!("http://example.org/old#{i}")).collect();
+    let parts: Vec<TermBatch> = [0..4000, 4000..9000]
+        .into_iter()
+        .map(|range| range.map(|i| (word(i), Interner::hash(&word(i)))).collect())
+        .collect();
+    for keep in [old.len(), old.len() + 1, old.len() + 3000] {
+        let mut batched = Interner::new();
+        let mut one_by_one = Interner::new();
+        for w in &old {
+            batched.intern(w);
+            one_by_one.intern(w);
+        }
+        batched.intern_batch(parts.clone());
+        batched.truncate(keep);
+        for part in &parts {
+            for (s, _) in part.iter() {
+                if one_by_one.len() == keep {
+                    break;
+                }
+                one_by_one.intern(s);
+            }
+        }
+        assert_eq!(format!("{batched:?}"), format!("{one_by_one:?}"), "keep {keep}");
+        for i in (0..9000).step_by(13) {
+            assert_eq!(batched.get(&word(i)), one_by_one.get(&word(i)), "keep {keep}");
+        }
+        for w in ["http://example.org/after", "http://example.org/t#4999"] {
+            let id = batched.intern(w);
+            assert_eq!((id, batched.resolve(id)), (one_by_one.intern(w), w), "keep {keep}");
+        }
+        if keep == old.len() {
+            assert_eq!(batched.chunks.len(), 1, "the batch's chunks are gone");
         }
     }
 }

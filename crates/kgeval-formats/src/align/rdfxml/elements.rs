@@ -120,18 +120,18 @@ impl<'a> Parser<'a, '_> {
     /// Records the IRI of an `rdf:resource` / `rdf:about` value, resolved against `xml:base`.
     fn term_iri(&mut self, attr: &str) -> Result<Option<u32>, FormatError> {
         let Some((value, at)) = self.rdf_attr(attr)? else { return Ok(None) };
-        Ok(Some(self.term_value(value, at)?))
+        Ok(Some(self.term_value(&value, at)?))
     }
 
-    fn term_value(&mut self, value: Cow<'a, str>, at: usize) -> Result<u32, FormatError> {
+    fn term_value(&mut self, value: &str, at: usize) -> Result<u32, FormatError> {
         if value.trim().is_empty() {
             return Err(self.err(at, "found an empty IRI: expected an entity IRI"));
         }
-        if !has_scheme(&value) {
+        if !has_scheme(value) {
             if let Some((_, base)) = self.bases.last() {
                 if let Ok(base) = oxiri::Iri::parse(base.as_str()) {
-                    if let Ok(resolved) = base.resolve(&value) {
-                        return Ok(self.out.term(Cow::Owned(resolved.into_inner())));
+                    if let Ok(resolved) = base.resolve(value) {
+                        return Ok(self.out.term(resolved.as_str()));
                     }
                 }
             }

@@ -77,7 +77,7 @@ impl<'a> Parser<'a, '_> {
         let [Some(a), Some(b)] = cell.entity else { return };
         let [first, second] = if b.1 < a.1 { [(1, b), (0, a)] } else { [(0, a), (1, b)] };
         for (side, (iri, _)) in [first, second] {
-            entity[side] = self.out.term(iri);
+            entity[side] = self.out.term(&iri);
         }
         let mut relation = kgeval_model::Relation::Equivalence;
         let mut confidence = 1.0;

@@ -199,7 +199,7 @@ fn parse_whole<'a, 'o>(
     file: &'o str,
     options: &'o ReadOptions,
     mode: Mode,
-) -> Result<(Parser<'a, 'o>, Records<'a>), FormatError> {
+) -> Result<(Parser<'a, 'o>, Records), FormatError> {
     let mut parser = Parser::new(doc, file, options, mode);
     parser.out.reserve(doc.len());
     parser.run(0, doc.len())?;
@@ -208,7 +208,7 @@ fn parse_whole<'a, 'o>(
 }
 
 /// A parsed stretch: its records, the entity budget it spent and its number of lines.
-type Stretch<'a> = (Records<'a>, usize, u32);
+type Stretch = (Records, usize, u32);
 
 /// Parses the prolog (up to the first `<map>`), then `stretches` stretches of the body cut at
 /// `<map>` boundaries, each from a copy of the state after the prolog, all on rayon's threads,
@@ -242,7 +242,7 @@ fn read_parallel<'a, 'o>(
     let ranges: Vec<(usize, usize)> = cuts.windows(2).map(|w| (w[0], w[1])).collect();
     let budget = prolog.expansion_budget;
     let prolog_ref = &prolog;
-    let parsed: Vec<Stretch<'a>> = ranges
+    let parsed: Vec<Stretch> = ranges
         .par_iter()
         .map(|&(start, end)| {
             let mut part = prolog_ref.fork(start, end == doc.len());

@@ -118,7 +118,7 @@ pub(super) struct Parser<'a, 'o> {
     pub(super) file: &'o str,
     pub(super) options: &'o ReadOptions,
     pub(super) mode: Mode,
-    pub(super) out: Records<'a>,
+    pub(super) out: Records,
     pub(super) header: AlignmentHeader,
     pub(super) uri: [Option<String>; 2],
     pub(super) entities: HashMap<&'a str, EntityDef<'a>>,
@@ -428,7 +428,7 @@ impl<'a, 'o> Parser<'a, 'o> {
             Ctx::Entity(side) => {
                 let trimmed = self.text.trim();
                 if self.cell.entity[side].is_none() && !trimmed.is_empty() && self.cell.edoal.is_none() {
-                    let term = self.out.term(Cow::Owned(trimmed.to_owned()));
+                    let term = self.out.term(trimmed);
                     self.cell.entity[side] = Some(term);
                 }
             }

@@ -2,8 +2,6 @@
 //! interns it in document order: term ids, duplicate handling, warning order and line numbers
 //! are the same however the document was cut.
 
-use std::borrow::Cow;
-
 use kgeval_model::{Alignment, Correspondence, Diagnostic, InsertOutcome, Interner, Location, Relation, TermBatch};
 use rayon::prelude::*;
 
@@ -24,10 +22,11 @@ pub(super) struct CellRecord {
 
 /// Terms, cells and warnings of one stretch, in document order.
 #[derive(Debug, Default, Clone)]
-pub(super) struct Records<'a> {
+pub(super) struct Records {
     /// Every IRI the sequential reader would intern, in the order it would, with its hash
-    /// (computed here, on the thread that parses the stretch), kept by interner shard.
-    pub(super) terms: TermBatch<Cow<'a, str>>,
+    /// (computed here, on the thread that parses the stretch), copied by interner shard
+    /// while it is still in cache.
+    pub(super) terms: TermBatch,
     pub(super) cells: Vec<CellRecord>,
     /// Warnings kept (at most [`MAX_WARNINGS_PER_CODE`] per code), each with the number of
     /// cells finished before it.
@@ -40,18 +39,17 @@ pub(super) struct Records<'a> {
     pub(super) fast: usize,
 }
 
-impl<'a> Records<'a> {
+impl Records {
     /// Records an IRI; returns its index.
-    pub(super) fn term(&mut self, iri: Cow<'a, str>) -> u32 {
-        let hash = Interner::hash(&iri);
-        self.terms.push(iri, hash) as u32
+    pub(super) fn term(&mut self, iri: &str) -> u32 {
+        self.terms.push(iri, Interner::hash(iri)) as u32
     }
 
     /// Makes room for the terms and cells of `bytes` bytes of a document (the densest real
-    /// layout has about a cell, two IRIs, per 280 bytes), so that the lists are not copied as
-    /// they grow.
+    /// layout has about a cell, two IRIs of a third of its bytes, per 280 bytes), so that the
+    /// lists are not copied as they grow.
     pub(super) fn reserve(&mut self, bytes: usize) {
-        self.terms.reserve(bytes / 128);
+        self.terms.reserve(bytes / 128, bytes / 3);
         self.cells.reserve(bytes / 256);
     }
 
@@ -85,7 +83,7 @@ pub(super) fn reserve_for(len: usize, interner: &mut Interner, alignment: &mut A
 /// Interns and inserts the records of one stretch, which starts after `shift` lines, after
 /// those of the stretches before it (document order).
 pub(super) fn merge(
-    stretch: (Records<'_>, u32),
+    stretch: (Records, u32),
     doc: &str,
     file: &str,
     interner: &mut Interner,
@@ -100,18 +98,15 @@ pub(super) fn merge(
 /// order, then passes on their warnings and duplicates stretch after stretch; each stretch
 /// starts after its number of lines.
 pub(super) fn merge_all(
-    mut stretches: Vec<(Records<'_>, u32)>,
+    mut stretches: Vec<(Records, u32)>,
     doc: &str,
     file: &str,
     interner: &mut Interner,
     alignment: &mut Alignment,
     warnings: &mut Warnings,
 ) {
-    let parts: Vec<&TermBatch<Cow<'_, str>>> = stretches.iter().map(|(records, _)| &records.terms).collect();
-    let ids = interner.intern_batch(&parts);
-    drop(parts);
-    // The terms are interned: freed on every thread rather than one by one at the end.
-    stretches.par_iter_mut().for_each(|(records, _)| records.terms = TermBatch::new());
+    let parts: Vec<TermBatch> = stretches.iter_mut().map(|(records, _)| std::mem::take(&mut records.terms)).collect();
+    let ids = interner.intern_batch(parts);
     // The cells of every stretch, one after the other, built on every thread: cell `g` is
     // the `g - firsts[s]`-th of the last stretch `s` that starts at or before it.
     let mut firsts = Vec::with_capacity(stretches.len());
@@ -156,7 +151,7 @@ const BACKGROUND_DROP: usize = 1 << 16;
 /// Passes on the warnings of one stretch, with a `duplicate-cell` warning at each cell that
 /// repeated one before it, in document order; counts its skipped cells.
 fn report(
-    (records, shift): (Records<'_>, u32),
+    (records, shift): (Records, u32),
     cells: &[Correspondence],
     outcomes: &[InsertOutcome],
     doc: &str,
