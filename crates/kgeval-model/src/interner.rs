@@ -272,7 +272,7 @@ impl Interner {
                 .par_iter_mut()
                 .enumerate()
                 .map(|(shard, table)| {
-                    let mut new: Vec<(&str, u64)> = Vec::new();
+                    let mut new: Vec<(&[u8], u64)> = Vec::new();
                     let mut codes = Vec::with_capacity(parts.iter().map(|part| part.lists[shard].len()).sum());
                     let mut marks = Vec::with_capacity(parts.len());
                     for part in parts {
@@ -282,7 +282,7 @@ impl Interner {
                                 hash,
                                 |&v| {
                                     if v < before {
-                                        at(chunks, spans[v as usize]) == s
+                                        at(chunks, spans[v as usize]).as_bytes() == s
                                     } else {
                                         // The hash first: a tag that matches by chance reads
                                         // no string.
@@ -427,8 +427,8 @@ impl Interner {
                     let id = (first_id + strings) as u32;
                     place.firsts[shard][j - shards[shard].marks[p].new] = id;
                     next[shard] += 1;
-                    let (s, start, hash) = part.lists[shard].get(k);
-                    place.spans[strings].write(Span::new(first_chunk + p * SHARDS + shard, start, s.len()));
+                    let (start, end, hash) = part.lists[shard].span(k);
+                    place.spans[strings].write(Span::new(first_chunk + p * SHARDS + shard, start, end - start));
                     place.hashes[strings].write(hash);
                     strings += 1;
                     ids.push(TermId(id));

@@ -44,18 +44,25 @@ impl ShardList {
         self.ends.len()
     }
 
-    /// String `k`, where it starts in `bytes`, and its hash.
-    pub(super) fn get(&self, k: usize) -> (&str, usize, u64) {
+    /// Where string `k` starts and ends in `bytes`, and its hash (its bytes are not read).
+    pub(super) fn span(&self, k: usize) -> (usize, usize, u64) {
         let start = if k == 0 { 0 } else { self.ends[k - 1].0 };
         let (end, hash) = self.ends[k];
-        (&self.bytes[start..end], start, hash)
+        (start, end, hash)
     }
 
-    /// The strings with their hashes, in order.
-    pub(super) fn iter(&self) -> impl Iterator<Item = (&str, u64)> + '_ {
+    /// String `k` and its hash.
+    pub(super) fn get(&self, k: usize) -> (&str, u64) {
+        let (start, end, hash) = self.span(k);
+        (&self.bytes[start..end], hash)
+    }
+
+    /// The strings' bytes with their hashes, in order (as bytes: a string whose hash says it
+    /// is new is never read).
+    pub(super) fn iter(&self) -> impl Iterator<Item = (&[u8], u64)> + '_ {
         let mut start = 0;
         self.ends.iter().map(move |&(end, hash)| {
-            let s = &self.bytes[start..end];
+            let s = &self.bytes.as_bytes()[start..end];
             start = end;
             (s, hash)
         })
@@ -106,7 +113,7 @@ impl TermBatch {
         let mut taken = [0usize; SHARDS];
         self.order.iter().map(move |&shard| {
             let shard = usize::from(shard);
-            let (s, _, hash) = self.lists[shard].get(taken[shard]);
+            let (s, hash) = self.lists[shard].get(taken[shard]);
             taken[shard] += 1;
             (s, TermHash(hash))
         })
