@@ -12,6 +12,9 @@ const INDEX_SHARDS: usize = 16;
 /// Batches smaller than this are inserted one cell at a time (same result, less overhead).
 const BATCH_MIN: usize = 4096;
 
+/// The cells of a batch are filed by shard in chunks of this many, on every thread.
+const BATCH_CHUNK: usize = 1 << 16;
+
 /// The cell index: key → position, split into [`INDEX_SHARDS`] maps by the entity pair.
 #[derive(Debug, Clone)]
 struct CellIndex(Vec<FxHashMap<CellKey, u32>>);
@@ -209,53 +212,69 @@ impl Alignment {
         }
         let before = u32::try_from(self.cells.len()).expect("more than u32::MAX cells");
         u32::try_from(cells.len()).ok().and_then(|n| before.checked_add(n)).expect("more than u32::MAX cells");
-        // Each shard's cells in order, and each cell's place in its shard's list.
-        let mut lists: Vec<Vec<u32>> =
-            (0..INDEX_SHARDS).map(|_| Vec::with_capacity(cells.len() / INDEX_SHARDS + 16)).collect();
-        let mut places = Vec::with_capacity(cells.len());
-        for (k, cell) in cells.iter().enumerate() {
-            let list = &mut lists[CellIndex::shard(&cell.key())];
-            places.push(list.len() as u32);
-            list.push(k as u32);
+        // Each chunk's keys filed by shard, with their cells, on every thread: a shard's
+        // places are its lists of every chunk one after the other.
+        let chunks: Vec<[Vec<(CellKey, u32)>; INDEX_SHARDS]> = cells
+            .par_chunks(BATCH_CHUNK)
+            .enumerate()
+            .map(|(c, chunk)| {
+                let mut lists: [Vec<(CellKey, u32)>; INDEX_SHARDS] =
+                    std::array::from_fn(|_| Vec::with_capacity(chunk.len() / INDEX_SHARDS + chunk.len() / 64 + 16));
+                for (i, cell) in chunk.iter().enumerate() {
+                    let key = cell.key();
+                    lists[CellIndex::shard(&key)].push((key, (c * BATCH_CHUNK + i) as u32));
+                }
+                lists
+            })
+            .collect();
+        // Where each chunk starts in each shard's places.
+        let mut offsets: Vec<[usize; INDEX_SHARDS]> = Vec::with_capacity(chunks.len());
+        let mut next = [0; INDEX_SHARDS];
+        for lists in &chunks {
+            offsets.push(next);
+            for (shard, list) in lists.iter().enumerate() {
+                next[shard] += list.len();
+            }
         }
-        // Per shard, in order: the position of a key stored before (< before), or `before + j`
-        // for the shard's j-th new key; and the cell that brought its j-th new key.
-        let probed: Vec<(Vec<u32>, Vec<u32>)> = self
+        // Per shard, at each place: the position of a key stored before (< before), or
+        // `before + g0` for a key first seen at place `g0`.
+        let codes: Vec<Vec<u32>> = self
             .index
             .0
             .par_iter_mut()
-            .zip(lists.par_iter())
-            .map(|(map, list)| {
-                let mut firsts = Vec::new();
-                let codes = list
-                    .iter()
-                    .map(|&k| match map.entry(cells[k as usize].key()) {
-                        std::collections::hash_map::Entry::Occupied(found) => *found.get(),
-                        std::collections::hash_map::Entry::Vacant(slot) => {
-                            let code = before + firsts.len() as u32;
-                            firsts.push(k);
-                            slot.insert(code);
-                            code
-                        }
-                    })
-                    .collect();
-                (codes, firsts)
-            })
-            .collect();
-        drop(lists);
-        let code_of = |k: usize| probed[CellIndex::shard(&cells[k].key())].0[places[k] as usize];
-        let outcomes: Vec<InsertOutcome> = (0..cells.len())
-            .into_par_iter()
-            .map(|k| {
-                let (codes, firsts) = &probed[CellIndex::shard(&cells[k].key())];
-                let code = codes[places[k] as usize];
-                if code >= before && firsts[(code - before) as usize] as usize == k {
-                    InsertOutcome::Inserted
-                } else {
-                    InsertOutcome::Duplicate
+            .enumerate()
+            .map(|(shard, map)| {
+                let mut codes = Vec::with_capacity(next[shard]);
+                for lists in &chunks {
+                    for &(key, _) in &lists[shard] {
+                        let code = match map.entry(key) {
+                            std::collections::hash_map::Entry::Occupied(found) => *found.get(),
+                            std::collections::hash_map::Entry::Vacant(slot) => {
+                                let code = before + codes.len() as u32;
+                                slot.insert(code);
+                                code
+                            }
+                        };
+                        codes.push(code);
+                    }
                 }
+                codes
             })
             .collect();
+        // A cell is new where its key was first seen at its own place.
+        let mut outcomes = vec![InsertOutcome::Inserted; cells.len()];
+        outcomes.par_chunks_mut(BATCH_CHUNK).zip(cells.par_chunks(BATCH_CHUNK)).zip(&offsets).for_each(
+            |((outcomes, chunk), offsets)| {
+                let mut place = *offsets;
+                for (outcome, cell) in outcomes.iter_mut().zip(chunk) {
+                    let shard = CellIndex::shard(&cell.key());
+                    if codes[shard][place[shard]] != before + place[shard] as u32 {
+                        *outcome = InsertOutcome::Duplicate;
+                    }
+                    place[shard] += 1;
+                }
+            },
+        );
         // The new cells in order: each one's position is `before` + the new cells before it.
         let mut rank = Vec::with_capacity(cells.len());
         let mut new_cells = Vec::new();
@@ -266,31 +285,30 @@ impl Alignment {
             }
         }
         self.cells.par_extend(new_cells.par_iter().map(|&k| cells[k as usize]));
-        let assigned: Vec<Vec<u32>> =
-            probed.par_iter().map(|(_, firsts)| firsts.iter().map(|&k| rank[k as usize]).collect()).collect();
-        for (k, outcome) in outcomes.iter().enumerate() {
-            if *outcome == InsertOutcome::Inserted {
-                continue;
-            }
-            let code = code_of(k);
-            let position = if code < before {
-                code
-            } else {
-                assigned[CellIndex::shard(&cells[k].key())][(code - before) as usize]
-            };
-            let kept = &mut self.cells[position as usize];
-            if self.policy == DuplicatePolicy::KeepMax && cells[k].confidence > kept.confidence {
-                kept.confidence = cells[k].confidence;
-            }
-            self.duplicate_lines.push(cells[k].line);
-        }
-        self.index.0.par_iter_mut().zip(assigned.par_iter()).for_each(|(map, mine)| {
+        // The index gets the positions in place of the codes: the rank of the cell at `g0`.
+        self.index.0.par_iter_mut().enumerate().for_each(|(shard, map)| {
+            let ranks: Vec<u32> =
+                chunks.iter().flat_map(|lists| lists[shard].iter().map(|&(_, k)| rank[k as usize])).collect();
             for position in map.values_mut() {
                 if *position >= before {
-                    *position = mine[(*position - before) as usize];
+                    *position = ranks[(*position - before) as usize];
                 }
             }
         });
+        drop(chunks);
+        // Duplicates in order: each one meets the cell its key kept.
+        for (cell, outcome) in cells.iter().zip(&outcomes) {
+            if *outcome == InsertOutcome::Inserted {
+                continue;
+            }
+            let key = cell.key();
+            let position = self.index.map(&key)[&key];
+            let kept = &mut self.cells[position as usize];
+            if self.policy == DuplicatePolicy::KeepMax && cell.confidence > kept.confidence {
+                kept.confidence = cell.confidence;
+            }
+            self.duplicate_lines.push(cell.line);
+        }
         outcomes
     }
 
@@ -397,21 +415,24 @@ mod tests {
     /// A batch leaves the alignment exactly as inserting its cells one by one does, at one
     /// thread and at two, under both policies: cells stored before the batch, repeats of them
     /// and repeats inside the batch (the later, higher confidence wins only under KeepMax),
-    /// enough cells to take the sharded path.
+    /// enough cells to take the sharded path, in several chunks (new keys and repeats of
+    /// earlier chunks' keys in each).
     #[test]
     fn a_batch_inserts_as_one_by_one_at_any_thread_count() {
         let mut iris = Interner::new();
-        let ids: Vec<TermId> = (0..400).map(|i| iris.intern(&format!("e{i}"))).collect();
+        let ids: Vec<TermId> = (0..1000).map(|i| iris.intern(&format!("e{i}"))).collect();
         let relations = [Relation::Equivalence, Relation::Subsumed];
         let cell = |i: usize| Correspondence {
             entity1: ids[(i * 31) % 97],
-            entity2: ids[100 + (i * 17) % 293],
+            entity2: ids[100 + (i * 17) % 797],
             relation: relations[i % 2],
             confidence: (i % 10) as f64 / 10.0,
             line: i as u32,
         };
         let old: Vec<Correspondence> = (0..3000).map(|i| cell(i * 5)).collect();
-        let batch: Vec<Correspondence> = (0..20000).map(cell).collect();
+        // The keys repeat from cell 154,618 on (97 × 797 × 2), in the third chunk.
+        let batch: Vec<Correspondence> = (0..200_000).map(cell).collect();
+        assert!(batch.len() > 3 * BATCH_CHUNK);
         for policy in [DuplicatePolicy::KeepFirst, DuplicatePolicy::KeepMax] {
             let mut one_by_one = Alignment::with_policy(policy);
             for c in &old {
@@ -430,7 +451,7 @@ mod tests {
                 assert_eq!(outcomes, expected, "{policy:?}, {threads} threads");
                 assert_eq!(batched.cells(), one_by_one.cells());
                 assert_eq!(batched.duplicate_lines(), one_by_one.duplicate_lines());
-                for c in batch.iter().take(500) {
+                for c in batch.iter().step_by(97) {
                     assert_eq!(batched.position(&c.key()), one_by_one.position(&c.key()));
                 }
                 assert_eq!(batched.insert(cell(0)), InsertOutcome::Duplicate);

@@ -45,8 +45,8 @@ fn shard_of(hash: u64) -> usize {
 
 /// What probing one shard in [`Interner::intern_batch`] yields.
 struct Probed {
-    /// Per string of the shard, in document order: its old id, or `before + j` for the j-th
-    /// new one.
+    /// Per string of the shard, in document order (its place `g` in the parts' lists one
+    /// after the other): its old id, or `before + g0` for a new one first seen at place `g0`.
     codes: Vec<u32>,
     /// How many new strings the shard found.
     new: usize,
@@ -72,14 +72,15 @@ impl Probed {
 struct Numbered {
     /// The ids of the part's strings (a repeat of a string new in an earlier part: still 0).
     ids: Vec<TermId>,
-    /// Strings whose id is known once every part is numbered: (position, shard, j).
+    /// Strings whose id is known once every part is numbered: (position, shard, g0).
     later: Vec<(u32, u8, u32)>,
     /// How many strings the part wrote to its place.
     written: usize,
 }
 
 /// A part's place in the interner's spare room ([`Interner::number`]): its new strings'
-/// spans and hashes, and per shard the ids of the shard's new strings first seen in it.
+/// spans and hashes, and per shard the ids of the shard's new strings first seen in it (by
+/// their place in the shard, from the part's first).
 struct Place<'a> {
     spans: &'a mut [MaybeUninit<Span>],
     hashes: &'a mut [MaybeUninit<u64>],
@@ -272,12 +273,19 @@ impl Interner {
                 .par_iter_mut()
                 .enumerate()
                 .map(|(shard, table)| {
-                    let mut new: Vec<(&[u8], u64)> = Vec::new();
-                    let mut codes = Vec::with_capacity(parts.iter().map(|part| part.lists[shard].len()).sum());
-                    let mut marks = Vec::with_capacity(parts.len());
+                    let mut codes: Vec<u32> =
+                        Vec::with_capacity(parts.iter().map(|part| part.lists[shard].len()).sum());
+                    let mut marks: Vec<Mark> = Vec::with_capacity(parts.len());
+                    let mut new = 0;
                     for part in parts {
-                        marks.push(Mark { codes: codes.len(), new: new.len() });
+                        marks.push(Mark { codes: codes.len(), new });
                         for (s, hash) in part.lists[shard].iter() {
+                            // The string at place `g` of the shard (its parts' lists one after
+                            // the other): its list, and its index there.
+                            let locate = |g: usize| {
+                                let p = marks.partition_point(|mark| mark.codes <= g) - 1;
+                                (&parts[p].lists[shard], g - marks[p].codes)
+                            };
                             let entry = table.entry(
                                 hash,
                                 |&v| {
@@ -286,28 +294,36 @@ impl Interner {
                                     } else {
                                         // The hash first: a tag that matches by chance reads
                                         // no string.
-                                        let (other, other_hash) = new[(v - before) as usize];
-                                        other_hash == hash && other == s
+                                        let (list, k) = locate((v - before) as usize);
+                                        let (start, end, other) = list.span(k);
+                                        other == hash && &list.bytes.as_bytes()[start..end] == s
                                     }
                                 },
-                                |&v| if v < before { hashes[v as usize] } else { new[(v - before) as usize].1 },
+                                |&v| {
+                                    if v < before {
+                                        hashes[v as usize]
+                                    } else {
+                                        let (list, k) = locate((v - before) as usize);
+                                        list.span(k).2
+                                    }
+                                },
                             );
                             let code = match entry {
                                 Entry::Occupied(found) => *found.get(),
                                 Entry::Vacant(slot) => {
-                                    let code = u32::try_from(new.len())
+                                    let code = u32::try_from(codes.len())
                                         .ok()
-                                        .and_then(|j| before.checked_add(j))
+                                        .and_then(|g| before.checked_add(g))
                                         .expect("more than u32::MAX interned strings");
                                     slot.insert(code);
-                                    new.push((s, hash));
+                                    new += 1;
                                     code
                                 }
                             };
                             codes.push(code);
                         }
                     }
-                    Probed { codes, new: new.len(), marks }
+                    Probed { codes, new, marks }
                 })
                 .collect()
         };
@@ -349,7 +365,8 @@ impl Interner {
     /// be chunk `first_chunk + p * SHARDS + k`). Every part is numbered on its own thread: the
     /// shards' marks say how many new strings each part brings, so a prefix sum gives each
     /// part its first id and its place in the spans, which it writes itself. Returns the ids
-    /// of each part and, per shard, the id of its j-th new string.
+    /// of each part and, per shard, the id of the new string first seen at each place of the
+    /// shard (0 at the other places).
     fn number(
         &mut self,
         parts: &[TermBatch],
@@ -368,8 +385,9 @@ impl Interner {
         u32::try_from(id).expect("more than u32::MAX interned strings");
         u32::try_from(first_chunk + parts.len() * SHARDS).expect("more than u32::MAX interned chunks");
         let total_strings = id - before as usize;
-        // Per shard, the id of its j-th new string; each part fills its own stretch of each.
-        let mut assigned: Vec<Vec<u32>> = shards.iter().map(|probed| vec![0; probed.new]).collect();
+        // Per shard, the id of the new string first seen at each place; each part fills its
+        // own stretch of each.
+        let mut assigned: Vec<Vec<u32>> = shards.iter().map(|probed| vec![0; probed.codes.len()]).collect();
         let Self { spans, hashes, .. } = self;
         spans.reserve(total_strings);
         hashes.reserve(total_strings);
@@ -386,10 +404,10 @@ impl Interner {
                     Place { spans: my_spans, hashes: my_hashes, firsts: Vec::with_capacity(SHARDS) }
                 })
                 .collect();
-            for (probed, mine) in shards.iter().zip(&mut assigned) {
+            for (shard, mine) in assigned.iter_mut().enumerate() {
                 let mut rest = &mut mine[..];
-                for (p, place) in places.iter_mut().enumerate() {
-                    let (firsts, tail) = std::mem::take(&mut rest).split_at_mut(probed.new_in(p));
+                for (part, place) in parts.iter().zip(&mut places) {
+                    let (firsts, tail) = std::mem::take(&mut rest).split_at_mut(part.lists[shard].len());
                     rest = tail;
                     place.firsts.push(firsts);
                 }
@@ -402,31 +420,30 @@ impl Interner {
             .zip(starts.par_iter())
             .enumerate()
             .map(|(p, ((part, place), &(first_id, _)))| {
-                let mut cursor: Vec<usize> = shards.iter().map(|probed| probed.marks[p].codes).collect();
-                let mut next: Vec<usize> = shards.iter().map(|probed| probed.marks[p].new).collect();
-                let mut taken = [0usize; SHARDS];
+                // The part's first place in each shard, and the next one.
+                let first: [usize; SHARDS] = std::array::from_fn(|shard| shards[shard].marks[p].codes);
+                let mut cursor = first;
                 let mut ids = Vec::with_capacity(part.len());
                 let mut later = Vec::new();
                 let mut strings = 0;
                 for (position, &shard) in part.order.iter().enumerate() {
                     let shard = usize::from(shard);
-                    let k = taken[shard];
-                    taken[shard] += 1;
-                    let code = shards[shard].codes[cursor[shard]];
+                    let g = cursor[shard];
                     cursor[shard] += 1;
+                    let code = shards[shard].codes[g];
                     if code < before {
                         ids.push(TermId(code));
                         continue;
                     }
-                    let j = (code - before) as usize;
-                    if j != next[shard] {
+                    let g0 = (code - before) as usize;
+                    if g0 != g {
                         ids.push(TermId(0));
-                        later.push((position as u32, shard as u8, j as u32));
+                        later.push((position as u32, shard as u8, g0 as u32));
                         continue;
                     }
                     let id = (first_id + strings) as u32;
-                    place.firsts[shard][j - shards[shard].marks[p].new] = id;
-                    next[shard] += 1;
+                    let k = g - first[shard];
+                    place.firsts[shard][k] = id;
                     let (start, end, hash) = part.lists[shard].span(k);
                     place.spans[strings].write(Span::new(first_chunk + p * SHARDS + shard, start, end - start));
                     place.hashes[strings].write(hash);
@@ -452,8 +469,8 @@ impl Interner {
         let out = numbered
             .into_par_iter()
             .map(|mut done| {
-                for &(position, shard, j) in &done.later {
-                    done.ids[position as usize] = TermId(assigned[shard as usize][j as usize]);
+                for &(position, shard, g0) in &done.later {
+                    done.ids[position as usize] = TermId(assigned[shard as usize][g0 as usize]);
                 }
                 done.ids
             })
