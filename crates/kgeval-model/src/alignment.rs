@@ -198,17 +198,18 @@ impl Alignment {
     }
 
     /// Inserts `cells` in order and says what happened to each: the same cells, positions,
-    /// duplicates and confidences as [`Alignment::insert`] of each in turn gives. The lookups
-    /// run shard by shard on rayon's threads (each shard sees its cells in order, so a new
-    /// key's first cell is known); a count of those first cells in document order gives each
-    /// new cell its position, and the new cells are stored on every thread; duplicates are
-    /// resolved in order. The result does not depend on the thread count.
+    /// duplicates and confidences as [`Alignment::insert`] of each in turn gives. The cells
+    /// are filed by shard in chunks on rayon's threads, and the lookups run shard by shard
+    /// (each shard sees its cells in order, so a new key's first cell is known); a count of
+    /// those first cells in document order gives each new cell its position, and the new
+    /// cells are stored (into an empty alignment, `cells`' buffer itself is kept); duplicates
+    /// are resolved in order. The result does not depend on the thread count.
     ///
     /// # Panics
     /// If the alignment would hold more than `u32::MAX` cells.
-    pub fn insert_batch(&mut self, cells: &[Correspondence]) -> Vec<InsertOutcome> {
+    pub fn insert_batch(&mut self, cells: Vec<Correspondence>) -> Vec<InsertOutcome> {
         if cells.len() < BATCH_MIN {
-            return cells.iter().map(|cell| self.insert(*cell)).collect();
+            return cells.into_iter().map(|cell| self.insert(cell)).collect();
         }
         let before = u32::try_from(self.cells.len()).expect("more than u32::MAX cells");
         u32::try_from(cells.len()).ok().and_then(|n| before.checked_add(n)).expect("more than u32::MAX cells");
@@ -277,14 +278,17 @@ impl Alignment {
         );
         // The new cells in order: each one's position is `before` + the new cells before it.
         let mut rank = Vec::with_capacity(cells.len());
-        let mut new_cells = Vec::new();
-        for (k, outcome) in outcomes.iter().enumerate() {
-            rank.push(before + new_cells.len() as u32);
-            if *outcome == InsertOutcome::Inserted {
-                new_cells.push(k as u32);
-            }
+        let mut new = 0;
+        for outcome in &outcomes {
+            rank.push(before + new);
+            new += u32::from(*outcome == InsertOutcome::Inserted);
         }
-        self.cells.par_extend(new_cells.par_iter().map(|&k| cells[k as usize]));
+        let duplicates: Vec<Correspondence> = if new as usize == cells.len() {
+            Vec::new()
+        } else {
+            cells.iter().zip(&outcomes).filter(|(_, o)| **o == InsertOutcome::Duplicate).map(|(c, _)| *c).collect()
+        };
+        self.store(cells, &outcomes, new as usize);
         // The index gets the positions in place of the codes: the rank of the cell at `g0`.
         self.index.0.par_iter_mut().enumerate().for_each(|(shard, map)| {
             let ranks: Vec<u32> =
@@ -297,10 +301,7 @@ impl Alignment {
         });
         drop(chunks);
         // Duplicates in order: each one meets the cell its key kept.
-        for (cell, outcome) in cells.iter().zip(&outcomes) {
-            if *outcome == InsertOutcome::Inserted {
-                continue;
-            }
+        for cell in &duplicates {
             let key = cell.key();
             let position = self.index.map(&key)[&key];
             let kept = &mut self.cells[position as usize];
@@ -310,6 +311,29 @@ impl Alignment {
             self.duplicate_lines.push(cell.line);
         }
         outcomes
+    }
+
+    /// Stores the `new` cells of `cells` that `outcomes` says are new, in order. Into an
+    /// empty alignment the batch's buffer itself becomes the list of cells (the new cells moved
+    /// to its front, if there are duplicates), so that a large read does not copy its cells.
+    fn store(&mut self, mut cells: Vec<Correspondence>, outcomes: &[InsertOutcome], new: usize) {
+        if self.cells.is_empty() {
+            if new < cells.len() {
+                let mut kept = 0;
+                for k in 0..cells.len() {
+                    if outcomes[k] == InsertOutcome::Inserted {
+                        cells[kept] = cells[k];
+                        kept += 1;
+                    }
+                }
+                cells.truncate(kept);
+            }
+            self.cells = cells;
+        } else {
+            let new_cells: Vec<u32> =
+                (0..cells.len() as u32).filter(|&k| outcomes[k as usize] == InsertOutcome::Inserted).collect();
+            self.cells.par_extend(new_cells.par_iter().map(|&k| cells[k as usize]));
+        }
     }
 
     /// The stored correspondence with this key.
@@ -416,7 +440,8 @@ mod tests {
     /// thread and at two, under both policies: cells stored before the batch, repeats of them
     /// and repeats inside the batch (the later, higher confidence wins only under KeepMax),
     /// enough cells to take the sharded path, in several chunks (new keys and repeats of
-    /// earlier chunks' keys in each).
+    /// earlier chunks' keys in each); into an empty alignment too (which keeps the batch's
+    /// buffer).
     #[test]
     fn a_batch_inserts_as_one_by_one_at_any_thread_count() {
         let mut iris = Interner::new();
@@ -429,13 +454,16 @@ mod tests {
             confidence: (i % 10) as f64 / 10.0,
             line: i as u32,
         };
-        let old: Vec<Correspondence> = (0..3000).map(|i| cell(i * 5)).collect();
+        let stored: Vec<Correspondence> = (0..3000).map(|i| cell(i * 5)).collect();
         // The keys repeat from cell 154,618 on (97 × 797 × 2), in the third chunk.
         let batch: Vec<Correspondence> = (0..200_000).map(cell).collect();
         assert!(batch.len() > 3 * BATCH_CHUNK);
-        for policy in [DuplicatePolicy::KeepFirst, DuplicatePolicy::KeepMax] {
+        for (policy, old) in [DuplicatePolicy::KeepFirst, DuplicatePolicy::KeepMax]
+            .into_iter()
+            .flat_map(|policy| [(policy, &stored[..0]), (policy, &stored[..])])
+        {
             let mut one_by_one = Alignment::with_policy(policy);
-            for c in &old {
+            for c in old {
                 one_by_one.insert(*c);
             }
             let expected: Vec<InsertOutcome> = batch.iter().map(|c| one_by_one.insert(*c)).collect();
@@ -444,11 +472,11 @@ mod tests {
                 let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("pool");
                 let mut batched = Alignment::with_capacity(10);
                 batched.set_policy(policy);
-                for c in &old {
+                for c in old {
                     batched.insert(*c);
                 }
-                let outcomes = pool.install(|| batched.insert_batch(&batch));
-                assert_eq!(outcomes, expected, "{policy:?}, {threads} threads");
+                let outcomes = pool.install(|| batched.insert_batch(batch.clone()));
+                assert_eq!(outcomes, expected, "{policy:?}, {} stored, {threads} threads", old.len());
                 assert_eq!(batched.cells(), one_by_one.cells());
                 assert_eq!(batched.duplicate_lines(), one_by_one.duplicate_lines());
                 for c in batch.iter().step_by(97) {

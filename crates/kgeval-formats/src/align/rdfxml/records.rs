@@ -2,7 +2,9 @@
 //! interns it in document order: term ids, duplicate handling, warning order and line numbers
 //! are the same however the document was cut.
 
-use kgeval_model::{Alignment, Correspondence, Diagnostic, InsertOutcome, Interner, Location, Relation, TermBatch};
+use kgeval_model::{
+    Alignment, Correspondence, Diagnostic, InsertOutcome, Interner, Location, Relation, TermBatch, TermId,
+};
 use rayon::prelude::*;
 
 use crate::align::tsv::column_of;
@@ -130,29 +132,30 @@ pub(super) fn merge_all(
             }
         })
         .collect();
-    let outcomes = alignment.insert_batch(&cells);
+    // The cells' buffer becomes the alignment's (when it was empty).
+    let outcomes = alignment.insert_batch(cells);
     let mut done = 0;
-    for stretch in stretches {
+    for (stretch, ids) in stretches.into_iter().zip(&ids) {
         let n = stretch.0.cells.len();
         let range = done..done + n;
         done += n;
-        alignment.skipped_cells +=
-            report(stretch, &cells[range.clone()], &outcomes[range], doc, file, interner, warnings);
+        alignment.skipped_cells += report(stretch, ids, &outcomes[range], doc, file, interner, warnings);
     }
     // Large buffers are unmapped on a worker while the caller goes on.
     if total >= BACKGROUND_DROP {
-        rayon::spawn(move || drop((cells, outcomes, ids)));
+        rayon::spawn(move || drop((outcomes, ids)));
     }
 }
 
 /// From this many cells on, [`merge_all`] frees its buffers on a worker thread.
 const BACKGROUND_DROP: usize = 1 << 16;
 
-/// Passes on the warnings of one stretch, with a `duplicate-cell` warning at each cell that
-/// repeated one before it, in document order; counts its skipped cells.
+/// Passes on the warnings of one stretch (whose terms got the ids `ids`), with a
+/// `duplicate-cell` warning at each cell that repeated one before it, in document order;
+/// counts its skipped cells.
 fn report(
     (records, shift): (Records, u32),
-    cells: &[Correspondence],
+    ids: &[TermId],
     outcomes: &[InsertOutcome],
     doc: &str,
     file: &str,
@@ -164,7 +167,7 @@ fn report(
     let quiet = records.warnings.is_empty() && !outcomes.contains(&InsertOutcome::Duplicate);
     let mut pending = records.warnings.into_iter().peekable();
     let per_cell = if quiet { &records.cells[..0] } else { &records.cells[..] };
-    for (index, ((cell, correspondence), outcome)) in per_cell.iter().zip(cells).zip(outcomes).enumerate() {
+    for (index, (cell, outcome)) in per_cell.iter().zip(outcomes).enumerate() {
         while let Some((_, mut diagnostic)) = pending.next_if(|(before, _)| *before <= index) {
             shift_line(&mut diagnostic, shift);
             warnings.push(diagnostic.code, || diagnostic);
@@ -173,13 +176,13 @@ fn report(
             warnings.push("duplicate-cell", || {
                 let message = format!(
                     "duplicate cell ({}, {}, {}): the first occurrence is kept",
-                    interner.resolve(correspondence.entity1),
-                    interner.resolve(correspondence.entity2),
-                    correspondence.relation
+                    interner.resolve(ids[cell.entity[0] as usize]),
+                    interner.resolve(ids[cell.entity[1] as usize]),
+                    cell.relation
                 );
                 let location = Location {
                     file: file.to_owned(),
-                    line: correspondence.line,
+                    line: cell.line + shift,
                     column: column_of(doc.as_bytes(), cell.at),
                 };
                 Diagnostic::warning("duplicate-cell", message).at(location)
