@@ -140,9 +140,11 @@ impl<'a> Parser<'a, '_> {
                 if bytes.get(j) != Some(&b'>') {
                     let k = attribute(bytes, j, b"rdf:datatype")?;
                     let (datatype, k, refs) = value(doc, bytes, k)?;
-                    if refs {
-                        // Checked, not expanded (and not charged), as the general path does.
+                    if refs && datatype != self.datatype_checked {
+                        // Checked, not expanded (and not charged), as the general path does;
+                        // the same value as the last cell's is not checked again.
                         self.validate_refs(datatype, k - datatype.len(), "attribute value").ok()?;
+                        self.datatype_checked = datatype;
                     }
                     j = skip_ws(bytes, k + 1);
                 }

@@ -124,6 +124,10 @@ pub(super) struct Parser<'a, 'o> {
     pub(super) entities: HashMap<&'a str, EntityDef<'a>>,
     pub(super) entity_sizes: HashMap<&'a str, usize>,
     pub(super) expansion_budget: usize,
+    /// The last `rdf:datatype` value with references that the fast path checked (the DTD is
+    /// fixed by then, and a check neither expands nor charges anything): a layout such as
+    /// `&xsd;float` repeats it in every cell.
+    pub(super) datatype_checked: &'a str,
     pub(super) bindings: Vec<Binding<'a>>,
     pub(super) bases: Vec<(usize, String)>,
     pub(super) stack: Vec<Ctx>,
@@ -152,6 +156,7 @@ impl<'a, 'o> Parser<'a, 'o> {
             entities: HashMap::new(),
             entity_sizes: HashMap::new(),
             expansion_budget: MAX_ENTITY_SIZE + doc.len(),
+            datatype_checked: "",
             bindings: Vec::new(),
             bases: Vec::new(),
             stack: Vec::with_capacity(16),

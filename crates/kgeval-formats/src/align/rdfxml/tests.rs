@@ -348,6 +348,23 @@ fn fast_and_parallel_reads_match_the_exact_path() {
         );
     }
     files.push(doc(&format!("</map>{large}<map>")).into_bytes());
+    // `&xsd;float` datatypes (checked once while they repeat), then another value and an
+    // undefined entity in later cells.
+    let with_dtd = |cells: &str| {
+        doc(cells).replacen(
+            "?>\n",
+            "?>\n<!DOCTYPE rdf:RDF [ <!ENTITY xsd \"http://www.w3.org/2001/XMLSchema#\"> ]>\n",
+            1,
+        )
+    };
+    let entity_typed = generated.replace("\"xsd:float\"", "\"&xsd;float\"");
+    files.push(with_dtd(&format!("</map>{entity_typed}<map>")).into_bytes());
+    let mut later = entity_typed;
+    let at = later.rfind("&xsd;float").expect("a datatype");
+    later.replace_range(at..at + 10, "&xsd;double");
+    files.push(with_dtd(&format!("</map>{later}<map>")).into_bytes());
+    later.replace_range(at..at + 11, "&nope;float");
+    files.push(with_dtd(&format!("</map>{later}<map>")).into_bytes());
     let mut broken = doc(&format!("</map>{generated}<map>"));
     broken.insert_str(broken.len() * 2 / 3, "</Cell>");
     files.push(broken.into_bytes());
