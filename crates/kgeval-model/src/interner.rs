@@ -263,8 +263,8 @@ impl Interner {
                 .collect();
         }
         let before = u32::try_from(self.spans.len()).expect("more than u32::MAX interned strings");
-        // Each shard, in document order: an old id (< before) or `before + j` for the shard's
-        // j-th new string.
+        // Each shard, at each place in document order: an old id (< before), or `before + g0`
+        // for a new string first seen at place `g0`.
         let shards: Vec<Probed> = {
             let Self { chunks, spans, hashes, tables } = self;
             let (chunks, spans, hashes) = (&*chunks, &*spans, &*hashes);

@@ -81,7 +81,7 @@ fn a_batch_interns_as_one_by_one_at_any_thread_count() {
 
 /// Many small parts numbered on their own threads: a string first seen in one part and
 /// repeated in later ones (and in the same one) gets the id of one-by-one interning, and
-/// the arena holds the strings in id order.
+/// every id reads back its string.
 #[test]
 fn many_parts_number_like_one_by_one() {
     let word = |i: usize| format!("http://example.org/o#{}", "x".repeat(i % 5) + &((i * 31) % 2500).to_string());
@@ -108,8 +108,8 @@ fn many_parts_number_like_one_by_one() {
 }
 
 /// Two batches one after the other (the reference, then a system), with strings of several
-/// UTF-8 lengths: the second batch's new strings go after the first's in the arena, repeats
-/// of the first batch get its ids, and every string reads back whole.
+/// UTF-8 lengths: the second batch's new strings get the ids after the first's, repeats of
+/// the first batch get its ids, and every string reads back whole.
 #[test]
 fn batches_append_after_batches() {
     let word = |i: usize| format!("http://example.org/{}#é{}→{}", i % 3, (i * 13) % 4100, "ß".repeat(i % 4));
