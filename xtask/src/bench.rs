@@ -14,7 +14,7 @@ use std::process::{Command, Stdio};
 use anyhow::{bail, Context as _};
 
 use crate::bench_layouts::{generate, Layout, SEED};
-use crate::timing::{best_of, Timed};
+use crate::timing::{best_of, time_once, Timed};
 
 pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
     if args.first().map(String::as_str) == Some("kgc") {
@@ -78,7 +78,7 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
     let mut report = String::new();
     let _ = writeln!(
         report,
-        "{cells} cells per layout, reference {} ({} cells); kgeval best of {runs}, SAX best of {peer_runs}; load before: {}",
+        "{cells} cells per layout, reference {} ({} cells); kgeval best of {runs} (runs taken round the layouts), SAX best of {peer_runs}; load before: {}",
         reference.display(),
         cells / 10,
         load_average()
@@ -101,17 +101,30 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
         );
         println!("{} {label}: {:.3} s wall, {:.3} s CPU", layout.name(), timed.wall.as_secs_f64(), timed.cpu_seconds);
     };
+    // kgeval's runs go round the layouts (the first run of every layout, then the second, …),
+    // so that a minute when this shared host is slow falls on every layout alike rather than
+    // on all the runs of one; each layout keeps its best run.
+    let mut best: Vec<Option<Timed>> = vec![None; layouts.len()];
+    for _ in 0..runs.max(1) {
+        for (&layout, best) in layouts.iter().zip(&mut best) {
+            let sys = layout.system_path(dir, cells).to_string_lossy().into_owned();
+            // One system name for every layout, so that the outputs compare byte for byte.
+            let named = format!("bench={sys}");
+            let cmd = [kg.as_str(), "align", "--reference", &refe, "--system", &named, "--completeness", "partial"];
+            let timed = time_once(&cmd, true)?;
+            if best.as_ref().is_none_or(|b| timed.wall < b.wall) {
+                *best = Some(timed);
+            }
+        }
+    }
     let mut scores: Option<(String, String)> = None;
-    for &layout in &layouts {
+    for (&layout, ours) in layouts.iter().zip(best) {
         let system = layout.system_path(dir, cells);
         let sys = system.to_string_lossy().into_owned();
         let size = std::fs::metadata(&system)?.len();
         let cat = best_of(&["cat", &sys], runs, false)?;
         row(&mut report, layout, size, "cat FILE > /dev/null", &cat);
-        // One system name for every layout, so that the outputs compare byte for byte.
-        let named = format!("bench={sys}");
-        let cmd = [kg.as_str(), "align", "--reference", &refe, "--system", &named, "--completeness", "partial"];
-        let ours = best_of(&cmd, runs, true)?;
+        let ours = ours.context("no run")?;
         row(&mut report, layout, size, "kgeval align (parse + score)", &ours);
         let sax = match &py {
             Some(py) => {
