@@ -317,22 +317,18 @@ impl Alignment {
     /// empty alignment the batch's buffer itself becomes the list of cells (the new cells moved
     /// to its front, if there are duplicates), so that a large read does not copy its cells.
     fn store(&mut self, mut cells: Vec<Correspondence>, outcomes: &[InsertOutcome], new: usize) {
+        let is_new = |k: usize| outcomes[k] == InsertOutcome::Inserted;
         if self.cells.is_empty() {
             if new < cells.len() {
-                let mut kept = 0;
-                for k in 0..cells.len() {
-                    if outcomes[k] == InsertOutcome::Inserted {
-                        cells[kept] = cells[k];
-                        kept += 1;
-                    }
-                }
-                cells.truncate(kept);
+                let mut k = 0;
+                cells.retain(|_| {
+                    k += 1;
+                    is_new(k - 1)
+                });
             }
             self.cells = cells;
         } else {
-            let new_cells: Vec<u32> =
-                (0..cells.len() as u32).filter(|&k| outcomes[k as usize] == InsertOutcome::Inserted).collect();
-            self.cells.par_extend(new_cells.par_iter().map(|&k| cells[k as usize]));
+            self.cells.par_extend(cells.par_iter().enumerate().filter(|&(k, _)| is_new(k)).map(|(_, c)| *c));
         }
     }
 
