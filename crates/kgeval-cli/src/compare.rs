@@ -129,7 +129,7 @@ pub(crate) struct CompareArgs {
     #[arg(long, short = 'o')]
     output: Option<PathBuf>,
     /// Decimals in text and Markdown output (default 4).
-    #[arg(long)]
+    #[arg(long, value_parser = kgeval_report::parse_precision)]
     precision: Option<usize>,
 }
 
@@ -159,6 +159,39 @@ mod kgeval_formats_names {
         MetaInputFormat::from_name(name)
             .ok_or_else(|| "expected per-item-json, trec-eval, long-csv or wide-csv".to_owned())
     }
+}
+
+/// A flag the comparison would not read (`--test` with `--against`, …) is refused, not ignored.
+fn refuse_unread_flags(args: &CompareArgs, task: &CompareTask) -> anyhow::Result<()> {
+    let given: Vec<&str> = [
+        ("metrics", !args.metrics.is_empty()),
+        ("test", args.test.is_some()),
+        ("correction", args.correction.is_some()),
+        ("alpha", args.alpha.is_some()),
+        ("iterations", args.iterations.is_some()),
+        ("seed", args.seed.is_some()),
+        ("intervals", args.intervals),
+        ("tau", args.tau.is_some()),
+        ("rbo_p", args.rbo_p.is_some()),
+        ("missing", args.missing.is_some()),
+        ("input_format", args.input_format.is_some()),
+        ("ratios", args.ratios.is_some()),
+        ("repeats", args.repeats.is_some()),
+    ]
+    .into_iter()
+    .filter_map(|(key, given)| given.then_some(key))
+    .collect();
+    let mode = task.mode();
+    if let Some(key) = CompareTask::unread_option(mode, &given) {
+        let flag = |key: &str| format!("--{}", key.replace('_', "-"));
+        anyhow::bail!(
+            "{}: found a flag that {} does not read, expected only {}",
+            flag(key),
+            mode.description(),
+            mode.options().iter().map(|k| flag(k)).collect::<Vec<_>>().join(", ")
+        );
+    }
+    Ok(())
 }
 
 pub(crate) fn run(args: &CompareArgs) -> anyhow::Result<Outcome> {
@@ -198,6 +231,7 @@ pub(crate) fn run(args: &CompareArgs) -> anyhow::Result<Outcome> {
     };
     task.ranks = args.ranks.iter().map(|s| SystemInput::parse(s)).collect();
     task.pvalues = args.pvalues.iter().map(|s| SystemInput::parse(s)).collect();
+    refuse_unread_flags(args, &task)?;
     crate::output::refuse_input_as_output(&task.input_paths(), &[("-o", args.output.as_deref())])?;
     let evaluation = task.run(&TerminalProgress::new(2))?;
     print_scoped_warnings(&evaluation.warnings);

@@ -5,6 +5,7 @@ mod compare;
 mod kgc;
 mod lexicon;
 mod output;
+mod output_dir;
 mod pool;
 mod progress;
 mod qald;

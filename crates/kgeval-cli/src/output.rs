@@ -28,7 +28,7 @@ pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> anyhow::Result<()> 
 }
 
 /// The prefix of every temporary file: `.kgeval-tmp-NAME-XXXXXX` beside the output `NAME`.
-const TEMP_PREFIX: &str = ".kgeval-tmp-";
+pub(crate) const TEMP_PREFIX: &str = ".kgeval-tmp-";
 
 /// The temporary files that exist right now. The signal handler removes them (under the lock,
 /// so no file is created, renamed or forgotten meanwhile) before the process exits.
@@ -56,7 +56,7 @@ pub(crate) fn remove_temp_files_on_signal() {
 
 /// Where writing `path` lands: the file a symbolic link points to (followed to the end, even
 /// when it does not exist yet), so the link stays a link.
-fn write_target(path: &Path) -> PathBuf {
+pub(crate) fn write_target(path: &Path) -> PathBuf {
     let mut target = path.to_path_buf();
     // The kernel's own limit on links followed (ELOOP).
     for _ in 0..40 {
@@ -102,7 +102,7 @@ fn create_temp(target: &Path) -> std::io::Result<tempfile::NamedTempFile> {
 
 /// A test hook (not an option): `KGEVAL_TEST_HOLD_TEMP_MS=N` waits N ms once the temporary
 /// files are written, before they are renamed, so a test can interrupt a write in progress.
-fn hold_for_tests() {
+pub(crate) fn hold_for_tests() {
     if let Some(ms) = std::env::var("KGEVAL_TEST_HOLD_TEMP_MS").ok().and_then(|v| v.parse::<u64>().ok()) {
         std::thread::sleep(std::time::Duration::from_millis(ms));
     }
@@ -145,78 +145,41 @@ pub(crate) fn write_all_atomically(files: &[(&Path, &[u8])]) -> anyhow::Result<(
     result
 }
 
-/// Writes `files` (`(name, bytes)`) as the directory `dir`, all or nothing: into a temporary
-/// directory `.kgeval-tmp-NAME-*` beside it (removed on failure or interruption), renamed to
-/// `dir` at the end; a previous `dir` is replaced only then. The caller has checked that
-/// `dir` is new, empty or a previous output ([`check_output_directory`]).
-pub(crate) fn write_directory_atomically(dir: &Path, files: &[(String, Vec<u8>)]) -> anyhow::Result<()> {
-    let parent = match dir.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    std::fs::create_dir_all(parent).with_context(|| format!("{}: cannot create", parent.display()))?;
-    let name: String = dir.file_name().map(|n| n.to_string_lossy().chars().take(64).collect()).unwrap_or_default();
+/// Creates a temporary file or folder with `create` and registers it, under the registry's
+/// lock (a signal never sees one that is not registered).
+pub(crate) fn register_temp(create: impl FnOnce() -> std::io::Result<PathBuf>) -> std::io::Result<PathBuf> {
     let mut live = live_temp_files();
-    let tmp = tempfile::Builder::new()
-        .prefix(&format!("{TEMP_PREFIX}{name}-"))
-        .tempdir_in(parent)
-        .with_context(|| format!("{}: cannot create", dir.display()))?
-        .keep();
-    live.push(tmp.clone());
-    drop(live);
-    let result = (|| {
-        for (file, bytes) in files {
-            let path = tmp.join(file);
-            std::fs::write(&path, bytes).with_context(|| format!("{}: cannot write", dir.join(file).display()))?;
-        }
-        hold_for_tests();
-        let mut live = live_temp_files();
-        if dir.exists() {
-            // The previous output leaves only once the new one is complete.
-            let old = tempfile::Builder::new().prefix(&format!("{TEMP_PREFIX}{name}-old-")).tempdir_in(parent)?.keep();
-            std::fs::rename(dir, &old).with_context(|| format!("{}: cannot replace", dir.display()))?;
-            if let Err(e) = std::fs::rename(&tmp, dir) {
-                let _ = std::fs::rename(&old, dir);
-                return Err(e).with_context(|| format!("{}: cannot write", dir.display()));
-            }
-            let _ = std::fs::remove_dir_all(&old);
-        } else {
-            std::fs::rename(&tmp, dir).with_context(|| format!("{}: cannot write", dir.display()))?;
-        }
-        live.retain(|p| p != &tmp);
-        Ok(())
-    })();
-    if result.is_err() {
-        let mut live = live_temp_files();
-        let _ = std::fs::remove_dir_all(&tmp);
-        live.retain(|p| p != &tmp);
+    let path = create()?;
+    live.push(path.clone());
+    Ok(path)
+}
+
+/// Runs `finish` (a rename or a removal of the temporary `path`) under the registry's lock,
+/// then forgets `path`: an interruption waits until it is done.
+pub(crate) fn unregister_temp(path: &Path, finish: impl FnOnce() -> anyhow::Result<()>) -> anyhow::Result<()> {
+    let mut live = live_temp_files();
+    let result = finish();
+    if result.is_ok() {
+        live.retain(|p| p != path);
     }
     result
 }
 
-/// An output directory `-o DIR` may be new, empty, or a previous `kgeval run` output (it has a
-/// `results.json`), which is replaced; anything else is refused before running.
-pub(crate) fn check_output_directory(dir: &Path) -> anyhow::Result<()> {
-    let Ok(meta) = std::fs::metadata(dir) else { return Ok(()) };
-    if !meta.is_dir() {
-        anyhow::bail!("-o {}: found a file, expected a directory to write the report into", dir.display());
-    }
-    let empty = std::fs::read_dir(dir).with_context(|| format!("{}: cannot read", dir.display()))?.next().is_none();
-    if !empty && !dir.join("results.json").is_file() {
-        anyhow::bail!(
-            "-o {}: found a directory that is not a `kgeval run` output (no results.json), expected a new or empty \
-             directory or a previous output (replaced)",
-            dir.display()
-        );
-    }
-    Ok(())
-}
-
 /// Refuses an output (`-o`, `--write-labels`, …: `flag` and the path) that is one of the
-/// run's inputs (`inputs`: the task's [`kgeval::Task::input_paths`]), through links too.
+/// run's inputs (`inputs`: the task's [`kgeval::Task::input_paths`]), through links too, and
+/// two outputs of one command that are the same file (one would be lost).
 pub(crate) fn refuse_input_as_output(inputs: &[PathBuf], outputs: &[(&str, Option<&Path>)]) -> anyhow::Result<()> {
-    for &(flag, output) in outputs {
-        let Some(output) = output else { continue };
+    let given: Vec<(&str, &Path)> = outputs.iter().filter_map(|&(flag, output)| Some((flag, output?))).collect();
+    for (i, &(flag, output)) in given.iter().enumerate() {
+        if let Some(&(other_flag, other)) = given[..i].iter().find(|(_, other)| same_place(other, output)) {
+            anyhow::bail!(
+                "{flag} {}: found the same file as {other_flag} {}, expected a file of its own for each output",
+                output.display(),
+                other.display()
+            );
+        }
+    }
+    for &(flag, output) in &given {
         if let Some(input) = kgeval::same_file_as(inputs, output) {
             anyhow::bail!(
                 "{flag} {}: found an input of this run ({}), expected a file that is not read",
@@ -226,6 +189,26 @@ pub(crate) fn refuse_input_as_output(inputs: &[PathBuf], outputs: &[(&str, Optio
         }
     }
     Ok(())
+}
+
+/// Whether two output paths name one file: the same file when both exist, else the same
+/// place once links and `..` of their folders are resolved.
+fn same_place(a: &Path, b: &Path) -> bool {
+    if kgeval::same_file_as(&[a.to_path_buf()], b).is_some() {
+        return true;
+    }
+    let place = |p: &Path| -> Option<PathBuf> {
+        let target = write_target(p);
+        let parent = match target.parent() {
+            Some(dir) if !dir.as_os_str().is_empty() => dir,
+            _ => Path::new("."),
+        };
+        Some(parent.canonicalize().ok()?.join(target.file_name()?))
+    };
+    match (place(a), place(b)) {
+        (Some(a), Some(b)) => a == b,
+        _ => a == b,
+    }
 }
 
 /// `--format`, shared by every subcommand.
@@ -365,7 +348,7 @@ pub(crate) struct OutputArgs {
     #[arg(long, short = 'o')]
     pub(crate) output: Option<PathBuf>,
     /// Decimals in text and Markdown output (default 4).
-    #[arg(long)]
+    #[arg(long, value_parser = kgeval_report::parse_precision)]
     pub(crate) precision: Option<usize>,
     /// Include the per-item score table in JSON (`per_item`).
     #[arg(long)]

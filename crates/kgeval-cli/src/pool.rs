@@ -75,7 +75,7 @@ struct PoolOutputArgs {
     #[arg(long, short = 'o')]
     output: Option<PathBuf>,
     /// Decimals in text and Markdown output (default 4).
-    #[arg(long)]
+    #[arg(long, value_parser = kgeval_report::parse_precision)]
     precision: Option<usize>,
 }
 

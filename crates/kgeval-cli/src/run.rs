@@ -7,7 +7,7 @@ use clap::Args;
 use kgeval::campaign::{one_line, Campaign};
 use kgeval::RenderOptions;
 
-use crate::output::{check_output_directory, refuse_input_as_output, write_directory_atomically};
+use crate::output_dir::OutputDirectory;
 use crate::progress::CampaignBars;
 use crate::Outcome;
 
@@ -22,19 +22,22 @@ A manifest has a `title`, [[task]] tables (a `name`, a `family`, the family's fi
 --manifest, optionally compare = { metrics = [...], test = \"t\", against = \"TASK\" }) and
 [[compare]] tables (a `name` and kgeval compare's fields, on files). Paths are relative to the
 manifest. DIR gets results.json, report.md, tables.tex (LaTeX), index.html (one self-contained
-page with plots) and one CSV per task; it is written at the end, all at once, even when a task
-fails (its error is in the report; exit 2).";
+page with plots), one CSV per task and the marker .kgeval-run listing them; it is written at the
+end, even when a task fails (its error is in the report; exit 2). DIR must be new, empty or a
+previous output: only the files its marker lists are replaced.";
 
 /// Arguments of `kgeval run`.
 #[derive(Debug, Args)]
 pub(crate) struct RunArgs {
     /// The campaign manifest (TOML).
     manifest: PathBuf,
-    /// The output directory: new, empty, or a previous output (replaced at the end).
+    /// The output folder: new, empty, or a previous `kgeval run` output (its files replaced at
+    /// the end; nothing else in it is touched). A folder holding the manifest or an input is
+    /// refused.
     #[arg(long, short = 'o')]
     output: PathBuf,
     /// Decimals in report.md (default 4).
-    #[arg(long)]
+    #[arg(long, value_parser = kgeval_report::parse_precision)]
     precision: Option<usize>,
 }
 
@@ -47,8 +50,7 @@ pub(crate) fn run(args: &RunArgs) -> anyhow::Result<Outcome> {
     for comparison in &campaign.comparisons {
         inputs.extend(comparison.task.input_paths());
     }
-    refuse_input_as_output(&inputs, &[("-o", Some(args.output.as_path()))])?;
-    check_output_directory(&args.output)?;
+    let output = OutputDirectory::check(&args.output, &inputs)?;
     let outcome = campaign.run(&CampaignBars::new());
     let defaults = RenderOptions::default();
     let options = RenderOptions {
@@ -56,7 +58,7 @@ pub(crate) fn run(args: &RunArgs) -> anyhow::Result<Outcome> {
         version: env!("CARGO_PKG_VERSION").to_owned(),
         ..defaults
     };
-    write_directory_atomically(&args.output, &outcome.files(&options))?;
+    output.write(&outcome.files(&options))?;
     let mut failed = 0;
     for task in &outcome.tasks {
         let errors = [task.evaluation.as_ref().err(), task.compare.as_ref().and_then(|c| c.as_ref().err())];

@@ -5,6 +5,11 @@
 //! memory-mapped when it is a large plain file, read into memory otherwise, decompressed when
 //! it is gzip (by the `.gz` extension or the gzip magic bytes, for every family).
 //!
+//! The same rules for every input: a path must be a regular file (a FIFO, a device or a
+//! folder is refused before it is opened, so nothing blocks or grows without end); a UTF-8
+//! byte-order mark is skipped; UTF-16 is refused with an error saying so; standard input and
+//! decompressed gzip stop at [`decompressed_limit`] bytes (4 GiB unless set).
+//!
 //! ```
 //! use kgeval_formats::input::Input;
 //! use kgeval_formats::trec::read_qrels_bytes;
@@ -31,6 +36,25 @@ pub const STDIN_NAME: &str = "<stdin>";
 
 /// The gzip magic number.
 const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
+
+/// The UTF-8 byte-order mark, skipped wherever it starts an input.
+const UTF8_BOM: [u8; 3] = [0xef, 0xbb, 0xbf];
+
+/// The largest input read into memory from gzip or standard input unless set otherwise.
+pub const DEFAULT_DECOMPRESSED_LIMIT: u64 = 4 << 30;
+
+static DECOMPRESSED_LIMIT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(DEFAULT_DECOMPRESSED_LIMIT);
+
+/// The most bytes an input may hold once decompressed (gzip) or read from standard input.
+#[must_use]
+pub fn decompressed_limit() -> u64 {
+    DECOMPRESSED_LIMIT.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// Sets [`decompressed_limit`] for the whole process (a server sets a small one).
+pub fn set_decompressed_limit(bytes: u64) {
+    DECOMPRESSED_LIMIT.store(bytes, std::sync::atomic::Ordering::Relaxed);
+}
 
 /// Files smaller than this are read rather than mapped (mapping costs a few system calls and
 /// page faults that a small read does not).
@@ -121,19 +145,118 @@ impl Input {
     pub fn open(&self) -> Result<InputBytes, FormatError> {
         match self {
             Input::Stdin => {
-                let mut bytes = Vec::new();
-                io::stdin().lock().read_to_end(&mut bytes).map_err(|e| FormatError::io(STDIN_NAME, e))?;
+                let bytes = read_limited(io::stdin().lock(), STDIN_NAME, "standard input")?;
                 let content = decompress_if_gzip(STDIN_NAME, bytes, false)?;
-                Ok(InputBytes { name: STDIN_NAME.to_owned(), content })
+                InputBytes::checked(STDIN_NAME.to_owned(), content)
             }
             Input::Bytes { name, bytes } => {
                 let content =
                     if bytes.starts_with(&GZIP_MAGIC) { gunzip(name, bytes)? } else { Content::Shared(bytes.clone()) };
-                Ok(InputBytes { name: name.clone(), content })
+                InputBytes::checked(name.clone(), content)
             }
             Input::Path(path) => open_file(path),
         }
     }
+}
+
+/// Refuses a path that is not a regular file (after links), before it is opened: opening a
+/// FIFO blocks until a writer comes, and a device such as `/dev/zero` never ends.
+///
+/// # Errors
+/// [`FormatError::Io`] when the path cannot be read or is not a regular file.
+pub fn check_regular_file(path: &Path) -> Result<(), FormatError> {
+    let name = path.display().to_string();
+    let meta = std::fs::metadata(path).map_err(|e| FormatError::io(&name, e))?;
+    if meta.is_file() {
+        return Ok(());
+    }
+    let kind = if meta.is_dir() {
+        "a folder"
+    } else {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::FileTypeExt as _;
+            let t = meta.file_type();
+            if t.is_fifo() {
+                "a FIFO (named pipe)"
+            } else if t.is_char_device() || t.is_block_device() {
+                "a device"
+            } else if t.is_socket() {
+                "a socket"
+            } else {
+                "a special file"
+            }
+        }
+        #[cfg(not(unix))]
+        {
+            "a special file"
+        }
+    };
+    Err(FormatError::io(
+        &name,
+        io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("found {kind}, expected a regular file (or - for standard input)"),
+        ),
+    ))
+}
+
+/// Reads a small text file (a manifest): a regular file, at most 64 MiB, UTF-8 with its
+/// byte-order mark skipped; UTF-16 refused.
+///
+/// # Errors
+/// [`FormatError::Io`] when it cannot be read, is not a regular file or is too large;
+/// [`FormatError::Syntax`] at the first byte that is not UTF-8.
+pub fn read_text_file(path: &Path) -> Result<String, FormatError> {
+    /// A manifest larger than this is not a manifest.
+    const MAX_TEXT_FILE: u64 = 64 << 20;
+    let name = path.display().to_string();
+    check_regular_file(path)?;
+    let file = std::fs::File::open(path).map_err(|e| FormatError::io(&name, e))?;
+    let mut bytes = Vec::new();
+    file.take(MAX_TEXT_FILE + 1).read_to_end(&mut bytes).map_err(|e| FormatError::io(&name, e))?;
+    if bytes.len() as u64 > MAX_TEXT_FILE {
+        return Err(FormatError::io(
+            &name,
+            io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!("found more than {MAX_TEXT_FILE} bytes, expected a manifest"),
+            ),
+        ));
+    }
+    let text = text_bytes(&bytes, &name)?;
+    Ok(crate::error::utf8_text(&name, text)?.to_owned())
+}
+
+/// `bytes` without a UTF-8 byte-order mark; UTF-16 (by its mark) refused.
+fn text_bytes<'a>(bytes: &'a [u8], name: &str) -> Result<&'a [u8], FormatError> {
+    if bytes.starts_with(&[0xff, 0xfe]) || bytes.starts_with(&[0xfe, 0xff]) {
+        return Err(FormatError::io(
+            name,
+            io::Error::new(
+                io::ErrorKind::InvalidData,
+                "found a UTF-16 byte-order mark, expected UTF-8 (convert with `iconv -f UTF-16 -t UTF-8`)",
+            ),
+        ));
+    }
+    Ok(bytes.strip_prefix(&UTF8_BOM[..]).unwrap_or(bytes))
+}
+
+/// Reads `reader` to its end, at most [`decompressed_limit`] bytes.
+fn read_limited(reader: impl io::Read, name: &str, what: &str) -> Result<Vec<u8>, FormatError> {
+    let limit = decompressed_limit();
+    let mut bytes = Vec::new();
+    reader.take(limit.saturating_add(1)).read_to_end(&mut bytes).map_err(|e| FormatError::io(name, e))?;
+    if bytes.len() as u64 > limit {
+        return Err(FormatError::io(
+            name,
+            io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!("found {what} of more than {limit} bytes, expected at most the decompressed-size limit"),
+            ),
+        ));
+    }
+    Ok(bytes)
 }
 
 impl fmt::Debug for Input {
@@ -224,20 +347,33 @@ enum Content {
 }
 
 impl InputBytes {
+    /// The opened bytes, refused when they are UTF-16 (by its byte-order mark).
+    fn checked(name: String, content: Content) -> Result<InputBytes, FormatError> {
+        let opened = InputBytes { name, content };
+        text_bytes(opened.raw(), &opened.name)?;
+        Ok(opened)
+    }
+
+    /// The bytes as read, byte-order mark included.
+    fn raw(&self) -> &[u8] {
+        match &self.content {
+            Content::Owned(bytes) => bytes,
+            Content::Mapped(map) => map,
+            Content::Shared(bytes) => bytes,
+        }
+    }
+
     /// The name errors use (the path as displayed, `<stdin>`, or the in-memory name).
     #[must_use]
     pub fn name(&self) -> &str {
         &self.name
     }
 
-    /// The (decompressed) bytes.
+    /// The (decompressed) bytes, after a UTF-8 byte-order mark if there is one.
     #[must_use]
     pub fn bytes(&self) -> &[u8] {
-        match &self.content {
-            Content::Owned(bytes) => bytes,
-            Content::Mapped(map) => map,
-            Content::Shared(bytes) => bytes,
-        }
+        let raw = self.raw();
+        raw.strip_prefix(&UTF8_BOM[..]).unwrap_or(raw)
     }
 
     /// Whether the bytes are memory-mapped from the file.
@@ -251,7 +387,7 @@ impl InputBytes {
     /// # Errors
     /// [`FormatError::Io`] when the gzip stream is corrupt.
     pub fn from_vec(name: &str, bytes: Vec<u8>) -> Result<Self, FormatError> {
-        Ok(InputBytes { name: name.to_owned(), content: decompress_if_gzip(name, bytes, false)? })
+        InputBytes::checked(name.to_owned(), decompress_if_gzip(name, bytes, false)?)
     }
 }
 
@@ -269,6 +405,7 @@ impl fmt::Debug for InputBytes {
 /// Opens a file: read when small or named `.gz`, else mapped; gzip decompressed.
 fn open_file(path: &Path) -> Result<InputBytes, FormatError> {
     let name = path.display().to_string();
+    check_regular_file(path)?;
     let file = std::fs::File::open(path).map_err(|e| FormatError::io(&name, e))?;
     let len = file.metadata().map_err(|e| FormatError::io(&name, e))?.len();
     let named_gz = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("gz"));
@@ -276,7 +413,7 @@ fn open_file(path: &Path) -> Result<InputBytes, FormatError> {
         let mut bytes = Vec::with_capacity(usize::try_from(len).unwrap_or(0));
         (&file).read_to_end(&mut bytes).map_err(|e| FormatError::io(&name, e))?;
         let content = decompress_if_gzip(&name, bytes, named_gz)?;
-        return Ok(InputBytes { name, content });
+        return InputBytes::checked(name, content);
     }
     // SAFETY: the map is read-only. Mapping is unsafe because another process could truncate
     // or rewrite the file while it is mapped (SIGBUS or torn reads); kgeval reads inputs that
@@ -296,7 +433,7 @@ fn open_file(path: &Path) -> Result<InputBytes, FormatError> {
             decompress_if_gzip(&name, bytes, false)?
         }
     };
-    Ok(InputBytes { name, content })
+    InputBytes::checked(name, content)
 }
 
 /// How a file is mapped: on Linux without `MAP_POPULATE` ([`populate`] then maps its pages on
@@ -341,12 +478,31 @@ fn decompress_if_gzip(name: &str, bytes: Vec<u8>, named_gz: bool) -> Result<Cont
     }
 }
 
-/// Decompresses every gzip member of `compressed`.
+/// Decompresses every gzip member of `compressed`, at most [`decompressed_limit`] bytes.
 fn gunzip(name: &str, compressed: &[u8]) -> Result<Content, FormatError> {
-    let mut bytes = Vec::with_capacity(compressed.len().saturating_mul(4));
-    flate2::read::MultiGzDecoder::new(compressed).read_to_end(&mut bytes).map_err(|e| {
-        FormatError::io(name, io::Error::new(e.kind(), format!("found a corrupt gzip stream ({e}), expected gzip")))
-    })?;
+    gunzip_within(name, compressed, decompressed_limit())
+}
+
+/// [`gunzip`] with the limit given.
+fn gunzip_within(name: &str, compressed: &[u8], limit: u64) -> Result<Content, FormatError> {
+    let reserve = usize::try_from(limit).unwrap_or(usize::MAX).min(compressed.len().saturating_mul(4));
+    let mut bytes = Vec::with_capacity(reserve);
+    flate2::read::MultiGzDecoder::new(compressed).take(limit.saturating_add(1)).read_to_end(&mut bytes).map_err(
+        |e| {
+            FormatError::io(name, io::Error::new(e.kind(), format!("found a corrupt gzip stream ({e}), expected gzip")))
+        },
+    )?;
+    if bytes.len() as u64 > limit {
+        return Err(FormatError::io(
+            name,
+            io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!(
+                    "found gzip that expands to more than {limit} bytes, expected at most the decompressed-size limit"
+                ),
+            ),
+        ));
+    }
     Ok(Content::Owned(bytes))
 }
 
@@ -395,6 +551,40 @@ mod tests {
         assert!(missing.to_string().starts_with("/nonexistent/kgeval/file.tsv: "), "{missing}");
         let corrupt = Input::from_bytes("c.gz", vec![0x1f, 0x8b, 0, 1, 2]).open().unwrap_err();
         assert!(corrupt.to_string().contains("corrupt gzip"), "{corrupt}");
+    }
+
+    #[test]
+    fn one_rule_for_marks_special_files_and_sizes() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let bom = dir.path().join("bom.txt");
+        std::fs::write(&bom, b"\xef\xbb\xbf301 0 d1 1\n").expect("write");
+        assert_eq!(Input::path(&bom).open().expect("bom").bytes(), b"301 0 d1 1\n");
+        assert_eq!(read_text_file(&bom).expect("text"), "301 0 d1 1\n");
+        let zipped = Input::from_bytes("z", gzip(b"\xef\xbb\xbfx")).open().expect("gzip");
+        assert_eq!(zipped.bytes(), b"x");
+        let utf16 = Input::from_bytes("u", vec![0xff, 0xfe, b'a', 0]).open().unwrap_err();
+        assert!(utf16.to_string().contains("UTF-16"), "{utf16}");
+        let folder = Input::path(dir.path()).open().unwrap_err();
+        assert!(folder.to_string().contains("found a folder, expected a regular file"), "{folder}");
+        #[cfg(unix)]
+        {
+            let device = Input::path("/dev/zero").open().unwrap_err();
+            assert!(device.to_string().contains("found a device"), "{device}");
+            let fifo = dir.path().join("fifo");
+            let made = std::process::Command::new("mkfifo").arg(&fifo).status().is_ok_and(|s| s.success());
+            if made {
+                let error = Input::path(&fifo).open().unwrap_err();
+                assert!(error.to_string().contains("FIFO"), "{error}");
+                assert!(read_text_file(&fifo).is_err());
+            }
+        }
+        // The limit, at its edge: 1000 bytes pass under a limit of 1000, 1001 do not.
+        // (The process-wide limit is not changed here: other tests read gzip meanwhile.)
+        let at_limit = gunzip_within("g", &gzip(&[b'a'; 1000]), 1000).expect("at the limit");
+        assert!(matches!(at_limit, Content::Owned(ref b) if b.len() == 1000));
+        let over = gunzip_within("g", &gzip(&[b'a'; 1001]), 1000).err().expect("over the limit");
+        assert!(over.to_string().contains("expands to more than 1000 bytes"), "{over}");
+        assert_eq!(decompressed_limit(), DEFAULT_DECOMPRESSED_LIMIT);
     }
 
     #[test]

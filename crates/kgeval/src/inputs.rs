@@ -67,20 +67,38 @@ impl SystemInput {
 
 impl<'de> Deserialize<'de> for SystemInput {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(SystemInputVisitor)
+    }
+}
+
+/// `"NAME=PATH"`, `"PATH"` or `{ name = "…", path = "…" }`, told apart by the value's type so
+/// that a table's error names its key (an unknown one is refused, not read as a stem).
+struct SystemInputVisitor;
+
+impl<'de> serde::de::Visitor<'de> for SystemInputVisitor {
+    type Value = SystemInput;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("\"PATH\", \"NAME=PATH\" or a table { name = \"…\", path = \"…\" }")
+    }
+
+    fn visit_str<E: serde::de::Error>(self, text: &str) -> Result<SystemInput, E> {
+        Ok(SystemInput::parse(text))
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<SystemInput, A::Error> {
         #[derive(Deserialize)]
-        #[serde(untagged)]
-        enum Spec {
-            Text(String),
-            Table {
-                name: Option<String>,
-                #[serde(alias = "path")]
-                input: Input,
-            },
+        #[serde(deny_unknown_fields)]
+        struct Table {
+            name: Option<String>,
+            #[serde(alias = "input")]
+            path: Input,
         }
-        Ok(match Spec::deserialize(deserializer)? {
-            Spec::Text(text) => SystemInput::parse(&text),
-            Spec::Table { name, input } => SystemInput { name, input },
-        })
+        let table = Table::deserialize(serde::de::value::MapAccessDeserializer::new(map))?;
+        if table.name.as_deref().is_some_and(|n| n.trim().is_empty()) {
+            return Err(serde::de::Error::custom("found name = \"\", expected a system name"));
+        }
+        Ok(SystemInput { name: table.name, input: table.path })
     }
 }
 
@@ -165,16 +183,51 @@ where
     D: serde::Deserializer<'de>,
     T: Deserialize<'de>,
 {
-    #[derive(Deserialize)]
-    #[serde(untagged)]
-    enum OneOrMany<T> {
-        One(T),
-        Many(Vec<T>),
+    deserializer.deserialize_any(OneOrMany(std::marker::PhantomData))
+}
+
+/// One value or an array of them, told apart by the value's type (no buffering: the item's
+/// own error, with its position, reaches the user).
+struct OneOrMany<T>(std::marker::PhantomData<T>);
+
+impl<'de, T: Deserialize<'de>> serde::de::Visitor<'de> for OneOrMany<T> {
+    type Value = Vec<T>;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("one value or an array of values")
     }
-    Ok(match OneOrMany::deserialize(deserializer)? {
-        OneOrMany::One(one) => vec![one],
-        OneOrMany::Many(many) => many,
-    })
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, seq: A) -> Result<Vec<T>, A::Error> {
+        Vec::<T>::deserialize(serde::de::value::SeqAccessDeserializer::new(seq))
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<Vec<T>, A::Error> {
+        Ok(vec![T::deserialize(serde::de::value::MapAccessDeserializer::new(map))?])
+    }
+
+    fn visit_str<E: serde::de::Error>(self, value: &str) -> Result<Vec<T>, E> {
+        Ok(vec![T::deserialize(serde::de::value::StrDeserializer::new(value))?])
+    }
+
+    fn visit_string<E: serde::de::Error>(self, value: String) -> Result<Vec<T>, E> {
+        Ok(vec![T::deserialize(serde::de::value::StringDeserializer::new(value))?])
+    }
+
+    fn visit_bool<E: serde::de::Error>(self, value: bool) -> Result<Vec<T>, E> {
+        Ok(vec![T::deserialize(serde::de::value::BoolDeserializer::new(value))?])
+    }
+
+    fn visit_i64<E: serde::de::Error>(self, value: i64) -> Result<Vec<T>, E> {
+        Ok(vec![T::deserialize(serde::de::value::I64Deserializer::new(value))?])
+    }
+
+    fn visit_u64<E: serde::de::Error>(self, value: u64) -> Result<Vec<T>, E> {
+        Ok(vec![T::deserialize(serde::de::value::U64Deserializer::new(value))?])
+    }
+
+    fn visit_f64<E: serde::de::Error>(self, value: f64) -> Result<Vec<T>, E> {
+        Ok(vec![T::deserialize(serde::de::value::F64Deserializer::new(value))?])
+    }
 }
 
 /// Deserialises a value through its `from_name` (`mode = "qald3-script"`).

@@ -16,6 +16,7 @@ pub mod pool;
 mod progress;
 pub mod qald;
 pub mod rank;
+mod toml_doc;
 pub mod trec;
 
 use serde::Deserialize;
@@ -122,29 +123,8 @@ impl Task {
     /// [`Error::Invalid`] with the position of the first TOML or schema error; a missing or
     /// unknown family.
     pub fn from_toml(text: &str, file: &str) -> Result<Task, Error> {
-        let (family, masked) = manifest::split_family(text, file)?;
-        let Some(name) = family else {
-            return Err(Error::invalid(format!(
-                "{file}:1:1: found no `family` key, expected family = one of {}",
-                Family::ALL.map(Family::name).join(", ")
-            )));
-        };
-        let family = Family::ALL.into_iter().find(|f| f.name() == name).ok_or_else(|| {
-            let at = text.find(&format!("\"{name}\"")).unwrap_or(0);
-            let (line, column) = kgeval_formats::line_column(text.as_bytes(), at);
-            Error::invalid(format!(
-                "{file}:{line}:{column}: found family {name:?}, expected one of {}",
-                Family::ALL.map(Family::name).join(", ")
-            ))
-        })?;
-        Ok(match family {
-            Family::Align => Task::Align(manifest::from_toml(&masked, file)?),
-            Family::Lexicon => Task::Lexicon(manifest::from_toml(&masked, file)?),
-            Family::Qald => Task::Qald(manifest::from_toml(&masked, file)?),
-            Family::Trec => Task::Trec(manifest::from_toml(&masked, file)?),
-            Family::Kgc => Task::Kgc(Box::new(manifest::from_toml(&masked, file)?)),
-            Family::Rank => Task::Rank(manifest::from_toml(&masked, file)?),
-        })
+        let manifest = toml_doc::TomlManifest::parse(text, file)?;
+        manifest.task(manifest.root(), &[])
     }
 
     /// The task's family.

@@ -52,7 +52,7 @@ fn locate_named(text: &str, message: &str) -> Option<usize> {
 /// [`Error::Format`] when the file cannot be read; as [`from_toml`].
 pub fn read_toml<T: DeserializeOwned>(path: &Path) -> Result<T, Error> {
     let file = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| kgeval_formats::FormatError::io(&file, e))?;
+    let text = kgeval_formats::input::read_text_file(path)?;
     from_toml(&text, &file)
 }
 
@@ -65,54 +65,6 @@ pub fn from_json<T: DeserializeOwned>(text: &str, file: &str) -> Result<T, Error
         .map_err(|e| Error::invalid(format!("{file}:{}:{}: {e}", e.line().max(1), e.column().max(1))))
 }
 
-/// The family a manifest names in a top-level `family = "…"` key, and the text with that key
-/// blanked out (same length, so positions stay), ready for the family's task struct.
-///
-/// # Errors
-/// [`Error::Invalid`] when the text is not TOML.
-pub(crate) fn split_family(text: &str, file: &str) -> Result<(Option<String>, String), Error> {
-    let table: toml::Table = from_toml(text, file)?;
-    let family = match table.get("family") {
-        None => None,
-        Some(toml::Value::String(name)) => Some(name.clone()),
-        Some(other) => {
-            let line = family_line(text).map_or(1, |(i, _)| i + 1);
-            return Err(Error::invalid(format!(
-                "{file}:{line}:1: found family = {other}, expected a family name string"
-            )));
-        }
-    };
-    let mut masked = String::with_capacity(text.len());
-    let blank = family_line(text).map(|(i, _)| i);
-    for (i, line) in text.split_inclusive('\n').enumerate() {
-        if Some(i) == blank {
-            let content = line.trim_end_matches(['\n', '\r']);
-            masked.push('#');
-            masked.extend(std::iter::repeat_n(' ', content.len().saturating_sub(1)));
-            masked.push_str(&line[content.len()..]);
-        } else {
-            masked.push_str(line);
-        }
-    }
-    Ok((family, masked))
-}
-
-/// The index and text of the top-level `family = …` line (before any `[table]` header).
-fn family_line(text: &str) -> Option<(usize, &str)> {
-    for (i, line) in text.lines().enumerate() {
-        let trimmed = line.trim_start();
-        if trimmed.starts_with('[') {
-            return None;
-        }
-        if let Some(rest) = trimmed.strip_prefix("family") {
-            if rest.trim_start().starts_with('=') {
-                return Some((i, line));
-            }
-        }
-    }
-    None
-}
-
 /// Parses a family's manifest into its task struct `T`: a top-level `family` key, if present,
 /// must name `family`; errors point into the file.
 ///
@@ -120,18 +72,22 @@ fn family_line(text: &str) -> Option<(usize, &str)> {
 /// [`Error::Invalid`] with `FILE:LINE:COL` for TOML and schema errors, or a `family` key naming
 /// another family.
 pub fn family_from_toml<T: DeserializeOwned>(text: &str, file: &str, family: crate::Family) -> Result<T, Error> {
-    let (named, masked) = split_family(text, file)?;
-    if let Some(named) = named {
-        if named != family.name() {
-            let line = family_line(text).map_or(1, |(i, _)| i + 1);
-            return Err(Error::invalid(format!(
-                "{file}:{line}:1: found family {named:?}, expected {:?} (this manifest is read by `kgeval {}`)",
-                family.name(),
-                family.name()
-            )));
+    let manifest = crate::toml_doc::TomlManifest::parse(text, file)?;
+    let root = manifest.root();
+    if let Some(named) = manifest.family(root)? {
+        if named != family {
+            return Err(manifest.error(
+                manifest.value_at(root, "family"),
+                &format!(
+                    "found family {:?}, expected {:?} (this manifest is read by `kgeval {}`)",
+                    named.name(),
+                    family.name(),
+                    family.name()
+                ),
+            ));
         }
     }
-    from_toml(&masked, file)
+    manifest.deserialize(root, &["family"])
 }
 
 /// [`family_from_toml`] on a file.
@@ -140,7 +96,7 @@ pub fn family_from_toml<T: DeserializeOwned>(text: &str, file: &str, family: cra
 /// [`Error::Format`] when the file cannot be read; as [`family_from_toml`].
 pub fn read_family_toml<T: DeserializeOwned>(path: &Path, family: crate::Family) -> Result<T, Error> {
     let file = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| kgeval_formats::FormatError::io(&file, e))?;
+    let text = kgeval_formats::input::read_text_file(path)?;
     family_from_toml(&text, &file, family)
 }
 

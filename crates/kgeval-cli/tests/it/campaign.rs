@@ -135,7 +135,10 @@ fn align_oaei2018_equals_the_track_manifest_and_melt() {
         .map(|e| e.expect("entry").file_name().into_string().expect("utf-8"))
         .collect();
     names.sort_unstable();
-    assert_eq!(names, ["anatomy.csv", "conference.csv", "index.html", "report.md", "results.json", "tables.tex"]);
+    assert_eq!(
+        names,
+        [".kgeval-run", "anatomy.csv", "conference.csv", "index.html", "report.md", "results.json", "tables.tex"]
+    );
 }
 
 #[test]
@@ -396,7 +399,7 @@ fn the_directory_is_replaced_whole_or_refused() {
     std::fs::write(out_dir.join("notes.txt"), "mine").expect("write");
     let out = kgeval(&["run", "testdata/campaigns/diso.toml", "-o", out_arg]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("found a directory that is not a `kgeval run` output"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("found a folder that kgeval did not write"));
     assert_eq!(std::fs::read_dir(&out_dir).expect("dir").count(), 1);
     std::fs::remove_file(out_dir.join("notes.txt")).expect("rm");
     // An empty one, then a previous output, are written / replaced as a whole.

@@ -169,9 +169,12 @@ fn options_out_of_range() {
     assert_eq!(fails(dir.path(), &[&a, "--alpha", "1.5"]), "error: --alpha: found 1.5, expected a level in (0, 1)");
     assert_eq!(
         fails(dir.path(), &[&a, "--test", "fisher", "-B", "0"]),
-        "error: --iterations: found 0, expected at least 1"
+        "error: --iterations: found 0, expected 1 to 10000000"
     );
-    assert_eq!(fails(dir.path(), &[&a, "--rbo-p", "1"]), "error: --rbo-p: found 1, expected a persistence in (0, 1)");
+    assert_eq!(
+        fails(dir.path(), &[&a, "--against", &a, "--rbo-p", "1"]),
+        "error: --rbo-p: found 1, expected a persistence in (0, 1), from 1e-6 to 1 - 1e-6"
+    );
     assert_eq!(
         fails(dir.path(), &[&a, "--format", "tsv"]),
         "error: --format tsv: found `kgeval compare`, expected `kgeval trec` (use --format csv)"

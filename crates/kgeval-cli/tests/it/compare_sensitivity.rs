@@ -124,7 +124,10 @@ fn bad_sensitivity_requests_exit_2() {
     write_table(&path);
     let path = path.to_str().expect("utf-8");
     for (args, message) in [
-        (vec!["compare", path, "--sensitivity", "--ratios", "1.5"], "ratio 1.5 is outside (0, 1]"),
+        (
+            vec!["compare", path, "--sensitivity", "--ratios", "1.5"],
+            "--ratios: found the ratio 1.5, expected ratios in (0, 1]",
+        ),
         (vec!["compare", path, "--sensitivity", "--against", path], "give one of them"),
         (vec!["compare", path, "--sensitivity", "--ranks", "A=a.tsv"], "--ranks needs the KGC split"),
         (vec!["compare", path, "--subsets", path], "inputs of --sensitivity"),

@@ -63,14 +63,10 @@ pub fn read_qald_file(path: &Path) -> Result<ReadQald, FormatError> {
 /// # Errors
 /// [`FormatError::Syntax`] when the input is neither well-formed QALD XML nor QALD JSON.
 pub fn read_qald(input: &[u8], file: &str) -> Result<ReadQald, FormatError> {
-    let mut warnings = Warnings::default();
+    let warnings = Warnings::default();
+    // A UTF-8 byte-order mark is skipped, as every input skips it (see `input`).
     let (body, offset) = match input.strip_prefix(b"\xEF\xBB\xBF") {
-        Some(rest) => {
-            warnings.push("qald-bom", || {
-                Diagnostic::warning("qald-bom", "the file starts with a UTF-8 byte order mark").at(at(file, 1, 1))
-            });
-            (rest, 3)
-        }
+        Some(rest) => (rest, 3),
         None => (input, 0),
     };
     utf8_text(file, input)?;

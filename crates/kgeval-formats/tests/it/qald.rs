@@ -80,9 +80,10 @@ fn qald3_dbpedia_test_gold() {
 
 #[test]
 fn qald3_quirks_are_located_warnings() {
+    // Its UTF-8 byte-order mark is skipped without a word, as in every input.
     let mb = read("qald3/musicbrainz-test.xml");
-    assert_eq!(mb.warnings[0].code, "qald-bom");
-    assert_eq!(mb.warnings[0].location.as_ref().map(|l| (l.line, l.column)), Some((1, 1)));
+    assert!(mb.warnings.is_empty(), "{:?}", mb.warnings);
+    assert!(!mb.dataset.questions.is_empty());
     assert!(mb.dataset.questions.iter().all(|q| q.answers.is_none()));
 
     let es = read("qald3/esdbpedia-train-answers.xml");

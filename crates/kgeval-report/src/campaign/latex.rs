@@ -24,7 +24,7 @@ pub fn render_campaign_latex(campaign: &CampaignView) -> String {
     out.push_str("% Compiles as is with pdflatex; to paste a table into a paper, load booktabs and graphicx.\n");
     out.push_str("\\documentclass{article}\n\\usepackage[T1]{fontenc}\n\\usepackage[utf8]{inputenc}\n");
     out.push_str("\\usepackage{booktabs}\n\\usepackage{graphicx}\n\\begin{document}\n");
-    let _ = writeln!(out, "\\section*{{{}}}", latex_escape(&campaign.title));
+    let _ = writeln!(out, "\\section*{{{}}}", latex_breakable(&campaign.title));
     // Meta-evaluations of published tables have no systems × metrics table: the web page
     // shows them; the discriminative power of published p-values is a table of its own.
     for task in campaign.tasks.iter().filter(|t| t.table.is_some() || t.error.is_some()) {
@@ -47,11 +47,11 @@ fn task_latex(out: &mut String, task: &TaskView) {
         let error = task.error.as_deref().unwrap_or("no result");
         let _ = writeln!(
             out,
-            "\\noindent Task \\texttt{{{}}} ({}) failed: {}\\par",
-            latex_escape(&task.name),
+            "\\begin{{sloppypar}}\\noindent Task \\texttt{{{}}} ({}) failed: {}\\end{{sloppypar}}",
+            latex_breakable(&task.name),
             task.family,
-            // Paths break after their slashes rather than run into the margin.
-            latex_escape(error).replace('/', "/\\allowbreak{}")
+            // Paths and IRIs break anywhere rather than run into the margin.
+            latex_breakable(error)
         );
         return;
     };
@@ -117,9 +117,9 @@ fn power_latex(out: &mut String, task: &TaskView, power: &PowerTable, n: usize) 
          (taken as published, no test run by kgeval): pairs with $p < {}$ and $p < 0.01$, the area under the p-value \
          curve sorted in descending order (smaller is more discriminative) and the median $p$. Best value per \
          column in bold.}}",
-        latex_escape(&power.name),
+        latex_breakable(&power.name),
         power.systems,
-        latex_escape(&task.name),
+        latex_breakable(&task.name),
         power.alpha
     );
     let _ = writeln!(out, "\\label{{tab:{}-{n}}}", label_key(&task.name));
@@ -162,7 +162,7 @@ fn latex_scientific(value: f64) -> String {
 }
 
 fn caption(task: &TaskView, table: &ResultTable) -> String {
-    let mut text = format!("Task {} ({}).", latex_escape(&task.name), task.family);
+    let mut text = format!("Task {} ({}).", latex_breakable(&task.name), task.family);
     text.push_str(" Best value per column in bold ($\\uparrow$ higher is better, $\\downarrow$ lower is better).");
     if let Some(significance) = &table.significance {
         let _ = write!(
@@ -175,7 +175,7 @@ fn caption(task: &TaskView, table: &ResultTable) -> String {
         let conventions: Vec<String> = task
             .caption_conventions
             .iter()
-            .map(|(key, value)| format!("{} {}", latex_escape(key), latex_escape(value)))
+            .map(|(key, value)| format!("{} {}", latex_escape(key), latex_breakable(value)))
             .collect();
         let _ = write!(text, " Conventions: {}.", conventions.join("; "));
     }
@@ -246,6 +246,67 @@ pub fn latex_escape(text: &str) -> String {
         }
     }
     out
+}
+
+/// Tokens (runs without white space) up to this many characters are left whole.
+const SHORT_TOKEN: usize = 24;
+/// The longest run of characters [`latex_breakable`] leaves without a place to break.
+const LONGEST_UNBROKEN: usize = 16;
+
+/// [`latex_escape`] for running text that may hold paths, IRIs or file names (error lines,
+/// captions, headings): in a token longer than 24 characters a line may break after each
+/// `/`, `#`, `_`, `:`, `=`, `?` and `&`, and inside any run of more than 16 characters without
+/// such a place, so no token, however long the folder it names, runs into the margin. Shorter
+/// tokens (names, numbers) are left whole.
+///
+/// ```
+/// use kgeval_report::campaign::latex_breakable;
+/// assert_eq!(latex_breakable("task_1 failed"), r"task\_1 failed");
+/// assert_eq!(
+///     latex_breakable("/home/someone/campaigns/x.tsv"),
+///     r"/\allowbreak{}home/\allowbreak{}someone/\allowbreak{}campaigns/\allowbreak{}x.tsv"
+/// );
+/// let long = latex_breakable(&"a".repeat(40));
+/// assert_eq!(long.matches(r"\allowbreak{}").count(), 2);
+/// ```
+#[must_use]
+pub fn latex_breakable(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() * 2);
+    let mut token = String::new();
+    for c in text.chars() {
+        if c.is_whitespace() {
+            push_token(&mut out, &token);
+            token.clear();
+            out.push_str(&latex_escape(c.encode_utf8(&mut [0; 4])));
+        } else {
+            token.push(c);
+        }
+    }
+    push_token(&mut out, &token);
+    out
+}
+
+/// One token of [`latex_breakable`], escaped, with places to break when it is long.
+fn push_token(out: &mut String, token: &str) {
+    if token.chars().count() <= SHORT_TOKEN {
+        out.push_str(&latex_escape(token));
+        return;
+    }
+    let mut run = 0;
+    let mut buffer = [0u8; 4];
+    for c in token.chars() {
+        if run == LONGEST_UNBROKEN {
+            out.push_str("\\allowbreak{}");
+            run = 0;
+        }
+        out.push_str(&latex_escape(c.encode_utf8(&mut buffer)));
+        if matches!(c, '/' | '#' | '_' | ':' | '=' | '?' | '&') {
+            out.push_str("\\allowbreak{}");
+            run = 0;
+        } else {
+            run += 1;
+        }
+    }
 }
 
 fn symbol(c: char) -> Option<&'static str> {
@@ -385,8 +446,9 @@ mod tests {
         task_latex(&mut out, &view);
         assert_eq!(
             out,
-            "% Task conf_2018 #1 (align)\n\\noindent Task \\texttt{conf\\_2018 \\#1} (align) failed: \
-             a.rdf:3:1: found \\textless{}x\\textgreater{}, expected \\textless{}Cell\\textgreater{}\\par\n"
+            "% Task conf_2018 #1 (align)\n\\begin{sloppypar}\\noindent Task \\texttt{conf\\_2018 \\#1} (align) \
+             failed: a.rdf:3:1: found \\textless{}x\\textgreater{}, expected \\textless{}Cell\\textgreater{}\
+             \\end{sloppypar}\n"
         );
     }
 }

@@ -11,7 +11,7 @@ use kgeval_model::metric_names::Direction;
 use serde::Serialize;
 
 pub use html::{power_element_id, render_campaign_html, task_element_id};
-pub use latex::{latex_escape, render_campaign_latex};
+pub use latex::{latex_breakable, latex_escape, render_campaign_latex};
 pub use plot::render_plot_svg;
 
 /// Decimals of the values in the LaTeX and HTML tables (the best value is decided on the
@@ -152,7 +152,7 @@ impl ResultTable {
     #[must_use]
     pub fn is_best(&self, system: usize, column: usize, decimals: usize) -> bool {
         let Some(col) = self.columns.get(column) else { return false };
-        let printed = |v: f64| -> Option<f64> { format!("{v:.decimals$}").parse::<f64>().ok() };
+        let printed = |v: f64| -> Option<f64> { crate::format_fixed(v, decimals).parse::<f64>().ok() };
         let Some(value) = self.values.get(system).and_then(|row| row.get(column)).copied().flatten().and_then(printed)
         else {
             return false;

@@ -1,15 +1,15 @@
 //! A campaign manifest: `title`, `[[task]]` tables (a name, a family's task fields, an optional
 //! `compare = {…}`) and `[[compare]]` tables (meta-evaluations of published score tables).
 //!
-//! Each task's fields are read by [`Task::from_toml`] and each `[[compare]]` table by the
-//! `kgeval compare` manifest reader, on a copy of the manifest where every line but the
-//! table's own is blank: their errors point into the manifest (`FILE:LINE:COL`).
+//! The manifest is parsed once by the TOML library (`toml_edit`, which keeps every key's and
+//! value's place); each table is deserialised on its own with `deny_unknown_fields`, so every
+//! error points into the manifest (`FILE:LINE:COL`) whatever TOML form wrote it. Every option a
+//! table names is read or refused, and every range is checked here, before anything runs.
 
 use std::path::{Path, PathBuf};
 
-use serde::Deserialize as _;
-
-use crate::compare::CompareTask;
+use crate::compare::{CompareMode, CompareTask};
+use crate::toml_doc::{ManifestTable, TomlManifest};
 use crate::{Error, Task};
 
 /// A campaign as its manifest describes it: tasks and comparisons, paths resolved against
@@ -94,40 +94,11 @@ const INPUT_KEYS: [&str; 13] = [
     "pvalues",
 ];
 
-/// A header line's table path (`task`, `task.pair`) and whether it is an array (`[[…]]`).
-fn header(line: &str) -> Option<(String, bool)> {
-    let trimmed = line.trim();
-    let (inner, array) = if let Some(rest) = trimmed.strip_prefix("[[") {
-        (rest.split("]]").next()?, true)
-    } else if let Some(rest) = trimmed.strip_prefix('[') {
-        (rest.split(']').next()?, false)
-    } else {
-        return None;
-    };
-    let path: String = inner.split('.').map(|p| p.trim().trim_matches('"')).collect::<Vec<_>>().join(".");
-    Some((path, array))
-}
+/// The longest task or comparison name: it names a CSV file (`NAME.csv`).
+pub const MAX_NAME_LENGTH: usize = 100;
 
-/// The key a `key = value` line sets (before any table header), if any.
-fn line_key(line: &str) -> Option<&str> {
-    let trimmed = line.trim_start();
-    let end = trimmed.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))?;
-    trimmed[end..].trim_start().starts_with('=').then_some(&trimmed[..end])
-}
-
-/// One `[[task]]` or `[[compare]]` table: its kind, its first and past-the-end lines.
-#[derive(Debug, Clone, Copy)]
-struct Segment {
-    task: bool,
-    start: usize,
-    end: usize,
-}
-
-/// Where a position is reported: `FILE:LINE:COL` of byte offset `at` in `text`.
-fn at(file: &str, text: &str, offset: usize) -> String {
-    let (line, column) = kgeval_formats::line_column(text.as_bytes(), offset);
-    format!("{file}:{line}:{column}")
-}
+/// Keys whose empty list would silently mean "the defaults": refused instead.
+const LIST_KEYS: [&str; 4] = ["metrics", "metric", "measures", "measure"];
 
 impl Campaign {
     /// Reads a campaign manifest.
@@ -135,8 +106,7 @@ impl Campaign {
     /// # Errors
     /// [`Error::Format`] when the file cannot be read; as [`Campaign::from_toml`].
     pub fn read(path: &Path) -> Result<Campaign, Error> {
-        let file = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|e| kgeval_formats::FormatError::io(&file, e))?;
+        let text = kgeval_formats::input::read_text_file(path)?;
         Campaign::from_toml(&text, path)
     }
 
@@ -145,314 +115,207 @@ impl Campaign {
     ///
     /// # Errors
     /// [`Error::Invalid`]: TOML syntax; an unknown key; a task without a name or family, or of
-    /// an unknown family; a field its family does not know; a duplicate name; `against`
-    /// naming no task, or a cycle of `against`; an input file that does not exist.
+    /// an unknown family; a field its family does not know; an option the comparison would not
+    /// read or out of its range; a duplicate or unusable name; `against` naming no task, or a
+    /// cycle of `against`; an input file that does not exist.
     pub fn from_toml(text: &str, path: &Path) -> Result<Campaign, Error> {
         let file = path.display().to_string();
         let base = path.parent().unwrap_or(Path::new(""));
-        let table: toml::Table = crate::from_toml(text, &file)?;
-        let lines: Vec<&str> = text.split('\n').collect();
-        let offset_of_line = |i: usize| lines[..i].iter().map(|l| l.len() + 1).sum::<usize>();
-        // Top-level keys first, then the tables.
-        let mut segments: Vec<Segment> = Vec::new();
-        let mut in_header = false;
-        for (i, line) in lines.iter().enumerate() {
-            if let Some((path, array)) = header(line) {
-                in_header = true;
-                let top = path.split('.').next().unwrap_or("");
-                let column = line.len() - line.trim_start().len();
-                let here = || at(&file, text, offset_of_line(i) + column);
-                match (top, path.contains('.'), array) {
-                    ("task" | "compare", false, true) => {
-                        if let Some(last) = segments.last_mut() {
-                            last.end = i;
-                        }
-                        segments.push(Segment { task: top == "task", start: i, end: lines.len() });
-                    }
-                    ("task", true, _) if segments.last().is_some_and(|s| s.task) => {}
-                    ("compare", true, _) if segments.last().is_some_and(|s| !s.task) => {}
-                    ("task" | "compare", false, false) => {
-                        return Err(Error::invalid(format!(
-                            "{}: found [{top}], expected [[{top}]] (one table per {top}, each with a name)",
-                            here()
-                        )));
-                    }
-                    _ => {
-                        return Err(Error::invalid(format!(
-                            "{}: found table [{path}], expected [[task]] or [[compare]]",
-                            here()
-                        )));
-                    }
-                }
-            } else if !in_header {
-                if let Some(key) = line_key(line) {
-                    if !["title", "task", "compare"].contains(&key) {
-                        let column = line.len() - line.trim_start().len();
-                        return Err(Error::invalid(format!(
-                            "{}: unknown key `{key}`, expected title, [[task]] or [[compare]]",
-                            at(&file, text, offset_of_line(i) + column)
-                        )));
-                    }
-                }
+        let manifest = TomlManifest::parse(text, &file)?;
+        let root = manifest.root();
+        for (key, _) in root.table.iter() {
+            if !["title", "task", "compare"].contains(&key) {
+                return Err(manifest.error(
+                    manifest.key_at(root, key),
+                    &format!("found the key {}, expected title, [[task]] or [[compare]]", kgeval_formats::echo(key)),
+                ));
             }
         }
-        let title = match table.get("title") {
+        let title = match manifest.string(root, "title")? {
+            Some(title) => title.to_owned(),
             None => path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default(),
-            Some(toml::Value::String(title)) => title.clone(),
-            Some(other) => {
-                let offset = text.find("title").unwrap_or(0);
-                return Err(Error::invalid(format!(
-                    "{}: found title = {other}, expected a string",
-                    at(&file, text, offset)
-                )));
-            }
         };
-        if segments.is_empty() {
-            return Err(Error::invalid(format!("{file}:1:1: found no [[task]] or [[compare]], expected at least one")));
+        let task_tables = manifest.tables(root, "task")?;
+        let compare_tables = manifest.tables(root, "compare")?;
+        if task_tables.is_empty() && compare_tables.is_empty() {
+            return Err(manifest.error(None, "found no [[task]] or [[compare]], expected at least one"));
         }
-        let reader = Reader { file: &file, text, lines: &lines, base };
+        let reader = Reader { manifest: &manifest, text, base };
         let mut campaign = Campaign { title, manifest: path.to_path_buf(), tasks: Vec::new(), comparisons: Vec::new() };
         let mut names: Vec<String> = Vec::new();
         let mut against_at: Vec<Option<usize>> = Vec::new();
-        for segment in &segments {
-            let name = reader.name(segment, &names)?;
+        for table in task_tables {
+            let name = reader.name(table, "task", &names)?;
             names.push(name.clone());
-            if segment.task {
-                let (task, compare, against_offset) = reader.task(segment)?;
-                campaign.tasks.push(CampaignTask { name, task, compare });
-                against_at.push(against_offset);
-            } else {
-                campaign.comparisons.push(CampaignComparison { name, task: reader.comparison(segment)? });
-            }
+            let (task, compare, against) = reader.task(table)?;
+            campaign.tasks.push(CampaignTask { name, task, compare });
+            against_at.push(against);
         }
-        check_against(&campaign, &against_at, &file, text)?;
+        for table in compare_tables {
+            let name = reader.name(table, "compare", &names)?;
+            names.push(name.clone());
+            campaign.comparisons.push(CampaignComparison { name, task: reader.comparison(table)? });
+        }
+        check_against(&campaign, &against_at, &manifest)?;
         Ok(campaign)
     }
 }
 
 /// Reads the tables of one manifest.
 struct Reader<'a> {
-    file: &'a str,
+    manifest: &'a TomlManifest<'a>,
     text: &'a str,
-    lines: &'a [&'a str],
     base: &'a Path,
 }
 
 impl Reader<'_> {
-    fn offset_of_line(&self, i: usize) -> usize {
-        self.lines[..i].iter().map(|l| l.len() + 1).sum::<usize>().min(self.text.len())
-    }
-
-    /// `FILE:LINE:COL` of the first non-blank character of line `i`.
-    fn line_at(&self, i: usize) -> String {
-        let line = self.lines[i];
-        at(self.file, self.text, self.offset_of_line(i) + line.len() - line.trim_start().len())
-    }
-
-    /// The line of `key = …` at the table's own level (before its first sub-table).
-    fn key_line(&self, segment: &Segment, key: &str) -> Option<usize> {
-        (segment.start + 1..segment.end)
-            .take_while(|&i| header(self.lines[i]).is_none())
-            .find(|&i| line_key(self.lines[i]) == Some(key))
-    }
-
-    /// `FILE:LINE:COL` of the value of `key` in the table (else of its header).
-    fn value_at(&self, segment: &Segment, key: &str) -> String {
-        match self.key_line(segment, key) {
-            Some(i) => {
-                let line = self.lines[i];
-                let eq = line.find('=').unwrap_or(0);
-                let value = eq + 1 + (line[eq + 1..].len() - line[eq + 1..].trim_start().len());
-                at(self.file, self.text, self.offset_of_line(i) + value)
-            }
-            None => self.line_at(segment.start),
-        }
-    }
-
-    /// The manifest with every line blank but the table's own, its header blank, its
-    /// sub-table headers re-rooted (`[[task.pair]]` → `[[pair]]`) and the lines of `drop`
-    /// (keys at its own level, and sub-tables named so) blank: same lines, same columns.
-    fn masked(&self, segment: &Segment, drop: &[&str]) -> String {
-        let root = if segment.task { "task." } else { "compare." };
-        let mut out = String::with_capacity(self.text.len());
-        let mut dropping = false;
-        let mut own_level = true;
-        for (i, line) in self.lines.iter().enumerate() {
-            if i > 0 {
-                out.push('\n');
-            }
-            if i <= segment.start || i >= segment.end {
-                continue;
-            }
-            if let Some((path, _)) = header(line) {
-                own_level = false;
-                let sub = path.strip_prefix(root).unwrap_or(&path);
-                dropping = drop.contains(&sub.split('.').next().unwrap_or(""));
-                if !dropping {
-                    out.push_str(&line.replacen(root, "", 1));
-                }
-                continue;
-            }
-            let dropped_key = own_level && line_key(line).is_some_and(|k| drop.contains(&k));
-            if !dropping && !dropped_key {
-                out.push_str(line);
-            }
-        }
-        out
-    }
-
-    /// The table's `name`: present, a string of letters, digits, `.`, `_`, `-`, new.
-    fn name(&self, segment: &Segment, seen: &[String]) -> Result<String, Error> {
-        let kind = if segment.task { "task" } else { "compare" };
-        let Some(i) = self.key_line(segment, "name") else {
-            return Err(Error::invalid(format!(
-                "{}: found a [[{kind}]] without a name, expected name = \"…\"",
-                self.line_at(segment.start)
-            )));
+    /// The table's `name`: present, a string of letters, digits, `.`, `_`, `-` (it names a
+    /// file), at most [`MAX_NAME_LENGTH`] characters, new (also ignoring case: two files
+    /// differing only in case are one file on some systems).
+    fn name(&self, table: ManifestTable<'_>, kind: &str, seen: &[String]) -> Result<String, Error> {
+        let m = self.manifest;
+        let Some(name) = m.string(table, "name")? else {
+            return Err(m.error(table.span, &format!("found a [[{kind}]] without a name, expected name = \"…\"")));
         };
-        let value: toml::Table = crate::from_toml(self.lines[i], self.file)
-            .map_err(|_| Error::invalid(format!("{}: expected name = \"…\"", self.value_at(segment, "name"))))?;
-        let where_ = self.value_at(segment, "name");
-        let name = match value.get("name") {
-            Some(toml::Value::String(name)) => name.clone(),
-            _ => {
-                return Err(Error::invalid(format!(
-                    "{where_}: found a name that is not a string, expected name = \"…\""
-                )))
-            }
-        };
+        let at = m.value_at(table, "name");
         let valid = name.chars().next().is_some_and(|c| c.is_ascii_alphanumeric())
             && name.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'));
         if !valid {
-            return Err(Error::invalid(format!(
-                "{where_}: found name {name:?}, expected letters, digits, '.', '_' or '-' (it names the task's CSV file)"
-            )));
+            return Err(m.error(
+                at,
+                &format!(
+                    "found name {}, expected letters, digits, '.', '_' or '-' (it names the task's CSV file)",
+                    kgeval_formats::echo(name)
+                ),
+            ));
         }
-        if seen.contains(&name) {
-            return Err(Error::invalid(format!(
-                "{where_}: duplicate task name {name:?}, expected each [[task]] and [[compare]] name once"
-            )));
+        if name.len() > MAX_NAME_LENGTH {
+            return Err(
+                m.error(at, &format!("found a name of {} characters, expected at most {MAX_NAME_LENGTH}", name.len()))
+            );
         }
-        Ok(name)
+        if let Some(other) = seen.iter().find(|s| s.eq_ignore_ascii_case(name)) {
+            let case = if other == name { String::new() } else { format!(" (as {other:?}, but for case)") };
+            return Err(m.error(
+                at,
+                &format!("duplicate task name {name:?}{case}, expected each [[task]] and [[compare]] name once"),
+            ));
+        }
+        Ok(name.to_owned())
     }
 
-    /// A `[[task]]`: the family's task, its `compare`, and the offset of its `against` value.
-    fn task(&self, segment: &Segment) -> Result<(Task, Option<TaskCompare>, Option<usize>), Error> {
-        if self.key_line(segment, "family").is_none() {
-            return Err(Error::invalid(format!(
-                "{}: found a [[task]] without a family, expected family = one of {}",
-                self.line_at(segment.start),
-                crate::Family::ALL.map(crate::Family::name).join(", ")
-            )));
+    /// An empty `metrics = []` (or `measures`) would fall back to the defaults: refused.
+    fn refuse_empty_lists(&self, table: ManifestTable<'_>) -> Result<(), Error> {
+        for key in LIST_KEYS {
+            if table.table.get(key).and_then(toml_edit::Item::as_array).is_some_and(toml_edit::Array::is_empty) {
+                return Err(self.manifest.error(
+                    self.manifest.value_at(table, key),
+                    &format!("found {key} = [], expected at least one (leave the key out for the defaults)"),
+                ));
+            }
         }
-        let masked = self.masked(segment, &["name", "compare"]);
-        let task = Task::from_toml(&masked, self.file)?.resolved(self.base);
-        self.check_inputs(segment, &task.input_paths())?;
-        let own = self.masked(segment, &[]);
-        let table: toml::Table = crate::from_toml(&own, self.file)?;
-        let Some(compare) = table.get("compare") else { return Ok((task, None, None)) };
-        let compare_at = self.value_at(segment, "compare");
-        let toml::Value::Table(compare) = compare else {
-            return Err(Error::invalid(format!("{compare_at}: found compare = {compare}, expected a table {{ … }}")));
-        };
-        // The text of the compare table alone (inline, or its [task.compare] lines).
-        let region = self.compare_region(segment);
-        let locate = |needle: &str| -> String {
-            let (start, end) = region;
-            match self.text[start..end].find(needle) {
-                Some(i) => at(self.file, self.text, start + i),
-                None => compare_at.clone(),
-            }
-        };
-        let mut options = compare.clone();
-        let against = match options.remove("against") {
-            None => None,
-            Some(toml::Value::String(name)) => {
-                Some((name, region.0 + self.text[region.0..region.1].find("against").unwrap_or(0)))
-            }
-            Some(other) => {
-                return Err(Error::invalid(format!(
-                    "{}: found against = {other}, expected the name of another task",
-                    locate("against")
-                )))
-            }
-        };
-        if let Some(key) = INPUT_KEYS.iter().find(|k| options.contains_key(**k)) {
-            return Err(Error::invalid(format!(
-                "{}: found `{key}` in a task's compare, expected none: it compares the task's own systems \
-                 (a [[compare]] table reads files)",
-                locate(key)
-            )));
-        }
-        let compare_task = CompareTask::deserialize(toml::Value::Table(options)).map_err(|e| {
-            let message = e.message().trim_end().to_owned();
-            let between = |prefix: &str, end: char| {
-                let rest = &message[message.find(prefix)? + prefix.len()..];
-                Some(rest[..rest.find(end)?].to_owned())
-            };
-            let named = between("found \"", '"')
-                .or_else(|| between("unknown variant `", '`'))
-                .map(|value| format!("\"{value}\""))
-                .or_else(|| between("unknown field `", '`'))
-                .unwrap_or_else(|| "compare".to_owned());
-            Error::invalid(format!("{}: {message}", locate(&named)))
-        })?;
-        let against_offset = against.as_ref().map(|(_, offset)| *offset);
-        Ok((task, Some(TaskCompare { task: compare_task, against: against.map(|(n, _)| n) }), against_offset))
+        Ok(())
     }
 
-    /// The byte range of a task's compare: its `compare = {…}` line, or its `[task.compare]`
-    /// table's lines.
-    fn compare_region(&self, segment: &Segment) -> (usize, usize) {
-        if let Some(i) = self.key_line(segment, "compare") {
-            return (self.offset_of_line(i), self.offset_of_line(i) + self.lines[i].len());
+    /// A `[[task]]`: the family's task, its `compare`, and the place of its `against` value.
+    fn task(&self, table: ManifestTable<'_>) -> Result<(Task, Option<TaskCompare>, Option<usize>), Error> {
+        let m = self.manifest;
+        if table.table.get("family").is_none() {
+            return Err(m.error(
+                table.span,
+                &format!(
+                    "found a [[task]] without a family, expected family = one of {}",
+                    crate::Family::ALL.map(crate::Family::name).join(", ")
+                ),
+            ));
         }
-        let start = (segment.start + 1..segment.end)
-            .find(|&i| header(self.lines[i]).is_some_and(|(p, _)| p == "task.compare"))
-            .unwrap_or(segment.start);
-        let end = (start + 1..segment.end).find(|&i| header(self.lines[i]).is_some()).unwrap_or(segment.end);
-        (self.offset_of_line(start), self.offset_of_line(end))
+        self.refuse_empty_lists(table)?;
+        let task = m.task(table, &["name", "compare"])?.resolved(self.base);
+        self.check_inputs(table, &task.input_paths())?;
+        let Some(compare) = m.table(table, "compare")? else { return Ok((task, None, None)) };
+        let against_at = m.value_at(compare, "against");
+        let against = m.string(compare, "against")?.map(str::to_owned);
+        let given: Vec<&str> = compare.table.iter().map(|(key, _)| key).filter(|k| *k != "against").collect();
+        if let Some(key) = given.iter().find(|k| INPUT_KEYS.contains(k)) {
+            return Err(m.error(
+                m.key_at(compare, key),
+                &format!(
+                    "found `{key}` in a task's compare, expected none: it compares the task's own systems \
+                     (a [[compare]] table reads files)"
+                ),
+            ));
+        }
+        self.refuse_empty_lists(compare)?;
+        let options: CompareTask = m.deserialize(compare, &["against"])?;
+        let mode = if against.is_some() { CompareMode::Agreement } else { CompareMode::Significance };
+        self.check_options(compare, &options, mode, &given)?;
+        let against_at = against.as_ref().and(against_at);
+        Ok((task, Some(TaskCompare { task: options, against }), against_at))
+    }
+
+    /// Every option given is read by the comparison's mode, and within its range.
+    fn check_options(
+        &self,
+        table: ManifestTable<'_>,
+        task: &CompareTask,
+        mode: CompareMode,
+        given: &[&str],
+    ) -> Result<(), Error> {
+        let m = self.manifest;
+        if let Some(key) = CompareTask::unread_option(mode, given) {
+            return Err(m.error(
+                m.key_at(table, key),
+                &format!(
+                    "found `{key}`, which {} does not read, expected only {}",
+                    mode.description(),
+                    mode.options().join(", ")
+                ),
+            ));
+        }
+        task.check_ranges().map_err(|e| m.error(m.value_at(table, e.key), &format!("{}: {}", e.key, e.message)))
     }
 
     /// A `[[compare]]`: `kgeval compare`'s task, paths resolved.
-    fn comparison(&self, segment: &Segment) -> Result<CompareTask, Error> {
-        let masked = self.masked(segment, &["name"]);
-        let task: CompareTask = crate::from_toml(&masked, self.file)?;
+    fn comparison(&self, table: ManifestTable<'_>) -> Result<CompareTask, Error> {
+        self.refuse_empty_lists(table)?;
+        let task: CompareTask = self.manifest.deserialize(table, &["name"])?;
+        let given: Vec<&str> = table.table.iter().map(|(key, _)| key).collect();
+        self.check_options(table, &task, task.mode(), &given)?;
         let task = task.resolved(self.base);
-        self.check_inputs(segment, &task.input_paths())?;
+        self.check_inputs(table, &task.input_paths())?;
         Ok(task)
     }
 
     /// Every input of a table exists, else `FILE:LINE:COL` of where the table names it.
-    fn check_inputs(&self, segment: &Segment, paths: &[PathBuf]) -> Result<(), Error> {
+    fn check_inputs(&self, table: ManifestTable<'_>, paths: &[PathBuf]) -> Result<(), Error> {
         for path in paths {
-            if path.exists() {
+            if path.is_file() || path.as_os_str() == "-" {
                 continue;
             }
             let written = path.strip_prefix(self.base).unwrap_or(path).to_string_lossy().into_owned();
-            let (start, end) = (self.offset_of_line(segment.start), self.offset_of_line(segment.end));
-            let where_ = match self.text[start..end].find(&written) {
-                Some(i) => at(self.file, self.text, start + i),
-                None => self.line_at(segment.start),
-            };
-            return Err(Error::invalid(format!(
-                "{where_}: found no file {}, expected an existing input (paths are relative to the manifest)",
-                path.display()
-            )));
+            // The first place the table (or a later one) writes it, else the table's.
+            let from = table.span.unwrap_or(0);
+            let at = self.text.get(from..).and_then(|rest| rest.find(&written)).map(|i| from + i).or(table.span);
+            let found = if path.exists() { "found no regular file" } else { "found no file" };
+            return Err(self.manifest.error(
+                at,
+                &format!("{found} {}, expected an existing input (paths are relative to the manifest)", path.display()),
+            ));
         }
         Ok(())
     }
 }
 
 /// Every `against` names another task, and no task's comparison waits for itself.
-fn check_against(campaign: &Campaign, offsets: &[Option<usize>], file: &str, text: &str) -> Result<(), Error> {
+fn check_against(campaign: &Campaign, places: &[Option<usize>], manifest: &TomlManifest<'_>) -> Result<(), Error> {
     let index_of = |name: &str| campaign.tasks.iter().position(|t| t.name == name);
     for (i, task) in campaign.tasks.iter().enumerate() {
         let Some(against) = task.compare.as_ref().and_then(|c| c.against.as_deref()) else { continue };
-        let where_ = at(file, text, offsets[i].unwrap_or(0));
+        let where_ = manifest.at(places[i]);
         if index_of(against).is_none() {
             return Err(Error::invalid(format!(
-                "{where_}: found against = {against:?}, expected the name of a [[task]] ({})",
+                "{where_}: found against = {}, expected the name of a [[task]] ({})",
+                kgeval_formats::echo(against),
                 campaign.tasks.iter().map(|t| t.name.as_str()).collect::<Vec<_>>().join(", ")
             )));
         }
@@ -525,7 +388,7 @@ mod tests {
         let text = format!("[[task]]\nname = \"a\"\n{TREC}compare = {{ against = \"b\" }}\n[[task]]\nname = \"b\"\n{TREC}compare = {{ against = \"a\" }}\n");
         assert_eq!(
             error(&text),
-            format!("{FILE}:6:13: found a cycle of against: a → b → a, expected each task compared with one that does not wait for it")
+            format!("{FILE}:6:23: found a cycle of against: a → b → a, expected each task compared with one that does not wait for it")
         );
     }
 }

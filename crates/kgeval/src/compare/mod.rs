@@ -8,6 +8,7 @@
 mod agree;
 mod inputs;
 mod memory;
+mod options;
 mod published;
 mod run;
 mod sensitivity;
@@ -28,6 +29,7 @@ pub use kgeval_model::meta::compare::{CompareConventions, CompareResult, MetricC
 pub use kgeval_model::meta::sensitivity::{Sensitivity, SubsetSource};
 pub use kgeval_model::meta::significance::{Correction, SignificanceTest};
 pub use memory::NamedTable;
+pub use options::{CompareMode, OptionError, COMPARE_OPTIONS, MAX_ITERATIONS, MAX_RATIOS, MAX_REPEATS, MIN_RBO_P};
 pub use published::PVALUES_FORMAT;
 pub use run::{CompareEvaluation, EVALUATION_FORMAT, MISSING_VALUES, PARTIAL_METRICS};
 

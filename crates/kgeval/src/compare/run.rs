@@ -229,16 +229,7 @@ impl CompareTask {
     }
 
     fn check_options(&self) -> Result<(), Error> {
-        if !(self.alpha > 0.0 && self.alpha < 1.0) {
-            return Err(Error::invalid(format!("--alpha: found {}, expected a level in (0, 1)", self.alpha)));
-        }
-        if self.iterations == Some(0) {
-            return Err(Error::invalid("--iterations: found 0, expected at least 1"));
-        }
-        if !(self.rbo_p > 0.0 && self.rbo_p < 1.0) {
-            return Err(Error::invalid(format!("--rbo-p: found {}, expected a persistence in (0, 1)", self.rbo_p)));
-        }
-        Ok(())
+        self.check_ranges().map_err(|e| Error::invalid(format!("--{}: {}", e.key.replace('_', "-"), e.message)))
     }
 
     /// One metric: the test over every pair, the leaderboard and the discriminative power.

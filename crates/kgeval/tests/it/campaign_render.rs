@@ -20,15 +20,21 @@ fn task(toml: &str, base: &Path) -> Task {
     Task::from_toml(toml, "task.toml").expect("task").resolved(base)
 }
 
-fn outcome(name: &str, task: &Task, compare: Option<CompareTask>) -> TaskOutcome {
+fn outcome(name: &str, task: &Task, compare: Option<CompareTask>, root: &Path) -> TaskOutcome {
     let evaluation = task.run(&NoProgress);
-    let compare = compare.filter(|_| evaluation.is_ok()).map(|c| c.resolved(&root()).run(&NoProgress));
+    let compare = compare.filter(|_| evaluation.is_ok()).map(|c| c.resolved(root).run(&NoProgress));
     TaskOutcome { name: name.to_owned(), family: task.family(), evaluation, compare }
 }
 
 /// Six tasks of five families, three meta-evaluations, one failing task.
 pub(crate) fn campaign() -> CampaignOutcome {
-    let root = root();
+    campaign_under(&root())
+}
+
+/// [`campaign`] with every input read from `root` (a folder holding `testdata`, the
+/// repository's or a link to it): errors name paths under it.
+fn campaign_under(root: &Path) -> CampaignOutcome {
+    let root = root.to_path_buf();
     let align = task(
         &format!(
             r#"family = "align"
@@ -98,12 +104,12 @@ systems = ["testdata/lemon/no-such-system.ttl"]
     CampaignOutcome {
         title: "Render test: OAEI & TREC_eval #1".to_owned(),
         tasks: vec![
-            outcome("conference", &align, None),
-            outcome("trec_eval test", &trec, Some(trec_compare)),
-            outcome("diso task 2", &rank, None),
-            outcome("kgc mini", &kgc, None),
-            outcome("broken", &broken, None),
-            outcome("trec sensitivity", &trec, Some(sensitivity)),
+            outcome("conference", &align, None, &root),
+            outcome("trec_eval test", &trec, Some(trec_compare), &root),
+            outcome("diso task 2", &rank, None, &root),
+            outcome("kgc mini", &kgc, None, &root),
+            outcome("broken", &broken, None, &root),
+            outcome("trec sensitivity", &trec, Some(sensitivity), &root),
         ],
         manifest: root.join("render-test.toml"),
         comparisons: vec![
@@ -166,8 +172,10 @@ fn latex_tables_carry_the_published_numbers() {
     assert_eq!(tex.matches("\\toprule").count(), 6);
 }
 
-/// The document compiles with pdflatex (Debian `texlive-latex-recommended`); skipped with a
-/// printed reason when pdflatex is absent.
+/// The document compiles with pdflatex (Debian `texlive-latex-recommended`) without an
+/// overfull line, whether the inputs lie under a short folder or a 200-character one (the
+/// failing task's error names them): the result may not depend on where the repository is.
+/// Skipped with a printed reason when pdflatex is absent.
 #[test]
 fn latex_compiles_with_pdflatex() {
     if Command::new("pdflatex").arg("--version").output().is_err() {
@@ -175,21 +183,34 @@ fn latex_compiles_with_pdflatex() {
         return;
     }
     let dir = tempfile::tempdir().expect("tempdir");
-    let mut tex = campaign().render_latex();
-    // Names a campaign may carry: every escaped character, accents, Greek, CJK.
-    let odd = "\\begin{sloppypar}\\noindent ".to_owned()
-        + &kgeval_report::campaign::latex_escape("a_b & c% #d $e ^f ~g {h} \\i <j> |k Crème Dōme α≥τ 中文 – “q”");
-    tex = tex.replace("\\end{document}", &format!("{odd}\n\\end{{sloppypar}}\n\\end{{document}}"));
-    std::fs::write(dir.path().join("tables.tex"), &tex).expect("write");
-    let out = Command::new("pdflatex")
-        .args(["-interaction=nonstopmode", "-halt-on-error", "tables.tex"])
-        .current_dir(dir.path())
-        .output()
-        .expect("pdflatex");
-    let log = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "pdflatex failed:\n{log}");
-    assert!(dir.path().join("tables.pdf").is_file());
-    assert!(!log.contains("Overfull \\hbox"), "a table is wider than the text:\n{log}");
+    let short = dir.path().join("s");
+    let mut long = dir.path().to_path_buf();
+    while long.as_os_str().len() < 200 {
+        long.push("a-deliberately-long_folder.name");
+    }
+    for base in [&short, &long] {
+        std::fs::create_dir_all(base).expect("mkdir");
+        std::os::unix::fs::symlink(root().join("testdata"), base.join("testdata")).expect("link to testdata");
+        let campaign = campaign_under(base);
+        let error =
+            kgeval::campaign::one_line(campaign.tasks[4].evaluation.as_ref().expect_err("the broken task fails"));
+        assert!(error.contains(&base.display().to_string()), "{error}");
+        let mut tex = campaign.render_latex();
+        // Names a campaign may carry: every escaped character, accents, Greek, CJK.
+        let odd = "\\begin{sloppypar}\\noindent ".to_owned()
+            + &kgeval_report::campaign::latex_escape("a_b & c% #d $e ^f ~g {h} \\i <j> |k Crème Dōme α≥τ 中文 – “q”");
+        tex = tex.replace("\\end{document}", &format!("{odd}\n\\end{{sloppypar}}\n\\end{{document}}"));
+        std::fs::write(base.join("tables.tex"), &tex).expect("write");
+        let out = Command::new("pdflatex")
+            .args(["-interaction=nonstopmode", "-halt-on-error", "tables.tex"])
+            .current_dir(base)
+            .output()
+            .expect("pdflatex");
+        let log = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "pdflatex failed under {}:\n{log}", base.display());
+        assert!(base.join("tables.pdf").is_file());
+        assert!(!log.contains("Overfull \\hbox"), "a line is wider than the text under {}:\n{log}", base.display());
+    }
 }
 
 #[test]
