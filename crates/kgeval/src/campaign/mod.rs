@@ -11,7 +11,7 @@ use crate::compare::CompareEvaluation;
 use crate::{Error, Evaluation, Family};
 
 pub use files::{conventions_text, one_line};
-pub use manifest::{Campaign, CampaignComparison, CampaignTask, TaskCompare};
+pub use manifest::{Campaign, CampaignComparison, CampaignTask, TaskCompare, MAX_NAME_LENGTH};
 pub use run::CampaignProgress;
 
 /// What running a campaign gives: every task's outcome, in manifest order. A failing task

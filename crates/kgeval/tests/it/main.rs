@@ -2,6 +2,7 @@
 //! in memory, the envelope's table, gates and progress.
 
 mod campaign_browser;
+mod campaign_manifest;
 mod campaign_render;
 mod discpower;
 mod kgc_memory;
