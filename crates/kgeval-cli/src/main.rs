@@ -28,6 +28,10 @@ struct Cli {
     /// More logs on stderr (-v: info, -vv: debug).
     #[arg(short, long, action = clap::ArgAction::Count, global = true)]
     verbose: u8,
+    /// The most bytes one input may hold once decompressed (gzip) or read from standard input:
+    /// a number with an optional K, M or G (powers of 1024). Default: 4G.
+    #[arg(long, value_name = "BYTES", global = true, value_parser = parse_size)]
+    max_decompressed: Option<u64>,
     #[command(subcommand)]
     command: Command,
 }
@@ -68,6 +72,22 @@ enum Command {
     Man(shell::ManArgs),
 }
 
+/// `--max-decompressed`: bytes, with an optional K, M or G suffix (powers of 1024).
+fn parse_size(text: &str) -> Result<u64, String> {
+    let (digits, shift) = match text.char_indices().last() {
+        Some((i, 'K' | 'k')) => (&text[..i], 10),
+        Some((i, 'M' | 'm')) => (&text[..i], 20),
+        Some((i, 'G' | 'g')) => (&text[..i], 30),
+        _ => (text, 0),
+    };
+    digits.parse::<u64>().ok().and_then(|n| n.checked_mul(1 << shift)).filter(|&n| n > 0).ok_or_else(|| {
+        format!(
+            "found {:?}, expected a positive size such as 1000, 512M or 4G",
+            text.chars().take(40).collect::<String>()
+        )
+    })
+}
+
 /// What a run ended with, beyond errors.
 pub(crate) enum Outcome {
     /// Everything passed.
@@ -85,6 +105,9 @@ fn main() -> ExitCode {
         }
     };
     init_tracing(cli.verbose);
+    if let Some(limit) = cli.max_decompressed {
+        kgeval::set_decompressed_limit(limit);
+    }
     output::remove_temp_files_on_signal();
     let result = match cli.command {
         Command::Align(args) => align::run(&args),

@@ -26,6 +26,7 @@ pub use evaluation::{Conventions, Evaluation, FamilyResult, Warning};
 pub use gate::{Gate, GateFailure};
 pub use input_paths::same_file_as;
 pub use inputs::{system_names, SystemInput};
+pub use kgeval_formats::input::{decompressed_limit, set_decompressed_limit, DEFAULT_DECOMPRESSED_LIMIT};
 pub use kgeval_formats::{FormatError, Input, InputBytes, SyntaxError};
 pub use kgeval_model::{Diagnostic, ScoreTable};
 pub use kgeval_report::{OutputFormat, RenderOptions, TrecTextLines};

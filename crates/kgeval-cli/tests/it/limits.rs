@@ -36,7 +36,7 @@ fn the_documented_bounds_are_the_checked_ones() {
     let e = kgeval::compare::MIN_RBO_P;
     assert_eq!(range_of(&table, "--rbo-p"), format!("{e:e} to 1 − {e:e}"));
     let gib = kgeval_formats::input::DEFAULT_DECOMPRESSED_LIMIT >> 30;
-    assert_eq!(range_of(&table, "decompressed size"), format!("{gib} GiB (settable by a program)"));
+    assert_eq!(range_of(&table, "decompressed size"), format!("{gib} GiB (`--max-decompressed` or set by a program)"));
     let name = kgeval::campaign::MAX_NAME_LENGTH;
     assert_eq!(range_of(&table, "task name"), format!("{name} characters"));
 }
@@ -82,4 +82,63 @@ fn sizes_past_their_bound_are_refused_before_work() {
         assert_eq!(stderr.lines().count(), 1, "{stderr}");
         assert!(stderr.contains(message), "{args:?}: {stderr}");
     }
+}
+
+/// A 14 MB gzip that expanded to 3 GB reached 3.17 GB of RSS: decompression stops at the
+/// limit (4 GiB unless `--max-decompressed` says otherwise) with one line.
+#[test]
+fn decompression_stops_at_the_limit() {
+    let published = "FB-Test-O=testdata/kgc/kgc-sparsity/result/FB-Test-O/discriminative_power.csv.gz";
+    let within = kgeval(&["compare", "--pvalues", published, "-m", "micro_mrr", "--max-decompressed", "64M"]);
+    assert!(within.status.success(), "{}", String::from_utf8_lossy(&within.stderr));
+    let out = kgeval(&["compare", "--pvalues", published, "-m", "micro_mrr", "--max-decompressed", "1K"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("found gzip that expands to more than 1024 bytes"), "{stderr}");
+    let out = kgeval(&["compare", "--pvalues", published, "--max-decompressed", "0"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("expected a positive size"));
+}
+
+/// A FIFO blocked every subcommand forever and `/dev/zero` grew to 2.1 GB before "out of
+/// memory": both are refused before they are opened.
+#[cfg(unix)]
+#[test]
+fn special_files_are_refused_up_front() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let fifo = dir.path().join("fifo");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status().is_ok_and(|s| s.success());
+    assert!(made, "mkfifo");
+    let fifo = fifo.to_str().expect("utf-8");
+    let run = "testdata/trec_eval/test/results.test";
+    for (args, found) in [
+        (vec!["trec", fifo, run], "found a FIFO (named pipe), expected a regular file"),
+        (vec!["trec", "/dev/zero", run], "found a device, expected a regular file"),
+        (vec!["run", fifo, "-o", "/nonexistent/x"], "found a FIFO (named pipe), expected a regular file"),
+    ] {
+        let out = kgeval(&args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(found), "{args:?}: {stderr}");
+    }
+}
+
+/// A UTF-8 byte-order mark was not stripped from TREC files: `kgeval trec` gave MAP 0.1786
+/// instead of trec_eval's 0.1785 (its first topic became `\u{feff}301`, scored apart).
+#[test]
+fn a_byte_order_mark_is_skipped() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let test = crate::root().join("testdata/trec_eval/test");
+    let mut paths = Vec::new();
+    for name in ["qrels.test", "results.test"] {
+        let mut bytes = b"\xef\xbb\xbf".to_vec();
+        bytes.extend(std::fs::read(test.join(name)).expect("read"));
+        let path = dir.path().join(name);
+        std::fs::write(&path, bytes).expect("write");
+        paths.push(path.display().to_string());
+    }
+    let out = kgeval(&["trec", &paths[0], &paths[1], "-m", "map"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout.contains("map                   \tall\t0.1785"), "{stdout}");
 }
