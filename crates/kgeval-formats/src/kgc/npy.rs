@@ -88,6 +88,7 @@ impl ScoreMatrix {
     /// column: the file is binary) for every check above.
     pub fn open(path: &Path) -> Result<Self, FormatError> {
         let name = path.display().to_string();
+        crate::input::check_regular_file(path)?;
         let file = File::open(path).map_err(|e| FormatError::io(&name, e))?;
         let length = file.metadata().map_err(|e| FormatError::io(&name, e))?.len();
         let header = header::read(&file, length).map_err(|message| error(&name, message))?;
