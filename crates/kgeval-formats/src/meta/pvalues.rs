@@ -163,7 +163,7 @@ pub fn read_pvalue_matrix(input: &[u8], file: &str) -> Result<PValueMatrix, Form
     if pairs.len() != k * k.saturating_sub(1) / 2 {
         let missing = (0..k)
             .flat_map(|a| (a + 1..k).map(move |b| (a, b)))
-            .find(|pair| !pairs.contains(pair))
+            .find(|&(a, b)| !seen.contains_key(&(a, b)) && !seen.contains_key(&(b, a)))
             .map_or_else(String::new, |(a, b)| {
                 format!(" (first: {},{})", crate::echo(&systems[a]), crate::echo(&systems[b]))
             });
@@ -198,6 +198,28 @@ mod tests {
         assert_eq!(m.pairs, [(0, 1), (1, 2), (0, 2)]);
         assert_eq!(m.p_values, vec![vec![0.1, 0.0, 1e-30], vec![1.0, 0.5, 0.25]]);
         assert_eq!(m.metric("z"), None);
+    }
+
+    /// 600 systems without their last pair: the missing pair was searched with a linear
+    /// `contains` per pair (179,700²/2 comparisons, minutes); now one lookup each.
+    #[test]
+    fn a_missing_pair_among_many_systems_is_found_fast() {
+        let k = 600;
+        let mut csv = String::from("SystemA,SystemB,mrr\n");
+        for a in 0..k {
+            for b in a + 1..k {
+                if (a, b) != (k - 2, k - 1) {
+                    csv.push_str(&format!("s{a},s{b},0.5\n"));
+                }
+            }
+        }
+        let message = error(&csv);
+        assert!(
+            message.ends_with(
+                "found 179699 system pairs among 600 systems, expected all 179700 (first: \"s598\",\"s599\")"
+            ),
+            "{message}"
+        );
     }
 
     #[test]

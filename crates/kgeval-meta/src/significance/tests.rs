@@ -357,3 +357,58 @@ fn leaderboard_marks_and_tiers() {
     let names: Vec<String> = leaderboard(&lower).rows.into_iter().map(|r| r.name).collect();
     assert_eq!(names, ["S3", "S0", "S2", "S1"]);
 }
+
+/// A result over `k` systems whose pair (a, b) has p = 0 when b − a is odd (significant)
+/// and p = 1 otherwise, and whose means fall with the index.
+fn synthetic_result(k: usize) -> SignificanceResult {
+    let pairs =
+        (0..k).flat_map(|a| (a + 1..k).map(move |b| pair(a, b, if (b - a) % 2 == 1 { 0.0 } else { 1.0 }))).collect();
+    SignificanceResult {
+        metric: "m".into(),
+        higher_is_better: true,
+        test: SignificanceTest::PairedT,
+        correction: Correction::None,
+        alpha: 0.05,
+        iterations: 0,
+        interval_iterations: 0,
+        seed: 0,
+        n_items: 10,
+        systems: (0..k).map(|s| format!("S{s}")).collect(),
+        means: (0..k).map(|s| -(s as f64)).collect(),
+        intervals: Vec::new(),
+        pairs,
+    }
+}
+
+#[test]
+fn pair_lookup_is_direct_and_survives_another_order() {
+    let result = synthetic_result(7);
+    for a in 0..7 {
+        for b in 0..7 {
+            let found = result.pair(a, b).map(|p| (p.a, p.b));
+            assert_eq!(found, (a != b).then(|| (a.min(b), a.max(b))), "pair ({a}, {b})");
+        }
+    }
+    assert!(result.pair(3, 7).is_none());
+    assert!(result.pair(9, 12).is_none());
+    // Pairs in another order (built by hand): still found.
+    let mut shuffled = result.clone();
+    shuffled.pairs.reverse();
+    assert_eq!(shuffled.pair(5, 2).map(|p| (p.a, p.b)), Some((2, 5)));
+    assert_eq!(shuffled.pair(0, 6).map(|p| (p.a, p.b)), Some((0, 6)));
+}
+
+/// 1,000 systems (499,500 pairs): the leaderboard looked every pair up by a linear scan
+/// (k² lookups × k²/2 pairs, hours); with the direct index it takes well under a second.
+#[test]
+fn leaderboard_of_a_thousand_systems_is_quadratic_not_quartic() {
+    let k = 1_000;
+    let board = leaderboard(&synthetic_result(k));
+    assert_eq!(board.rows.len(), k);
+    // Row r is system r (means fall with the index); it beats the rows at odd distance below.
+    assert_eq!(board.rows[0].beats.len(), k / 2);
+    assert_eq!(board.rows[1].beats.first(), Some(&2));
+    // Tiers: system 0 cannot be told from the even systems; 1 leads tier 2 with the odd ones.
+    assert_eq!(board.rows[998].tier, 1);
+    assert_eq!(board.rows[999].tier, 2);
+}
