@@ -187,3 +187,26 @@ fn options_out_of_range() {
         assert!(String::from_utf8_lossy(&out.stderr).contains("expected"), "{flag} {value}");
     }
 }
+
+/// Two result sets sharing no system printed a row of `-` and exited 0; sharing one, it
+/// printed RBO 1.0000. Orderings of fewer than 2 shared systems cannot be compared.
+#[test]
+fn agreement_over_fewer_than_two_shared_systems_is_an_error() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let left = file(dir.path(), "left.csv", "System,map\nA,0.5\nB,0.4\nC,0.3\n");
+    let none = file(dir.path(), "none.csv", "System,map\nX,0.5\nY,0.4\n");
+    let one = file(dir.path(), "one.csv", "System,map\nA,0.5\nY,0.4\n");
+    assert_eq!(
+        fails(dir.path(), &[&left, "--against", &none]),
+        "error: metric `map`: found 0 systems shared by both sides (3 left, 2 right), expected at least 2 to \
+         compare their orderings"
+    );
+    assert_eq!(
+        fails(dir.path(), &[&left, "--against", &one]),
+        "error: metric `map`: found 1 system shared by both sides (3 left, 2 right), expected at least 2 to \
+         compare their orderings"
+    );
+    // Two shared systems are enough.
+    let two = file(dir.path(), "two.csv", "System,map\nA,0.5\nB,0.4\n");
+    assert!(kgeval(&["compare", &left, "--against", &two]).status.success());
+}
