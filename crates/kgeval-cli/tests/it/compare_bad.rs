@@ -210,3 +210,63 @@ fn agreement_over_fewer_than_two_shared_systems_is_an_error() {
     let two = file(dir.path(), "two.csv", "System,map\nA,0.5\nB,0.4\n");
     assert!(kgeval(&["compare", &left, "--against", &two]).status.success());
 }
+
+/// Inputs read the same everywhere: what one reader refused, another silently took.
+#[test]
+fn repeated_columns_keys_and_first_row_labels_are_located_errors() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    // Two `mrr` columns printed both rows with the first column's values.
+    let pvalues = file(dir.path(), "dp.csv", "SystemA,SystemB,mrr,mrr\nA,B,0.01,0.5\n");
+    assert_eq!(
+        fails(dir.path(), &["--pvalues", &pvalues]),
+        format!("error: {pvalues}:1:21: found the metric \"mrr\" a second time (first in column 17), expected distinct metrics")
+    );
+    // A second `system` column became a grouping key.
+    let long = file(dir.path(), "long.csv", "system,item,metric,value,system\nA,q1,map,0.5,B\nA,q2,map,0.4,B\n");
+    assert_eq!(
+        fails(dir.path(), &[&long]),
+        format!("error: {long}:1:26: found the column \"system\" a second time (first in column 1), expected distinct columns")
+    );
+    // A non-number in the first row of a wide CSV turned the metric column into a group.
+    let wide = file(dir.path(), "wide.csv", "System,map\nA,x\nB,0.4\nC,0.3\n");
+    let other = file(dir.path(), "other.csv", "System,map\nA,0.5\nB,0.4\nC,0.3\n");
+    assert_eq!(
+        fails(dir.path(), &[&wide, "--against", &other]),
+        format!("error: {wide}:2:3: found \"x\", expected a finite number for metric \"map\"")
+    );
+    // A repeated JSON key took the last value.
+    let json = file(
+        dir.path(),
+        "a.json",
+        "{\"per_item\": [\n{\"system\": \"A\", \"item\": \"q1\", \"metric\": \"map\", \"value\": 0.1, \"value\": 0.9},\n\
+         {\"system\": \"A\", \"item\": \"q2\", \"metric\": \"map\", \"value\": 0.2},\n\
+         {\"system\": \"B\", \"item\": \"q1\", \"metric\": \"map\", \"value\": 0.3},\n\
+         {\"system\": \"B\", \"item\": \"q2\", \"metric\": \"map\", \"value\": 0.4}]}\n",
+    );
+    assert_eq!(
+        fails(dir.path(), &[&json]),
+        format!("error: {json}:2:68: found the key \"value\" a second time in one object, expected distinct keys")
+    );
+}
+
+/// Empty system names: a per-item row's, and a blank NAME= for a trec_eval -q run.
+#[test]
+fn empty_system_names_are_errors() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let json = file(
+        dir.path(),
+        "e.json",
+        r#"{"per_item": [{"system": "", "item": "q1", "metric": "map", "value": 0.1},
+                         {"system": "", "item": "q2", "metric": "map", "value": 0.2},
+                         {"system": "B", "item": "q1", "metric": "map", "value": 0.3},
+                         {"system": "B", "item": "q2", "metric": "map", "value": 0.4}]}"#,
+    );
+    assert_eq!(
+        fails(dir.path(), &[&json]),
+        format!("error: {json}:1:1: per_item row 1: found an empty `system`, expected a name")
+    );
+    let run = file(dir.path(), "r.txt", "map\t1\t0.5\nmap\t2\t0.25\nmap\tall\t0.375\n");
+    let other = file(dir.path(), "s.txt", "map\t1\t0.4\nmap\t2\t0.2\nmap\tall\t0.3\n");
+    let error = fails(dir.path(), &[&format!(" ={run}"), &other]);
+    assert!(error.contains("found an empty system name"), "{error}");
+}
