@@ -172,13 +172,13 @@ pub struct SystemValues<'a> {
 
 /// The agreement row of one metric and group: joins the two sides by system name (systems on
 /// one side only are listed in the row, not compared), orients by `direction`, and computes
-/// tau a/b/c with the p-value, tau_AP and RBO_ext (persistence `rbo_p`). With a constant side,
-/// tau, p and tau_AP are NaN (as scipy).
+/// tau a/b/c with the p-value, tau_AP and RBO_ext (persistence `rbo_p`). With fewer than two
+/// shared systems or a constant side, tau, p and tau_AP are NaN (as scipy); `kgeval compare
+/// --against` refuses fewer than two shared systems, a pool depth series keeps the NaN row.
 ///
 /// # Errors
 /// [`MetaError::NonFinite`] for a NaN value (naming the system and the group);
-/// [`MetaError::InvalidOption`] for a duplicate system, mismatched lengths, fewer than two
-/// shared systems (no ordering to compare) or a bad `rbo_p`.
+/// [`MetaError::InvalidOption`] for a duplicate system, mismatched lengths or a bad `rbo_p`.
 pub fn agreement_row(
     group: &GroupKey,
     metric: &str,
@@ -226,18 +226,6 @@ pub fn agreement_row(
     }
     let left_names: HashSet<&str> = left.systems.iter().map(String::as_str).collect();
     let only_right: Vec<String> = right.systems.iter().filter(|s| !left_names.contains(s.as_str())).cloned().collect();
-    if x.len() < 2 {
-        let place =
-            if group.0.is_empty() { format!("metric `{metric}`") } else { format!("metric `{metric}`, group {group}") };
-        return Err(MetaError::InvalidOption(format!(
-            "{place}: found {} system{} shared by both sides ({} left, {} right), expected at least 2 to compare \
-             their orderings",
-            x.len(),
-            if x.len() == 1 { "" } else { "s" },
-            left.systems.len(),
-            right.systems.len()
-        )));
-    }
     let counts = kendall_counts(&x, &y)?;
     let (p_value, p_method) = counts.p_value();
     let degenerate = p_method == PValueMethod::Undefined;
