@@ -392,7 +392,7 @@ fn pair_lookup_is_direct_and_survives_another_order() {
     assert!(result.pair(3, 7).is_none());
     assert!(result.pair(9, 12).is_none());
     // Pairs in another order (built by hand): still found.
-    let mut shuffled = result.clone();
+    let mut shuffled = result;
     shuffled.pairs.reverse();
     assert_eq!(shuffled.pair(5, 2).map(|p| (p.a, p.b)), Some((2, 5)));
     assert_eq!(shuffled.pair(0, 6).map(|p| (p.a, p.b)), Some((0, 6)));
