@@ -95,8 +95,10 @@ fn constant_differences_have_documented_p_values() {
             assert!(pairs[1]["effect_size"].is_null(), "{}", pairs[1]);
         }
     }
+    // In text: `-` and a note, never inf (issue 31: no inf or NaN in any output).
     let text = String::from_utf8(kgeval(&["compare", &csv]).stdout).expect("utf-8");
-    assert!(text.contains("inf"), "{text}");
+    assert!(!text.contains("inf") && !text.contains("NaN"), "{text}");
+    assert!(text.contains("cohens_d -: the pair's differences do not vary"), "{text}");
 }
 
 #[test]
@@ -247,6 +249,30 @@ fn repeated_columns_keys_and_first_row_labels_are_located_errors() {
         fails(dir.path(), &[&json]),
         format!("error: {json}:2:68: found the key \"value\" a second time in one object, expected distinct keys")
     );
+}
+
+/// Huge finite scores: the mean printed `inf` (JSON `null`) and p `-` beside p_adjusted 1.
+#[test]
+fn huge_finite_scores_print_finite_numbers() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let csv = file(
+        dir.path(),
+        "big.csv",
+        &format!("{HEADER}A,q1,map,-5\nA,q2,map,1e308\nA,q3,map,1e308\nB,q1,map,0\nB,q2,map,0.5\nB,q3,map,1\n"),
+    );
+    let out = kgeval(&["compare", &csv]);
+    let text = String::from_utf8(out.stdout).expect("utf-8");
+    assert!(out.status.success() && !text.contains("inf") && !text.contains(" - "), "{text}");
+    assert!(text.contains("6.6667e307"), "{text}");
+    let json = kgeval_json(&["compare", &csv]);
+    let pair = &json["metrics"][0]["pairs"][0];
+    assert!((f(&json["metrics"][0]["means"], "A") - 1e308 / 3.0 * 2.0).abs() < 1e293, "{json}");
+    assert!(f(pair, "p_value") > 0.0 && f(pair, "p_value") == f(pair, "p_adjusted"), "{pair}");
+    // Differences equal only up to rounding (0.1 − 0.2, 0.3 − 0.4): no t of 7e15.
+    let near =
+        file(dir.path(), "near.csv", &format!("{HEADER}A,q1,map,0.1\nA,q2,map,0.3\nB,q1,map,0.2\nB,q2,map,0.4\n"));
+    let json = kgeval_json(&["compare", &near]);
+    assert!(json["metrics"][0]["pairs"][0]["statistic"].is_null(), "{json}");
 }
 
 /// Empty system names: a per-item row's, and a blank NAME= for a trec_eval -q run.
