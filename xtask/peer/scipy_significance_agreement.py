@@ -10,7 +10,11 @@ taken), sends every system pair to `kgeval-meta/examples/significance_cases` and
 `scipy.stats.ttest_rel(x, y)` and `scipy.stats.wilcoxon(x, y)` (defaults): statistic and p-value
 to 1e-10 (|a - b| <= 1e-10 max(1, |b|)). Documented differences: where scipy returns NaN
 (differences of zero variance and zero mean for t; all differences zero with n > 13 for
-Wilcoxon) kgeval returns t = 0, p = 1 and p = 1: checked, counted, not failures.
+Wilcoxon) kgeval returns t = 0, p = 1 and p = 1: checked, counted, not failures. Where
+differences are equal only up to float rounding (within 1e-12 of the pair's largest score
+magnitude: shifted copies), kgeval takes them as equal (`EQUAL_TOLERANCE`): the t test has zero
+variance (t = ±inf, p = 0; t = 0, p = 1 at zero mean) and Wilcoxon sees the ties and zeros;
+those are checked against scipy on the snapped differences and counted as documented.
 Prints one summary line; exits 1 on any disagreement, printing the first few.
 """
 
@@ -26,6 +30,28 @@ import scipy
 from scipy import stats
 
 TOLERANCE = 1e-10
+EQUAL_TOLERANCE = 1e-12
+
+
+def snapped(x, y):
+    """kgeval's snapping of the differences x - y (significance.rs `snap_differences`): sorted
+    by magnitude, each run within the tolerance of its first magnitude takes that magnitude
+    (signs kept); a run starting within the tolerance of 0 becomes 0."""
+    tol = EQUAL_TOLERANCE * max(float(np.abs(x).max()), float(np.abs(y).max()))
+    d = (x - y).tolist()
+    out = list(d)
+    order = sorted(range(len(d)), key=lambda i: abs(d[i]))
+    start = 0
+    while start < len(order):
+        first = abs(d[order[start]])
+        value = 0.0 if first <= tol else first
+        end = start
+        while end < len(order) and abs(d[order[end]]) - first <= tol:
+            i = order[end]
+            out[i] = math.copysign(value, d[i]) if value else 0.0
+            end += 1
+        start = end
+    return np.array(out), out != d
 
 
 def make_table(rng: random.Random):
@@ -96,6 +122,21 @@ def main():
             w = stats.wilcoxon(x, y)
             methods[ours["w_method"]] += 1
             ot, otp, ow, owp = (value(ours[k]) for k in ("t", "t_p", "w", "w_p"))
+            d, changed = snapped(x, y)
+            if changed:
+                documented += 2
+                if np.all(d == d[0]):
+                    expected_t = (0.0, 1.0) if d[0] == 0.0 else (math.copysign(math.inf, d[0]), 0.0)
+                else:
+                    one = stats.ttest_1samp(d, 0.0)
+                    expected_t = (float(one.statistic), float(one.pvalue))
+                if not (close(ot, expected_t[0]) and close(otp, expected_t[1])):
+                    failures.append(f"t n={len(x)} (snapped): kgeval {ot} {otp}, expected {expected_t}")
+                ws = stats.wilcoxon(d) if np.any(d != 0.0) else None
+                expected_w = 1.0 if ws is None or math.isnan(ws.pvalue) else float(ws.pvalue)
+                if not close(owp, expected_w):
+                    failures.append(f"wilcoxon n={len(x)} (snapped): kgeval p={owp}, expected {expected_w}")
+                continue
             if math.isnan(t.pvalue):
                 documented += 1
                 if not (ot == 0.0 and otp == 1.0):
@@ -118,7 +159,7 @@ def main():
         f"scipy {scipy.__version__} agreement: {tables} tables, {len(cases)} pairs; ttest_rel and wilcoxon "
         f"within {TOLERANCE:g}: {len(cases) * 2 - len(failures) - documented} of {len(cases) * 2} "
         f"(max |dp| t {max_dt:.1e}, wilcoxon {max_dw:.1e}); wilcoxon paths exact {methods['exact']}, "
-        f"permutation {methods['permutation']}, normal {methods['normal']}; documented NaN differences "
+        f"permutation {methods['permutation']}, normal {methods['normal']}; documented (NaN, equal up to rounding) "
         f"{documented}; disagreements {len(failures)}"
     )
     for f in failures[:5]:

@@ -22,6 +22,9 @@
 
 use kgeval_model::metric_names::canonical_metric_name;
 use kgeval_model::ScoreTable;
+use std::fmt;
+
+use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 
 use crate::FormatError;
@@ -32,11 +35,22 @@ use crate::FormatError;
 /// [`FormatError::Syntax`] when the bytes are not JSON (at the parser's line and column), when
 /// no `per_item` array is found (the result was written without `--per-item`), when a row lacks
 /// a string `system`, `item` or `metric` or a numeric `value` (named by its index), or when the
-/// same (system, item, metric) holds two different values.
+/// same (system, item, metric) holds two different values; a key repeated in one object (at
+/// its line and column); an empty system, item or metric name.
 pub fn read_per_item(input: &[u8], file: &str) -> Result<ScoreTable, FormatError> {
-    let root: Value = serde_json::from_slice(input).map_err(|e| {
-        FormatError::syntax(file, e.line().max(1) as u32, e.column().max(1) as u32, format!("found invalid JSON ({e})"))
-    })?;
+    let root = serde_json::from_slice::<Strict>(input)
+        .map_err(|e| {
+            let (line, column) = (e.line().max(1) as u32, e.column().max(1) as u32);
+            if e.classify() == serde_json::error::Category::Data {
+                // Our own message (a repeated key), without serde_json's position suffix.
+                let text = e.to_string();
+                let suffix = format!(" at line {} column {}", e.line(), e.column());
+                FormatError::syntax(file, line, column, text.strip_suffix(&suffix).unwrap_or(&text).to_owned())
+            } else {
+                FormatError::syntax(file, line, column, format!("found invalid JSON ({e})"))
+            }
+        })?
+        .0;
     let mut arrays = Vec::new();
     collect_per_item(&root, &mut arrays);
     if arrays.is_empty() {
@@ -58,9 +72,22 @@ pub fn read_per_item(input: &[u8], file: &str) -> Result<ScoreTable, FormatError
                     file,
                     1,
                     1,
-                    format!("per_item row {row_index}: found {row}, expected string `system`, `item` and `metric`"),
+                    format!(
+                        "per_item row {row_index}: found {}, expected string `system`, `item` and `metric`",
+                        crate::echo(&row.to_string())
+                    ),
                 ));
             };
+            for (key, name) in [("system", system), ("item", item), ("metric", metric)] {
+                if name.trim().is_empty() {
+                    return Err(FormatError::syntax(
+                        file,
+                        1,
+                        1,
+                        format!("per_item row {row_index}: found an empty `{key}`, expected a name"),
+                    ));
+                }
+            }
             let value = match row.get("value") {
                 Some(Value::Number(n)) => n.as_f64(),
                 // serde_json writes non-finite floats as null.
@@ -72,7 +99,10 @@ pub fn read_per_item(input: &[u8], file: &str) -> Result<ScoreTable, FormatError
                     file,
                     1,
                     1,
-                    format!("per_item row {row_index}: found {row}, expected a numeric `value`"),
+                    format!(
+                        "per_item row {row_index}: found {}, expected a numeric `value`",
+                        crate::echo(&row.to_string())
+                    ),
                 ));
             };
             let s = table.system(system);
@@ -85,7 +115,10 @@ pub fn read_per_item(input: &[u8], file: &str) -> Result<ScoreTable, FormatError
                         1,
                         1,
                         format!(
-                            "per_item row {row_index}: found a second value {value} for system {system:?}, item {item:?}, metric {metric:?} (first {old}), expected one"
+                            "per_item row {row_index}: found a second value {value} for system {}, item {}, metric {} (first {old}), expected one",
+                            crate::echo(system),
+                            crate::echo(item),
+                            crate::echo(metric)
                         ),
                     ));
                 }
@@ -94,6 +127,82 @@ pub fn read_per_item(input: &[u8], file: &str) -> Result<ScoreTable, FormatError
         }
     }
     Ok(table)
+}
+
+/// A JSON value read with every object's keys distinct: serde_json's own `Value` keeps the
+/// last of a repeated key, which silently replaced a row's value (or a whole `per_item` array).
+struct Strict(Value);
+
+impl<'de> Deserialize<'de> for Strict {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(StrictVisitor).map(Strict)
+    }
+}
+
+/// Builds a [`Value`] like serde_json's, refusing a key seen before in the same object.
+struct StrictVisitor;
+
+impl<'de> Visitor<'de> for StrictVisitor {
+    type Value = Value;
+
+    fn expecting(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        formatter.write_str("a JSON value")
+    }
+
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<Value, E> {
+        Ok(Value::Bool(v))
+    }
+
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Value, E> {
+        Ok(Value::String(v.to_owned()))
+    }
+
+    fn visit_string<E: de::Error>(self, v: String) -> Result<Value, E> {
+        Ok(Value::String(v))
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_none<E: de::Error>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut items = Vec::new();
+        while let Some(Strict(item)) = seq.next_element()? {
+            items.push(item);
+        }
+        Ok(Value::Array(items))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let mut object = serde_json::Map::new();
+        while let Some(key) = map.next_key::<String>()? {
+            if object.contains_key(&key) {
+                return Err(de::Error::custom(format!(
+                    "found the key {} a second time in one object, expected distinct keys",
+                    crate::echo(&key)
+                )));
+            }
+            let Strict(value) = map.next_value()?;
+            object.insert(key, value);
+        }
+        Ok(Value::Object(object))
+    }
 }
 
 /// Every array under a `per_item` key, depth first in document order.
@@ -140,5 +249,33 @@ mod tests {
         let twice = br#"{"per_item": [{"system": "A", "item": "q", "metric": "f1", "value": 1},
                                       {"system": "A", "item": "q", "metric": "f1", "value": 0.5}]}"#;
         assert!(read_per_item(twice, "d.json").unwrap_err().to_string().contains("second value"));
+    }
+
+    /// A repeated key was read as its last value (serde_json's map): a row's `value` given
+    /// twice, or a `per_item` array twice in one object, silently changed the means.
+    #[test]
+    fn a_repeated_key_is_an_error_at_its_place() {
+        let row = b"{\"per_item\": [\n  {\"system\": \"A\", \"item\": \"q\", \"metric\": \"f1\", \"value\": 0.1, \"value\": 0.9}]}";
+        let error = read_per_item(row, "k.json").unwrap_err().to_string();
+        assert_eq!(error, "k.json:2:68: found the key \"value\" a second time in one object, expected distinct keys");
+        let arrays = br#"{"per_item": [], "per_item": []}"#;
+        let error = read_per_item(arrays, "k.json").unwrap_err().to_string();
+        assert!(error.starts_with("k.json:1:") && error.contains("\"per_item\" a second time"), "{error}");
+    }
+
+    /// Empty names were taken as a system (and item, metric) called "".
+    #[test]
+    fn empty_names_are_errors_and_rows_are_not_echoed_whole() {
+        for key in ["system", "item", "metric"] {
+            let mut row = serde_json::json!({"system": "A", "item": "q", "metric": "f1", "value": 0.5});
+            row[key] = serde_json::json!(" ");
+            let json = serde_json::json!({ "per_item": [row] }).to_string();
+            let error = read_per_item(json.as_bytes(), "e.json").unwrap_err().to_string();
+            assert_eq!(error, format!("e.json:1:1: per_item row 1: found an empty `{key}`, expected a name"));
+        }
+        let long = "x".repeat(500);
+        let json = format!(r#"{{"per_item": [{{"system": "{long}", "item": "q", "value": 1}}]}}"#);
+        let error = read_per_item(json.as_bytes(), "e.json").unwrap_err().to_string();
+        assert!(!error.contains(&long) && error.len() < 300, "{error}");
     }
 }

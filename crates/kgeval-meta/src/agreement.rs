@@ -31,6 +31,8 @@
 //! assert_eq!(rbo(&reference, &reference, 0.9).unwrap(), 1.0);
 //! ```
 
+use std::collections::{HashMap, HashSet};
+
 use kgeval_model::meta::agreement::{
     Agreement, AgreementRow, GroupKey, PValueMethod, SystemGroup, SystemMetricTable, TauVariant,
 };
@@ -171,7 +173,8 @@ pub struct SystemValues<'a> {
 /// The agreement row of one metric and group: joins the two sides by system name (systems on
 /// one side only are listed in the row, not compared), orients by `direction`, and computes
 /// tau a/b/c with the p-value, tau_AP and RBO_ext (persistence `rbo_p`). With fewer than two
-/// shared systems or a constant side, tau, p and tau_AP are NaN (as scipy).
+/// shared systems or a constant side, tau, p and tau_AP are NaN (as scipy); `kgeval compare
+/// --against` refuses fewer than two shared systems, a pool depth series keeps the NaN row.
 ///
 /// # Errors
 /// [`MetaError::NonFinite`] for a NaN value (naming the system and the group);
@@ -192,8 +195,9 @@ pub fn agreement_row(
                 side.values.len()
             )));
         }
+        let mut seen = HashSet::with_capacity(side.systems.len());
         for (i, system) in side.systems.iter().enumerate() {
-            if side.systems[..i].contains(system) {
+            if !seen.insert(system.as_str()) {
                 return Err(MetaError::InvalidOption(format!(
                     "metric `{metric}`, group {group}: system `{system}` twice"
                 )));
@@ -210,16 +214,18 @@ pub fn agreement_row(
     }
     let sign = if direction == Direction::Lower { -1.0 } else { 1.0 };
     let (mut x, mut y, mut only_left) = (Vec::new(), Vec::new(), Vec::new());
+    let right_index: HashMap<&str, usize> = right.systems.iter().enumerate().map(|(i, s)| (s.as_str(), i)).collect();
     for (system, &value) in left.systems.iter().zip(left.values) {
-        match right.systems.iter().position(|s| s == system) {
-            Some(at) => {
+        match right_index.get(system.as_str()) {
+            Some(&at) => {
                 x.push(sign * value);
                 y.push(sign * right.values[at]);
             }
             None => only_left.push(system.clone()),
         }
     }
-    let only_right: Vec<String> = right.systems.iter().filter(|s| !left.systems.contains(s)).cloned().collect();
+    let left_names: HashSet<&str> = left.systems.iter().map(String::as_str).collect();
+    let only_right: Vec<String> = right.systems.iter().filter(|s| !left_names.contains(s.as_str())).cloned().collect();
     let counts = kendall_counts(&x, &y)?;
     let (p_value, p_method) = counts.p_value();
     let degenerate = p_method == PValueMethod::Undefined;

@@ -196,16 +196,27 @@ impl PairedScores {
     }
 
     /// Each system's mean over items (NaN when there is no item).
+    ///
+    /// The sum divided by the count; when that sum overflows (finite scores near ±1.8e308),
+    /// the sum of each value divided by the count instead, so a mean of finite values is
+    /// always finite.
     #[must_use]
     pub fn means(&self) -> Vec<f64> {
         let n = self.n_systems();
+        let items = self.n_items() as f64;
         let mut sums = vec![0.0; n];
         for row in self.values.chunks_exact(n.max(1)) {
             for (sum, value) in sums.iter_mut().zip(row) {
                 *sum += value;
             }
         }
-        sums.iter().map(|sum| sum / self.n_items() as f64).collect()
+        let mut means: Vec<f64> = sums.iter().map(|sum| sum / items).collect();
+        for (system, mean) in means.iter_mut().enumerate() {
+            if !mean.is_finite() && self.n_items() > 0 {
+                *mean = self.values.iter().skip(system).step_by(n.max(1)).map(|v| v / items).sum();
+            }
+        }
+        means
     }
 
     /// `value` oriented so that larger is better (negated for lower-is-better metrics).

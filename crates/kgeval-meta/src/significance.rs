@@ -16,10 +16,20 @@
 //!   approximation. The statistic is min(R+, R−). All differences zero: p = 1 (scipy: 1 for
 //!   n ≤ 13, NaN above).
 //!
+//! Two systems' differences that are equal up to float rounding are equal: before any test,
+//! differences whose magnitudes lie within [`EQUAL_TOLERANCE`] × the largest score magnitude
+//! of the pair of each other take the smallest of those magnitudes (keeping their signs), and
+//! those that close to 0 become 0 (0.1 − 0.2 and 0.3 − 0.4 are both −0.1: zero variance, not
+//! t = −7.2e15). Scores too large or too small for sums and squares (beyond 2^±400) are
+//! scaled by a power of two first (exact, and every test is scale-free); the means stay in
+//! the scores' units and are overflow-safe ([`PairedScores::means`]).
+//!
 //! The randomised tests (bootstrap, Fisher, Tukey HSD) and the intervals are in
 //! [`crate::randomised`].
 
-use kgeval_model::meta::significance::{Correction, PairComparison, SignificanceResult, SignificanceTest};
+use kgeval_model::meta::significance::{
+    Correction, MeanInterval, PairComparison, SignificanceResult, SignificanceTest,
+};
 use kgeval_model::metric_names::Direction;
 
 use crate::distributions::{normal_sf, pairwise_sum, student_t_two_sided, WilcoxonDistribution};
@@ -34,6 +44,14 @@ pub const DEFAULT_RANDOMISATION_ITERATIONS: usize = 10_000;
 pub const DEFAULT_ALPHA: f64 = 0.05;
 /// Default seed of every random draw.
 pub const DEFAULT_SEED: u64 = 42;
+/// Paired differences closer than this times the largest magnitude of the two systems'
+/// scores count as equal (and as zero when that close to 0) in every paired test.
+pub const EQUAL_TOLERANCE: f64 = 1e-12;
+
+/// Magnitudes above this (2^400) are scaled down before testing, so sums and squares stay finite.
+const LARGE: f64 = f64::from_bits((1023 + 400) << 52);
+/// Magnitudes below this (2^-400) are scaled up, so squares do not underflow.
+const SMALL: f64 = f64::from_bits((1023 - 400) << 52);
 
 /// How to compare the systems.
 #[derive(Debug, Clone, PartialEq)]
@@ -113,6 +131,47 @@ pub struct WilcoxonTest {
     pub method: WilcoxonMethod,
 }
 
+/// The exact power of two that brings `max` (the largest magnitude of the scores) into
+/// [2^-400, 2^400], or 1 when it already is (or is 0).
+pub(crate) fn working_scale(max: f64) -> f64 {
+    if max > LARGE {
+        // floor(log2(max)) ≤ 1023, and 2^-1023 is representable (subnormal, exact).
+        2f64.powi(-(max.log2().floor() as i32))
+    } else if max > 0.0 && max < SMALL {
+        2f64.powi(600)
+    } else {
+        1.0
+    }
+}
+
+/// The largest magnitude of `values` (0 for none).
+pub(crate) fn max_magnitude(values: &[f64]) -> f64 {
+    values.iter().fold(0.0, |max: f64, v| max.max(v.abs()))
+}
+
+/// Makes differences equal up to `tolerance` equal: sorted by magnitude, every run of
+/// magnitudes within `tolerance` of the run's first takes that first magnitude (signs kept);
+/// a run starting within `tolerance` of 0 becomes 0.
+pub(crate) fn snap_differences(d: &mut [f64], tolerance: f64) {
+    if tolerance <= 0.0 || d.len() < 2 && d.first().is_none_or(|v| v.abs() > tolerance) {
+        return;
+    }
+    let mut order: Vec<usize> = (0..d.len()).collect();
+    order.sort_by(|&i, &j| d[i].abs().total_cmp(&d[j].abs()));
+    let mut start = 0;
+    while start < order.len() {
+        let first = d[order[start]].abs();
+        let value = if first <= tolerance { 0.0 } else { first };
+        let mut end = start;
+        while end < order.len() && d[order[end]].abs() - first <= tolerance {
+            let i = order[end];
+            d[i] = if value == 0.0 { 0.0 } else { value.copysign(d[i]) };
+            end += 1;
+        }
+        start = end;
+    }
+}
+
 fn differences(x: &[f64], y: &[f64]) -> Result<Vec<f64>, MetaError> {
     if x.len() != y.len() {
         return Err(MetaError::InvalidOption(format!(
@@ -127,10 +186,15 @@ fn differences(x: &[f64], y: &[f64]) -> Result<Vec<f64>, MetaError> {
     if let Some(v) = x.iter().chain(y).find(|v| !v.is_finite()) {
         return Err(MetaError::InvalidOption(format!("paired samples hold the non-finite value {v}")));
     }
-    Ok(x.iter().zip(y).map(|(a, b)| a - b).collect())
+    let factor = working_scale(max_magnitude(x).max(max_magnitude(y)));
+    let mut d: Vec<f64> = x.iter().zip(y).map(|(a, b)| a * factor - b * factor).collect();
+    let tolerance = EQUAL_TOLERANCE * max_magnitude(x).max(max_magnitude(y)) * factor;
+    snap_differences(&mut d, tolerance);
+    Ok(d)
 }
 
-/// Paired two-sided Student t test of `x` against `y` (`scipy.stats.ttest_rel(x, y)`).
+/// Paired two-sided Student t test of `x` against `y` (`scipy.stats.ttest_rel(x, y)`), on
+/// differences made equal up to [`EQUAL_TOLERANCE`] (see the module documentation).
 ///
 /// # Errors
 /// Samples of different lengths, fewer than 2 items, a non-finite value.
@@ -138,8 +202,13 @@ pub fn paired_t(x: &[f64], y: &[f64]) -> Result<TTest, MetaError> {
     Ok(t_test_differences(&differences(x, y)?))
 }
 
-/// Mean and sample standard deviation (ddof = 1) computed as scipy does.
+/// Mean and sample standard deviation (ddof = 1) computed as scipy does, except that equal
+/// values have their own value as mean and no spread (scipy's pairwise mean can be an ulp
+/// off, leaving a variance of rounding noise).
 pub(crate) fn mean_sd(d: &[f64]) -> (f64, f64) {
+    if let Some(&first) = d.first().filter(|first| d.iter().all(|v| v == *first)) {
+        return (first, 0.0);
+    }
     let n = d.len() as f64;
     let mean = pairwise_sum(d) / n;
     let squares: Vec<f64> = d.iter().map(|v| (v - mean) * (v - mean)).collect();
@@ -166,7 +235,8 @@ pub fn t_test_differences(d: &[f64]) -> TTest {
 }
 
 /// Wilcoxon signed-rank test of `x` against `y` (`scipy.stats.wilcoxon(x, y)`, 1.17.1
-/// defaults; see the module documentation).
+/// defaults), on differences made equal up to [`EQUAL_TOLERANCE`] (zeros and ties within
+/// rounding; see the module documentation).
 ///
 /// # Errors
 /// Samples of different lengths, fewer than 2 items, a non-finite value.
@@ -259,17 +329,18 @@ fn sign_flip_p_value(nonzero: &[f64], ranks: &[f64], r_plus: f64) -> f64 {
 
 /// Applies a multiplicity correction to the p-values of one family (all pairs of a metric).
 /// Holm: step-down, `p_(k) · (m − k + 1)`, made monotone and capped at 1; Bonferroni:
-/// `min(1, m · p)`; none: unchanged.
+/// `min(1, m · p)`; none: unchanged. An undefined p-value (NaN) stays undefined and is not
+/// counted in m.
 #[must_use]
 pub fn adjust_p_values(p_values: &[f64], correction: Correction) -> Vec<f64> {
-    let m = p_values.len() as f64;
+    let m = p_values.iter().filter(|p| !p.is_nan()).count() as f64;
     match correction {
         Correction::None => p_values.to_vec(),
-        Correction::Bonferroni => p_values.iter().map(|p| (p * m).min(1.0)).collect(),
+        Correction::Bonferroni => p_values.iter().map(|p| if p.is_nan() { *p } else { (p * m).min(1.0) }).collect(),
         Correction::Holm => {
-            let mut order: Vec<usize> = (0..p_values.len()).collect();
+            let mut order: Vec<usize> = (0..p_values.len()).filter(|&i| !p_values[i].is_nan()).collect();
             order.sort_by(|&i, &j| p_values[i].total_cmp(&p_values[j]));
-            let mut adjusted = vec![0.0; p_values.len()];
+            let mut adjusted = vec![f64::NAN; p_values.len()];
             let mut running: f64 = 0.0;
             for (k, &i) in order.iter().enumerate() {
                 running = running.max(((m - k as f64) * p_values[i]).min(1.0));
@@ -339,11 +410,22 @@ fn check_options(scores: &PairedScores, options: &SignificanceOptions) -> Result
 pub fn compare_systems(scores: &PairedScores, options: &SignificanceOptions) -> Result<SignificanceResult, MetaError> {
     check_options(scores, options)?;
     let n_systems = scores.n_systems();
-    let columns: Vec<Vec<f64>> = (0..n_systems).map(|s| scores.system_column(s)).collect();
     let means = scores.means();
+    // Every test runs on scores scaled by an exact power of two when they are too large or
+    // too small for sums and squares (factor 1 otherwise: the same numbers as before).
+    let factor = working_scale(max_magnitude(&scores.values));
+    let scaled_scores;
+    let working = if factor == 1.0 {
+        scores
+    } else {
+        scaled_scores = PairedScores { values: scores.values.iter().map(|v| v * factor).collect(), ..scores.clone() };
+        &scaled_scores
+    };
+    let columns: Vec<Vec<f64>> = (0..n_systems).map(|s| working.system_column(s)).collect();
+    let magnitudes: Vec<f64> = columns.iter().map(|c| max_magnitude(c)).collect();
     let iterations = options.test_iterations();
     let tukey = if options.test == SignificanceTest::TukeyHsd {
-        Some(randomised::tukey_hsd(scores, iterations, options.seed)?)
+        Some(randomised::tukey_hsd(working, iterations, options.seed)?)
     } else {
         None
     };
@@ -351,11 +433,13 @@ pub fn compare_systems(scores: &PairedScores, options: &SignificanceOptions) -> 
     for a in 0..n_systems {
         for b in a + 1..n_systems {
             let pair_index = pairs.len();
-            let d: Vec<f64> = columns[a].iter().zip(&columns[b]).map(|(x, y)| x - y).collect();
+            let mut d: Vec<f64> = columns[a].iter().zip(&columns[b]).map(|(x, y)| x - y).collect();
+            snap_differences(&mut d, EQUAL_TOLERANCE * magnitudes[a].max(magnitudes[b]));
             let (statistic, p_value) = match options.test {
                 SignificanceTest::PairedT => {
+                    // Zero variance: no t (±∞), p = 0 or 1 by the spec's convention.
                     let t = t_test_differences(&d);
-                    (Some(t.statistic), t.p_value)
+                    (Some(t.statistic).filter(|t| t.is_finite()), t.p_value)
                 }
                 SignificanceTest::Wilcoxon => {
                     let w = wilcoxon_differences(&d);
@@ -381,10 +465,18 @@ pub fn compare_systems(scores: &PairedScores, options: &SignificanceOptions) -> 
                     ties += 1;
                 }
             }
+            let mean_difference = means[a] - means[b];
+            if !mean_difference.is_finite() {
+                return Err(MetaError::InvalidOption(format!(
+                    "metric {}: found a difference of means beyond ±1.8e308 between {} and {}, expected scores \
+                     whose means differ by a finite number",
+                    scores.metric, scores.systems[a], scores.systems[b]
+                )));
+            }
             pairs.push(PairComparison {
                 a,
                 b,
-                mean_difference: means[a] - means[b],
+                mean_difference,
                 effect_size: cohens_d(&d),
                 statistic,
                 p_value,
@@ -401,7 +493,10 @@ pub fn compare_systems(scores: &PairedScores, options: &SignificanceOptions) -> 
         pair.p_adjusted = adjusted;
     }
     let intervals = match options.interval_iterations {
-        Some(b) => randomised::mean_intervals(scores, b, options.alpha, options.seed)?,
+        Some(b) => randomised::mean_intervals(working, b, options.alpha, options.seed)?
+            .into_iter()
+            .map(|i| MeanInterval { lower: i.lower / factor, upper: i.upper / factor })
+            .collect(),
         None => Vec::new(),
     };
     Ok(SignificanceResult {

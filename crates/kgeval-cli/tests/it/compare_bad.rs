@@ -95,8 +95,10 @@ fn constant_differences_have_documented_p_values() {
             assert!(pairs[1]["effect_size"].is_null(), "{}", pairs[1]);
         }
     }
+    // In text: `-` and a note, never inf (issue 31: no inf or NaN in any output).
     let text = String::from_utf8(kgeval(&["compare", &csv]).stdout).expect("utf-8");
-    assert!(text.contains("inf"), "{text}");
+    assert!(!text.contains("inf") && !text.contains("NaN"), "{text}");
+    assert!(text.contains("cohens_d -: the pair's differences do not vary"), "{text}");
 }
 
 #[test]
@@ -186,4 +188,111 @@ fn options_out_of_range() {
         assert_eq!(out.status.code(), Some(2), "{flag} {value}");
         assert!(String::from_utf8_lossy(&out.stderr).contains("expected"), "{flag} {value}");
     }
+}
+
+/// Two result sets sharing no system printed a row of `-` and exited 0; sharing one, it
+/// printed RBO 1.0000. Orderings of fewer than 2 shared systems cannot be compared.
+#[test]
+fn agreement_over_fewer_than_two_shared_systems_is_an_error() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let left = file(dir.path(), "left.csv", "System,map\nA,0.5\nB,0.4\nC,0.3\n");
+    let none = file(dir.path(), "none.csv", "System,map\nX,0.5\nY,0.4\n");
+    let one = file(dir.path(), "one.csv", "System,map\nA,0.5\nY,0.4\n");
+    assert_eq!(
+        fails(dir.path(), &[&left, "--against", &none]),
+        "error: metric `map`: found 0 systems shared by both sides (3 left, 2 right), expected at least 2 to \
+         compare their orderings"
+    );
+    assert_eq!(
+        fails(dir.path(), &[&left, "--against", &one]),
+        "error: metric `map`: found 1 system shared by both sides (3 left, 2 right), expected at least 2 to \
+         compare their orderings"
+    );
+    // Two shared systems are enough.
+    let two = file(dir.path(), "two.csv", "System,map\nA,0.5\nB,0.4\n");
+    assert!(kgeval(&["compare", &left, "--against", &two]).status.success());
+}
+
+/// Inputs read the same everywhere: what one reader refused, another silently took.
+#[test]
+fn repeated_columns_keys_and_first_row_labels_are_located_errors() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    // Two `mrr` columns printed both rows with the first column's values.
+    let pvalues = file(dir.path(), "dp.csv", "SystemA,SystemB,mrr,mrr\nA,B,0.01,0.5\n");
+    assert_eq!(
+        fails(dir.path(), &["--pvalues", &pvalues]),
+        format!("error: {pvalues}:1:21: found the metric \"mrr\" a second time (first in column 17), expected distinct metrics")
+    );
+    // A second `system` column became a grouping key.
+    let long = file(dir.path(), "long.csv", "system,item,metric,value,system\nA,q1,map,0.5,B\nA,q2,map,0.4,B\n");
+    assert_eq!(
+        fails(dir.path(), &[&long]),
+        format!("error: {long}:1:26: found the column \"system\" a second time (first in column 1), expected distinct columns")
+    );
+    // A non-number in the first row of a wide CSV turned the metric column into a group.
+    let wide = file(dir.path(), "wide.csv", "System,map\nA,x\nB,0.4\nC,0.3\n");
+    let other = file(dir.path(), "other.csv", "System,map\nA,0.5\nB,0.4\nC,0.3\n");
+    assert_eq!(
+        fails(dir.path(), &[&wide, "--against", &other]),
+        format!("error: {wide}:2:3: found \"x\", expected a finite number for metric \"map\"")
+    );
+    // A repeated JSON key took the last value.
+    let json = file(
+        dir.path(),
+        "a.json",
+        "{\"per_item\": [\n{\"system\": \"A\", \"item\": \"q1\", \"metric\": \"map\", \"value\": 0.1, \"value\": 0.9},\n\
+         {\"system\": \"A\", \"item\": \"q2\", \"metric\": \"map\", \"value\": 0.2},\n\
+         {\"system\": \"B\", \"item\": \"q1\", \"metric\": \"map\", \"value\": 0.3},\n\
+         {\"system\": \"B\", \"item\": \"q2\", \"metric\": \"map\", \"value\": 0.4}]}\n",
+    );
+    assert_eq!(
+        fails(dir.path(), &[&json]),
+        format!("error: {json}:2:68: found the key \"value\" a second time in one object, expected distinct keys")
+    );
+}
+
+/// Huge finite scores: the mean printed `inf` (JSON `null`) and p `-` beside p_adjusted 1.
+#[test]
+fn huge_finite_scores_print_finite_numbers() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let csv = file(
+        dir.path(),
+        "big.csv",
+        &format!("{HEADER}A,q1,map,-5\nA,q2,map,1e308\nA,q3,map,1e308\nB,q1,map,0\nB,q2,map,0.5\nB,q3,map,1\n"),
+    );
+    let out = kgeval(&["compare", &csv]);
+    let text = String::from_utf8(out.stdout).expect("utf-8");
+    assert!(out.status.success() && !text.contains("inf") && !text.contains(" - "), "{text}");
+    assert!(text.contains("6.6667e307"), "{text}");
+    let json = kgeval_json(&["compare", &csv]);
+    let pair = &json["metrics"][0]["pairs"][0];
+    assert!((f(&json["metrics"][0]["means"], "A") - 1e308 / 3.0 * 2.0).abs() < 1e293, "{json}");
+    assert!(f(pair, "p_value") > 0.0 && f(pair, "p_value") == f(pair, "p_adjusted"), "{pair}");
+    // Differences equal only up to rounding (0.1 − 0.2, 0.3 − 0.4): no t of 7e15.
+    let near =
+        file(dir.path(), "near.csv", &format!("{HEADER}A,q1,map,0.1\nA,q2,map,0.3\nB,q1,map,0.2\nB,q2,map,0.4\n"));
+    let json = kgeval_json(&["compare", &near]);
+    assert!(json["metrics"][0]["pairs"][0]["statistic"].is_null(), "{json}");
+}
+
+/// Empty system names: a per-item row's, and a blank NAME= for a trec_eval -q run.
+#[test]
+fn empty_system_names_are_errors() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let json = file(
+        dir.path(),
+        "e.json",
+        r#"{"per_item": [{"system": "", "item": "q1", "metric": "map", "value": 0.1},
+                         {"system": "", "item": "q2", "metric": "map", "value": 0.2},
+                         {"system": "B", "item": "q1", "metric": "map", "value": 0.3},
+                         {"system": "B", "item": "q2", "metric": "map", "value": 0.4}]}"#,
+    );
+    assert_eq!(
+        fails(dir.path(), &[&json]),
+        format!("error: {json}:1:1: per_item row 1: found an empty `system`, expected a name")
+    );
+    let run = file(dir.path(), "r.txt", "map\t1\t0.5\nmap\t2\t0.25\nmap\tall\t0.375\n");
+    let other = file(dir.path(), "s.txt", "map\t1\t0.4\nmap\t2\t0.2\nmap\tall\t0.3\n");
+    let error = fails(dir.path(), &[&format!(" ={run}"), &other]);
+    assert!(error.contains("found an empty system name"), "{error}");
 }

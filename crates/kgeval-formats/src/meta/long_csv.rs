@@ -2,7 +2,7 @@
 //!
 //! A header is required; it names the four columns (any case, any order); further columns are
 //! the item's grouping keys (`relation`, `side`, …). Fields may be quoted (`"a,b"`, `""` for a
-//! quote). Metric names become canonical ([`canonical_metric_name`]) with the vocabulary's
+//! quote); a heading may appear once (any case). Metric names become canonical ([`canonical_metric_name`]) with the vocabulary's
 //! direction. A value that is not a number, a row with the wrong number of fields and two
 //! different values for one (system, item, metric) are errors at their line and column.
 //!
@@ -14,6 +14,8 @@
 //! assert_eq!(table.mean(a, map), Some(0.75));
 //! # Ok::<(), kgeval_formats::FormatError>(())
 //! ```
+
+use std::collections::HashMap;
 
 use kgeval_model::metric_names::canonical_metric_name;
 use kgeval_model::ScoreTable;
@@ -38,7 +40,23 @@ pub fn read_long_csv(input: &[u8], file: &str) -> Result<ScoreTable, FormatError
     let Some(header) = rows.next() else {
         return Err(FormatError::syntax(file, 1, 1, "found an empty file, expected a header system,item,metric,value"));
     };
-    let names = split_csv(file, header.number, header.text)?;
+    let headings = split_fields(file, header.number, header.text)?;
+    let mut first_column: HashMap<String, u32> = HashMap::with_capacity(headings.len());
+    for heading in &headings {
+        let name = heading.text.trim();
+        if let Some(first) = first_column.insert(name.to_lowercase(), heading.column) {
+            return Err(FormatError::syntax(
+                file,
+                header.number,
+                heading.column,
+                format!(
+                    "found the column {} a second time (first in column {first}), expected distinct columns",
+                    crate::echo(name)
+                ),
+            ));
+        }
+    }
+    let names: Vec<String> = headings.into_iter().map(|field| field.text).collect();
     let mut columns = [usize::MAX; 4];
     for (slot, wanted) in columns.iter_mut().zip(REQUIRED) {
         if let Some(at) = names.iter().position(|n| n.trim().eq_ignore_ascii_case(wanted)) {
@@ -167,6 +185,18 @@ mod tests {
             error(b"system,item,metric,value\n\"A,q1,map,1\n"),
             "x.csv:2:1: found an unterminated quote, expected a closing \""
         );
+    }
+
+    /// A second `system` column became a grouping key; any repeated heading is an error.
+    #[test]
+    fn a_repeated_column_is_an_error() {
+        let error = |csv: &[u8]| read_long_csv(csv, "x.csv").unwrap_err().to_string();
+        assert_eq!(
+            error(b"system,item,metric,value,System\nA,q1,map,1,B\n"),
+            "x.csv:1:26: found the column \"System\" a second time (first in column 1), expected distinct columns"
+        );
+        assert!(error(b"system,item,metric,value,side,side\nA,q1,map,1,h,t\n")
+            .starts_with("x.csv:1:31: found the column \"side\""));
     }
 
     #[test]

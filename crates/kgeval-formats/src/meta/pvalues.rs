@@ -5,7 +5,8 @@
 //! also appear in one order only. A mirrored row must carry the same p-values (relative
 //! difference ≤ 1e-12) and is then dropped, so the result has one entry per unordered pair,
 //! in order of first appearance. Every pair of the systems named must be present. Errors
-//! (`FILE:LINE:COL`): an empty file, a header with fewer than three columns, a row with
+//! (`FILE:LINE:COL`): an empty file, a header with fewer than three columns, an empty or
+//! repeated metric heading (names compared canonically: `mrr` = `recip_rank`), a row with
 //! another number of fields, an empty system name, a system paired with itself, a cell that is
 //! not a number in [0, 1], the same ordered pair twice, an asymmetric mirror, a missing pair.
 //!
@@ -22,6 +23,7 @@
 use std::collections::HashMap;
 
 use kgeval_model::meta::significance::PValueMatrix;
+use kgeval_model::metric_names::canonical_metric_name;
 
 use crate::error::utf8_text;
 use crate::lines::lines;
@@ -63,6 +65,28 @@ pub fn read_pvalue_matrix(input: &[u8], file: &str) -> Result<PValueMatrix, Form
         ));
     }
     let metrics: Vec<String> = names[2..].iter().map(|(_, name)| (*name).to_owned()).collect();
+    let mut first_column: HashMap<String, u32> = HashMap::new();
+    for &(column, name) in &names[2..] {
+        if name.is_empty() {
+            return Err(FormatError::syntax(
+                file,
+                header.number,
+                column,
+                "found an empty heading, expected a metric name",
+            ));
+        }
+        if let Some(first) = first_column.insert(canonical_metric_name(name).into_owned(), column) {
+            return Err(FormatError::syntax(
+                file,
+                header.number,
+                column,
+                format!(
+                    "found the metric {} a second time (first in column {first}), expected distinct metrics",
+                    crate::echo(name)
+                ),
+            ));
+        }
+    }
     let mut systems: Vec<String> = Vec::new();
     let mut index: HashMap<String, usize> = HashMap::new();
     let mut pairs: Vec<(usize, usize)> = Vec::new();
@@ -163,7 +187,7 @@ pub fn read_pvalue_matrix(input: &[u8], file: &str) -> Result<PValueMatrix, Form
     if pairs.len() != k * k.saturating_sub(1) / 2 {
         let missing = (0..k)
             .flat_map(|a| (a + 1..k).map(move |b| (a, b)))
-            .find(|pair| !pairs.contains(pair))
+            .find(|&(a, b)| !seen.contains_key(&(a, b)) && !seen.contains_key(&(b, a)))
             .map_or_else(String::new, |(a, b)| {
                 format!(" (first: {},{})", crate::echo(&systems[a]), crate::echo(&systems[b]))
             });
@@ -198,6 +222,38 @@ mod tests {
         assert_eq!(m.pairs, [(0, 1), (1, 2), (0, 2)]);
         assert_eq!(m.p_values, vec![vec![0.1, 0.0, 1e-30], vec![1.0, 0.5, 0.25]]);
         assert_eq!(m.metric("z"), None);
+    }
+
+    /// 600 systems without their last pair: the missing pair was searched with a linear
+    /// `contains` per pair (179,700²/2 comparisons, minutes); now one lookup each.
+    #[test]
+    fn a_missing_pair_among_many_systems_is_found_fast() {
+        let k = 600;
+        let mut csv = String::from("SystemA,SystemB,mrr\n");
+        for a in 0..k {
+            for b in a + 1..k {
+                if (a, b) != (k - 2, k - 1) {
+                    csv.push_str(&format!("s{a},s{b},0.5\n"));
+                }
+            }
+        }
+        let message = error(&csv);
+        assert!(
+            message.ends_with(
+                "found 179699 system pairs among 600 systems, expected all 179700 (first: \"s598\",\"s599\")"
+            ),
+            "{message}"
+        );
+    }
+
+    /// Two `mrr` columns: the second was shadowed by the first (both printed the first's values).
+    #[test]
+    fn a_duplicate_metric_column_is_an_error() {
+        assert_eq!(
+            error("SystemA,SystemB,mrr,hits@1,mrr\nA,B,0.5,0.1,0.9\n"),
+            "dp.csv:1:28: found the metric \"mrr\" a second time (first in column 17), expected distinct metrics"
+        );
+        assert!(error("SystemA,SystemB,mrr,\nA,B,0.5,0.1\n").starts_with("dp.csv:1:21: found an empty heading"));
     }
 
     #[test]

@@ -29,11 +29,14 @@ const TEXT_MEASURES: [&str; 2] = ["runid", "relstring"];
 /// Reads one run's trec_eval `-q` output into a table with one system, `system`.
 ///
 /// # Errors
-/// [`FormatError::Syntax`] for an empty input, a line without three fields, a numeric
+/// [`FormatError::Syntax`] for an empty system name, an empty input, a line without three fields, a numeric
 /// measure whose value is not a number, or a (measure, query) given twice with different
 /// values.
 pub fn read_trec_eval_q(input: &[u8], file: &str, system: &str) -> Result<ScoreTable, FormatError> {
     let text = utf8_text(file, input)?;
+    if system.trim().is_empty() {
+        return Err(FormatError::syntax(file, 1, 1, "found an empty system name, expected a name for the run"));
+    }
     let mut table = ScoreTable::new();
     let s = table.system(system);
     let mut any = false;
@@ -124,6 +127,10 @@ mod tests {
     fn bad_input_is_located() {
         let error = |out: &[u8]| read_trec_eval_q(out, "r.txt", "R").unwrap_err().to_string();
         assert_eq!(error(b"\n\n"), "r.txt:1:1: found an empty file, expected trec_eval -q output");
+        assert_eq!(
+            read_trec_eval_q(b"map 1 0.5\n", "r.txt", " ").unwrap_err().to_string(),
+            "r.txt:1:1: found an empty system name, expected a name for the run"
+        );
         assert_eq!(
             error(b"map\t301\t0.5\nmap 302\n"),
             "r.txt:2:1: found 2 fields, expected `measure query value` (trec_eval -q output)"

@@ -5,7 +5,7 @@
 //! Rules: a header is required; the first column names the system (whatever its heading);
 //! the columns after it that are known grouping columns (`Depth`, `QuestionType`,
 //! `RelationType`, `Side`, `Category`, `Relation`, `Group`, `Split`, `Level`, `Pair`, `Type`,
-//! `Ratio`; any case) or whose value in the first row is not a number are the group keys (one
+//! `Ratio`; any case) or whose values are labels (not numbers) in every row are the group keys (one
 //! group per distinct combination: one per depth, one per side × relation category); every
 //! later column is a metric, named canonically (`canonical_metric_name`) with the vocabulary's
 //! direction (`*_mr` lower is better). Fields may be quoted (`"a,b"`, `""` for a quote); blank
@@ -27,7 +27,7 @@
 
 use kgeval_model::meta::agreement::{GroupKey, SystemMetricTable};
 
-use super::csv::split_fields;
+use super::csv::{split_fields, Field};
 use crate::error::utf8_text;
 use crate::lines::{lines, Line};
 use crate::FormatError;
@@ -62,15 +62,19 @@ pub fn read_wide_csv(input: &[u8], file: &str) -> Result<SystemMetricTable, Form
     };
     let headings = split_fields(file, header.number, header.text)?;
     let data: Vec<Line<'_>> = rows.collect();
-    let Some(first_line) = data.first() else {
+    if data.is_empty() {
         return Err(FormatError::syntax(
             file,
             header.number + 1,
             1,
             "found no row after the header, expected one row per system",
         ));
-    };
-    let first = split_fields(file, first_line.number, first_line.text)?;
+    }
+    let rows: Vec<Vec<Field>> =
+        data.iter().map(|line| split_fields(file, line.number, line.text)).collect::<Result<_, _>>()?;
+    let first = &rows[0];
+    // A column of labels is a group column only when every row holds a label there: a number
+    // in a later row makes it a metric column whose first value is wrong (an error below).
     let n_groups = headings
         .iter()
         .enumerate()
@@ -78,6 +82,7 @@ pub fn read_wide_csv(input: &[u8], file: &str) -> Result<SystemMetricTable, Form
         .take_while(|(i, heading)| {
             GROUP_COLUMNS.contains(&heading.text.trim().to_ascii_lowercase().as_str())
                 || first.get(*i).is_some_and(|f| is_label(&f.text))
+                    && rows.iter().all(|row| row.get(*i).is_none_or(|f| is_label(&f.text)))
         })
         .count();
     if 1 + n_groups >= headings.len() {
@@ -120,8 +125,7 @@ pub fn read_wide_csv(input: &[u8], file: &str) -> Result<SystemMetricTable, Form
     }
     // The line of each (group, system), for duplicate errors.
     let mut seen: Vec<(usize, Vec<u32>)> = Vec::new();
-    for line in &data {
-        let fields = split_fields(file, line.number, line.text)?;
+    for (line, fields) in data.iter().zip(rows) {
         if fields.len() != headings.len() {
             return Err(FormatError::syntax(
                 file,
@@ -227,6 +231,19 @@ mod tests {
         assert_eq!(table.find_metric("Hits@10"), Some(0));
         assert_eq!(table.groups[0].systems, ["a,b", "c"]);
         assert_eq!(table.groups[0].value("a,b", 1), Some(250.0));
+    }
+
+    /// A non-number in the first row turned a metric column into a group key (`map=x`), and
+    /// the other rows' numbers became group values: now it is the bad value it is.
+    #[test]
+    fn a_non_number_in_the_first_row_of_a_metric_column_is_an_error() {
+        assert_eq!(
+            error("System,map,mrr\nA,x,0.5\nB,0.3,0.4\n"),
+            "t.csv:2:3: found \"x\", expected a finite number for metric \"map\""
+        );
+        // A column of labels in every row is still a group column.
+        let table = read_wide_csv(b"System,Model,map\nA,transe,0.5\nB,rotate,0.4\n", "t.csv").unwrap();
+        assert_eq!(table.group_columns, ["Model"]);
     }
 
     #[test]

@@ -357,3 +357,141 @@ fn leaderboard_marks_and_tiers() {
     let names: Vec<String> = leaderboard(&lower).rows.into_iter().map(|r| r.name).collect();
     assert_eq!(names, ["S3", "S0", "S2", "S1"]);
 }
+
+/// A result over `k` systems whose pair (a, b) has p = 0 when b − a is odd (significant)
+/// and p = 1 otherwise, and whose means fall with the index.
+fn synthetic_result(k: usize) -> SignificanceResult {
+    let pairs =
+        (0..k).flat_map(|a| (a + 1..k).map(move |b| pair(a, b, if (b - a) % 2 == 1 { 0.0 } else { 1.0 }))).collect();
+    SignificanceResult {
+        metric: "m".into(),
+        higher_is_better: true,
+        test: SignificanceTest::PairedT,
+        correction: Correction::None,
+        alpha: 0.05,
+        iterations: 0,
+        interval_iterations: 0,
+        seed: 0,
+        n_items: 10,
+        systems: (0..k).map(|s| format!("S{s}")).collect(),
+        means: (0..k).map(|s| -(s as f64)).collect(),
+        intervals: Vec::new(),
+        pairs,
+    }
+}
+
+#[test]
+fn pair_lookup_is_direct_and_survives_another_order() {
+    let result = synthetic_result(7);
+    for a in 0..7 {
+        for b in 0..7 {
+            let found = result.pair(a, b).map(|p| (p.a, p.b));
+            assert_eq!(found, (a != b).then(|| (a.min(b), a.max(b))), "pair ({a}, {b})");
+        }
+    }
+    assert!(result.pair(3, 7).is_none());
+    assert!(result.pair(9, 12).is_none());
+    // Pairs in another order (built by hand): still found.
+    let mut shuffled = result;
+    shuffled.pairs.reverse();
+    assert_eq!(shuffled.pair(5, 2).map(|p| (p.a, p.b)), Some((2, 5)));
+    assert_eq!(shuffled.pair(0, 6).map(|p| (p.a, p.b)), Some((0, 6)));
+}
+
+/// 1,000 systems (499,500 pairs): the leaderboard looked every pair up by a linear scan
+/// (k² lookups × k²/2 pairs, hours); with the direct index it takes well under a second.
+#[test]
+fn leaderboard_of_a_thousand_systems_is_quadratic_not_quartic() {
+    let k = 1_000;
+    let board = leaderboard(&synthetic_result(k));
+    assert_eq!(board.rows.len(), k);
+    // Row r is system r (means fall with the index); it beats the rows at odd distance below.
+    assert_eq!(board.rows[0].beats.len(), k / 2);
+    assert_eq!(board.rows[1].beats.first(), Some(&2));
+    // Tiers: system 0 cannot be told from the even systems; 1 leads tier 2 with the odd ones.
+    assert_eq!(board.rows[998].tier, 1);
+    assert_eq!(board.rows[999].tier, 2);
+}
+
+/// Finite but huge scores: the mean of (−5, 1e308, 1e308) overflowed to inf, the paired
+/// differences of ±1e308 too, and the t test's p became NaN (rendered `-`) while Holm's
+/// adjusted p was 1. Every number is finite now, with every test.
+#[test]
+fn huge_finite_scores_give_finite_means_and_p_values() {
+    let s = scores(&[&[-5.0, 1e308, 1e308], &[0.0, 0.5, 1.0], &[5.0, -1e308, -1e308]], Direction::Higher);
+    assert!(close(s.means()[0], 1e308 / 3.0 * 2.0, 1e-15), "{:?}", s.means());
+    for test in SignificanceTest::ALL {
+        let options =
+            SignificanceOptions { test, iterations: Some(50), interval_iterations: Some(20), ..Default::default() };
+        let result = compare_systems(&s, &options).unwrap();
+        assert!(result.means.iter().all(|m| m.is_finite()), "{test:?}: {:?}", result.means);
+        for pair in &result.pairs {
+            assert!(pair.mean_difference.is_finite(), "{test:?}: {pair:?}");
+            assert!(pair.p_value.is_finite() && pair.p_adjusted.is_finite(), "{test:?}: {pair:?}");
+            assert!(pair.p_value <= pair.p_adjusted, "{test:?}: {pair:?}");
+            assert!(pair.statistic.is_none_or(f64::is_finite), "{test:?}: {pair:?}");
+        }
+        assert!(result.intervals.iter().all(|i| i.lower.is_finite() && i.upper.is_finite()), "{test:?}");
+    }
+    // Scaled by a power of two the t test is the same as on moderate scores.
+    let small = scores(&[&[-5.0, 1.0, 1.0], &[0.0, 0.5, 1.0]], Direction::Higher);
+    let big = scores(
+        &[&[-5.0 * 2f64.powi(900), 2f64.powi(900), 2f64.powi(900)], &[0.0, 0.5 * 2f64.powi(900), 2f64.powi(900)]],
+        Direction::Higher,
+    );
+    let (small, big) = (
+        compare_systems(&small, &SignificanceOptions::default()).unwrap(),
+        compare_systems(&big, &SignificanceOptions::default()).unwrap(),
+    );
+    assert_eq!(small.pairs[0].p_value, big.pairs[0].p_value);
+    assert_eq!(small.pairs[0].statistic, big.pairs[0].statistic);
+}
+
+/// An undefined p-value stays undefined after the correction and does not count in m.
+#[test]
+fn an_undefined_p_value_is_not_adjusted_to_one() {
+    let adjusted = adjust_p_values(&[0.01, f64::NAN, 0.02], Correction::Holm);
+    assert!(adjusted[1].is_nan(), "{adjusted:?}");
+    assert_eq!([adjusted[0], adjusted[2]], [0.02, 0.02]);
+    let bonferroni = adjust_p_values(&[0.01, f64::NAN, 0.02], Correction::Bonferroni);
+    assert!(bonferroni[1].is_nan());
+    assert_eq!([bonferroni[0], bonferroni[2]], [0.02, 0.04]);
+}
+
+/// 0.1 − 0.2 and 0.3 − 0.4 are −0.1 up to rounding: the t test saw a variance of 1e-34 and
+/// gave t = −7.2e15, p = 8.8e-17. Differences equal within the tolerance are equal.
+#[test]
+fn differences_equal_up_to_rounding_are_equal_in_every_test() {
+    let near = paired_t(&[0.1, 0.3], &[0.2, 0.4]).unwrap();
+    let exact = paired_t(&[0.0, 0.0], &[0.1, 0.1]).unwrap();
+    assert_eq!(near, exact);
+    assert_eq!(near.p_value, 0.0);
+    // Wilcoxon: near-ties are ties, a near-zero difference is a zero.
+    let near = wilcoxon(&[0.1, 0.3, 0.5, 2.0], &[0.2, 0.4, 0.6, 1.0]).unwrap();
+    let exact = wilcoxon(&[0.0, 0.0, 0.0, 2.0], &[0.1, 0.1, 0.1, 1.0]).unwrap();
+    assert_eq!(near, exact);
+    let near = wilcoxon(&[0.3, 1.0, 2.0, 0.0], &[0.1 + 0.2, 0.5, 1.2, 0.7]).unwrap();
+    let exact = wilcoxon(&[0.3, 1.0, 2.0, 0.0], &[0.3, 0.5, 1.2, 0.7]).unwrap();
+    assert_eq!(near, exact);
+    // In a comparison: no t statistic (undefined, zero variance), p = 0 as for exact ties.
+    let s = scores(&[&[0.1, 0.3], &[0.2, 0.4]], Direction::Higher);
+    let result = compare_systems(&s, &SignificanceOptions::default()).unwrap();
+    assert_eq!(result.pairs[0].statistic, None);
+    assert_eq!(result.pairs[0].p_value, 0.0);
+    // Differences that really differ (beyond 1e-12 of the scores' scale) stay apart.
+    let apart = paired_t(&[0.1, 0.3 + 1e-9], &[0.2, 0.4]).unwrap();
+    assert!(apart.statistic.is_finite() && apart.p_value > 0.0);
+}
+
+/// 75 equal differences of −0.25: their pairwise mean is off by an ulp, which left a variance
+/// of rounding noise and t = −5.9e16 instead of the zero-variance convention.
+#[test]
+fn many_equal_differences_have_zero_variance() {
+    let x: Vec<f64> = (0..75).map(|i| f64::from(i) / 75.0).collect();
+    let d = vec![-0.1; 75];
+    let t = t_test_differences(&d);
+    assert_eq!((t.statistic, t.p_value), (f64::NEG_INFINITY, 0.0));
+    let y: Vec<f64> = x.iter().map(|v| v + 0.25).collect();
+    let t = paired_t(&x, &y).unwrap();
+    assert_eq!((t.statistic, t.p_value), (f64::NEG_INFINITY, 0.0));
+}

@@ -184,9 +184,20 @@ pub struct SignificanceResult {
 
 impl SignificanceResult {
     /// The comparison of systems `i` and `j` in either order.
+    ///
+    /// Constant time when [`SignificanceResult::pairs`] is in its documented order (the
+    /// upper triangle row by row: pair (a, b) at `a(2k − a − 1)/2 + b − a − 1`); a linear
+    /// scan otherwise (pairs put together in another order by hand).
     #[must_use]
     pub fn pair(&self, i: usize, j: usize) -> Option<&PairComparison> {
         let (a, b) = if i < j { (i, j) } else { (j, i) };
+        let k = self.systems.len();
+        if a < b && b < k {
+            let index = a * (2 * k - a - 1) / 2 + (b - a - 1);
+            if let Some(p) = self.pairs.get(index).filter(|p| p.a == a && p.b == b) {
+                return Some(p);
+            }
+        }
         self.pairs.iter().find(|p| p.a == a && p.b == b)
     }
 }

@@ -1,6 +1,7 @@
 //! CSV: the p-value matrix (kgc-sparsity `discriminative_power.csv` layout), the agreement
 //! rows, or the discriminative power of published p-value matrices.
 
+use std::collections::HashMap;
 use std::fmt::Write as _;
 
 use kgeval_model::meta::agreement::Agreement;
@@ -49,16 +50,25 @@ fn p_value_matrix(result: &CompareResult) -> String {
     }
     out.push('\n');
     let systems = &result.systems;
+    // Each metric's index of every system (a metric may compare fewer systems, in its order).
+    let indices: Vec<Vec<Option<usize>>> = result
+        .metrics
+        .iter()
+        .map(|comparison| {
+            let own: HashMap<&str, usize> =
+                comparison.significance.systems.iter().enumerate().map(|(i, name)| (name.as_str(), i)).collect();
+            systems.iter().map(|name| own.get(name.as_str()).copied()).collect()
+        })
+        .collect();
     for (i, a) in systems.iter().enumerate() {
         for (j, b) in systems.iter().enumerate() {
             if i == j {
                 continue;
             }
             let _ = write!(out, "{},{}", csv_field(a), csv_field(b));
-            for comparison in &result.metrics {
+            for (comparison, index) in result.metrics.iter().zip(&indices) {
                 let s = &comparison.significance;
-                let index = |name: &str| s.systems.iter().position(|x| x == name);
-                let p = match (index(a), index(b)) {
+                let p = match (index[i], index[j]) {
                     (Some(x), Some(y)) => s.pair(x, y).map(|p| p.p_adjusted),
                     _ => None,
                 };

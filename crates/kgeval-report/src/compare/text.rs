@@ -78,12 +78,17 @@ fn table(out: &mut String, table: &Table, markdown: bool) {
     }
 }
 
-/// A number at the precision asked for; `-` when not finite (NaN) and `inf` / `-inf`.
+/// Magnitudes from which a number is written in scientific notation (a mean of 1e308 in
+/// fixed notation is 309 digits).
+const SCIENTIFIC_FROM: f64 = 1e15;
+
+/// A number at the precision asked for (scientific from 1e15 on); `-` when undefined (not
+/// finite: no inf or NaN is printed).
 fn number(value: f64, options: &RenderOptions) -> String {
-    if value.is_nan() {
+    if !value.is_finite() {
         "-".to_owned()
-    } else if value.is_infinite() {
-        if value > 0.0 { "inf" } else { "-inf" }.to_owned()
+    } else if value.abs() >= SCIENTIFIC_FROM {
+        format!("{value:.*e}", options.precision)
     } else {
         format_fixed(value, options.precision)
     }
@@ -170,6 +175,15 @@ fn metric_block(out: &mut String, comparison: &MetricComparison, options: &Rende
         pairs.row(cells);
     }
     table(out, &pairs, markdown);
+    if significance.pairs.iter().any(|pair| !pair.effect_size.is_finite()) {
+        let _ = writeln!(
+            out,
+            "cohens_d -: the pair's differences do not vary (the same on every item), so d (and t) are undefined"
+        );
+        if markdown {
+            out.push('\n');
+        }
+    }
     let power = &comparison.power;
     if !markdown {
         out.push('\n');

@@ -88,6 +88,11 @@ pub(crate) fn read_side(inputs: &[SystemInput], format: Option<MetaInputFormat>)
 /// One input's table in format `format`; `name` (from `NAME=PATH`) names its one system.
 fn read_one(opened: &InputBytes, format: MetaInputFormat, name: Option<&str>) -> Result<ScoreTable, Error> {
     let file = opened.name();
+    if name.is_some_and(|name| name.trim().is_empty()) {
+        return Err(Error::invalid(format!(
+            "{file}: found an empty system name (NAME=PATH), expected a name or PATH alone (named by its stem)"
+        )));
+    }
     let table = match format {
         MetaInputFormat::PerItemJson => read_per_item(opened.bytes(), file)?,
         MetaInputFormat::LongCsv => read_long_csv(opened.bytes(), file)?,
