@@ -109,7 +109,8 @@ impl<'de> serde::de::Visitor<'de> for SystemInputVisitor {
 ///
 /// # Errors
 /// [`Error::Invalid`] when a name is given twice, or when two systems cannot be told apart by
-/// a path suffix (the same file twice, or a default name equal to a given one).
+/// a path suffix (the same file twice, or a default name equal to a given one); for an empty
+/// name or a [reserved](RESERVED_NAMES) one.
 pub fn system_names(systems: &[SystemInput]) -> Result<Vec<String>, Error> {
     let components: Vec<Vec<String>> = systems.iter().map(|s| default_name_components(&s.input)).collect();
     // How many trailing path components each default name uses (1: the stem alone).
@@ -123,6 +124,7 @@ pub fn system_names(systems: &[SystemInput]) -> Result<Vec<String>, Error> {
     };
     for (i, system) in systems.iter().enumerate() {
         let Some(name) = &system.name else { continue };
+        check_name("system", name)?;
         if let Some(j) = systems[..i].iter().position(|s| s.name.as_ref() == Some(name)) {
             return Err(Error::invalid(format!(
                 "found two systems named {name:?} ({} and {}), expected unique names",
@@ -152,8 +154,34 @@ pub fn system_names(systems: &[SystemInput]) -> Result<Vec<String>, Error> {
                 names[i], systems[j].input, systems[i].input
             )));
         }
+        for name in &names {
+            check_name("system", name)?;
+        }
         return Ok(names);
     }
+}
+
+/// Names no pair or system may take, in any case: they name the aggregate rows (`MICRO`,
+/// `MACRO`) of the alignment, ranking and lexicon tables, and a pair or system so named would
+/// print a second row under the same name.
+pub const RESERVED_NAMES: [&str; 2] = ["MICRO", "MACRO"];
+
+/// Checks a pair or system name (`kind`): not empty (nor only spaces), not
+/// [reserved](RESERVED_NAMES) in any case.
+///
+/// # Errors
+/// [`Error::Invalid`], one line naming what was found.
+pub fn check_name(kind: &str, name: &str) -> Result<(), Error> {
+    if name.trim().is_empty() {
+        return Err(Error::invalid(format!("found an empty {kind} name, expected a name")));
+    }
+    if RESERVED_NAMES.iter().any(|r| r.eq_ignore_ascii_case(name.trim())) {
+        return Err(Error::invalid(format!(
+            "found {kind} name {}, expected a name other than MICRO or MACRO (any case): they name the aggregate rows",
+            kgeval_formats::echo(name)
+        )));
+    }
+    Ok(())
 }
 
 /// The parts of an input's default name, outermost first: its folders, then its stem
