@@ -1,6 +1,7 @@
 //! System inputs named `NAME=PATH` or `PATH` (named by a unique file stem), the same in every
 //! family.
 
+use std::collections::HashMap;
 use std::path::Path;
 
 use kgeval_formats::Input;
@@ -122,22 +123,32 @@ pub fn system_names(systems: &[SystemInput]) -> Result<Vec<String>, Error> {
             parts[parts.len() - depth[i].min(parts.len())..].join("/")
         }
     };
+    // Maps, not scans: a campaign may name thousands of runs.
+    let mut given: HashMap<&str, usize> = HashMap::with_capacity(systems.len());
     for (i, system) in systems.iter().enumerate() {
         let Some(name) = &system.name else { continue };
         check_name("system", name)?;
-        if let Some(j) = systems[..i].iter().position(|s| s.name.as_ref() == Some(name)) {
+        if let Some(&j) = given.get(name.as_str()) {
             return Err(Error::invalid(format!(
                 "found two systems named {name:?} ({} and {}), expected unique names",
                 systems[j].input, systems[i].input
             )));
         }
+        given.insert(name, i);
     }
     loop {
         let names: Vec<String> = (0..systems.len()).map(|i| name_at(i, &depth)).collect();
+        // Each name's first two holders.
+        let mut holders: HashMap<&str, (usize, Option<usize>)> = HashMap::with_capacity(names.len());
+        for (i, name) in names.iter().enumerate() {
+            holders.entry(name).and_modify(|h| h.1 = h.1.or(Some(i))).or_insert((i, None));
+        }
         let mut grew = false;
         let mut stuck = None;
         for i in 0..systems.len() {
-            let Some(j) = (0..systems.len()).find(|&j| j != i && names[j] == names[i]) else { continue };
+            // The first other holder of the same name, as a scan from the start finds it.
+            let (first, second) = holders[names[i].as_str()];
+            let Some(j) = (if first == i { second } else { Some(first) }) else { continue };
             if systems[i].name.is_none() && depth[i] < components[i].len() {
                 depth[i] += 1;
                 grew = true;
