@@ -36,6 +36,23 @@ pub fn escape_markdown(text: &str) -> String {
     out
 }
 
+/// `text` as an inline code span (`` `text` ``) when that is inert — no backtick, no line
+/// break: inside a code span HTML and `|` are literal text — else [`escape_markdown`]`(text)`.
+///
+/// ```
+/// use kgeval_report::markdown_code;
+/// assert_eq!(markdown_code("runs/<a>.txt"), "`runs/<a>.txt`");
+/// assert_eq!(markdown_code("a`b"), "a\\`b");
+/// ```
+#[must_use]
+pub fn markdown_code(text: &str) -> String {
+    if text.contains(['`', '\n', '\r', '\u{0b}', '\u{0c}', '\u{85}', '\u{2028}', '\u{2029}']) {
+        escape_markdown(text)
+    } else {
+        format!("`{text}`")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::escape_markdown;

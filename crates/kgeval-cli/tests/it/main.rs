@@ -14,6 +14,7 @@ mod compare_sensitivity;
 mod conventions;
 mod determinism;
 mod diso;
+mod escaping;
 mod facade;
 mod facade_align;
 mod facade_kgc;
