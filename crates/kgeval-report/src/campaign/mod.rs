@@ -386,10 +386,9 @@ mod tests {
         assert!(!table.is_best(2, 2, 4));
         // Every cell at once agrees with the cell-by-cell answer.
         for decimals in [0, 4, 5] {
-            let best = table.best_cells(decimals);
-            for s in 0..3 {
-                for c in 0..3 {
-                    assert_eq!(best[s][c], table.is_best(s, c, decimals), "{s} {c} at {decimals}");
+            for (s, row) in table.best_cells(decimals).iter().enumerate() {
+                for (c, &best) in row.iter().enumerate() {
+                    assert_eq!(best, table.is_best(s, c, decimals), "{s} {c} at {decimals}");
                 }
             }
         }
