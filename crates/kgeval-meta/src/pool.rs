@@ -16,8 +16,10 @@
 use std::collections::{HashMap, HashSet};
 
 use kgeval_model::kgc::{Judgment, PooledTriple, RelationCategory, Side, Triple};
-use kgeval_model::meta::agreement::{Agreement, GroupKey, SystemMetricTable};
-use kgeval_model::meta::pool::{DepthPositives, DepthSeries, Pool, PoolCounts, PoolSummary, PooledItem};
+use kgeval_model::meta::agreement::{Agreement, GroupKey, SystemGroup, SystemMetricTable};
+use kgeval_model::meta::pool::{
+    DepthPositives, DepthSeries, Pool, PoolCounts, PoolSummary, PooledItem, MAX_POOL_DEPTH,
+};
 
 use crate::agreement::{agreement, AgreementOptions};
 use crate::MetaError;
@@ -76,11 +78,16 @@ pub fn is_trivial_question(side: Side, category: RelationCategory) -> bool {
 /// ```
 ///
 /// # Errors
-/// [`MetaError::InvalidOption`] for depth 0, no run, or a question whose number of lists
-/// differs from the number of runs.
+/// [`MetaError::InvalidOption`] for depth 0 or past [`MAX_POOL_DEPTH`], no run, or a question
+/// whose number of lists differs from the number of runs.
 pub fn build_pool(questions: &[PoolQuestion], runs: &[String], depth: u32) -> Result<Pool, MetaError> {
     if depth == 0 {
         return Err(MetaError::InvalidOption("pool depth: expected a positive depth, found 0".to_owned()));
+    }
+    if depth > MAX_POOL_DEPTH {
+        return Err(MetaError::InvalidOption(format!(
+            "pool depth: found {depth}, expected a pool depth from 1 to {MAX_POOL_DEPTH}"
+        )));
     }
     if runs.is_empty() {
         return Err(MetaError::InvalidOption("pool: expected at least one run, found none".to_owned()));
@@ -161,12 +168,24 @@ pub fn build_pool(questions: &[PoolQuestion], runs: &[String], depth: u32) -> Re
 /// let [a, b, c, d] = ["a", "b", "c", "d"].map(|h| Triple { head: n.intern(h), relation: r, tail: x });
 /// let judged = [(a, true), (b, true), (c, false)].map(|(triple, relevant)| Judgment { triple, relevant, line: 1 });
 /// let pool = [(b, 2), (c, 1), (d, 1)].map(|(triple, depth)| PooledTriple { triple, depth, line: 1 });
-/// let summary = summarize_judgments(&judged, &pool, 2);
+/// let summary = summarize_judgments(&judged, &pool, 2)?;
 /// assert_eq!(summary.depths.iter().map(|d| d.positives).collect::<Vec<_>>(), [0, 1]);
 /// assert_eq!((summary.outside_pool_positives, summary.unjudged), (1, 1));
+/// # Ok::<(), kgeval_meta::MetaError>(())
 /// ```
-#[must_use]
-pub fn summarize_judgments(judgments: &[Judgment], pool: &[PooledTriple], max_depth: u32) -> PoolSummary {
+///
+/// # Errors
+/// [`MetaError::InvalidOption`] for `max_depth` past [`MAX_POOL_DEPTH`] (it sizes the rows).
+pub fn summarize_judgments(
+    judgments: &[Judgment],
+    pool: &[PooledTriple],
+    max_depth: u32,
+) -> Result<PoolSummary, MetaError> {
+    if max_depth > MAX_POOL_DEPTH {
+        return Err(MetaError::InvalidOption(format!(
+            "pool summary: found {max_depth}, expected a pool depth from 0 to {MAX_POOL_DEPTH}"
+        )));
+    }
     let mut first: HashMap<Triple, bool> = HashMap::with_capacity(judgments.len());
     for j in judgments {
         first.entry(j.triple).or_insert(j.relevant);
@@ -203,7 +222,7 @@ pub fn summarize_judgments(judgments: &[Judgment], pool: &[PooledTriple], max_de
         total += row.positives;
         row.cumulative = total;
     }
-    summary
+    Ok(summary)
 }
 
 /// The group column of a depth series as a wide table (kgc-sparsity `pooling_depth.csv`).
@@ -216,12 +235,21 @@ pub const DEPTH_COLUMN: &str = "Depth";
 pub fn series_table(series: &DepthSeries, source: &str, only_depth: Option<u32>) -> SystemMetricTable {
     let groups = if only_depth.is_some() { Vec::new() } else { vec![DEPTH_COLUMN.to_owned()] };
     let mut table = SystemMetricTable::new(source, groups, &series.metrics);
+    // The group of each depth, by a map: `push_row` looks groups up one by one, quadratic in
+    // the number of depths (10,001 depths took seconds).
+    let mut group_of: HashMap<u32, usize> = HashMap::new();
     for row in series.rows.iter().filter(|r| only_depth.is_none_or(|d| d == r.depth)) {
-        let key = match only_depth {
-            Some(_) => GroupKey::default(),
-            None => GroupKey(vec![(DEPTH_COLUMN.to_owned(), row.depth.to_string())]),
-        };
-        table.push_row(key, &row.system, row.values.clone());
+        let index = *group_of.entry(row.depth).or_insert_with(|| {
+            let key = match only_depth {
+                Some(_) => GroupKey::default(),
+                None => GroupKey(vec![(DEPTH_COLUMN.to_owned(), row.depth.to_string())]),
+            };
+            table.groups.push(SystemGroup { key, ..SystemGroup::default() });
+            table.groups.len() - 1
+        });
+        let group = &mut table.groups[index];
+        group.systems.push(row.system.clone());
+        group.values.extend_from_slice(&row.values);
     }
     table
 }
@@ -229,7 +257,8 @@ pub fn series_table(series: &DepthSeries, source: &str, only_depth: Option<u32>)
 /// Ranking agreement of every depth's system ordering with `reference` (default: the series'
 /// own depth 0), per metric: Kendall tau-b (and a, c, the p-value, tau_AP, RBO) through
 /// [`agreement`], one row per (depth, metric). Metrics with a missing value (NaN) at some depth
-/// are left out (and, with a reference, metrics it lacks); `None` when none is left.
+/// are left out (and, with a reference, metrics it lacks); `None` when none is left, and with
+/// fewer than two systems (one system has no ordering to compare: tau is undefined).
 ///
 /// # Errors
 /// The errors of [`agreement`] (a reference sharing no system group, a duplicate system).
@@ -251,7 +280,7 @@ pub fn depth_agreement(
         .map(|m| series.metrics[m].clone())
         .filter(|name| reference.find_metric(name).is_some())
         .collect();
-    if metrics.is_empty() || series.rows.is_empty() {
+    if metrics.is_empty() || series.rows.is_empty() || series.systems.len() < 2 {
         return Ok(None);
     }
     let table = series_table(series, "depth series", None);
@@ -369,6 +398,24 @@ mod tests {
         assert!(build_pool(&[q], &[], 1).is_err());
     }
 
+    /// A depth past the maximum is refused before anything is sized by it (depth 4294967295
+    /// once asked for a 34 GB per-depth table); the maximum itself is fine.
+    #[test]
+    fn depths_past_the_maximum_are_refused() {
+        use kgeval_model::meta::pool::MAX_POOL_DEPTH;
+        let q = PoolQuestion { id: "q".into(), lists: vec![list(&["x"])], ..Default::default() };
+        let e = build_pool(std::slice::from_ref(&q), &runs(1), u32::MAX).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!("pool depth: found 4294967295, expected a pool depth from 1 to {MAX_POOL_DEPTH}")
+        );
+        let pool = build_pool(std::slice::from_ref(&q), &runs(1), MAX_POOL_DEPTH).unwrap();
+        assert_eq!(pool.counts.per_depth.len(), MAX_POOL_DEPTH as usize);
+        let e = summarize_judgments(&[], &[], u32::MAX).unwrap_err();
+        assert!(e.to_string().contains("found 4294967295, expected a pool depth from 0 to"), "{e}");
+        assert_eq!(summarize_judgments(&[], &[], MAX_POOL_DEPTH).unwrap().depths.len(), MAX_POOL_DEPTH as usize);
+    }
+
     /// Positives per depth, worked by hand: pool b@2 (Y), c@1 (N), d@1 (unjudged), e@1 and
     /// e@3 (Y, smallest depth 1); a judged Y outside the pool; b judged twice (first wins).
     #[test]
@@ -384,7 +431,7 @@ mod tests {
             .iter()
             .map(|&(triple, depth)| PooledTriple { triple, depth, line: 1 })
             .collect();
-        let s = summarize_judgments(&judged, &pool, 3);
+        let s = summarize_judgments(&judged, &pool, 3).unwrap();
         let rows: Vec<(u32, usize, usize, usize)> =
             s.depths.iter().map(|d| (d.depth, d.judged, d.positives, d.cumulative)).collect();
         assert_eq!(rows, [(1, 2, 1, 1), (2, 1, 1, 2), (3, 0, 0, 2)]);
@@ -393,7 +440,7 @@ mod tests {
             (4, 3, 1, 1, 4, 1)
         );
         // A smaller max depth leaves deeper items out of the rows.
-        let s = summarize_judgments(&judged, &pool, 1);
+        let s = summarize_judgments(&judged, &pool, 1).unwrap();
         assert_eq!(s.depths.len(), 1);
         assert_eq!(s.depths[0].positives, 1);
     }
@@ -426,6 +473,11 @@ mod tests {
         assert_eq!(taus[0], ("Depth=0:micro_mrr".to_owned(), 1.0));
         assert_eq!(taus[1].0, "Depth=1:micro_mrr");
         assert!((taus[1].1 - 2.0 / 6f64.sqrt()).abs() < 1e-15);
+        // One system: no ordering to compare, no agreement (not a table of undefined taus).
+        let mut one = series.clone();
+        one.systems.truncate(1);
+        one.rows.retain(|r| r.system == "S1");
+        assert_eq!(depth_agreement(&one, None).unwrap(), None);
         // Only NaN columns: no agreement.
         let mut none = series;
         none.metrics.truncate(0);

@@ -25,7 +25,7 @@ pub fn render_lexicon(evaluations: &[LexiconEvaluation], format: OutputFormat, o
         OutputFormat::Markdown => blocks(evaluations, |evaluation| {
             let mut out = format!("<!-- {} -->\n\n", header_line(evaluation).trim_end());
             if evaluations.len() > 1 {
-                let _ = writeln!(out, "**{}**\n", evaluation.system);
+                let _ = writeln!(out, "**{}**\n", crate::escape_markdown(&evaluation.system));
             }
             out.push_str(&table(evaluation, options.precision).to_markdown());
             out

@@ -257,7 +257,7 @@ pub fn render_depth_series(series: &DepthSeries, format: OutputFormat, options: 
             let mut t = Table::new(&header, &numeric);
             for row in &series.rows {
                 let mut cells = vec![row.system.clone(), row.depth.to_string()];
-                cells.extend(row.values.iter().map(|v| format_fixed(*v, p)));
+                cells.extend(row.values.iter().map(|v| number(*v, p)));
                 t.row(cells);
             }
             let rows: &[AgreementRow] = series.agreement.as_ref().map_or(&[], |a| a.rows.as_slice());
@@ -280,28 +280,45 @@ pub fn render_depth_series(series: &DepthSeries, format: OutputFormat, options: 
                 let mut cells = vec![metric.to_owned()];
                 for d in &depths {
                     let tau = rows.iter().find(|r| r.metric == metric && depth_of(r) == *d);
-                    cells.push(tau.map_or(String::new(), |r| format_fixed(r.tau_b, p)));
+                    cells.push(tau.map_or(String::new(), |r| number(r.tau_b, p)));
                 }
                 k.row(cells);
             }
             let reference = series.agreement.as_ref().map_or("depth 0", |a| a.left.as_str());
             let positives = summary_table(&series.positives);
+            let (kendall_text, kendall_markdown) = if series.agreement.is_some() {
+                (k.to_text(), k.to_markdown())
+            } else {
+                (NO_KENDALL.to_owned(), NO_KENDALL.to_owned())
+            };
             if format == OutputFormat::Text {
                 format!(
-                    "Positives added per pool depth\n{}\nSystems per depth\n{}\nKendall tau-b vs {reference}\n{}",
+                    "Positives added per pool depth\n{}\nSystems per depth\n{}\nKendall tau-b vs {reference}\n{kendall_text}",
                     positives.to_text(),
                     t.to_text(),
-                    k.to_text()
                 )
             } else {
                 format!(
-                    "### Positives added per pool depth\n\n{}\n### Systems per depth\n\n{}\n### Kendall tau-b vs {reference}\n\n{}",
+                    "### Positives added per pool depth\n\n{}\n### Systems per depth\n\n{}\n### Kendall tau-b vs {}\n\n{kendall_markdown}",
                     positives.to_markdown(),
                     t.to_markdown(),
-                    k.to_markdown()
+                    crate::escape_markdown(reference),
                 )
             }
         }
+    }
+}
+
+/// What text and Markdown say instead of a Kendall table there is none of.
+const NO_KENDALL: &str = "none: it needs two systems or more and a metric every depth has\n";
+
+/// `value` with `decimals` decimals, `-` for an undefined one (a tau over one ordering or a
+/// constant column, a metric missing at some depth): never `NaN` in text or Markdown.
+fn number(value: f64, decimals: usize) -> String {
+    if value.is_nan() {
+        "-".to_owned()
+    } else {
+        format_fixed(value, decimals)
     }
 }
 

@@ -85,12 +85,13 @@ impl Table {
         out
     }
 
-    /// A GitHub-flavoured Markdown table (`|` in cells escaped).
+    /// A GitHub-flavoured Markdown table, every cell through [`crate::escape_markdown`] (a
+    /// `|`, a newline or HTML in a name cannot break the table or reach the page).
     #[must_use]
     pub fn to_markdown(&self) -> String {
         let mut out = String::new();
         let line = |cells: &[String]| {
-            let escaped: Vec<String> = cells.iter().map(|c| c.replace('|', "\\|")).collect();
+            let escaped: Vec<String> = cells.iter().map(|c| crate::escape_markdown(c)).collect();
             format!("| {} |\n", escaped.join(" | "))
         };
         out.push_str(&line(&self.header));

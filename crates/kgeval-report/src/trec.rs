@@ -251,8 +251,8 @@ fn markdown(evaluation: &IrEvaluation, options: &RenderOptions) -> String {
     let mut out = table.to_markdown();
     let _ = writeln!(
         out,
-        "\nQrels `{}`; ties by {}; topics: {}; relevant iff rel ≥ {}.",
-        evaluation.qrels_source,
+        "\nQrels {}; ties by {}; topics: {}; relevant iff rel ≥ {}.",
+        crate::markdown_code(&evaluation.qrels_source),
         o.tie_break,
         o.query_set.name(),
         o.relevance_level

@@ -1,6 +1,7 @@
 //! System inputs named `NAME=PATH` or `PATH` (named by a unique file stem), the same in every
 //! family.
 
+use std::collections::HashMap;
 use std::path::Path;
 
 use kgeval_formats::Input;
@@ -109,7 +110,8 @@ impl<'de> serde::de::Visitor<'de> for SystemInputVisitor {
 ///
 /// # Errors
 /// [`Error::Invalid`] when a name is given twice, or when two systems cannot be told apart by
-/// a path suffix (the same file twice, or a default name equal to a given one).
+/// a path suffix (the same file twice, or a default name equal to a given one); for an empty
+/// name or a [reserved](RESERVED_NAMES) one.
 pub fn system_names(systems: &[SystemInput]) -> Result<Vec<String>, Error> {
     let components: Vec<Vec<String>> = systems.iter().map(|s| default_name_components(&s.input)).collect();
     // How many trailing path components each default name uses (1: the stem alone).
@@ -121,21 +123,32 @@ pub fn system_names(systems: &[SystemInput]) -> Result<Vec<String>, Error> {
             parts[parts.len() - depth[i].min(parts.len())..].join("/")
         }
     };
+    // Maps, not scans: a campaign may name thousands of runs.
+    let mut given: HashMap<&str, usize> = HashMap::with_capacity(systems.len());
     for (i, system) in systems.iter().enumerate() {
         let Some(name) = &system.name else { continue };
-        if let Some(j) = systems[..i].iter().position(|s| s.name.as_ref() == Some(name)) {
+        check_name("system", name)?;
+        if let Some(&j) = given.get(name.as_str()) {
             return Err(Error::invalid(format!(
                 "found two systems named {name:?} ({} and {}), expected unique names",
                 systems[j].input, systems[i].input
             )));
         }
+        given.insert(name, i);
     }
     loop {
         let names: Vec<String> = (0..systems.len()).map(|i| name_at(i, &depth)).collect();
+        // Each name's first two holders.
+        let mut holders: HashMap<&str, (usize, Option<usize>)> = HashMap::with_capacity(names.len());
+        for (i, name) in names.iter().enumerate() {
+            holders.entry(name).and_modify(|h| h.1 = h.1.or(Some(i))).or_insert((i, None));
+        }
         let mut grew = false;
         let mut stuck = None;
         for i in 0..systems.len() {
-            let Some(j) = (0..systems.len()).find(|&j| j != i && names[j] == names[i]) else { continue };
+            // The first other holder of the same name, as a scan from the start finds it.
+            let (first, second) = holders[names[i].as_str()];
+            let Some(j) = (if first == i { second } else { Some(first) }) else { continue };
             if systems[i].name.is_none() && depth[i] < components[i].len() {
                 depth[i] += 1;
                 grew = true;
@@ -152,8 +165,34 @@ pub fn system_names(systems: &[SystemInput]) -> Result<Vec<String>, Error> {
                 names[i], systems[j].input, systems[i].input
             )));
         }
+        for name in &names {
+            check_name("system", name)?;
+        }
         return Ok(names);
     }
+}
+
+/// Names no pair or system may take, in any case: they name the aggregate rows (`MICRO`,
+/// `MACRO`) of the alignment, ranking and lexicon tables, and a pair or system so named would
+/// print a second row under the same name.
+pub const RESERVED_NAMES: [&str; 2] = ["MICRO", "MACRO"];
+
+/// Checks a pair or system name (`kind`): not empty (nor only spaces), not
+/// [reserved](RESERVED_NAMES) in any case.
+///
+/// # Errors
+/// [`Error::Invalid`], one line naming what was found.
+pub fn check_name(kind: &str, name: &str) -> Result<(), Error> {
+    if name.trim().is_empty() {
+        return Err(Error::invalid(format!("found an empty {kind} name, expected a name")));
+    }
+    if RESERVED_NAMES.iter().any(|r| r.eq_ignore_ascii_case(name.trim())) {
+        return Err(Error::invalid(format!(
+            "found {kind} name {}, expected a name other than MICRO or MACRO (any case): they name the aggregate rows",
+            kgeval_formats::echo(name)
+        )));
+    }
+    Ok(())
 }
 
 /// The parts of an input's default name, outermost first: its folders, then its stem

@@ -25,7 +25,7 @@ pub use error::{Error, ResultExt};
 pub use evaluation::{Conventions, Evaluation, FamilyResult, Warning};
 pub use gate::{Gate, GateFailure};
 pub use input_paths::same_file_as;
-pub use inputs::{system_names, SystemInput};
+pub use inputs::{check_name, system_names, SystemInput, RESERVED_NAMES};
 pub use kgeval_formats::input::{decompressed_limit, set_decompressed_limit, DEFAULT_DECOMPRESSED_LIMIT};
 pub use kgeval_formats::{FormatError, Input, InputBytes, SyntaxError};
 pub use kgeval_model::{Diagnostic, ScoreTable};

@@ -1,7 +1,10 @@
 //! Judgments (`s p o {Y,N}`), pool depths (`s p o depth`) and relation weights
 //! (`relation weight`).
 
-use kgeval_model::kgc::{Judgment, KgcVocabulary, PooledTriple};
+use std::collections::HashMap;
+
+use kgeval_model::kgc::{Judgment, KgcVocabulary, PooledTriple, Triple};
+use kgeval_model::meta::pool::MAX_POOL_DEPTH;
 use kgeval_model::{Diagnostic, TermId};
 
 use super::lines::{quoted, Text};
@@ -19,6 +22,9 @@ pub(crate) fn read_judgments(
     let mut judgments = Vec::new();
     let mut warnings = Warnings::default();
     let mut fields = Vec::with_capacity(4);
+    // The first judgment of each triple (its line and label): a later, different label is a
+    // `conflicting-judgment` warning naming both lines (the first is kept downstream).
+    let mut first: HashMap<Triple, (u32, bool)> = HashMap::new();
     for line in text.lines() {
         if line.is_blank() {
             continue;
@@ -53,6 +59,22 @@ pub(crate) fn read_judgments(
             }
         };
         let triple = triple(vocabulary, &line, &fields, file)?;
+        let &mut (first_line, first_label) = first.entry(triple).or_insert((line.number, relevant));
+        if first_label != relevant {
+            let column = fields.get(3).map_or(line.text.len(), |f| f.start);
+            warnings.push("conflicting-judgment", || {
+                let label = |r: bool| if r { "Y" } else { "N" };
+                Diagnostic::warning(
+                    "conflicting-judgment",
+                    format!(
+                        "found judgment {} for this triple, expected {} as at line {first_line} (the first judgment is kept)",
+                        label(relevant),
+                        label(first_label)
+                    ),
+                )
+                .at(line.location(file, column))
+            });
+        }
         judgments.push(Judgment { triple, relevant, line: line.number });
     }
     Ok(ReadJudgments { judgments, warnings: warnings.finish(file) })
@@ -71,13 +93,16 @@ pub(crate) fn read_pool_depths(
             continue;
         }
         line.expect_fields(file, &["head", "relation", "tail", "depth"], &mut fields)?;
-        let depth = fields[3].text.trim().parse::<u32>().map_err(|_| {
-            line.error(
-                file,
-                fields[3].start,
-                format!("found depth {}, expected a pool depth (an integer)", quoted(fields[3].text)),
-            )
-        })?;
+        let depth = match fields[3].text.trim().parse::<u32>() {
+            Ok(depth) if depth <= MAX_POOL_DEPTH => depth,
+            _ => {
+                return Err(line.error(
+                    file,
+                    fields[3].start,
+                    format!("found depth {}, expected a pool depth from 0 to {MAX_POOL_DEPTH}", quoted(fields[3].text)),
+                ))
+            }
+        };
         let triple = triple(vocabulary, &line, &fields, file)?;
         out.push(PooledTriple { triple, depth, line: line.number });
     }

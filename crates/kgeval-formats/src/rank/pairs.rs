@@ -62,8 +62,8 @@ fn read_tsv(src: &Source<'_>, interner: &mut Interner) -> Result<Vec<ScoredPair>
             );
             if !known {
                 let message = format!(
-                    "found the header `{}`, expected `source<TAB>target` or `source<TAB>target<TAB>score`",
-                    cells.iter().map(|c| c.text.as_ref()).collect::<Vec<_>>().join(", ")
+                    "found the header {}, expected `source<TAB>target` or `source<TAB>target<TAB>score`",
+                    crate::echo(&cells.iter().map(|c| c.text.as_ref()).collect::<Vec<_>>().join(", "))
                 );
                 return Err(src.error(line.offset, message));
             }

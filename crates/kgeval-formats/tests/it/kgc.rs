@@ -3,10 +3,11 @@
 use std::path::{Path, PathBuf};
 
 use kgeval_formats::kgc::{
-    read_entities_file, read_judgments, read_judgments_file, read_pool_depths_file, read_queries, read_ranks,
-    read_relation_weights, read_triples, read_triples_file, write_queries,
+    read_entities_file, read_judgments, read_judgments_file, read_pool_depths, read_pool_depths_file, read_queries,
+    read_ranks, read_relation_weights, read_triples, read_triples_file, write_queries,
 };
 use kgeval_model::kgc::{FilterScope, KgcVocabulary, QuestionSet, RankObservation, Side, TestSet};
+use kgeval_model::meta::pool::MAX_POOL_DEPTH;
 
 fn data(path: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/kgc").join(path)
@@ -210,4 +211,37 @@ fn question_ids_by_hand() {
     let set = QuestionSet::from_triples(&file.triples);
     assert_eq!(write_queries(&set, &vocabulary), "head0\tb\tr\nhead1\tc\ts\ntail0\ta\tr\ntail1\tc\tr\ntail2\ta\ts\n");
     assert_eq!(set.questions()[0].answers.len(), 2);
+}
+
+/// A pool depth past [`MAX_POOL_DEPTH`] is refused where it is read (a 20-byte file with depth
+/// 4294967295 once sized a 137 GB table); the maximum itself is read.
+#[test]
+fn pool_depth_is_bounded_at_read_time() {
+    let mut vocabulary = KgcVocabulary::open();
+    let err = read_pool_depths(b"e5\tr0\te1\t4294967295\n", "big.txt", &mut vocabulary).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        format!("big.txt:1:10: found depth `4294967295`, expected a pool depth from 0 to {MAX_POOL_DEPTH}")
+    );
+    let past = format!("a\tr\tb\t1\na\tr\tc\t{}\n", MAX_POOL_DEPTH + 1);
+    let err = read_pool_depths(past.as_bytes(), "p.txt", &mut vocabulary).unwrap_err();
+    assert!(err.to_string().starts_with("p.txt:2:7: found depth"), "{err}");
+    let at = format!("a\tr\tb\t{MAX_POOL_DEPTH}\n");
+    let pool = read_pool_depths(at.as_bytes(), "p.txt", &mut vocabulary).unwrap();
+    assert_eq!(pool[0].depth, MAX_POOL_DEPTH);
+}
+
+/// The same triple judged Y then N: the first judgment is kept, with a warning at the second
+/// line naming the first; the same label twice is no conflict.
+#[test]
+fn conflicting_judgments_warn_naming_both_lines() {
+    let mut vocabulary = KgcVocabulary::open();
+    let text = b"a\tr\tb\tY\nc\tr\td\tN\na\tr\tb\tN\nc\tr\td\tN\n";
+    let read = read_judgments(text, "j.txt", &mut vocabulary).unwrap();
+    assert_eq!(read.judgments.len(), 4);
+    let messages: Vec<String> = read.warnings.iter().map(ToString::to_string).collect();
+    assert_eq!(
+        messages,
+        ["warning: j.txt:3:7: found judgment N for this triple, expected Y as at line 1 (the first judgment is kept) [conflicting-judgment]"]
+    );
 }

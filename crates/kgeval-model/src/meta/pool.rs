@@ -3,6 +3,12 @@
 
 use super::agreement::Agreement;
 
+/// The deepest pool depth kgeval reads or builds: 10,000 (TREC pools go to depth 100, whole
+/// TREC runs to 1,000; kgc-sparsity pooled the top 10). Per-depth tables are sized by the
+/// depth, so a depth from a file or a flag is checked against this bound where it is read
+/// (`FILE:LINE:COL` for a pool-depth file), never trusted to size an allocation.
+pub const MAX_POOL_DEPTH: u32 = 10_000;
+
 /// One item a run ranked within the pool depth for a question and nobody judged yet.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PooledItem {

@@ -150,6 +150,7 @@ fn task_page(task: &TaskView) -> TaskPage<'_> {
             .iter()
             .map(|c| Header { label: metric_label(&c.metric), metric: c.metric.clone(), direction: c.direction.name() })
             .collect();
+        let best = table.best_cells(TABLE_DECIMALS);
         for (s, system) in table.systems.iter().enumerate() {
             let cells = (0..table.columns.len())
                 .map(|c| {
@@ -157,7 +158,7 @@ fn task_page(task: &TaskView) -> TaskPage<'_> {
                     Cell {
                         text: value.map_or_else(|| "–".to_owned(), |v| format_fixed(v, TABLE_DECIMALS)),
                         sort: value.map_or_else(String::new, |v| v.to_string()),
-                        best: table.is_best(s, c, TABLE_DECIMALS),
+                        best: best[s][c],
                         marks: table.marks(s, c),
                     }
                 })

@@ -70,6 +70,7 @@ fn task_latex(out: &mut String, task: &TaskView) {
         let _ = write!(out, " & {}{arrow}", latex_escape(&metric_label(&column.metric)));
     }
     out.push_str(" \\\\\n\\midrule\n");
+    let best = table.best_cells(TABLE_DECIMALS);
     for (s, system) in table.systems.iter().enumerate() {
         let _ = write!(out, "{} & {}", system_letter(s), latex_escape(system));
         for (c, column) in table.columns.iter().enumerate() {
@@ -79,7 +80,7 @@ fn task_latex(out: &mut String, task: &TaskView) {
                 continue;
             };
             let number = latex_number(value);
-            if table.is_best(s, c, TABLE_DECIMALS) {
+            if best[s][c] {
                 let _ = write!(out, "\\textbf{{{number}}}");
             } else {
                 out.push_str(&number);

@@ -157,8 +157,10 @@ impl AlignTask {
             return Err(Error::invalid(format!("threshold: expected a finite number, found {t}")));
         }
         let mut stdin = 0;
-        for (i, pair) in pairs.iter().enumerate() {
-            if pairs[..i].iter().any(|p| p.name == pair.name) {
+        let mut seen = std::collections::HashSet::with_capacity(pairs.len());
+        for pair in pairs {
+            crate::inputs::check_name("pair", &pair.name)?;
+            if !seen.insert(pair.name.as_str()) {
                 return Err(Error::invalid(format!(
                     "pair {:?} given twice, expected unique pair names (it would be counted twice)",
                     pair.name

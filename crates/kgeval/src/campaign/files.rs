@@ -7,6 +7,11 @@ use super::{CampaignOutcome, ComparisonOutcome, TaskOutcome};
 use crate::compare::CompareEvaluation;
 use crate::{Conventions, Error, Evaluation, OutputFormat, RenderOptions, Warning};
 
+/// User text made inert in `report.md` (the one Markdown escape of `kgeval-report`).
+fn md(text: &str) -> String {
+    kgeval_report::escape_markdown(text)
+}
+
 /// At most this many warnings per scope in `report.md` (`results.json` lists them all).
 const MAX_WARNINGS_SHOWN: usize = 20;
 
@@ -224,13 +229,13 @@ impl CampaignOutcome {
     /// `[[compare]]`. A failed task shows its error.
     #[must_use]
     pub fn report_markdown(&self, options: &RenderOptions) -> String {
-        let mut out = format!("# {}\n\n", self.title);
+        let mut out = format!("# {}\n\n", md(&self.title));
         let failed = self.tasks.iter().filter(|t| t.evaluation.is_err()).count()
             + self.comparisons.iter().filter(|c| c.compare.is_err()).count();
         out.push_str(&format!(
-            "Campaign `{}`: {} task(s), {} comparison(s){}; kgeval {}. Every number at full precision is in \
+            "Campaign {}: {} task(s), {} comparison(s){}; kgeval {}. Every number at full precision is in \
              `results.json`; one CSV per task.\n",
-            self.manifest.display(),
+            kgeval_report::markdown_code(&self.manifest.display().to_string()),
             self.tasks.len(),
             self.comparisons.len(),
             if failed == 0 { String::new() } else { format!(", {failed} failed") },
@@ -247,16 +252,17 @@ impl CampaignOutcome {
 }
 
 fn task_markdown(out: &mut String, task: &TaskOutcome, options: &RenderOptions) {
-    out.push_str(&format!("\n## {} (`kgeval {}`)\n\n", task.name, task.family));
+    out.push_str(&format!("\n## {} (`kgeval {}`)\n\n", md(&task.name), task.family));
     let evaluation = match &task.evaluation {
         Ok(evaluation) => evaluation,
         Err(e) => {
-            out.push_str(&format!("**Failed:** {}\n", one_line(e)));
+            out.push_str(&format!("**Failed:** {}\n", md(&one_line(e))));
             return;
         }
     };
-    out.push_str(&format!("Systems: {}.\n\n", evaluation.systems.join(", ")));
-    out.push_str(&format!("Conventions: {}\n\n", conventions_text(evaluation)));
+    let systems: Vec<String> = evaluation.systems.iter().map(|s| md(s)).collect();
+    out.push_str(&format!("Systems: {}.\n\n", systems.join(", ")));
+    out.push_str(&format!("Conventions: {}\n\n", md(&conventions_text(evaluation))));
     let markdown = evaluation.render(OutputFormat::Markdown, options);
     out.push_str(&demoted(&split_comments(&markdown).1));
     match &task.compare {
@@ -266,19 +272,19 @@ fn task_markdown(out: &mut String, task: &TaskOutcome, options: &RenderOptions) 
             out.push_str(&demoted(&compare.render(OutputFormat::Markdown, options)));
             warnings_markdown(out, &compare.warnings, "Meta-evaluation warnings");
         }
-        Some(Err(e)) => out.push_str(&format!("\n### Meta-evaluation\n\n**Failed:** {}\n", one_line(e))),
+        Some(Err(e)) => out.push_str(&format!("\n### Meta-evaluation\n\n**Failed:** {}\n", md(&one_line(e)))),
     }
     warnings_markdown(out, &evaluation.warnings, "Warnings");
 }
 
 fn comparison_markdown(out: &mut String, comparison: &ComparisonOutcome, options: &RenderOptions) {
-    out.push_str(&format!("\n## {} (`kgeval compare`)\n\n", comparison.name));
+    out.push_str(&format!("\n## {} (`kgeval compare`)\n\n", md(&comparison.name)));
     match &comparison.compare {
         Ok(compare) => {
             out.push_str(&demoted(&compare.render(OutputFormat::Markdown, options)));
             warnings_markdown(out, &compare.warnings, "Warnings");
         }
-        Err(e) => out.push_str(&format!("**Failed:** {}\n", one_line(e))),
+        Err(e) => out.push_str(&format!("**Failed:** {}\n", md(&one_line(e)))),
     }
 }
 
@@ -298,10 +304,14 @@ fn warnings_markdown(out: &mut String, warnings: &[Warning], heading: &str) {
     for scope in scopes {
         let of_scope: Vec<&Warning> = warnings.iter().filter(|w| w.scope == scope).collect();
         for w in of_scope.iter().take(MAX_WARNINGS_SHOWN) {
-            out.push_str(&format!("- {} ({})\n", w.diagnostic, w.scope));
+            out.push_str(&format!("- {} ({})\n", md(&w.diagnostic.to_string()), md(&w.scope)));
         }
         if of_scope.len() > MAX_WARNINGS_SHOWN {
-            out.push_str(&format!("- … {} more for {scope} (see results.json)\n", of_scope.len() - MAX_WARNINGS_SHOWN));
+            out.push_str(&format!(
+                "- … {} more for {} (see results.json)\n",
+                of_scope.len() - MAX_WARNINGS_SHOWN,
+                md(scope)
+            ));
         }
     }
 }

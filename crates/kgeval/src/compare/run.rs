@@ -151,6 +151,9 @@ impl CompareTask {
     ) -> Result<CompareEvaluation, Error> {
         let Sides { left: side, left_source, against } = sides;
         if let Some((against, right_source)) = against {
+            let (metrics, repeats) = merge_repeated(metrics.to_vec());
+            warnings.extend(repeats);
+            let metrics = metrics.as_slice();
             let left = wide_table(&side, &left_source, metrics, self.missing, &mut warnings)?;
             let right = wide_table(&against, &right_source, metrics, self.missing, &mut warnings)?;
             let agreement = super::agree::agree(&left, &right, metrics, self)?;
@@ -319,7 +322,7 @@ pub(super) fn select_metrics(table: &ScoreTable, asked: &[String]) -> Result<(Ve
         ));
     }
     if !asked.is_empty() {
-        let names = asked
+        let names: Vec<String> = asked
             .iter()
             .map(|name| {
                 find_metric(&with_items, name).map(str::to_owned).ok_or_else(|| {
@@ -330,7 +333,8 @@ pub(super) fn select_metrics(table: &ScoreTable, asked: &[String]) -> Result<(Ve
                 })
             })
             .collect::<Result<_, _>>()?;
-        return Ok((names, Vec::new()));
+        let (names, repeats) = merge_repeated(names);
+        return Ok((names, repeats.into_iter().collect()));
     }
     let headline_metrics: Vec<&str> = table.headlines().iter().map(|(_, id, _)| table.metric_name(*id)).collect();
     let mut partial = Vec::new();
@@ -365,6 +369,41 @@ pub(super) fn select_metrics(table: &ScoreTable, asked: &[String]) -> Result<(Ve
         });
     }
     Ok((chosen.into_iter().map(str::to_owned).collect(), warnings))
+}
+
+/// The code of the warning that counts repeated metric names dropped.
+pub const REPEATED_METRIC: &str = "repeated-metric";
+
+/// `names` with repeats dropped (first place kept; names are compared after resolution, or by
+/// canonical name in any case where they are not resolved yet), and a warning counting the
+/// repeats: `-m map -m map -m MAP` compares `map` once.
+pub(super) fn merge_repeated(names: Vec<String>) -> (Vec<String>, Option<Warning>) {
+    let key = |name: &str| canonical_metric_name(name).to_ascii_lowercase();
+    let mut seen = std::collections::HashSet::with_capacity(names.len());
+    let mut kept = Vec::with_capacity(names.len());
+    let mut repeated: Vec<String> = Vec::new();
+    let mut dropped = 0usize;
+    for name in names {
+        if seen.insert(key(&name)) {
+            kept.push(name);
+        } else {
+            dropped += 1;
+            if !repeated.iter().any(|r| key(r) == key(&name)) {
+                repeated.push(name);
+            }
+        }
+    }
+    let warning = (dropped > 0).then(|| Warning {
+        scope: "inputs".to_owned(),
+        diagnostic: Diagnostic::warning(
+            REPEATED_METRIC,
+            format!(
+                "found {dropped} repeat(s) of metrics already named ({}), expected each metric once; dropped",
+                kgeval_formats::shorten(&repeated.join(", "), kgeval_formats::MAX_ECHO)
+            ),
+        ),
+    });
+    (kept, warning)
 }
 
 /// One side as a wide system × metric table: read from a wide CSV, or from an item table:

@@ -12,7 +12,7 @@ use kgeval_formats::kgc::{read_judgments, read_pool_depths};
 use kgeval_formats::Input;
 use kgeval_meta::pool::summarize_judgments;
 use kgeval_model::kgc::KgcVocabulary;
-use kgeval_model::meta::pool::{BuiltPool, DepthSeries, PoolSummary};
+use kgeval_model::meta::pool::{BuiltPool, DepthSeries, PoolSummary, MAX_POOL_DEPTH};
 use kgeval_report::{OutputFormat, RenderOptions};
 use serde::Deserialize;
 
@@ -32,6 +32,9 @@ pub enum PoolAction {
 }
 
 /// A pooling job: plain data, defaults decided here.
+///
+/// Every depth is at most [`MAX_POOL_DEPTH`] (checked for `depth` and where a pool-depth file
+/// is read).
 ///
 /// - `build`: `runs` (TREC runs; KGC runs over aggregated questions when `queries` is given,
 ///   with `test` and `filters` for the known answers) with `depth` (default 10, kgc-sparsity's);
@@ -219,6 +222,12 @@ impl PoolTask {
         if self.depth == Some(0) {
             return Err(Error::invalid("--depth: expected a positive pool depth, found 0"));
         }
+        if let Some(depth) = self.depth.filter(|&d| d > MAX_POOL_DEPTH) {
+            let flag = if self.action == PoolAction::Build { "--depth" } else { "--max-depth" };
+            return Err(Error::invalid(format!(
+                "{flag}: found {depth}, expected a pool depth from 1 to {MAX_POOL_DEPTH}"
+            )));
+        }
         if !self.category_threshold.is_finite() {
             return Err(Error::invalid(format!(
                 "--category-threshold: expected a finite number, found {}",
@@ -271,7 +280,7 @@ impl PoolTask {
         let mut vocabulary = KgcVocabulary::open();
         let (judgments, pool) = read_labels(judged, depths, &mut vocabulary, warnings)?;
         let max = self.depth.unwrap_or_else(|| pool.iter().map(|p| p.depth).max().unwrap_or(0));
-        Ok(summarize_judgments(&judgments, &pool, max))
+        summarize_judgments(&judgments, &pool, max).map_err(|e| Error::invalid(format!("pool ingest: {e}")))
     }
 }
 

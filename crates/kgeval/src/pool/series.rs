@@ -54,8 +54,18 @@ pub(super) fn series(
     let (queries, judged, depths) = (in_memory(queries)?, in_memory(judged)?, in_memory(depths)?);
     let mut metrics: Vec<String> = Vec::new();
     let mut values: Vec<Vec<HashMap<String, f64>>> = vec![Vec::new(); systems.len()];
-    progress.start("depth-series evaluations", u64::from(max + 1) * systems.len() as u64);
+    // A depth no pooled triple has changes neither the split nor the qrels: it repeats the
+    // depth before. Evaluate 0, D and the depths present only (linear in the pool file).
+    let evaluated = labels.evaluated_depths();
+    progress.start("depth-series evaluations", evaluated.len() as u64 * systems.len() as u64);
     for depth in 0..=max {
+        if evaluated.binary_search(&depth).is_err() {
+            for per_depth in &mut values {
+                let previous = per_depth.last().cloned().unwrap_or_default();
+                per_depth.push(previous);
+            }
+            continue;
+        }
         let text = labels.split(depth);
         let split =
             Input::Bytes { name: format!("{test_name} + positives of depth ≤ {depth}"), bytes: Arc::from(text) };
@@ -140,6 +150,8 @@ pub(super) struct DepthLabels {
     added: Vec<(u32, String)>,
     /// The deepest point D.
     pub(super) max: u32,
+    /// The distinct depths 1..=D of the pool file's triples, ascending.
+    present: Vec<u32>,
     /// Positives per depth.
     pub(super) positives: PoolSummary,
 }
@@ -158,8 +170,19 @@ impl DepthLabels {
         let mut vocabulary = KgcVocabulary::open();
         let test_file = read_triples(&test_text, &test_name, &mut vocabulary)?;
         let (judgments, pool) = read_labels(judged, depths, &mut vocabulary, warnings)?;
-        let max = max_depth.unwrap_or_else(|| pool.iter().map(|p| p.depth).max().unwrap_or(0));
-        let positives = summarize_judgments(&judgments, &pool, max);
+        let deepest = pool.iter().map(|p| p.depth).max().unwrap_or(0);
+        if deepest == 0 {
+            return Err(Error::invalid(format!(
+                "{}: found no pooled triple of depth 1 or more, expected at least one (a series compares depths 0..=D)",
+                depths.name()
+            )));
+        }
+        let max = max_depth.unwrap_or(deepest);
+        let positives =
+            summarize_judgments(&judgments, &pool, max).map_err(|e| Error::invalid(format!("pool series: {e}")))?;
+        let mut present: Vec<u32> = pool.iter().map(|p| p.depth).filter(|&d| d >= 1 && d <= max).collect();
+        present.sort_unstable();
+        present.dedup();
         let mut depth_of: HashMap<Triple, u32> = HashMap::new();
         for p in &pool {
             let d = depth_of.entry(p.triple).or_insert(p.depth);
@@ -185,7 +208,18 @@ impl DepthLabels {
         if !test_text.is_empty() && !test_text.ends_with(b"\n") {
             test_text.push(b'\n');
         }
-        Ok(DepthLabels { test_name, test_text, added, max, positives })
+        Ok(DepthLabels { test_name, test_text, added, max, present, positives })
+    }
+
+    /// The depths a series evaluates, ascending: 0, every depth of the pool file up to D, and
+    /// D; any other depth evaluates like the one before it.
+    pub(super) fn evaluated_depths(&self) -> Vec<u32> {
+        let mut depths = Vec::with_capacity(self.present.len() + 2);
+        depths.push(0);
+        depths.extend(self.present.iter().copied());
+        depths.push(self.max);
+        depths.dedup();
+        depths
     }
 
     /// The test split of depth `depth`: the original text, then the positives up to it.

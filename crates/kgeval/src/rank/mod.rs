@@ -259,6 +259,7 @@ impl RankTask {
         }
         let names: Vec<String> = pairs.iter().map(MemoryRankPair::resolved_name).collect();
         for (i, name) in names.iter().enumerate() {
+            crate::inputs::check_name("pair", name)?;
             if RESERVED_PAIR_NAMES.contains(&name.as_str()) {
                 return Err(Error::invalid(format!(
                     "pair name {name:?} is reserved in the JSON layout; choose another (--pair)"

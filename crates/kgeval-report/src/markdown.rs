@@ -1,0 +1,68 @@
+//! Markdown escaping: the one function every Markdown renderer passes user strings through
+//! (system, task, pair, metric and file names, titles, table cells).
+
+/// `text` made inert in Markdown, inline or in a table cell: `\`, `|` and backticks are
+/// backslash-escaped, `&`, `<` and `>` become entities (no HTML reaches the page), and line
+/// breaks become spaces (a newline would end a table row or a heading).
+///
+/// ```
+/// use kgeval_report::escape_markdown;
+/// assert_eq!(escape_markdown("a|b"), "a\\|b");
+/// assert_eq!(escape_markdown("<script>x</script>"), "&lt;script&gt;x&lt;/script&gt;");
+/// assert_eq!(escape_markdown("two\nlines & `code`"), "two lines &amp; \\`code\\`");
+/// ```
+#[must_use]
+pub fn escape_markdown(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '|' => out.push_str("\\|"),
+            '`' => out.push_str("\\`"),
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '\r' => {
+                if chars.peek() == Some(&'\n') {
+                    chars.next();
+                }
+                out.push(' ');
+            }
+            '\n' | '\u{0b}' | '\u{0c}' | '\u{85}' | '\u{2028}' | '\u{2029}' => out.push(' '),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// `text` as an inline code span (`` `text` ``) when that is inert — no backtick, no line
+/// break: inside a code span HTML and `|` are literal text — else [`escape_markdown`]`(text)`.
+///
+/// ```
+/// use kgeval_report::markdown_code;
+/// assert_eq!(markdown_code("runs/<a>.txt"), "`runs/<a>.txt`");
+/// assert_eq!(markdown_code("a`b"), "a\\`b");
+/// ```
+#[must_use]
+pub fn markdown_code(text: &str) -> String {
+    if text.contains(['`', '\n', '\r', '\u{0b}', '\u{0c}', '\u{85}', '\u{2028}', '\u{2029}']) {
+        escape_markdown(text)
+    } else {
+        format!("`{text}`")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::escape_markdown;
+
+    /// A backslash before `|` must not turn the escape into a literal backslash and a cell
+    /// separator; CRLF is one space.
+    #[test]
+    fn backslash_pipe_and_crlf() {
+        assert_eq!(escape_markdown("a\\|b"), "a\\\\\\|b");
+        assert_eq!(escape_markdown("a\r\nb\rc"), "a b c");
+        assert_eq!(escape_markdown("plain name_1"), "plain name_1");
+    }
+}
