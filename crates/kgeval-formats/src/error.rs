@@ -122,3 +122,19 @@ pub fn shorten(text: &str, max: usize) -> std::borrow::Cow<'_, str> {
 pub fn echo(text: &str) -> String {
     format!("{:?}", shorten(text, MAX_ECHO))
 }
+
+/// Longest header cell echoed in a message: a header error names the one cell it could not
+/// place, never the whole line (a file's first line may hold anything).
+pub const MAX_CELL_ECHO: usize = 32;
+
+/// A header cell quoted for a message, capped at [`MAX_CELL_ECHO`] characters.
+///
+/// ```
+/// use kgeval_formats::echo_cell;
+/// assert_eq!(echo_cell("systm"), "\"systm\"");
+/// assert!(echo_cell(&"API_KEY=SECRET".repeat(10)).starts_with("\"API_KEY=SECRETAPI_KEY=SECRETAPI_… ("));
+/// ```
+#[must_use]
+pub fn echo_cell(text: &str) -> String {
+    format!("{:?}", shorten(text, MAX_CELL_ECHO))
+}

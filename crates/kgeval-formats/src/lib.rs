@@ -16,7 +16,7 @@ pub mod trec;
 mod warnings;
 pub mod xml_guard;
 
-pub use error::{echo, line_column, shorten, FormatError, SyntaxError, MAX_ECHO};
+pub use error::{echo, echo_cell, line_column, shorten, FormatError, SyntaxError, MAX_CELL_ECHO, MAX_ECHO};
 pub use input::{Input, InputBytes};
 
 /// What a reader returns when its input may carry quirks worth a warning: the model value and

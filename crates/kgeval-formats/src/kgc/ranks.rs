@@ -55,11 +55,20 @@ pub(crate) fn read_ranks(
         return Err(header.error(
             file,
             0,
-            format!(
-                "found header {}, expected `{}`, optionally followed by `n_greater`, `n_equal`, `num_candidates`",
-                quoted(header.text),
-                BASIC.join(" ")
-            ),
+            match columns.iter().zip(BASIC).find(|&(found, wanted)| *found != wanted) {
+                Some((found, wanted)) => format!(
+                    "found the column {} where `{wanted}` belongs, expected `{}`, optionally followed by \
+                     `n_greater`, `n_equal`, `num_candidates`",
+                    crate::echo_cell(found),
+                    BASIC.join(" ")
+                ),
+                None => format!(
+                    "found a header of {} columns, expected `{}`, optionally followed by `n_greater`, `n_equal`, \
+                     `num_candidates`",
+                    columns.len(),
+                    BASIC.join(" ")
+                ),
+            },
         ));
     };
     let names: &[&str] = if rich { &RICH } else { &BASIC };

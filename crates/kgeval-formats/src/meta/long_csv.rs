@@ -63,12 +63,15 @@ pub fn read_long_csv(input: &[u8], file: &str) -> Result<ScoreTable, FormatError
             *slot = at;
         }
     }
-    if columns.contains(&usize::MAX) {
+    if let Some(missing) = columns.iter().zip(REQUIRED).find(|(slot, _)| **slot == usize::MAX).map(|(_, w)| w) {
         return Err(FormatError::syntax(
             file,
             header.number,
             1,
-            format!("found the header {}, expected the columns system,item,metric,value", crate::echo(header.text)),
+            format!(
+                "found a header of {} columns without `{missing}`, expected the columns system,item,metric,value",
+                names.len()
+            ),
         ));
     }
     let groups: Vec<(usize, &str)> =
@@ -170,7 +173,7 @@ mod tests {
     fn bad_input_is_located() {
         let error = |csv: &[u8]| read_long_csv(csv, "x.csv").unwrap_err().to_string();
         assert_eq!(error(b""), "x.csv:1:1: found an empty file, expected a header system,item,metric,value");
-        assert!(error(b"system,item,value\n").starts_with("x.csv:1:1: found the header"));
+        assert!(error(b"system,item,value\n").starts_with("x.csv:1:1: found a header of 3 columns without `metric`"));
         assert_eq!(
             error(b"system,item,metric,value\nA,q1,map\n"),
             "x.csv:2:1: found 3 fields, expected 4 as in the header"

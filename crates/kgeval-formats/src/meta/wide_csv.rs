@@ -91,8 +91,9 @@ pub fn read_wide_csv(input: &[u8], file: &str) -> Result<SystemMetricTable, Form
             header.number,
             1,
             format!(
-                "found the header {}, expected a system column, optional group columns, then metric columns",
-                crate::echo(header.text)
+                "found a header of {} columns and {n_groups} group column(s) with no metric column, expected a \
+                 system column, optional group columns, then metric columns",
+                headings.len()
             ),
         ));
     }
@@ -260,7 +261,9 @@ mod tests {
             .starts_with("t.csv:4:1: found the system \"A\" a second time in group Depth=0 (first on line 2)"));
         // Another depth: not a duplicate.
         assert!(read_wide_csv(b"System,Depth,map\nA,0,0.5\nA,1,0.25\n", "t.csv").is_ok());
-        assert!(error("System,Depth\nA,0\n").starts_with("t.csv:1:1: found the header"));
+        assert!(
+            error("System,Depth\nA,0\n").starts_with("t.csv:1:1: found a header of 2 columns and 1 group column(s)")
+        );
         assert!(error("System,mrr,recip_rank\nA,1,1\n")
             .starts_with("t.csv:1:12: found the metric \"recip_rank\" a second time"));
         assert!(error("System,map\n\"A,0.5\n").starts_with("t.csv:2:1: found an unterminated quote"));

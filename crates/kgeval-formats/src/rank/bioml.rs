@@ -31,8 +31,12 @@ pub(super) fn read(
     let names: Vec<&str> = header_cells.iter().map(|c| c.text.as_ref()).collect();
     let Some(&(columns, format)) = HEADERS.iter().find(|(columns, _)| *columns == names.as_slice()) else {
         let known: Vec<String> = HEADERS.iter().map(|(c, _)| c.join(", ")).collect();
-        let message =
-            format!("found the header {}, expected one of: {}", crate::echo(&names.join(", ")), known.join(" | "));
+        let message = format!(
+            "found a header of {} cells starting {}, expected one of: {}",
+            names.len(),
+            crate::echo_cell(names.first().copied().unwrap_or("")),
+            known.join(" | ")
+        );
         return Err(src.error(header.offset, message));
     };
     let nil = interner.intern(&options.nil_iri);

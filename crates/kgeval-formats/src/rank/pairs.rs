@@ -61,9 +61,12 @@ fn read_tsv(src: &Source<'_>, interner: &mut Interner) -> Result<Vec<ScoredPair>
                     | ["source" | "srcentity", "target" | "tgtentity", "score"]
             );
             if !known {
+                let first = cells.first().map_or("", |c| c.text.as_ref());
                 let message = format!(
-                    "found the header {}, expected `source<TAB>target` or `source<TAB>target<TAB>score`",
-                    crate::echo(&cells.iter().map(|c| c.text.as_ref()).collect::<Vec<_>>().join(", "))
+                    "found a header of {} cells starting {}, expected `source<TAB>target` or \
+                     `source<TAB>target<TAB>score`",
+                    cells.len(),
+                    crate::echo_cell(first)
                 );
                 return Err(src.error(line.offset, message));
             }

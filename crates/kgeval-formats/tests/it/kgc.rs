@@ -148,7 +148,7 @@ fn malformed_rank_files() {
     let all = "a\tr\tb\thead\t1\nc\tr\tb\thead\t2\na\tr\tb\ttail\t1\nc\tr\tb\ttail\t1\n";
     let cases: [(String, &str); 9] = [
         (format!("{basic}{all}"), "ranks.tsv:1:1: found no `# filter: …` line before the header, expected the splits whose known answers were removed, e.g. `# filter: train valid test`"),
-        (format!("# filter: test\nhead\trel\ttail\tside\trank\n{all}"), "ranks.tsv:2:1: found header `head\trel\ttail\tside\trank`, expected `head relation tail side rank`, optionally followed by `n_greater`, `n_equal`, `num_candidates`"),
+        (format!("# filter: test\nhead\trel\ttail\tside\trank\n{all}"), "ranks.tsv:2:1: found the column \"rel\" where `relation` belongs, expected `head relation tail side rank`, optionally followed by `n_greater`, `n_equal`, `num_candidates`"),
         (format!("# filter: test\n{basic}a\tr\tx\thead\t1\n"), "ranks.tsv:3:5: found entity `x`, expected a known entity"),
         (format!("# filter: test\n{basic}a\tr\td\thead\t1\n"), "ranks.tsv:3:1: found a triple that is not in test.txt, expected a test triple"),
         (format!("# filter: test\n{basic}a\tr\tb\tup\t1\n"), "ranks.tsv:3:7: found side `up`, expected `head` or `tail`"),
