@@ -37,6 +37,8 @@ fn the_documented_bounds_are_the_checked_ones() {
     assert_eq!(range_of(&table, "--rbo-p"), format!("{e:e} to 1 − {e:e}"));
     let gib = kgeval_formats::input::DEFAULT_DECOMPRESSED_LIMIT >> 30;
     assert_eq!(range_of(&table, "decompressed size"), format!("{gib} GiB (`--max-decompressed` or set by a program)"));
+    let depth = kgeval::pool::MAX_POOL_DEPTH;
+    assert_eq!(range_of(&table, "--max-depth"), format!("0 to {depth}"));
     let name = kgeval::campaign::MAX_NAME_LENGTH;
     assert_eq!(range_of(&table, "task name"), format!("{name} characters"));
 }

@@ -12,7 +12,9 @@ use kgeval_formats::kgc::{read_judgments, read_pool_depths};
 use kgeval_formats::Input;
 use kgeval_meta::pool::summarize_judgments;
 use kgeval_model::kgc::KgcVocabulary;
-use kgeval_model::meta::pool::{BuiltPool, DepthSeries, PoolSummary, MAX_POOL_DEPTH};
+/// The deepest pool a depth, a flag or a pool-depth file may ask for.
+pub use kgeval_model::meta::pool::MAX_POOL_DEPTH;
+use kgeval_model::meta::pool::{BuiltPool, DepthSeries, PoolSummary};
 use kgeval_report::{OutputFormat, RenderOptions};
 use serde::Deserialize;
 
