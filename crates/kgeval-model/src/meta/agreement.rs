@@ -220,7 +220,9 @@ impl SystemMetricTable {
     /// that `values` has one value per metric and that the system is new in the group; the
     /// reader does, with file positions.
     pub fn push_row(&mut self, key: GroupKey, system: &str, values: Vec<f64>) {
-        let index = match self.groups.iter().position(|g| g.key == key) {
+        // Rows of a group usually come together: the last group first keeps reading linear.
+        let last = self.groups.len().checked_sub(1).filter(|&i| self.groups[i].key == key);
+        let index = match last.or_else(|| self.groups.iter().position(|g| g.key == key)) {
             Some(index) => index,
             None => {
                 self.groups.push(SystemGroup { key, ..SystemGroup::default() });
