@@ -238,7 +238,7 @@ fn text(tracks: &[TrackEvaluation], options: &RenderOptions) -> String {
 
 fn markdown(tracks: &[TrackEvaluation], options: &RenderOptions) -> String {
     let mut out = String::new();
-    let _ = writeln!(out, "<!-- {} -->\n", header_line(tracks).trim_end());
+    let _ = writeln!(out, "{}\n", crate::markdown_comment(header_line(tracks).trim_end()));
     out.push_str(&summary_table(tracks, options.precision).to_markdown());
     out
 }

@@ -145,7 +145,12 @@ fn text(evaluations: &[KgcEvaluation], options: &RenderOptions, markdown: bool) 
         let conventions: Vec<String> = e.conventions.entries().iter().map(|(k, v)| format!("{k}: {v}")).collect();
         let header = format!("kgeval kgc: system {}; {}", e.system, conventions.join("; "));
         if markdown {
-            let _ = writeln!(out, "<!-- {header} -->\n\n<!-- {} -->\n", ties_line(&e.ties));
+            let _ = writeln!(
+                out,
+                "{}\n\n{}\n",
+                crate::markdown_comment(&header),
+                crate::markdown_comment(&ties_line(&e.ties))
+            );
         } else {
             let _ = writeln!(out, "{header}\n{}\n", ties_line(&e.ties));
         }

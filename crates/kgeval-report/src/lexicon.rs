@@ -23,7 +23,7 @@ pub fn render_lexicon(evaluations: &[LexiconEvaluation], format: OutputFormat, o
             out
         }),
         OutputFormat::Markdown => blocks(evaluations, |evaluation| {
-            let mut out = format!("<!-- {} -->\n\n", header_line(evaluation).trim_end());
+            let mut out = format!("{}\n\n", crate::markdown_comment(header_line(evaluation).trim_end()));
             if evaluations.len() > 1 {
                 let _ = writeln!(out, "**{}**\n", crate::escape_markdown(&evaluation.system));
             }

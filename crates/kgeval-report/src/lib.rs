@@ -20,7 +20,7 @@ pub use align::{alignment_json, render_alignment, render_labels_tsv};
 pub use compare::{compare_json, render_compare};
 pub use kgc::{kgc_json, render_kgc};
 pub use lexicon::{lexicon_json, render_lexicon};
-pub use markdown::{escape_markdown, markdown_code};
+pub use markdown::{escape_markdown, markdown_code, markdown_comment};
 pub use number::{format_fixed, format_java_double, parse_precision, MAX_PRECISION};
 pub use pool::{annotation_template, render_depth_series, render_pool, render_pool_summary};
 pub use qald::{qald_json, render_qald};

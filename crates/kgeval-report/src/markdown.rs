@@ -1,6 +1,24 @@
 //! Markdown escaping: the one function every Markdown renderer passes user strings through
 //! (system, task, pair, metric and file names, titles, table cells).
 
+/// `text` as an HTML comment line of a Markdown output (`<!-- … -->`): a `-->` inside (in a
+/// path or a name) cannot close the comment early, and a line break cannot end it; flags such
+/// as `--data` stay as they are.
+///
+/// ```
+/// use kgeval_report::markdown_comment;
+/// assert_eq!(markdown_comment("kgeval trec --data x"), "<!-- kgeval trec --data x -->");
+/// assert_eq!(markdown_comment("runs/a-->b\nc"), "<!-- runs/a- ->b c -->");
+/// ```
+#[must_use]
+pub fn markdown_comment(text: &str) -> String {
+    let mut inner = text.replace(['\r', '\n'], " ");
+    while inner.contains("-->") {
+        inner = inner.replace("-->", "- ->");
+    }
+    format!("<!-- {inner} -->")
+}
+
 /// `text` made inert in Markdown, inline or in a table cell: `\`, `|` and backticks are
 /// backslash-escaped, `&`, `<` and `>` become entities (no HTML reaches the page), and line
 /// breaks become spaces (a newline would end a table row or a heading).

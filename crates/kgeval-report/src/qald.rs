@@ -202,7 +202,7 @@ fn text(evaluations: &[QaldEvaluation], options: &RenderOptions) -> String {
 }
 
 fn markdown(evaluations: &[QaldEvaluation], options: &RenderOptions) -> String {
-    let mut out = format!("<!-- {} -->\n\n", header_line(evaluations).trim_end());
+    let mut out = format!("{}\n\n", crate::markdown_comment(header_line(evaluations).trim_end()));
     out.push_str(&summary_table(evaluations, options.precision).to_markdown());
     for e in evaluations {
         let mut failed =

@@ -204,7 +204,7 @@ fn text(e: &RankingEvaluation, options: &RenderOptions) -> String {
 
 fn markdown(e: &RankingEvaluation, options: &RenderOptions) -> String {
     let d = options.precision;
-    let mut out = format!("<!-- {} -->\n\n", header_line(e));
+    let mut out = format!("{}\n\n", crate::markdown_comment(&header_line(e)));
     out.push_str(&leaderboard_table(e, d).to_markdown());
     for (title, table) in extra_tables(e, &|v| format_fixed(v, d)) {
         let _ = writeln!(out, "\n{title}\n");
@@ -395,7 +395,7 @@ pub fn render_biollm(evaluation: &BiollmEvaluation, format: OutputFormat, option
                 s.threshold, s.true_positives, s.predictions, s.references, s.unmatched
             );
             if format == OutputFormat::Markdown {
-                format!("<!-- {header} -->\n\n{}", t.to_markdown())
+                format!("{}\n\n{}", crate::markdown_comment(&header), t.to_markdown())
             } else {
                 format!("{header}\n\n{}", t.to_text())
             }
@@ -475,7 +475,7 @@ pub fn render_ontoaligner(evaluation: &OntoalignerEvaluation, format: OutputForm
                 s.beta, s.predictions_len, s.reference_len
             );
             if format == OutputFormat::Markdown {
-                format!("<!-- {header} -->\n\n{}", t.to_markdown())
+                format!("{}\n\n{}", crate::markdown_comment(&header), t.to_markdown())
             } else {
                 format!("{header}\n\n{}", t.to_text())
             }

@@ -22,7 +22,7 @@ pub fn render_sensitivity(result: &Sensitivity, format: OutputFormat, options: &
             out
         }
         OutputFormat::Markdown => {
-            let mut out = format!("<!-- {} -->\n\n", header(result).trim_end());
+            let mut out = format!("{}\n\n", crate::markdown_comment(header(result).trim_end()));
             out.push_str(&table(result, options.precision).to_markdown());
             out
         }
