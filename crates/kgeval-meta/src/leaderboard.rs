@@ -2,7 +2,9 @@
 //!
 //! - **Order**: by mean, best first (larger is better unless the metric is lower-is-better);
 //!   equal means keep table order.
-//! - **Letters**: the row's position, `a`, `b`, …, `z`, `aa`, `ab`, … (ranx's style).
+//! - **Letters**: the system's position in the input (the table's order), `a`, `b`, …, `z`,
+//!   `aa`, `ab`, … (ranx's style): a system keeps its letter in every metric's leaderboard and
+//!   in every table of a report, whatever the order of the means.
 //! - **Marks**: a row lists the rows it significantly beats: a better mean and an adjusted
 //!   p-value below α (`p_adjusted < alpha`); their letters are its superscripts.
 //! - **Tiers**: tier 1 is the best system plus every system not significantly worse than it
@@ -12,7 +14,7 @@
 
 use kgeval_model::meta::significance::{Leaderboard, LeaderboardRow, SignificanceResult};
 
-/// The letter of leaderboard position `index`: `a`…`z`, then `aa`, `ab`, … (spreadsheet
+/// The letter of the system at input position `index`: `a`…`z`, then `aa`, `ab`, … (spreadsheet
 /// columns in lower case).
 #[must_use]
 pub fn letter(index: usize) -> String {
@@ -37,11 +39,10 @@ pub fn leaderboard(result: &SignificanceResult) -> Leaderboard {
     let significant = |i: usize, j: usize| result.pair(i, j).is_some_and(|p| p.is_significant(result.alpha));
     let mut rows: Vec<LeaderboardRow> = order
         .iter()
-        .enumerate()
-        .map(|(position, &system)| LeaderboardRow {
+        .map(|&system| LeaderboardRow {
             system,
             name: result.systems[system].clone(),
-            letter: letter(position),
+            letter: letter(system),
             mean: result.means[system],
             beats: order
                 .iter()

@@ -13,6 +13,7 @@
 pub struct Table {
     header: Vec<String>,
     numeric: Vec<bool>,
+    markup: Vec<bool>,
     rows: Vec<Vec<String>>,
 }
 
@@ -23,8 +24,20 @@ impl Table {
         Self {
             header: header.iter().map(|h| (*h).to_owned()).collect(),
             numeric: (0..header.len()).map(|i| numeric.get(i).copied().unwrap_or(false)).collect(),
+            markup: vec![false; header.len()],
             rows: Vec::new(),
         }
+    }
+
+    /// Marks column `column` as Markdown the renderer wrote itself (a mean with its
+    /// `<sup>` letters): [`Table::to_markdown`] prints its cells as they are. Never for a
+    /// column that holds user text.
+    #[must_use]
+    pub fn with_markup_column(mut self, column: usize) -> Self {
+        if let Some(flag) = self.markup.get_mut(column) {
+            *flag = true;
+        }
+        self
     }
 
     /// Adds a row (missing cells are empty, extra cells are dropped).
@@ -91,10 +104,15 @@ impl Table {
     pub fn to_markdown(&self) -> String {
         let mut out = String::new();
         let line = |cells: &[String]| {
-            let escaped: Vec<String> = cells.iter().map(|c| crate::escape_markdown(c)).collect();
+            let escaped: Vec<String> = cells
+                .iter()
+                .enumerate()
+                .map(|(i, c)| if self.markup[i] { c.clone() } else { crate::escape_markdown(c) })
+                .collect();
             format!("| {} |\n", escaped.join(" | "))
         };
-        out.push_str(&line(&self.header));
+        let header: Vec<String> = self.header.iter().map(|h| crate::escape_markdown(h)).collect();
+        out.push_str(&format!("| {} |\n", header.join(" | ")));
         let rule: Vec<&str> = self.numeric.iter().map(|&n| if n { "---:" } else { "---" }).collect();
         out.push_str(&format!("|{}|\n", rule.join("|")));
         for row in &self.rows {

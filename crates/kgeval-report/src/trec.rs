@@ -46,8 +46,7 @@ pub fn render_ir(
             let mut out = String::new();
             for run in &evaluation.runs {
                 if several {
-                    let name = if run.name.is_empty() { &run.source } else { &run.name };
-                    let _ = writeln!(out, "# run: {name}");
+                    let _ = writeln!(out, "# run: {}", run_name(run));
                 }
                 out.push_str(&trec_eval_text(run, evaluation, options.trec_lines));
             }
@@ -134,7 +133,8 @@ pub fn ir_json(evaluation: &IrEvaluation, options: &RenderOptions, table: &Score
                 })
                 .collect();
             json!({
-                "run": run.source,
+                "run": run_name(run),
+                "source": run.source,
                 "runid": run.run_id,
                 "topics_evaluated": run.topics.len(),
                 "qrels_topics_missing_from_run": run.qrels_topics_missing_from_run,
@@ -202,7 +202,7 @@ fn delimited(evaluation: &IrEvaluation, separator: char) -> String {
             .chain([("all", &run.summary, None)]);
         for (qid, values, relstring) in rows {
             let per_topic = relstring.is_some();
-            let mut cells = vec![field(&run.source), field(&run.run_id), field(qid)];
+            let mut cells = vec![field(run_name(run)), field(&run.run_id), field(qid)];
             for (measure, &value) in all.iter().zip(values.iter()) {
                 if measure.family == MeasureFamily::Runid {
                     continue;
@@ -226,11 +226,21 @@ fn delimited(evaluation: &IrEvaluation, separator: char) -> String {
     out
 }
 
+/// The run's name (`NAME=PATH`'s name, else the facade's default), else its source: the one
+/// identity every format shows.
+fn run_name(run: &RunEvaluation) -> &str {
+    if run.name.is_empty() {
+        &run.source
+    } else {
+        &run.name
+    }
+}
+
 /// A measures × runs table of the summaries, with a header row of run names and a footer
 /// stating the conventions.
 fn markdown(evaluation: &IrEvaluation, options: &RenderOptions) -> String {
     let mut header = vec!["measure"];
-    header.extend(evaluation.runs.iter().map(|r| r.source.as_str()));
+    header.extend(evaluation.runs.iter().map(run_name));
     let numeric: Vec<bool> = header.iter().enumerate().map(|(i, _)| i > 0).collect();
     let mut table = Table::new(&header, &numeric);
     for (i, measure) in evaluation.measures.measures().iter().enumerate() {
@@ -317,9 +327,14 @@ mod tests {
         let e = evaluation();
         let csv = delimited(&e, ',');
         assert!(csv.starts_with("run,runid,qid,num_q,num_ret,map,gm_map\n"));
-        assert!(csv.contains("run.txt,STANDARD,301,,10,0.03245,\n"));
-        assert!(csv.ends_with("run.txt,STANDARD,all,2,20,0.266225,0.1273\n"));
+        // The run's name (NAME=PATH's NAME), not its path, in every format; JSON keeps both.
+        assert!(csv.contains("run,STANDARD,301,,10,0.03245,\n"));
+        assert!(csv.ends_with("run,STANDARD,all,2,20,0.266225,0.1273\n"));
         let json = ir_json(&e, &RenderOptions::default(), &ScoreTable::new());
+        assert_eq!(json["runs"][0]["run"], json!("run"));
+        assert_eq!(json["runs"][0]["source"], json!("run.txt"));
+        let markdown = markdown(&e, &RenderOptions::default());
+        assert!(markdown.starts_with("| measure | run |"), "{markdown}");
         assert_eq!(json["runs"][0]["topics"]["301"]["map"], json!(0.03245));
         assert_eq!(json["runs"][0]["summary"]["num_q"], json!(2));
         assert!(json["runs"][0]["topics"]["301"].get("gm_map").is_none());

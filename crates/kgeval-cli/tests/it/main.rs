@@ -6,6 +6,7 @@ mod campaign;
 mod campaign_bad;
 mod campaign_browser;
 mod campaign_discpower;
+mod campaign_identity;
 mod cli;
 mod compare;
 mod compare_against;

@@ -79,3 +79,27 @@ fn rank_pair_reserved_in_any_case() {
         );
     }
 }
+
+#[test]
+fn trec_names_are_shown_in_every_format() {
+    // Issue 27: `kgeval trec -m map --format markdown QRELS full=RUN1 trunc=RUN2` showed the
+    // paths in JSON `"run"`, CSV `run` and the Markdown header, not `full` and `trunc`.
+    let qrels = "testdata/trec_eval/test/qrels.test";
+    let (full, trunc) = ("full=testdata/trec_eval/test/results.test", "trunc=testdata/trec_eval/test/results.trunc");
+    let output = |format: &str| {
+        let run = kgeval(&["trec", "-m", "map", "--format", format, qrels, full, trunc]);
+        assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+        String::from_utf8(run.stdout).expect("utf-8")
+    };
+    let markdown = output("markdown");
+    assert!(markdown.starts_with("| measure | full | trunc |\n"), "{markdown}");
+    let csv = output("csv");
+    assert!(csv.contains("\nfull,STANDARD,all,") && csv.contains("\ntrunc,STANDARD,all,"), "{csv}");
+    assert!(!csv.contains("results.t"), "{csv}");
+    let json: serde_json::Value = serde_json::from_str(&output("json")).expect("JSON");
+    let runs = json["runs"].as_array().expect("runs");
+    assert_eq!((runs[0]["run"].as_str(), runs[1]["run"].as_str()), (Some("full"), Some("trunc")));
+    assert_eq!(runs[0]["source"], "testdata/trec_eval/test/results.test");
+    let text = output("text");
+    assert!(text.starts_with("# run: full\n") && text.contains("\n# run: trunc\n"), "{text}");
+}

@@ -319,7 +319,8 @@ fn leaderboard_marks_and_tiers() {
         [letter(0), letter(25), letter(26), letter(27), letter(701), letter(702)],
         ["a", "z", "aa", "ab", "zz", "aaa"]
     );
-    // Means: S0 0.3, S1 0.5, S2 0.4, S3 0.1 → order S1 (a), S2 (b), S0 (c), S3 (d).
+    // Means: S0 0.3, S1 0.5, S2 0.4, S3 0.1 → order S1, S2, S0, S3; letters follow the input
+    // (S0 a, S1 b, S2 c, S3 d), whatever the order of the means.
     // Significant (p < 0.05): S1–S0, S1–S3, S2–S3, S0–S3; not: S1–S2, S2–S0.
     let result = SignificanceResult {
         metric: "m".into(),
@@ -347,7 +348,10 @@ fn leaderboard_marks_and_tiers() {
     let names: Vec<&str> = board.rows.iter().map(|r| r.name.as_str()).collect();
     assert_eq!(names, ["S1", "S2", "S0", "S3"]);
     let marks: Vec<String> = board.rows.iter().map(|r| r.marks(&board.rows)).collect();
-    assert_eq!(marks, ["cd", "d", "d", ""]);
+    let letters: Vec<&str> = board.rows.iter().map(|r| r.letter.as_str()).collect();
+    assert_eq!(letters, ["b", "c", "a", "d"]);
+    // S1 beats S0 and S3: its marks are in letter order ("ad"), not leaderboard order ("da").
+    assert_eq!(marks, ["ad", "d", "d", ""]);
     // Tier 1: S1 and S2 (p = 0.05 is not significant); then S0 leads tier 2 and S3 is
     // significantly worse than S0: tier 3.
     let tiers: Vec<usize> = board.rows.iter().map(|r| r.tier).collect();

@@ -253,7 +253,8 @@ pub struct LeaderboardRow {
     pub system: usize,
     /// The system's name.
     pub name: String,
-    /// Its mark letter: `a` for the first row, `b` for the second, … (`aa`, `ab`, … after `z`).
+    /// Its mark letter, from its input position: `a` for the first system of
+    /// [`SignificanceResult::systems`], `b` for the second, … (`aa`, `ab`, … after `z`).
     pub letter: String,
     /// Its mean.
     pub mean: f64,
@@ -276,10 +277,12 @@ pub struct Leaderboard {
 }
 
 impl LeaderboardRow {
-    /// The superscript text: the letters of the beaten systems, in leaderboard order
-    /// (e.g. `cde`); empty when it beats none.
+    /// The superscript text: the letters of the beaten systems in input (letter) order (e.g.
+    /// `cde`); empty when it beats none.
     #[must_use]
     pub fn marks(&self, rows: &[LeaderboardRow]) -> String {
-        self.beats.iter().filter_map(|&i| rows.get(i)).map(|row| row.letter.as_str()).collect()
+        let mut beaten: Vec<&LeaderboardRow> = self.beats.iter().filter_map(|&i| rows.get(i)).collect();
+        beaten.sort_by_key(|row| row.system);
+        beaten.into_iter().map(|row| row.letter.as_str()).collect()
     }
 }

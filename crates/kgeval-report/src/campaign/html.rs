@@ -8,7 +8,7 @@
 use minijinja::{Environment, Value};
 use serde::Serialize;
 
-use super::{metric_label, plot::render_plot_svg, system_letter, CampaignView, PowerTable, TaskView, TABLE_DECIMALS};
+use super::{metric_label, plot::render_plot_svg, CampaignView, PowerTable, TaskView, TABLE_DECIMALS};
 use crate::number::format_fixed;
 
 const TEMPLATE: &str = include_str!("index.html.jinja");
@@ -163,7 +163,7 @@ fn task_page(task: &TaskView) -> TaskPage<'_> {
                     }
                 })
                 .collect();
-            rows.push(Row { letter: system_letter(s), system: system.clone(), cells });
+            rows.push(Row { letter: table.letter(s).to_owned(), system: system.clone(), cells });
         }
     }
     TaskPage {
@@ -236,6 +236,7 @@ mod tests {
             error: None,
             table: Some(ResultTable {
                 systems: vec!["A&B".into(), "C".into()],
+                letters: vec!["a".into(), "b".into()],
                 columns: vec![Column { metric: "f1".into(), direction: Direction::Higher, tested: true }],
                 values: vec![vec![Some(0.75)], vec![Some(0.5)]],
                 beats: vec![vec![vec![1]], vec![vec![]]],

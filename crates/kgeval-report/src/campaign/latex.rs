@@ -1,13 +1,16 @@
 //! `tables.tex`: one booktabs table per task, best value in bold, ranx's significance
 //! superscripts, a caption naming the conventions. A whole document that compiles with
-//! `pdflatex`; each table pastes into a paper that loads `booktabs` and `graphicx`.
+//! `pdflatex`; each table pastes into a paper that loads `booktabs`.
 
 use std::fmt::Write as _;
 
-use kgeval_model::metric_names::Direction;
-
-use super::{metric_label, system_letter, CampaignView, PowerTable, ResultTable, TaskView, TABLE_DECIMALS};
+use super::{metric_label, CampaignView, PowerTable, ResultTable, TaskView, TABLE_DECIMALS};
 use crate::number::format_fixed;
+
+mod escape;
+mod results;
+
+pub use escape::{latex_breakable, latex_escape};
 
 /// The campaign's tables as a LaTeX document (pdflatex, T1 fonts, UTF-8 input).
 ///
@@ -21,9 +24,9 @@ use crate::number::format_fixed;
 pub fn render_campaign_latex(campaign: &CampaignView) -> String {
     let mut out = String::new();
     out.push_str("% Written by kgeval: one booktabs table per task of the campaign.\n");
-    out.push_str("% Compiles as is with pdflatex; to paste a table into a paper, load booktabs and graphicx.\n");
+    out.push_str("% Compiles as is with pdflatex; to paste a table into a paper, load booktabs.\n");
     out.push_str("\\documentclass{article}\n\\usepackage[T1]{fontenc}\n\\usepackage[utf8]{inputenc}\n");
-    out.push_str("\\usepackage{booktabs}\n\\usepackage{graphicx}\n\\begin{document}\n");
+    out.push_str("\\usepackage{booktabs}\n\\begin{document}\n");
     let _ = writeln!(out, "\\section*{{{}}}", latex_breakable(&campaign.title));
     // Meta-evaluations of published tables have no systems × metrics table: the web page
     // shows them; the discriminative power of published p-values is a table of its own.
@@ -55,55 +58,7 @@ fn task_latex(out: &mut String, task: &TaskView) {
         );
         return;
     };
-    out.push_str("\\begin{table}[ht]\n\\centering\n");
-    let _ = writeln!(out, "\\caption{{{}}}", caption(task, table));
-    let _ = writeln!(out, "\\label{{tab:{}}}", label_key(&task.name));
-    out.push_str("\\resizebox{\\ifdim\\width>\\linewidth\\linewidth\\else\\width\\fi}{!}{%\n");
-    let _ = writeln!(out, "\\begin{{tabular}}{{cl{}}}", "r".repeat(table.columns.len()));
-    out.push_str("\\toprule\n\\# & System");
-    for column in &table.columns {
-        let arrow = match column.direction {
-            Direction::Higher => "$\\uparrow$",
-            Direction::Lower => "$\\downarrow$",
-            Direction::Neither => "",
-        };
-        let _ = write!(out, " & {}{arrow}", latex_escape(&metric_label(&column.metric)));
-    }
-    out.push_str(" \\\\\n\\midrule\n");
-    let best = table.best_cells(TABLE_DECIMALS);
-    for (s, system) in table.systems.iter().enumerate() {
-        let _ = write!(out, "{} & {}", system_letter(s), latex_escape(system));
-        for (c, column) in table.columns.iter().enumerate() {
-            out.push_str(" & ");
-            let Some(value) = table.values.get(s).and_then(|row| row.get(c)).copied().flatten() else {
-                out.push_str("--");
-                continue;
-            };
-            let number = latex_number(value);
-            if best[s][c] {
-                let _ = write!(out, "\\textbf{{{number}}}");
-            } else {
-                out.push_str(&number);
-            }
-            if column.tested {
-                let marks = table.marks(s, c);
-                // ranx: the letters beaten as a superscript, the others as an invisible
-                // phantom so that the numbers stay aligned.
-                let phantom: String = (0..table.systems.len())
-                    .filter(|&j| j != s && !table.beats[s][c].contains(&j))
-                    .map(system_letter)
-                    .collect();
-                if !marks.is_empty() {
-                    let _ = write!(out, "$^{{{marks}}}$");
-                }
-                if !phantom.is_empty() {
-                    let _ = write!(out, "\\hphantom{{$^{{{phantom}}}$}}");
-                }
-            }
-        }
-        out.push_str(" \\\\\n");
-    }
-    out.push_str("\\bottomrule\n\\end{tabular}}\n\\end{table}\n");
+    results::results_latex(out, task, table);
 }
 
 /// One published p-value matrix's discriminative power: a row per metric, the best of each
@@ -204,151 +159,11 @@ fn comment_safe(name: &str) -> String {
     name.replace(['\n', '\r'], " ")
 }
 
-/// Text made safe for LaTeX text mode under pdflatex with T1 fonts and UTF-8 input: the ten
-/// special characters escaped, common symbols (Greek letters, dashes, ≤, ≥, ×, →, quotes)
-/// spelled as LaTeX, Latin letters with accents kept (T1 has them), any other character
-/// written as its code point (`[U+4E2D]`) rather than breaking the build.
-///
-/// ```
-/// use kgeval_report::campaign::latex_escape;
-/// assert_eq!(latex_escape("P_10 & 50% #1"), r"P\_10 \& 50\% \#1");
-/// assert_eq!(latex_escape("τ ≥ 0.5"), r"$\tau$ $\geq$ 0.5");
-/// assert_eq!(latex_escape("Crème"), "Crème");
-/// assert_eq!(latex_escape("中"), "[U+4E2D]");
-/// ```
-#[must_use]
-pub fn latex_escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '\\' => out.push_str("\\textbackslash{}"),
-            '{' => out.push_str("\\{"),
-            '}' => out.push_str("\\}"),
-            '$' => out.push_str("\\$"),
-            '&' => out.push_str("\\&"),
-            '#' => out.push_str("\\#"),
-            '%' => out.push_str("\\%"),
-            '_' => out.push_str("\\_"),
-            '^' => out.push_str("\\textasciicircum{}"),
-            '~' => out.push_str("\\textasciitilde{}"),
-            '<' => out.push_str("\\textless{}"),
-            '>' => out.push_str("\\textgreater{}"),
-            '|' => out.push_str("\\textbar{}"),
-            '\n' | '\r' | '\t' => out.push(' '),
-            c if c.is_ascii() && !c.is_ascii_control() => out.push(c),
-            c => match symbol(c) {
-                Some(latex) => out.push_str(latex),
-                // Latin-1 and Latin Extended-A letters: T1 + utf8 inputenc typeset them.
-                None if matches!(c as u32, 0xC0..=0x17F) && c.is_alphabetic() => out.push(c),
-                None => {
-                    let _ = write!(out, "[U+{:04X}]", c as u32);
-                }
-            },
-        }
-    }
-    out
-}
-
-/// Tokens (runs without white space) up to this many characters are left whole.
-const SHORT_TOKEN: usize = 24;
-/// The longest run of characters [`latex_breakable`] leaves without a place to break.
-const LONGEST_UNBROKEN: usize = 16;
-
-/// [`latex_escape`] for running text that may hold paths, IRIs or file names (error lines,
-/// captions, headings): in a token longer than 24 characters a line may break after each
-/// `/`, `#`, `_`, `:`, `=`, `?` and `&`, and inside any run of more than 16 characters without
-/// such a place, so no token, however long the folder it names, runs into the margin. Shorter
-/// tokens (names, numbers) are left whole.
-///
-/// ```
-/// use kgeval_report::campaign::latex_breakable;
-/// assert_eq!(latex_breakable("task_1 failed"), r"task\_1 failed");
-/// assert_eq!(
-///     latex_breakable("/home/someone/campaigns/x.tsv"),
-///     r"/\allowbreak{}home/\allowbreak{}someone/\allowbreak{}campaigns/\allowbreak{}x.tsv"
-/// );
-/// let long = latex_breakable(&"a".repeat(40));
-/// assert_eq!(long.matches(r"\allowbreak{}").count(), 2);
-/// ```
-#[must_use]
-pub fn latex_breakable(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() * 2);
-    let mut token = String::new();
-    for c in text.chars() {
-        if c.is_whitespace() {
-            push_token(&mut out, &token);
-            token.clear();
-            out.push_str(&latex_escape(c.encode_utf8(&mut [0; 4])));
-        } else {
-            token.push(c);
-        }
-    }
-    push_token(&mut out, &token);
-    out
-}
-
-/// One token of [`latex_breakable`], escaped, with places to break when it is long.
-fn push_token(out: &mut String, token: &str) {
-    if token.chars().count() <= SHORT_TOKEN {
-        out.push_str(&latex_escape(token));
-        return;
-    }
-    let mut run = 0;
-    let mut buffer = [0u8; 4];
-    for c in token.chars() {
-        if run == LONGEST_UNBROKEN {
-            out.push_str("\\allowbreak{}");
-            run = 0;
-        }
-        out.push_str(&latex_escape(c.encode_utf8(&mut buffer)));
-        if matches!(c, '/' | '#' | '_' | ':' | '=' | '?' | '&') {
-            out.push_str("\\allowbreak{}");
-            run = 0;
-        } else {
-            run += 1;
-        }
-    }
-}
-
-fn symbol(c: char) -> Option<&'static str> {
-    Some(match c {
-        'α' => "$\\alpha$",
-        'β' => "$\\beta$",
-        'γ' => "$\\gamma$",
-        'δ' => "$\\delta$",
-        'ε' => "$\\epsilon$",
-        'κ' => "$\\kappa$",
-        'λ' => "$\\lambda$",
-        'μ' => "$\\mu$",
-        'π' => "$\\pi$",
-        'ρ' => "$\\rho$",
-        'σ' => "$\\sigma$",
-        'τ' => "$\\tau$",
-        'Δ' => "$\\Delta$",
-        '–' => "--",
-        '—' => "---",
-        '≤' => "$\\leq$",
-        '≥' => "$\\geq$",
-        '≠' => "$\\neq$",
-        '±' => "$\\pm$",
-        '×' => "$\\times$",
-        '→' => "$\\rightarrow$",
-        '…' => "\\ldots{}",
-        '‘' => "`",
-        '’' => "'",
-        '“' => "``",
-        '”' => "''",
-        '·' => "$\\cdot$",
-        '∞' => "$\\infty$",
-        '\u{a0}' => "~",
-        _ => return None,
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::campaign::Column;
+    use kgeval_model::metric_names::Direction;
 
     fn task(table: ResultTable) -> TaskView {
         TaskView {
@@ -367,9 +182,10 @@ mod tests {
     }
 
     #[test]
-    fn superscripts_bold_and_phantoms_as_ranx() {
+    fn superscripts_in_a_column_of_their_own() {
         let table = ResultTable {
             systems: vec!["Lily_v2".into(), "AML".into(), "Dōme".into()],
+            letters: vec!["a".into(), "b".into(), "c".into()],
             columns: vec![
                 Column { metric: "f1".into(), direction: Direction::Higher, tested: true },
                 Column { metric: "rank".into(), direction: Direction::Lower, tested: false },
@@ -384,10 +200,38 @@ mod tests {
         assert!(out.contains("holm correction, $\\alpha$ = 0.05)."), "{out}");
         assert!(out.contains("Conventions: profile melt; mode complete."), "{out}");
         assert!(out.contains("\\label{tab:conf-2018--1}"), "{out}");
-        assert!(out.contains("\\# & System & F1$\\uparrow$ & rank$\\downarrow$ \\\\"), "{out}");
-        assert!(out.contains("a & Lily\\_v2 & \\textbf{0.8000}$^{c}$\\hphantom{$^{b}$} & 2.0000 \\\\"), "{out}");
-        assert!(out.contains("b & AML & 0.6000$^{c}$\\hphantom{$^{a}$} & \\textbf{1.5000} \\\\"), "{out}");
-        assert!(out.contains("c & Dōme & 0.2000\\hphantom{$^{ab}$} & -- \\\\"), "{out}");
+        // A tested metric spans two columns: the value right-aligned, its letters beside it.
+        assert!(out.contains("\\begin{tabular}{clr@{}lr}"), "{out}");
+        assert!(out.contains("\\# & System & \\multicolumn{2}{c}{F1$\\uparrow$} & rank$\\downarrow$ \\\\"), "{out}");
+        assert!(out.contains("a & Lily\\_v2 & \\textbf{0.8000} & $^{c}$ & 2.0000 \\\\"), "{out}");
+        assert!(out.contains("b & AML & 0.6000 & $^{c}$ & \\textbf{1.5000} \\\\"), "{out}");
+        assert!(out.contains("c & Dōme & 0.2000 &  & -- \\\\"), "{out}");
+        assert!(!out.contains("hphantom") && !out.contains("resizebox"), "{out}");
+    }
+
+    #[test]
+    fn wide_tables_split_instead_of_shrinking() {
+        let metrics: Vec<Column> = (1..=12)
+            .map(|k| Column { metric: format!("macro_hits@{k}"), direction: Direction::Higher, tested: true })
+            .collect();
+        let systems: Vec<String> = (0..12).map(|i| format!("System{i}")).collect();
+        let table = ResultTable {
+            letters: (0..12).map(|i| char::from(b'a' + i).to_string()).collect(),
+            values: vec![vec![Some(0.5); metrics.len()]; systems.len()],
+            beats: (0..12).map(|s| vec![(0..12).filter(|&o| o != s).collect(); metrics.len()]).collect(),
+            systems,
+            columns: metrics,
+            significance: Some("paired t test".into()),
+        };
+        let mut out = String::new();
+        task_latex(&mut out, &task(table));
+        let tables = out.matches("\\begin{tabular}").count();
+        assert!(tables > 1, "{out}");
+        assert!(out.contains(&format!("continued (part 2 of {tables})")), "{out}");
+        assert!(out.contains("\\label{tab:conf-2018--1-part2}"), "{out}");
+        // Every metric appears once, every table repeats the systems.
+        assert_eq!(out.matches("macro Hits@7").count(), 1, "{out}");
+        assert_eq!(out.matches("System11").count(), tables, "{out}");
     }
 
     #[test]
@@ -412,6 +256,7 @@ mod tests {
             &mut out,
             &task(ResultTable {
                 systems: Vec::new(),
+                letters: Vec::new(),
                 columns: Vec::new(),
                 values: Vec::new(),
                 beats: Vec::new(),
@@ -436,6 +281,7 @@ mod tests {
     fn failed_task_is_a_sentence() {
         let mut view = task(ResultTable {
             systems: Vec::new(),
+            letters: Vec::new(),
             columns: Vec::new(),
             values: Vec::new(),
             beats: Vec::new(),

@@ -131,8 +131,12 @@ fn direction_name<S: serde::Serializer>(direction: &Direction, s: S) -> Result<S
 /// Systems × headline metrics, with the significance marks of a meta-evaluation.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ResultTable {
-    /// The systems, in the task's order; system `i` has the letter [`system_letter`]`(i)`.
+    /// The systems, in the task's order.
     pub systems: Vec<String>,
+    /// `letters[system]`: the system's significance letter, assigned once by the facade and
+    /// the same in every output of the task (`report.md`'s leaderboards, `tables.tex`,
+    /// `index.html`).
+    pub letters: Vec<String>,
     /// The columns.
     pub columns: Vec<Column>,
     /// `values[system][column]`, `None` where the system has no such headline.
@@ -203,20 +207,14 @@ impl ResultTable {
         self.beats
             .get(system)
             .and_then(|row| row.get(column))
-            .map_or_else(String::new, |beaten| beaten.iter().map(|&i| system_letter(i)).collect())
+            .map_or_else(String::new, |beaten| beaten.iter().map(|&i| self.letter(i)).collect())
     }
-}
 
-/// The letter of the system at `index`: `a`, `b`, …, `z`, `aa`, `ab`, ….
-#[must_use]
-pub fn system_letter(index: usize) -> String {
-    const LETTERS: &[u8; 26] = b"abcdefghijklmnopqrstuvwxyz";
-    if index < 26 {
-        return char::from(LETTERS[index]).to_string();
+    /// The letter of system `system` (empty when the facade gave none).
+    #[must_use]
+    pub fn letter(&self, system: usize) -> &str {
+        self.letters.get(system).map_or("", String::as_str)
     }
-    let mut out = system_letter(index / 26 - 1);
-    out.push(char::from(LETTERS[index % 26]));
-    out
 }
 
 /// The heading of a metric in tables and plots: `P`, `R`, `F1`, `MRR`, `Hits@10`, `MAP`,
@@ -349,18 +347,10 @@ mod tests {
     use super::*;
 
     #[test]
-    fn letters_continue_after_z() {
-        assert_eq!(system_letter(0), "a");
-        assert_eq!(system_letter(25), "z");
-        assert_eq!(system_letter(26), "aa");
-        assert_eq!(system_letter(27), "ab");
-        assert_eq!(system_letter(52), "ba");
-    }
-
-    #[test]
     fn best_follows_direction_and_printed_value() {
         let table = ResultTable {
             systems: vec!["A".into(), "B".into(), "C".into()],
+            letters: vec!["a".into(), "b".into(), "c".into()],
             columns: vec![
                 Column { metric: "f1".into(), direction: Direction::Higher, tested: false },
                 Column { metric: "rank".into(), direction: Direction::Lower, tested: false },

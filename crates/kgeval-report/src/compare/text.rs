@@ -122,7 +122,8 @@ fn metric_block(out: &mut String, comparison: &MetricComparison, options: &Rende
     if with_intervals {
         header.extend(["ci_low", "ci_high"]);
     }
-    let mut leaderboard = Table::new(&header, &[false, false, true, true, true, true]);
+    // The mean cell is the renderer's own Markdown: a number and `<sup>` letters.
+    let mut leaderboard = Table::new(&header, &[false, false, true, true, true, true]).with_markup_column(2);
     for row in &board.rows {
         let marks = row.marks(&board.rows);
         let mean = if markdown {
@@ -174,7 +175,15 @@ fn metric_block(out: &mut String, comparison: &MetricComparison, options: &Rende
         cells.push(format!("{}/{}/{}", pair.wins, pair.ties, pair.losses));
         pairs.row(cells);
     }
-    table(out, &pairs, markdown);
+    if pairs.is_empty() {
+        // One system: no pair to test, and no empty table.
+        let _ = writeln!(out, "no pair to test: {} system(s)", significance.systems.len());
+        if markdown {
+            out.push('\n');
+        }
+    } else {
+        table(out, &pairs, markdown);
+    }
     if significance.pairs.iter().any(|pair| !pair.effect_size.is_finite()) {
         let _ = writeln!(
             out,

@@ -232,9 +232,10 @@ impl CampaignOutcome {
         let mut out = format!("# {}\n\n", md(&self.title));
         let failed = self.tasks.iter().filter(|t| t.evaluation.is_err()).count()
             + self.comparisons.iter().filter(|c| c.compare.is_err()).count();
+        let tested = self.tasks.iter().filter(|t| matches!(t.compare, Some(Ok(_)))).count();
         out.push_str(&format!(
-            "Campaign {}: {} task(s), {} comparison(s){}; kgeval {}. Every number at full precision is in \
-             `results.json`; one CSV per task.\n",
+            "Campaign {}: {} task(s) ({tested} with a meta-evaluation), {} `[[compare]]` section(s){}; kgeval {}. \
+             Every number at full precision is in `results.json`; one CSV per task.\n",
             kgeval_report::markdown_code(&self.manifest.display().to_string()),
             self.tasks.len(),
             self.comparisons.len(),

@@ -4,8 +4,9 @@
 
 mod plots;
 
+use std::fmt::Write as _;
+
 use kgeval_model::meta::compare::CompareResult;
-use kgeval_model::meta::significance::SignificanceTest;
 use kgeval_model::metric_names::Direction;
 use kgeval_model::rank::results::ConventionValue;
 use kgeval_report::campaign::{
@@ -240,13 +241,39 @@ fn result_table(evaluation: &Evaluation, compare: Option<&CompareResult>) -> Res
         } else {
             format!("{} correction", conventions.correction.name())
         };
-        format!(
+        let mut text = format!(
             "{}, {correction}, α = {}, on per-item values; the table shows the headlines",
-            test_name(conventions.test),
+            crate::compare::test_name(conventions.test),
             conventions.alpha
-        )
+        );
+        let items = c.metrics.iter().map(|m| m.significance.n_items).min().unwrap_or(0);
+        if items < crate::compare::MIN_TEST_ITEMS {
+            let _ = write!(
+                text,
+                "; only {items} item(s): too few for a test to mean anything (warning {})",
+                crate::compare::TOO_FEW_ITEMS
+            );
+        }
+        text
     });
-    ResultTable { systems, columns, values, beats, significance }
+    let letters = system_letters(&systems, compare);
+    ResultTable { systems, letters, columns, values, beats, significance }
+}
+
+/// Each system's significance letter, decided once for every output of the task: its
+/// position in the task (`a`, `b`, …, as `kgeval_meta::leaderboard` letters a meta-evaluation's
+/// systems), or the letter its meta-evaluation's leaderboards gave it.
+fn system_letters(systems: &[String], compare: Option<&CompareResult>) -> Vec<String> {
+    systems
+        .iter()
+        .enumerate()
+        .map(|(s, name)| {
+            compare
+                .and_then(|c| c.metrics.first())
+                .and_then(|m| m.leaderboard.rows.iter().find(|row| &row.name == name))
+                .map_or_else(|| kgeval_meta::leaderboard::letter(s), |row| row.letter.clone())
+        })
+        .collect()
 }
 
 /// The systems (indices into `systems`) that `systems[s]` beats significantly.
@@ -268,16 +295,6 @@ fn beaten(
             (pair.is_significant(significance.alpha) && better).then_some(t)
         })
         .collect()
-}
-
-fn test_name(test: SignificanceTest) -> &'static str {
-    match test {
-        SignificanceTest::PairedT => "paired t test",
-        SignificanceTest::Wilcoxon => "Wilcoxon signed-rank test",
-        SignificanceTest::Bootstrap => "paired bootstrap test",
-        SignificanceTest::Fisher => "Fisher's randomisation test",
-        SignificanceTest::TukeyHsd => "randomised Tukey HSD",
-    }
 }
 
 fn rank_value(value: &ConventionValue) -> String {
@@ -336,7 +353,7 @@ fn compare_conventions(result: &CompareResult) -> Vec<(String, String)> {
         ];
     }
     vec![
-        ("compare.test".to_owned(), test_name(c.test).to_owned()),
+        ("compare.test".to_owned(), crate::compare::test_name(c.test).to_owned()),
         ("compare.correction".to_owned(), c.correction.name().to_owned()),
         ("compare.alpha".to_owned(), c.alpha.to_string()),
         ("compare.iterations".to_owned(), c.iterations.to_string()),

@@ -31,7 +31,7 @@ pub use kgeval_model::meta::significance::{Correction, SignificanceTest};
 pub use memory::NamedTable;
 pub use options::{CompareMode, OptionError, COMPARE_OPTIONS, MAX_ITERATIONS, MAX_RATIOS, MAX_REPEATS, MIN_RBO_P};
 pub use published::PVALUES_FORMAT;
-pub use run::{CompareEvaluation, EVALUATION_FORMAT, MISSING_VALUES, PARTIAL_METRICS};
+pub use run::{CompareEvaluation, EVALUATION_FORMAT, MIN_TEST_ITEMS, MISSING_VALUES, PARTIAL_METRICS, TOO_FEW_ITEMS};
 
 /// Iterations of the paired bootstrap (and of the confidence intervals) unless given.
 pub const DEFAULT_BOOTSTRAP_ITERATIONS: usize = kgeval_meta::significance::DEFAULT_BOOTSTRAP_ITERATIONS;
@@ -266,5 +266,17 @@ impl CompareTask {
             pvalues: self.pvalues.iter().map(|s| s.resolved(base)).collect(),
             ..self.clone()
         }
+    }
+}
+
+/// The test's name in a sentence (`paired t test`, `Wilcoxon signed-rank test`).
+#[must_use]
+pub(crate) fn test_name(test: SignificanceTest) -> &'static str {
+    match test {
+        SignificanceTest::PairedT => "paired t test",
+        SignificanceTest::Wilcoxon => "Wilcoxon signed-rank test",
+        SignificanceTest::Bootstrap => "paired bootstrap test",
+        SignificanceTest::Fisher => "Fisher's randomisation test",
+        SignificanceTest::TukeyHsd => "randomised Tukey HSD",
     }
 }

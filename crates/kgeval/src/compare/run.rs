@@ -18,6 +18,14 @@ pub const MISSING_VALUES: &str = "missing-values";
 /// no value of them.
 pub const PARTIAL_METRICS: &str = "partial-metrics";
 
+/// The code of the warning on a paired test over fewer than [`MIN_TEST_ITEMS`] items.
+pub const TOO_FEW_ITEMS: &str = "too-few-items";
+/// The fewest items a paired significance test is worth running on: below 6, no exact
+/// paired test (sign flips, signed ranks, randomisation) can reach a two-sided p under 0.05
+/// (its smallest p is 2/2ⁿ, 0.0625 at n = 5), so a mark would say more than the data can.
+/// The tests still run (as scipy and ranx do) and every output carries a warning.
+pub const MIN_TEST_ITEMS: usize = 6;
+
 /// The input format named in the conventions of [`CompareTask::run_on`]: a task's evaluation.
 pub const EVALUATION_FORMAT: &str = "evaluation";
 
@@ -195,6 +203,7 @@ impl CompareTask {
             if let Some(warning) = missing_warning(&scores, self.missing) {
                 warnings.push(warning);
             }
+            warnings.extend(too_few_items_warning(&scores, self.test));
             comparisons.push(self.compare_metric(&scores)?);
             progress.advance(1);
         }
@@ -266,6 +275,27 @@ fn source_names(inputs: &[crate::SystemInput]) -> String {
 /// A meta-evaluation error as the facade's (bad input: exit 2).
 fn meta_error(error: &MetaError) -> Error {
     Error::invalid(error.to_string())
+}
+
+/// The warning on a test over fewer than [`MIN_TEST_ITEMS`] items, if it is one.
+fn too_few_items_warning(scores: &PairedScores, test: kgeval_model::meta::significance::SignificanceTest) -> Option<Warning> {
+    let n = scores.n_items();
+    if n >= MIN_TEST_ITEMS || scores.systems.len() < 2 {
+        return None;
+    }
+    let smallest = 2.0 / 2f64.powi(i32::try_from(n).unwrap_or(i32::MAX));
+    Some(Warning {
+        scope: format!("metric {}", scores.metric),
+        diagnostic: Diagnostic::warning(
+            TOO_FEW_ITEMS,
+            format!(
+                "a {} on {n} item(s) is not a test: with fewer than {MIN_TEST_ITEMS} items no exact paired test \
+                 can reach p < 0.05 (the smallest two-sided p of a sign-flip test on {n} item(s) is {smallest}); \
+                 read the means, not the significance marks",
+                super::test_name(test)
+            ),
+        ),
+    })
 }
 
 /// The warning saying what `--missing zero|drop` did to one metric, if anything.
