@@ -8,7 +8,9 @@
 use minijinja::{Environment, Value};
 use serde::Serialize;
 
-use super::{metric_label, plot::render_plot_svg, CampaignView, PowerTable, TaskView, TABLE_DECIMALS};
+use super::{
+    metric_label, plot::render_plot_svg, CampaignView, PlainCell, PlainTable, PowerTable, TaskView, TABLE_DECIMALS,
+};
 use crate::number::format_fixed;
 
 const TEMPLATE: &str = include_str!("index.html.jinja");
@@ -58,6 +60,20 @@ struct PowerPage {
 }
 
 #[derive(Serialize)]
+struct PlainHeader {
+    label: String,
+    sort_type: &'static str,
+}
+
+#[derive(Serialize)]
+struct PlainPage {
+    id: String,
+    caption: String,
+    headers: Vec<PlainHeader>,
+    rows: Vec<Vec<Cell>>,
+}
+
+#[derive(Serialize)]
 struct TaskPage<'a> {
     id: String,
     name: &'a str,
@@ -71,6 +87,7 @@ struct TaskPage<'a> {
     plots: Vec<PlotPage>,
     notes: &'a [String],
     power: Vec<PowerPage>,
+    tables: Vec<PlainPage>,
 }
 
 #[derive(Serialize)]
@@ -183,6 +200,44 @@ fn task_page(task: &TaskView) -> TaskPage<'_> {
             .collect(),
         notes: &task.notes,
         power: task.power.iter().enumerate().map(|(n, p)| power_page(&task.id, n + 1, p)).collect(),
+        tables: task.tables.iter().enumerate().map(|(n, t)| plain_page(&task.id, n + 1, t)).collect(),
+    }
+}
+
+/// The `n`-th (1-based) meta-evaluation table of a section, as the page shows it.
+fn plain_page(section: &str, n: usize, table: &PlainTable) -> PlainPage {
+    let headers = table
+        .header
+        .iter()
+        .enumerate()
+        .map(|(c, h)| PlainHeader { label: h.clone(), sort_type: if table.is_numeric(c) { "number" } else { "text" } })
+        .collect();
+    let rows = table
+        .rows
+        .iter()
+        .map(|row| {
+            row.iter()
+                .map(|cell| {
+                    let (text, sort) = match cell {
+                        PlainCell::Text(text) => (text.clone(), text.clone()),
+                        PlainCell::Number(v) => (plain_number(*v), v.to_string()),
+                        PlainCell::Integer(v) => (v.to_string(), v.to_string()),
+                    };
+                    Cell { text, sort, best: false, marks: String::new() }
+                })
+                .collect()
+        })
+        .collect();
+    PlainPage { id: format!("{section}-table-{n}"), caption: table.caption.clone(), headers, rows }
+}
+
+/// A value of a meta-evaluation table: [`TABLE_DECIMALS`] decimals, or scientific notation
+/// when that would print zero.
+fn plain_number(value: f64) -> String {
+    if value != 0.0 && value.is_finite() && value.abs() < 0.5 * 10f64.powi(-(TABLE_DECIMALS as i32)) {
+        format!("{value:.2e}")
+    } else {
+        format_fixed(value, TABLE_DECIMALS)
     }
 }
 
@@ -283,11 +338,19 @@ mod tests {
                     },
                 ],
             }],
+            tables: vec![PlainTable {
+                caption: "Agreement <of> A and B".into(),
+                header: vec!["Metric".into(), "Systems".into(), "p".into()],
+                rows: vec![vec![PlainCell::Text("MRR".into()), PlainCell::Integer(13), PlainCell::Number(3.2e-5)]],
+            }],
         };
         let html = render_campaign_html(&CampaignView { title: "T".into(), tasks: vec![task] });
         assert!(html.contains("<section class=\"task\" id=\"task-conf--2018-\""), "{html}");
         assert!(html.contains("<h2 id=\"task-conf--2018--heading\">conf &lt;2018&gt;"), "{html}");
         assert!(html.contains("<td>A&amp;B</td>"), "{html}");
+        assert!(html.contains("<table class=\"results sortable\" id=\"task-conf--2018--table-1\">"), "{html}");
+        assert!(html.contains("<td data-sort=\"13\">13</td><td data-sort=\"0.000032\">3.20e-5</td>"), "{html}");
+        assert!(html.contains("Agreement &lt;of&gt; A and B"), "{html}");
         assert!(html.contains("<td data-sort=\"0.75\" class=\"best\">0.7500<sup class=\"marks\" title=\"beats b significantly\">b</sup></td>"), "{html}");
         assert!(html.contains("<td data-sort=\"0.5\">0.5000</td>"), "{html}");
         assert!(

@@ -8,6 +8,7 @@ use super::{metric_label, CampaignView, PowerTable, ResultTable, TaskView, TABLE
 use crate::number::format_fixed;
 
 mod escape;
+mod plain;
 mod results;
 
 pub use escape::{latex_breakable, latex_escape};
@@ -26,13 +27,19 @@ pub fn render_campaign_latex(campaign: &CampaignView) -> String {
     out.push_str("% Written by kgeval: one booktabs table per task of the campaign.\n");
     out.push_str("% Compiles as is with pdflatex; to paste a table into a paper, load booktabs.\n");
     out.push_str("\\documentclass{article}\n\\usepackage[T1]{fontenc}\n\\usepackage[utf8]{inputenc}\n");
-    out.push_str("\\usepackage{booktabs}\n\\begin{document}\n");
+    out.push_str("\\usepackage{booktabs}\n\\setlength{\\belowcaptionskip}{4pt}\n\\begin{document}\n");
     let _ = writeln!(out, "\\section*{{{}}}", latex_breakable(&campaign.title));
     // Meta-evaluations of published tables have no systems × metrics table: the web page
     // shows them; the discriminative power of published p-values is a table of its own.
     for task in campaign.tasks.iter().filter(|t| t.table.is_some() || t.error.is_some()) {
         out.push('\n');
         task_latex(&mut out, task);
+    }
+    for task in &campaign.tasks {
+        for (n, table) in task.tables.iter().enumerate() {
+            out.push('\n');
+            plain::plain_latex(&mut out, task, table, n + 1);
+        }
     }
     for task in &campaign.tasks {
         for (n, power) in task.power.iter().enumerate() {
@@ -109,7 +116,7 @@ fn power_latex(out: &mut String, task: &TaskView, power: &PowerTable, n: usize) 
 /// A p-value: fixed decimals, or `$m \times 10^{e}$` (3 significant digits) when it would
 /// print as zero.
 fn latex_scientific(value: f64) -> String {
-    if value == 0.0 || value >= 0.5 * 10f64.powi(-(TABLE_DECIMALS as i32)) || !value.is_finite() {
+    if value == 0.0 || value.abs() >= 0.5 * 10f64.powi(-(TABLE_DECIMALS as i32)) || !value.is_finite() {
         return latex_number(value);
     }
     let text = format!("{value:.2e}");
@@ -165,6 +172,20 @@ mod tests {
     use crate::campaign::Column;
     use kgeval_model::metric_names::Direction;
 
+    /// A task named `name` with an empty result table.
+    pub(super) fn task_view(name: &str) -> TaskView {
+        let mut view = task(ResultTable {
+            systems: Vec::new(),
+            letters: Vec::new(),
+            columns: Vec::new(),
+            values: Vec::new(),
+            beats: Vec::new(),
+            significance: None,
+        });
+        name.clone_into(&mut view.name);
+        view
+    }
+
     fn task(table: ResultTable) -> TaskView {
         TaskView {
             id: "task-conf_2018--1".into(),
@@ -178,6 +199,7 @@ mod tests {
             plots: Vec::new(),
             notes: Vec::new(),
             power: Vec::new(),
+            tables: Vec::new(),
         }
     }
 
@@ -230,7 +252,7 @@ mod tests {
         assert!(out.contains(&format!("continued (part 2 of {tables})")), "{out}");
         assert!(out.contains("\\label{tab:conf-2018--1-part2}"), "{out}");
         // Every metric appears once, every table repeats the systems.
-        assert_eq!(out.matches("macro Hits@7").count(), 1, "{out}");
+        assert_eq!(out.matches("\\shortstack{macro\\\\Hits@7$\\uparrow$}").count(), 1, "{out}");
         assert_eq!(out.matches("System11").count(), tables, "{out}");
     }
 

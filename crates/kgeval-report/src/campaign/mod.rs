@@ -55,6 +55,42 @@ pub struct TaskView {
     /// The discriminative power of published p-value matrices (a `[[compare]]` with
     /// `pvalues`), one table per matrix.
     pub power: Vec<PowerTable>,
+    /// The meta-evaluation's other tables (the agreement of two orderings, per group, the
+    /// data sensitivity), laid out as they are.
+    pub tables: Vec<PlainTable>,
+}
+
+/// A table shown as it is: no best value, no marks (a meta-evaluation's agreement or
+/// sensitivity).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PlainTable {
+    /// Its caption: a sentence saying what the rows are, plain text.
+    pub caption: String,
+    /// The column headings, plain text (metric names already as [`metric_label`]s).
+    pub header: Vec<String>,
+    /// The rows, one cell per heading.
+    pub rows: Vec<Vec<PlainCell>>,
+}
+
+/// One cell of a [`PlainTable`].
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum PlainCell {
+    /// Text (a metric, a group), left-aligned.
+    Text(String),
+    /// A measured value, printed with [`TABLE_DECIMALS`] decimals (a p-value that would print
+    /// as zero in scientific notation), right-aligned.
+    Number(f64),
+    /// A count, right-aligned.
+    Integer(u64),
+}
+
+impl PlainTable {
+    /// Whether column `column` holds numbers (right-aligned): its first row's cell is one.
+    #[must_use]
+    pub fn is_numeric(&self, column: usize) -> bool {
+        self.rows.first().and_then(|row| row.get(column)).is_some_and(|c| !matches!(c, PlainCell::Text(_)))
+    }
 }
 
 /// The discriminative power of every metric of one published p-value matrix.

@@ -3,6 +3,7 @@
 //! meta-evaluation says each one beats, and which plots a family's results allow.
 
 mod plots;
+mod tables;
 
 use std::fmt::Write as _;
 
@@ -57,6 +58,7 @@ fn task_view(task: &TaskOutcome) -> TaskView {
         plots: Vec::new(),
         notes: Vec::new(),
         power: Vec::new(),
+        tables: Vec::new(),
     };
     let evaluation = match &task.evaluation {
         Ok(evaluation) => evaluation,
@@ -88,6 +90,7 @@ fn task_view(task: &TaskOutcome) -> TaskView {
     view.notes.extend(notes);
     if let Some(compare) = compare {
         view.plots.extend(plots::compare_plots(&view.id, compare));
+        view.tables = tables::compare_tables(&compare.result);
     }
     view
 }
@@ -107,26 +110,16 @@ fn comparison_view(comparison: &ComparisonOutcome) -> TaskView {
         plots: Vec::new(),
         notes: Vec::new(),
         power: Vec::new(),
+        tables: Vec::new(),
     };
     match &comparison.compare {
         Err(error) => view.error = Some(one_line(error)),
         Ok(compare) => {
             view.conventions = compare_conventions(&compare.result);
             view.warnings = warnings(&compare.warnings, "");
-            if let Some(agreement) = &compare.result.agreement {
-                for row in agreement.rows.iter().filter(|r| r.group.is_empty()) {
-                    view.notes.push(format!(
-                        "{}: Kendall tau-b {:.4} (tau-a {:.4}, p {:.4}) between the orderings of {} systems in {} and {}",
-                        metric_label(&row.metric),
-                        row.tau_b,
-                        row.tau_a,
-                        row.p_value,
-                        row.n_systems,
-                        plots::short_name(&agreement.left),
-                        plots::short_name(&agreement.right)
-                    ));
-                }
-            }
+            view.table = significance_text(&compare.result)
+                .and_then(|significance| tables::significance_table(&compare.result, significance));
+            view.tables = tables::compare_tables(&compare.result);
             for m in &compare.result.metrics {
                 view.notes.push(format!(
                     "{}: {} of {} system pairs differ significantly at α = {}",
@@ -234,30 +227,37 @@ fn result_table(evaluation: &Evaluation, compare: Option<&CompareResult>) -> Res
             beats[s].push(comparison.map_or_else(Vec::new, |c| beaten(&c.significance, &systems, s)));
         }
     }
-    let significance = compare.filter(|c| !c.metrics.is_empty()).map(|c| {
-        let conventions = &c.conventions;
-        let correction = if conventions.test.is_family_wise() {
-            "family-wise by construction".to_owned()
-        } else {
-            format!("{} correction", conventions.correction.name())
-        };
-        let mut text = format!(
-            "{}, {correction}, α = {}, on per-item values; the table shows the headlines",
-            crate::compare::test_name(conventions.test),
-            conventions.alpha
-        );
-        let items = c.metrics.iter().map(|m| m.significance.n_items).min().unwrap_or(0);
-        if items < crate::compare::MIN_TEST_ITEMS {
-            let _ = write!(
-                text,
-                "; only {items} item(s): too few for a test to mean anything (warning {})",
-                crate::compare::TOO_FEW_ITEMS
-            );
-        }
-        text
-    });
+    let significance = compare.and_then(significance_text);
     let letters = system_letters(&systems, compare);
     ResultTable { systems, letters, columns, values, beats, significance }
+}
+
+/// How the marks of `compare` were decided (`paired t test, Holm correction, α = 0.05, on
+/// per-item values`, with a word when there are too few items), when a test ran.
+fn significance_text(compare: &CompareResult) -> Option<String> {
+    if compare.metrics.is_empty() {
+        return None;
+    }
+    let conventions = &compare.conventions;
+    let correction = if conventions.test.is_family_wise() {
+        "family-wise by construction".to_owned()
+    } else {
+        format!("{} correction", conventions.correction.name())
+    };
+    let mut text = format!(
+        "{}, {correction}, α = {}, on per-item values; the table shows the headlines",
+        crate::compare::test_name(conventions.test),
+        conventions.alpha
+    );
+    let items = compare.metrics.iter().map(|m| m.significance.n_items).min().unwrap_or(0);
+    if items < crate::compare::MIN_TEST_ITEMS {
+        let _ = write!(
+            text,
+            "; only {items} item(s): too few for a test to mean anything (warning {})",
+            crate::compare::TOO_FEW_ITEMS
+        );
+    }
+    Some(text)
 }
 
 /// Each system's significance letter, decided once for every output of the task: its

@@ -1,0 +1,167 @@
+//! A meta-evaluation's results as tables for the paper and the page: the systems × compared
+//! metrics of a `[[compare]]` of per-item scores (means and significance letters), the
+//! agreement of two system orderings (per metric, or per group of a grouped table) and the
+//! data sensitivity curve.
+
+use kgeval_model::meta::agreement::{Agreement, AgreementRow};
+use kgeval_model::meta::compare::CompareResult;
+use kgeval_model::meta::sensitivity::Sensitivity;
+use kgeval_model::metric_names::Direction;
+use kgeval_report::campaign::{metric_label, Column, PlainCell, PlainTable, ResultTable};
+
+use super::plots::short_name;
+
+/// The tables of a meta-evaluation: its agreement, then its sensitivity (a result table of
+/// its significance tests is [`significance_table`]).
+pub(super) fn compare_tables(result: &CompareResult) -> Vec<PlainTable> {
+    let mut tables = Vec::new();
+    if let Some(agreement) = &result.agreement {
+        tables.extend(agreement_table(agreement));
+        tables.extend(grouped_agreement_tables(agreement));
+    }
+    if let Some(sensitivity) = &result.sensitivity {
+        tables.push(sensitivity_table(sensitivity));
+    }
+    tables
+}
+
+/// The systems × compared metrics of a comparison of per-item scores: each system's mean
+/// and the letters of the systems it beats (the leaderboards' letters), or `None` when no
+/// test ran.
+pub(super) fn significance_table(result: &CompareResult, significance: String) -> Option<ResultTable> {
+    if result.metrics.is_empty() {
+        return None;
+    }
+    let systems = result.systems.clone();
+    let letters = super::system_letters(&systems, Some(result));
+    let mut values = vec![Vec::new(); systems.len()];
+    let mut beats = vec![Vec::new(); systems.len()];
+    let mut columns = Vec::new();
+    for comparison in &result.metrics {
+        let s = &comparison.significance;
+        let direction = if s.higher_is_better { Direction::Higher } else { Direction::Lower };
+        columns.push(Column { metric: s.metric.clone(), direction, tested: true });
+        for (index, name) in systems.iter().enumerate() {
+            let position = s.systems.iter().position(|n| n == name);
+            values[index].push(position.and_then(|p| s.means.get(p).copied()));
+            beats[index].push(super::beaten(s, &systems, index));
+        }
+    }
+    Some(ResultTable { systems, letters, columns, values, beats, significance: Some(significance) })
+}
+
+/// Ungrouped agreement: one row per metric.
+fn agreement_table(agreement: &Agreement) -> Option<PlainTable> {
+    let rows: Vec<&AgreementRow> = agreement.rows.iter().filter(|r| r.group.is_empty()).collect();
+    if rows.is_empty() {
+        return None;
+    }
+    Some(PlainTable {
+        caption: format!(
+            "Agreement between the system orderings of {} and {}: Kendall's tau-b and tau-a with the p-value of \
+             tau-b, tau-AP, and rank-biased overlap (p = {}).",
+            short_name(&agreement.left),
+            short_name(&agreement.right),
+            agreement.rbo_p
+        ),
+        header: ["Metric", "Systems", "τ-b", "τ-a", "p", "τ-AP", "RBO"].map(str::to_owned).to_vec(),
+        rows: rows
+            .iter()
+            .map(|r| {
+                vec![
+                    PlainCell::Text(metric_label(&r.metric)),
+                    PlainCell::Integer(r.n_systems as u64),
+                    PlainCell::Number(r.tau_b),
+                    PlainCell::Number(r.tau_a),
+                    PlainCell::Number(r.p_value),
+                    PlainCell::Number(r.tau_ap),
+                    PlainCell::Number(r.rbo),
+                ]
+            })
+            .collect(),
+    })
+}
+
+/// Grouped agreement (a pooling-depth series): one table of tau-b, a row per group and a
+/// column per metric.
+fn grouped_agreement_tables(agreement: &Agreement) -> Option<PlainTable> {
+    let grouped: Vec<&AgreementRow> = agreement.rows.iter().filter(|r| !r.group.is_empty()).collect();
+    let first = grouped.first()?;
+    let mut metrics: Vec<&str> = Vec::new();
+    let mut groups: Vec<&kgeval_model::meta::agreement::GroupKey> = Vec::new();
+    for row in &grouped {
+        if !metrics.contains(&row.metric.as_str()) {
+            metrics.push(&row.metric);
+        }
+        if !groups.contains(&&row.group) {
+            groups.push(&row.group);
+        }
+    }
+    let group_columns: Vec<String> = first.group.0.iter().map(|(column, _)| column.clone()).collect();
+    let mut header = group_columns.clone();
+    header.extend(metrics.iter().map(|m| metric_label(m)));
+    let rows = groups
+        .iter()
+        .map(|group| {
+            let mut cells: Vec<PlainCell> = group.0.iter().map(|(_, value)| PlainCell::Text(value.clone())).collect();
+            for metric in &metrics {
+                let tau = grouped.iter().find(|r| &r.group == *group && r.metric == *metric).map(|r| r.tau_b);
+                cells.push(tau.map_or_else(|| PlainCell::Text("--".to_owned()), PlainCell::Number));
+            }
+            cells
+        })
+        .collect();
+    Some(PlainTable {
+        caption: format!(
+            "Kendall's tau-b between the system ordering of {} and that of {} per {}, for each metric.",
+            short_name(&agreement.left),
+            short_name(&agreement.right),
+            group_columns.join(", ")
+        ),
+        header,
+        rows,
+    })
+}
+
+/// Data sensitivity: a row per subset size, the mean and standard deviation of tau per metric.
+fn sensitivity_table(sensitivity: &Sensitivity) -> PlainTable {
+    let mut header = vec!["Ratio".to_owned(), sensitivity.unit.clone(), "Subsets".to_owned()];
+    if let Some(first) = header.get_mut(1) {
+        *first = capitalised(first);
+    }
+    for metric in &sensitivity.metrics {
+        header.push(format!("{} mean τ", metric_label(metric)));
+        header.push("sd".to_owned());
+    }
+    let rows = sensitivity
+        .points
+        .iter()
+        .map(|point| {
+            let mut cells =
+                vec![PlainCell::Number(point.ratio), PlainCell::Integer(point.size as u64), PlainCell::Integer(point.subsets as u64)];
+            for (mean, sd) in point.mean_tau.iter().zip(&point.sd_tau) {
+                cells.push(PlainCell::Number(*mean));
+                cells.push(PlainCell::Number(*sd));
+            }
+            cells
+        })
+        .collect();
+    PlainTable {
+        caption: format!(
+            "Data sensitivity: Kendall's {} between the ordering of {} systems on random subsets of the {} {} and on \
+             all of them (mean and standard deviation over the subsets of each size).",
+            sensitivity.variant,
+            sensitivity.systems.len(),
+            sensitivity.items,
+            sensitivity.unit
+        ),
+        header,
+        rows,
+    }
+}
+
+/// `text` with its first letter in upper case.
+fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map_or_else(String::new, |c| c.to_uppercase().chain(chars).collect())
+}
