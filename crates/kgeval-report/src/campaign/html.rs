@@ -341,6 +341,7 @@ mod tests {
             tables: vec![PlainTable {
                 caption: "Agreement <of> A and B".into(),
                 header: vec!["Metric".into(), "Systems".into(), "p".into()],
+                key_columns: 1,
                 rows: vec![vec![PlainCell::Text("MRR".into()), PlainCell::Integer(13), PlainCell::Number(3.2e-5)]],
             }],
         };

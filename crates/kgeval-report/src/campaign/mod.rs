@@ -68,6 +68,9 @@ pub struct PlainTable {
     pub caption: String,
     /// The column headings, plain text (metric names already as [`metric_label`]s).
     pub header: Vec<String>,
+    /// How many leading columns name a row (a metric, a group): a table too wide for a page
+    /// is split into several that each repeat them.
+    pub key_columns: usize,
     /// The rows, one cell per heading.
     pub rows: Vec<Vec<PlainCell>>,
 }

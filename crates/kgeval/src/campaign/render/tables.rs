@@ -3,7 +3,7 @@
 //! agreement of two system orderings (per metric, or per group of a grouped table) and the
 //! data sensitivity curve.
 
-use kgeval_model::meta::agreement::{Agreement, AgreementRow};
+use kgeval_model::meta::agreement::{Agreement, AgreementRow, GroupKey};
 use kgeval_model::meta::compare::CompareResult;
 use kgeval_model::meta::sensitivity::Sensitivity;
 use kgeval_model::metric_names::Direction;
@@ -65,6 +65,7 @@ fn agreement_table(agreement: &Agreement) -> Option<PlainTable> {
             agreement.rbo_p
         ),
         header: ["Metric", "Systems", "τ-b", "τ-a", "p", "τ-AP", "RBO"].map(str::to_owned).to_vec(),
+        key_columns: 1,
         rows: rows
             .iter()
             .map(|r| {
@@ -88,7 +89,7 @@ fn grouped_agreement_tables(agreement: &Agreement) -> Option<PlainTable> {
     let grouped: Vec<&AgreementRow> = agreement.rows.iter().filter(|r| !r.group.is_empty()).collect();
     let first = grouped.first()?;
     let mut metrics: Vec<&str> = Vec::new();
-    let mut groups: Vec<&kgeval_model::meta::agreement::GroupKey> = Vec::new();
+    let mut groups: Vec<&GroupKey> = Vec::new();
     for row in &grouped {
         if !metrics.contains(&row.metric.as_str()) {
             metrics.push(&row.metric);
@@ -98,29 +99,42 @@ fn grouped_agreement_tables(agreement: &Agreement) -> Option<PlainTable> {
         }
     }
     let group_columns: Vec<String> = first.group.0.iter().map(|(column, _)| column.clone()).collect();
+    let tau = |group: &GroupKey, metric: &str| {
+        let row = grouped.iter().find(|r| &r.group == group && r.metric == metric);
+        row.map_or_else(|| PlainCell::Text("--".to_owned()), |r| PlainCell::Number(r.tau_b))
+    };
+    let caption = format!(
+        "Kendall's tau-b between the system ordering of {} and that of {} per {}, for each metric.",
+        short_name(&agreement.left),
+        short_name(&agreement.right),
+        group_columns.join(", ")
+    );
+    // The longer list runs down the page: a row per group and a column per metric, or (more
+    // metrics than groups) a row per metric and a column per group.
+    if metrics.len() > groups.len() {
+        let mut header = vec!["Metric".to_owned()];
+        header.extend(groups.iter().map(|g| g.to_string()));
+        let rows = metrics
+            .iter()
+            .map(|metric| {
+                std::iter::once(PlainCell::Text(metric_label(metric)))
+                    .chain(groups.iter().map(|group| tau(group, metric)))
+                    .collect()
+            })
+            .collect();
+        return Some(PlainTable { caption, header, key_columns: 1, rows });
+    }
     let mut header = group_columns.clone();
     header.extend(metrics.iter().map(|m| metric_label(m)));
     let rows = groups
         .iter()
         .map(|group| {
             let mut cells: Vec<PlainCell> = group.0.iter().map(|(_, value)| PlainCell::Text(value.clone())).collect();
-            for metric in &metrics {
-                let tau = grouped.iter().find(|r| &r.group == *group && r.metric == *metric).map(|r| r.tau_b);
-                cells.push(tau.map_or_else(|| PlainCell::Text("--".to_owned()), PlainCell::Number));
-            }
+            cells.extend(metrics.iter().map(|metric| tau(group, metric)));
             cells
         })
         .collect();
-    Some(PlainTable {
-        caption: format!(
-            "Kendall's tau-b between the system ordering of {} and that of {} per {}, for each metric.",
-            short_name(&agreement.left),
-            short_name(&agreement.right),
-            group_columns.join(", ")
-        ),
-        header,
-        rows,
-    })
+    Some(PlainTable { caption, key_columns: group_columns.len(), header, rows })
 }
 
 /// Data sensitivity: a row per subset size, the mean and standard deviation of tau per metric.
@@ -156,6 +170,7 @@ fn sensitivity_table(sensitivity: &Sensitivity) -> PlainTable {
             sensitivity.unit
         ),
         header,
+        key_columns: 3,
         rows,
     }
 }
