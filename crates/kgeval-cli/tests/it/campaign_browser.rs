@@ -146,9 +146,13 @@ fn kgc_sparsity_campaign_in_a_browser() {
             "compare-discriminative-power-pvalues-3",
         ],
     );
-    // Seed 004: micro MRR tau-b(S, S-C) = −0.2308, tau-b(O, S) = 0.7949.
-    assert!(dom.contains("micro MRR: Kendall tau-b -0.2308"), "S vs S-C");
-    assert!(dom.contains("micro MRR: Kendall tau-b 0.7949"), "O vs S");
+    // The KGC-sparsity study: micro MRR tau-b(S, S-C) = −0.2308, tau-b(O, S) = 0.7949, in each
+    // compare section's agreement table.
+    for (id, tau) in [("compare-S-vs-SC-table-1", "-0.2308"), ("compare-O-vs-S-table-1", "0.7949")] {
+        let table = dom.split(&format!("id=\"{id}\"")).nth(1).expect(id).split("</table>").next().expect("table");
+        assert!(table.contains(&format!("<td>micro MRR</td><td data-sort=\"13\">13</td><td data-sort=")), "{table}");
+        assert!(table.contains(&format!(">{tau}</td>")), "{id}: {table}");
+    }
 }
 
 #[test]
