@@ -127,6 +127,7 @@ enum InputFormatArg {
 }
 
 pub(crate) fn run(args: &AlignArgs) -> anyhow::Result<Outcome> {
+    args.out.check_before_reading("align")?;
     let task = task(args)?;
     crate::output::refuse_input_as_output(
         &task.input_paths(),

@@ -51,6 +51,7 @@ fn parse_mode(name: &str) -> Result<LexiconMode, String> {
 }
 
 pub(crate) fn run(args: &LexiconArgs) -> anyhow::Result<Outcome> {
+    args.out.check_before_reading("lexicon")?;
     let mut systems: Vec<SystemInput> = args.system.iter().map(|s| SystemInput::parse(s)).collect();
     if let Some(name) = &args.name {
         anyhow::ensure!(systems.len() == 1, "--name: expected one --system, found {}; use NAME=PATH", systems.len());

@@ -220,7 +220,8 @@ pub(crate) enum FormatArg {
     Json,
     /// CSV.
     Csv,
-    /// CSV with tabs (`kgeval trec` only).
+    /// CSV with tabs (`kgeval trec` only: hidden from the other subcommands' help).
+    #[value(hide = true)]
     Tsv,
     /// A Markdown table.
     Markdown,
@@ -367,6 +368,18 @@ pub(crate) struct OutputArgs {
 }
 
 impl OutputArgs {
+    /// Refuses what can be refused before any input is read: `--format tsv` outside `kgeval
+    /// trec` (`subcommand` names the caller) and a `--fail-under` that is not METRIC=VALUE.
+    pub(crate) fn check_before_reading(&self, subcommand: &str) -> anyhow::Result<()> {
+        if self.format == FormatArg::Tsv && subcommand != "trec" {
+            anyhow::bail!("--format tsv: found `kgeval {subcommand}`, expected `kgeval trec` (use --format csv)");
+        }
+        for spec in &self.fail_under {
+            kgeval::Gate::parse(spec)?;
+        }
+        Ok(())
+    }
+
     /// The renderer options these flags ask for.
     pub(crate) fn render_options(&self) -> RenderOptions {
         let defaults = RenderOptions::default();

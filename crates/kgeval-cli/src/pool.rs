@@ -10,20 +10,21 @@ use crate::output::{print_scoped_warnings, write_all_atomically, write_output, F
 use crate::progress::TerminalProgress;
 use crate::Outcome;
 
-pub(crate) const EXAMPLES: &str = "\
-Examples:
-  kgeval pool ingest --judgments testdata/kgc/kgc-sparsity/data/FB-Test-S-C/annotations.txt.gz \\
-      --pool-depths testdata/kgc/kgc-sparsity/data/FB-Test-S-C/supplementary/pooling_depth.txt.gz
-  kgeval pool build --depth 2 --run A=testdata/trec_eval/test/results.test \\
+// Each subcommand's examples and description, as literals `concat!` can join: `kgeval pool
+// --help` shows them all, `kgeval pool build --help` its own.
+macro_rules! build_examples {
+    () => {
+        "  kgeval pool build --depth 2 --run A=testdata/trec_eval/test/results.test \\
       --run B=testdata/trec_eval/test/results.trunc --qrels testdata/trec_eval/test/qrels.test -o template.txt
   kgeval pool build --depth 3 --test testdata/kgc/mini/test.txt --filter testdata/kgc/mini/train.txt \\
       --queries testdata/kgc/mini/questions.txt --run mini=testdata/kgc/mini/run.txt \\
       --judgments testdata/kgc/mini/judgments.txt -o pooling_depth.txt --annotations annotations.txt
-  kgeval pool series --test testdata/kgc/mini/test.txt --filter testdata/kgc/mini/train.txt \\
-      --queries testdata/kgc/mini/questions.txt --run mini=testdata/kgc/mini/run.txt \\
-      --judgments testdata/kgc/mini/judgments.txt --pool-depths testdata/kgc/mini/pool_depths.txt -f csv
-
-build: the depth-d pool (default d = 10) of the runs: per question, the union of every run's
+"
+    };
+}
+macro_rules! build_text {
+    () => {
+        "build: the depth-d pool (default d = 10) of the runs: per question, the union of every run's
 top d (trec_eval's order: score descending, docno descending), each item with the smallest
 depth at which a run ranks it, minus what is already judged (--qrels for TREC runs,
 --judgments for KGC runs). KGC runs (--queries maps qids to questions) are ranked after
@@ -36,14 +37,59 @@ relations negative (categories as `kgeval kgc` counts them, on the first --filte
         head<TAB>relation<TAB>tail<TAB>LABEL with LABEL empty (to fill with Y or N) or N (trivial)
   TREC: qid<TAB>0<TAB>docno<TAB><TAB>depth       (a qrels line with an empty relevance field,
         then the depth)
-ingest: completed judgments (`s p o {Y,N}`) and the pool depths (`s p o depth`) → judged items
+"
+    };
+}
+macro_rules! ingest_examples {
+    () => {
+        "  kgeval pool ingest --judgments testdata/kgc/kgc-sparsity/data/FB-Test-S-C/annotations.txt.gz \\
+      --pool-depths testdata/kgc/kgc-sparsity/data/FB-Test-S-C/supplementary/pooling_depth.txt.gz
+"
+    };
+}
+macro_rules! ingest_text {
+    () => {
+        "ingest: completed judgments (`s p o {Y,N}`) and the pool depths (`s p o depth`) → judged items
 and positives per depth, and the running total.
-series: every run (and --scores matrix) evaluated as `kgeval kgc` at depths 0..=D (default: the
+"
+    };
+}
+macro_rules! series_examples {
+    () => {
+        "  kgeval pool series --test testdata/kgc/mini/test.txt --filter testdata/kgc/mini/train.txt \\
+      --queries testdata/kgc/mini/questions.txt --run mini=testdata/kgc/mini/run.txt \\
+      --judgments testdata/kgc/mini/judgments.txt --pool-depths testdata/kgc/mini/pool_depths.txt -f csv
+"
+    };
+}
+macro_rules! series_text {
+    () => {
+        "series: every run (and --scores matrix) evaluated as `kgeval kgc` at depths 0..=D (default: the
 largest pool depth): the test split of depth d is --test plus the pooled triples judged Y with
 depth ≤ d; a run's IR qrels are the judgments up to depth d. Rank files are not accepted: their
 ranks were filtered with one test split's answers. CSV is kgc-sparsity's pooling_depth.csv
 (System,Depth,metrics…); text and JSON add Kendall's tau-b of each depth's system ordering
-against depth 0 (or --against FILE).";
+against depth 0 (or --against FILE)."
+    };
+}
+
+/// `kgeval pool --help`: every subcommand's examples and description.
+pub(crate) const EXAMPLES: &str = concat!(
+    "Examples:\n",
+    ingest_examples!(),
+    build_examples!(),
+    series_examples!(),
+    "\n",
+    build_text!(),
+    ingest_text!(),
+    series_text!()
+);
+/// `kgeval pool build --help`.
+const BUILD_EXAMPLES: &str = concat!("Examples:\n", build_examples!(), "\n", build_text!());
+/// `kgeval pool ingest --help`.
+const INGEST_EXAMPLES: &str = concat!("Examples:\n", ingest_examples!(), "\n", ingest_text!());
+/// `kgeval pool series --help`.
+const SERIES_EXAMPLES: &str = concat!("Examples:\n", series_examples!(), "\n", series_text!());
 
 /// Arguments of `kgeval pool`.
 #[derive(Debug, Args)]
@@ -55,13 +101,13 @@ pub(crate) struct PoolArgs {
 #[derive(Debug, Subcommand)]
 enum PoolCommand {
     /// Build the depth-d pool of several runs and write its judgment template.
-    #[command(after_help = EXAMPLES)]
+    #[command(after_help = BUILD_EXAMPLES)]
     Build(BuildArgs),
     /// Count the positives completed judgments add per pool depth.
-    #[command(after_help = EXAMPLES)]
+    #[command(after_help = INGEST_EXAMPLES)]
     Ingest(IngestArgs),
     /// Evaluate KGC runs at pool depths 0..=D (pooling_depth.csv) with Kendall's tau per depth.
-    #[command(after_help = EXAMPLES)]
+    #[command(after_help = SERIES_EXAMPLES)]
     Series(SeriesArgs),
 }
 

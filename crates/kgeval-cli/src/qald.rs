@@ -92,6 +92,7 @@ enum RuleArg {
 }
 
 pub(crate) fn run(args: &QaldArgs) -> anyhow::Result<Outcome> {
+    args.out.check_before_reading("qald")?;
     let mut task = QaldTask::new(Input::path(&args.gold));
     task.systems = args.system.iter().map(|s| SystemInput::parse(s)).collect();
     if let Some(rule) = args.rule {

@@ -98,6 +98,7 @@ pub(crate) struct RankArgs {
 }
 
 pub(crate) fn run(args: &RankArgs) -> anyhow::Result<Outcome> {
+    args.out.check_before_reading("rank")?;
     let task = task(args)?;
     crate::output::refuse_input_as_output(&task.input_paths(), &[("-o", args.out.output.as_deref())])?;
     let evaluation = task.run(&TerminalProgress::new(8))?;

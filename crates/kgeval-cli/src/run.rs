@@ -75,6 +75,21 @@ pub(crate) fn run(args: &RunArgs) -> anyhow::Result<Outcome> {
             eprintln!("error: compare {}: {}", comparison.name, one_line(e));
         }
     }
+    for task in &outcome.tasks {
+        let mut warnings: Vec<&kgeval::Warning> = Vec::new();
+        if let Ok(evaluation) = &task.evaluation {
+            warnings.extend(&evaluation.warnings);
+        }
+        if let Some(Ok(compare)) = &task.compare {
+            warnings.extend(&compare.warnings);
+        }
+        print_warning_count(&format!("task {}", task.name), &warnings, &args.output);
+    }
+    for comparison in &outcome.comparisons {
+        if let Ok(compare) = &comparison.compare {
+            print_warning_count(&format!("compare {}", comparison.name), &compare.warnings.iter().collect::<Vec<_>>(), &args.output);
+        }
+    }
     println!("report: {}", args.output.join("report.md").display());
     if failed > 0 {
         anyhow::bail!(
@@ -84,4 +99,27 @@ pub(crate) fn run(args: &RunArgs) -> anyhow::Result<Outcome> {
         );
     }
     Ok(Outcome::Ok)
+}
+
+/// One stderr line per task with warnings: how many, by code (most frequent first), and where
+/// they are listed (`report.md`, `results.json`).
+fn print_warning_count(what: &str, warnings: &[&kgeval::Warning], output: &std::path::Path) {
+    if warnings.is_empty() {
+        return;
+    }
+    let mut codes: Vec<(&str, usize)> = Vec::new();
+    for w in warnings {
+        match codes.iter_mut().find(|(code, _)| *code == w.diagnostic.code) {
+            Some((_, n)) => *n += 1,
+            None => codes.push((w.diagnostic.code, 1)),
+        }
+    }
+    codes.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+    let by_code: Vec<String> = codes.iter().map(|(code, n)| format!("{n} {code}")).collect();
+    eprintln!(
+        "warning: {what}: {} warning(s) ({}); listed in {}",
+        warnings.len(),
+        by_code.join(", "),
+        output.join("report.md").display()
+    );
 }

@@ -25,7 +25,8 @@ Text output is trec_eval 10.0's, byte for byte, for every measure of its all_tre
 their parameters; measure and alias names (ranx, ir_measures) print under trec_eval's
 canonical name. With several runs,
 each run's block starts with a `# run: NAME` line (NAME=PATH, else the file's stem).
-Every summary value is a headline for --fail-under (`map`, `P_10`, `gm_map`, `num_q`…).";
+Every summary value is a headline for --fail-under (`map`, `P_10`, `gm_map`, `num_q`…).
+--format tsv writes the CSV with tabs (trec only).";
 
 /// Arguments of `kgeval trec`.
 #[derive(Debug, Args)]
@@ -82,6 +83,7 @@ enum TieBreakArg {
 }
 
 pub(crate) fn run(args: &TrecArgs) -> anyhow::Result<Outcome> {
+    args.out.check_before_reading("trec")?;
     let mut task = TrecTask::new(Input::path(&args.qrels));
     task.runs = args.runs.iter().map(|r| SystemInput::parse(r)).collect();
     if !args.measures.is_empty() {

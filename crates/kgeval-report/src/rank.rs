@@ -147,11 +147,13 @@ fn pair_json(p: &PairRanking) -> Value {
 
 fn header_line(e: &RankingEvaluation) -> String {
     let tau = e.pairs.iter().find_map(|p| p.tau).map_or_else(|| "n/a (rankings)".to_owned(), |t| t.to_string());
+    // An IRI in angle brackets; Bio-ML's `UnMatched` as it is.
+    let nil = &e.conventions.nil_iri;
+    let nil = if nil.contains(':') { format!("<{nil}>") } else { nil.clone() };
     format!(
-        "kgeval rank: profile {}, ties {}, tau {tau}, NIL <{}>; absent gold = rank 0, macro = mean of pairs",
+        "kgeval rank: profile {}, ties {}, tau {tau}, NIL {nil}; absent gold = rank 0, macro = mean of pairs",
         e.conventions.profile,
         e.conventions.ties_name(),
-        e.conventions.nil_iri
     )
 }
 

@@ -23,6 +23,7 @@ mod facade_qald;
 mod facade_rank;
 mod facade_trec;
 mod files;
+mod first_hour;
 mod kgc;
 mod kgc_npy;
 mod lexicon;

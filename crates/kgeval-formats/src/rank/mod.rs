@@ -28,7 +28,7 @@ use crate::input::Input;
 use crate::FormatError;
 
 /// The gold value of Bio-ML / DeepOnto files for a source without a match; read as the NIL IRI.
-pub const BIOML_UNMATCHED: &str = "UnMatched";
+pub const BIOML_UNMATCHED: &str = kgeval_model::rank::BIOML_UNMATCHED;
 
 /// Pools read from a DISO `pools.jsonl`.
 #[derive(Debug, Clone, Default)]

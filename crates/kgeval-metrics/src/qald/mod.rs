@@ -153,6 +153,16 @@ fn system_keys(answers: &[Answer], gold: &Question, options: &QaldOptions<'_>) -
         .collect()
 }
 
+/// The breakdown group of a gold `answertype`: the value in lower case, with QALD-3's
+/// abbreviation `num` (one question of the DBpedia test set) counted as `number`, as its
+/// answers are read.
+fn answertype_group(answertype: &str) -> String {
+    match answertype.trim().to_ascii_lowercase().as_str() {
+        "num" => "number".to_owned(),
+        other => other.to_owned(),
+    }
+}
+
 fn grouping_keys(gold: &Question, system: Option<&Question>, language: &str) -> Vec<(&'static str, String)> {
     let flag = |f: Option<bool>| f.map_or("unknown", |b| if b { "true" } else { "false" }).to_owned();
     let strings = system.map(|q| &q.strings[..]).unwrap_or_default();
@@ -162,7 +172,7 @@ fn grouping_keys(gold: &Question, system: Option<&Question>, language: &str) -> 
         strings.iter().find(|s| !s.text.is_empty()).map_or_else(|| language.to_owned(), |s| s.language.clone())
     };
     vec![
-        ("answertype", gold.answertype.clone().unwrap_or_else(|| "unknown".to_owned())),
+        ("answertype", gold.answertype.as_deref().map_or_else(|| "unknown".to_owned(), answertype_group)),
         ("aggregation", flag(gold.aggregation)),
         ("onlydbo", flag(gold.onlydbo)),
         ("language", language),
@@ -221,5 +231,18 @@ fn conventions(options: &QaldOptions<'_>) -> QaldConventions {
         language: options.language.clone(),
         label_map: options.labels.map(|m| m.len()),
         queries: QueryExecution::NotExecuted,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::answertype_group;
+
+    #[test]
+    fn num_and_number_are_one_group() {
+        assert_eq!(answertype_group("num"), "number");
+        assert_eq!(answertype_group("Number"), "number");
+        assert_eq!(answertype_group(" resource "), "resource");
+        assert_eq!(answertype_group("list"), "list");
     }
 }

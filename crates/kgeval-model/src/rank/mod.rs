@@ -12,6 +12,10 @@ use crate::TermId;
 /// The NIL IRI of the DISO-OAEI 2026 track: the candidate a system ranks first to abstain.
 pub const DISO_NIL_IRI: &str = "https://oaei.ontologymatching.org/2026/diso/NIL";
 
+/// The gold value of Bio-ML / DeepOnto files for a source without a match: the NIL of the
+/// Bio-ML, DeepOnto, OntoAligner and BioLLM profiles.
+pub const BIOML_UNMATCHED: &str = "UnMatched";
+
 /// One DISO candidate pool: the candidates a system must rank for one query.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Pool {

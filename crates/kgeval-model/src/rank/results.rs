@@ -51,6 +51,16 @@ impl RankingProfile {
         Self::ALL.into_iter().find(|p| p.name() == name)
     }
 
+    /// The profile's NIL: the DISO track's NIL IRI, or Bio-ML's `UnMatched` gold value for
+    /// the Bio-ML, DeepOnto, OntoAligner and BioLLM profiles.
+    #[must_use]
+    pub const fn nil(self) -> &'static str {
+        match self {
+            RankingProfile::Diso => crate::rank::DISO_NIL_IRI,
+            _ => crate::rank::BIOML_UNMATCHED,
+        }
+    }
+
     /// The profile's default tie policy.
     #[must_use]
     pub const fn tie_policy(self) -> TiePolicy {
@@ -325,7 +335,7 @@ impl RankConventions {
             profile,
             ties: profile.tie_policy(),
             ks: profile.ks(),
-            nil_iri: crate::rank::DISO_NIL_IRI.to_owned(),
+            nil_iri: profile.nil().to_owned(),
             tau_rule: String::new(),
             threshold: 0.0,
             beta: 1.0,

@@ -26,7 +26,6 @@ use std::path::Path;
 use kgeval_formats::Input;
 use kgeval_metrics::rank::{default_tau_grid, LocalOptions};
 pub use kgeval_model::rank::results::{RankConventions, RankResult, RankingProfile};
-use kgeval_model::rank::DISO_NIL_IRI;
 pub use kgeval_model::ranking::TiePolicy;
 use kgeval_report::RESERVED_PAIR_NAMES;
 pub use memory::{MemoryBiomlRow, MemoryCandidates, MemoryGold, MemoryPool, MemoryQuery, MemoryRankPair, RankSource};
@@ -224,10 +223,10 @@ impl RankTask {
         RankTask { pairs: self.pairs.iter().map(|p| p.resolved(base)).collect(), ..self.clone() }
     }
 
-    /// The NIL IRI in force.
+    /// The NIL IRI in force: `nil`, else the profile's ([`RankingProfile::nil`]).
     #[must_use]
     pub fn nil_iri(&self) -> &str {
-        self.nil.as_deref().unwrap_or(DISO_NIL_IRI)
+        self.nil.as_deref().unwrap_or(self.profile.nil())
     }
 
     /// The system's name: `system`, else the stem of the first pair's submission.
