@@ -59,7 +59,11 @@ fn browse(dir: &Path, name: &str) -> Option<String> {
     for (suffix, size) in [("", "1280,6000"), ("-390", "390,6000")] {
         let shot = dir.with_file_name(format!("{name}{suffix}.png"));
         let _ = std::fs::remove_file(&shot);
-        let out = headless(&chromium, &page, &[&format!("--screenshot={}", shot.display()), &format!("--window-size={size}")]);
+        let out = headless(
+            &chromium,
+            &page,
+            &[&format!("--screenshot={}", shot.display()), &format!("--window-size={size}")],
+        );
         assert!(out.status.success(), "chromium --screenshot: {}", String::from_utf8_lossy(&out.stderr));
         assert!(std::fs::metadata(&shot).is_ok_and(|m| m.len() > 10_000), "no screenshot at {}", shot.display());
         eprintln!("screenshot: {}", shot.display());
@@ -137,7 +141,12 @@ fn oaei2018_campaign_in_a_browser() {
     let plots = page_checks::plots(&dom);
     let ids: Vec<&str> = plots.iter().map(|p| p.0.as_str()).collect();
     assert!(!ids.contains(&"task-conference-threshold-3"), "{ids:?}");
-    assert!(dom.contains("ALIN, ALOD2Vec, DOME, FCAMapX, Holontology, LogMapLt, XMap give every correspondence the same confidence"), "the note on single-confidence matchers");
+    assert!(
+        dom.contains(
+            "ALIN, ALOD2Vec, DOME, FCAMapX, Holontology, LogMapLt, XMap give every correspondence the same confidence"
+        ),
+        "the note on single-confidence matchers"
+    );
     for (id, geometry, svg) in &plots {
         let labels = page_checks::texts(svg);
         assert!(!svg.contains("99999") && !svg.contains("00001<"), "{id}: unformatted number");

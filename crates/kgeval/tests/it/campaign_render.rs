@@ -247,7 +247,11 @@ fn alignment_plots_are_small_multiples_and_a_scatter() {
     // ALIN's confidences are all 1.0: no curve, a point in the scatter, named in a note.
     let alin = f.iter().find(|s| s.name == "ALIN").expect("ALIN keeps its series (its colour)");
     assert!(alin.points.is_empty());
-    assert!(align.notes.iter().any(|n| n.starts_with("ALIN give every correspondence the same confidence")), "{:?}", align.notes);
+    assert!(
+        align.notes.iter().any(|n| n.starts_with("ALIN give every correspondence the same confidence")),
+        "{:?}",
+        align.notes
+    );
     let scatter = &align.plots[1];
     assert_eq!(scatter.kind, PlotKind::Scatter);
     let alin = scatter.series.iter().find(|s| s.name == "ALIN").expect("ALIN in the scatter");
@@ -273,7 +277,11 @@ fn plot_axes_follow_the_values() {
     let depth = plot("compare-depth-series-depth");
     assert_eq!((depth.x_axis, depth.y_axis), (Axis::INTEGER, Axis::CORRELATION));
     let power = plot("compare-discriminative-power-pvalues-1");
-    assert!(power.y_axis.log && power.y_axis.bounds.is_some_and(|(lo, hi)| lo >= 1e-12 && hi == 1.0), "{:?}", power.y_axis);
+    assert!(
+        power.y_axis.log && power.y_axis.bounds.is_some_and(|(lo, hi)| lo >= 1e-12 && hi == 1.0),
+        "{:?}",
+        power.y_axis
+    );
     assert_eq!(power.series.len(), 2);
     // trec_eval's two runs: one system pair, so a dot per metric, never a line.
     let pair = plot("task-trec_eval-test-pvalues");

@@ -95,7 +95,11 @@ pub(crate) fn check_plot_geometry(dom: &str) -> usize {
     let plots = plots(dom);
     for (id, geometry, _) in &plots {
         assert!(geometry.covered_points().is_empty(), "plot {id}: the legend covers {:?}", geometry.covered_points());
-        assert!(geometry.vertical_lines().is_empty(), "plot {id}: a line of one x value {:?}", geometry.vertical_lines());
+        assert!(
+            geometry.vertical_lines().is_empty(),
+            "plot {id}: a line of one x value {:?}",
+            geometry.vertical_lines()
+        );
         let drawn = geometry.points.len() + geometry.bars.len() + geometry.lines.len();
         assert!(drawn > 0 || svg_has_boxes(&plots, id), "plot {id} draws no data");
     }

@@ -44,7 +44,15 @@ impl Scale {
     /// `value` in drawn units, clamped into the range (a value ≤ 0 on a log scale: the low
     /// end).
     pub fn map(&self, value: f64) -> f64 {
-        let v = if self.log { if value > 0.0 { value.log10() } else { self.lo } } else { value };
+        let v = if self.log {
+            if value > 0.0 {
+                value.log10()
+            } else {
+                self.lo
+            }
+        } else {
+            value
+        };
         v.clamp(self.lo, self.hi)
     }
 

@@ -70,7 +70,12 @@ impl PlotGeometry {
                 ("rect", "bar") => geometry.bars.push(rect()),
                 ("circle", "point") => {
                     let r = number("r");
-                    geometry.points.push(Rect { x: number("cx") - r, y: number("cy") - r, width: 2.0 * r, height: 2.0 * r });
+                    geometry.points.push(Rect {
+                        x: number("cx") - r,
+                        y: number("cy") - r,
+                        width: 2.0 * r,
+                        height: 2.0 * r,
+                    });
                 }
                 ("path", "point") => {
                     if let Some(bounds) = bounding_box(&numbers(&attribute(tag, "d").unwrap_or_default())) {
@@ -97,7 +102,10 @@ impl PlotGeometry {
             .chain(vertices)
             .filter(|r| {
                 if r.width == 0.0 && r.height == 0.0 {
-                    legend.x <= r.x && r.x <= legend.x + legend.width && legend.y <= r.y && r.y <= legend.y + legend.height
+                    legend.x <= r.x
+                        && r.x <= legend.x + legend.width
+                        && legend.y <= r.y
+                        && r.y <= legend.y + legend.height
                 } else {
                     legend.overlaps(r)
                 }

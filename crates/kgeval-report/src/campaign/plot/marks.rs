@@ -176,7 +176,8 @@ pub(super) fn line(i: usize, points: &[(i32, i32)], class: &str) -> String {
 /// Series `i`'s marker at `(x, y)` (pixels), `r` pixels from its centre to its edge.
 pub(super) fn point(i: usize, (x, y): (i32, i32), r: i32, class: &str) -> String {
     let fill = colour(i);
-    let common = format!("class=\"{class}\" data-series=\"{i}\" fill=\"{fill}\" stroke=\"#333333\" stroke-width=\"0.6\"");
+    let common =
+        format!("class=\"{class}\" data-series=\"{i}\" fill=\"{fill}\" stroke=\"#333333\" stroke-width=\"0.6\"");
     let (x, y, r) = (f64::from(x), f64::from(y), f64::from(r));
     let path = |corners: &[(f64, f64)]| -> String {
         let d: Vec<String> = corners.iter().map(|(dx, dy)| format!("{:.1},{:.1}", x + dx * r, y + dy * r)).collect();
@@ -209,7 +210,10 @@ pub(super) fn point(i: usize, (x, y): (i32, i32), r: i32, class: &str) -> String
 pub(super) fn bar(i: usize, (x0, y0): (i32, i32), (x1, y1): (i32, i32), class: &str) -> String {
     let (x, w) = (x0.min(x1), (x1 - x0).abs().max(1));
     let (y, h) = (y0.min(y1), (y1 - y0).abs());
-    format!("<rect class=\"{class}\" data-series=\"{i}\" x=\"{x}\" y=\"{y}\" width=\"{w}\" height=\"{h}\" fill=\"{}\"/>", colour(i))
+    format!(
+        "<rect class=\"{class}\" data-series=\"{i}\" x=\"{x}\" y=\"{y}\" width=\"{w}\" height=\"{h}\" fill=\"{}\"/>",
+        colour(i)
+    )
 }
 
 /// Vertical marker `j` at `x` from `y0` to `y1` (pixels): dashed, in black, then the

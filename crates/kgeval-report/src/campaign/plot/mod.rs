@@ -14,8 +14,8 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use axes::Scale;
-use marks::{Entry, Legend};
 pub use geometry::{PlotGeometry, Rect};
+use marks::{Entry, Legend};
 pub use view::{Axis, Marker, Panel, Plot, PlotKind, Series, PALETTE};
 
 /// Series with at most this many points show every point as a marker; longer ones show
@@ -142,9 +142,9 @@ fn draw(area: &Area<'_>, plot: &Plot, panels: &[Panel], marks: &mut String) -> R
     let ys = Scale::new(&plot.y_axis, panels.iter().flat_map(|p| &p.series).flat_map(|s| s.points.iter().map(|p| p.1)));
     let xs = Scale::new(
         &plot.x_axis,
-        panels
-            .iter()
-            .flat_map(|p| p.series.iter().flat_map(|s| s.points.iter().map(|p| p.0)).chain(p.markers.iter().map(|m| m.x))),
+        panels.iter().flat_map(|p| {
+            p.series.iter().flat_map(|s| s.points.iter().map(|p| p.0)).chain(p.markers.iter().map(|m| m.x))
+        }),
     );
     let areas = area.split_evenly((1, panels.len().max(1)));
     for (n, (panel, area)) in panels.iter().zip(&areas).enumerate() {

@@ -12,7 +12,11 @@ fn series(name: &str, points: &[(f64, f64)]) -> Series {
 
 /// The text of every `<text>` element.
 fn texts(svg: &str) -> Vec<String> {
-    svg.split("<text").skip(1).filter_map(|t| t.split_once('>').map(|(_, rest)| rest)).map(|t| t[..t.find('<').unwrap_or(t.len())].trim().to_owned()).collect()
+    svg.split("<text")
+        .skip(1)
+        .filter_map(|t| t.split_once('>').map(|(_, rest)| rest))
+        .map(|t| t[..t.find('<').unwrap_or(t.len())].trim().to_owned())
+        .collect()
 }
 
 #[test]
@@ -54,8 +58,7 @@ fn every_kind_draws_with_title_and_legend() {
 #[test]
 fn the_legend_covers_no_data_point() {
     let corners = [(0.0, 0.0), (0.0, 1.0), (1.0, 0.0), (1.0, 1.0), (0.5, 0.5)];
-    let many: Vec<Series> =
-        (0..10).map(|i| series(&format!("metric number {i} with a long name"), &corners)).collect();
+    let many: Vec<Series> = (0..10).map(|i| series(&format!("metric number {i} with a long name"), &corners)).collect();
     for kind in [PlotKind::Lines, PlotKind::Scatter] {
         let mut plot = plot(kind, many.clone());
         plot.y_axis = Axis::UNIT;
@@ -71,7 +74,8 @@ fn the_legend_covers_no_data_point() {
 
 #[test]
 fn one_x_value_is_never_a_line() {
-    let plot = plot(PlotKind::Lines, vec![series("one pair", &[(1.0, 0.3)]), series("same x", &[(2.0, 0.1), (2.0, 0.4)])]);
+    let plot =
+        plot(PlotKind::Lines, vec![series("one pair", &[(1.0, 0.3)]), series("same x", &[(2.0, 0.1), (2.0, 0.4)])]);
     let svg = render_plot_svg(&plot);
     let geometry = PlotGeometry::read(&svg);
     assert!(geometry.lines.is_empty(), "{svg}");

@@ -114,8 +114,7 @@ pub(super) fn family_plots(key: &str, evaluation: &Evaluation) -> (Vec<Plot>, Ve
                     ("relation category and side".to_owned(), "MRR (0–1)".to_owned()),
                     PlotKind::Bars { categories },
                 );
-                plot.series =
-                    vec![bar("micro MRR", &|c| c.micro.mrr), bar("macro MRR (best answer)", &|c| c.best.mrr)];
+                plot.series = vec![bar("micro MRR", &|c| c.micro.mrr), bar("macro MRR (best answer)", &|c| c.best.mrr)];
                 plot.y_axis = Axis::UNIT;
                 plots.push(plot);
             }
@@ -177,12 +176,8 @@ fn pvalue_plot(id: String, title: String, y_label: &str, curves: Vec<Series>) ->
     let below = curves.iter().flat_map(|s| &s.points).any(|p| p.1 < floor);
     let title = if below { format!("{title}; p-values below {floor:e} drawn at the bottom") } else { title };
     let y_label = if log { format!("{y_label} (log scale)") } else { y_label.to_owned() };
-    let mut plot = Plot::new(
-        id,
-        title,
-        ("system pair (sorted by p-value, descending)".to_owned(), y_label),
-        PlotKind::Lines,
-    );
+    let mut plot =
+        Plot::new(id, title, ("system pair (sorted by p-value, descending)".to_owned(), y_label), PlotKind::Lines);
     plot.series = curves;
     plot.x_axis = Axis::INTEGER;
     plot.y_axis = if log { Axis { bounds: Some((floor, 1.0)), ..Axis::LOG } } else { Axis::UNIT };
