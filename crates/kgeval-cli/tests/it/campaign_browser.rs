@@ -9,6 +9,9 @@ use std::process::Command;
 
 use crate::{kgeval, root};
 
+#[path = "../../../kgeval/tests/it/page_checks.rs"]
+mod page_checks;
+
 /// The Chromium binary: `KGEVAL_CHROMIUM`, else the first of the usual names that runs.
 fn chromium() -> Option<String> {
     let candidates = std::env::var("KGEVAL_CHROMIUM")
@@ -42,8 +45,9 @@ fn run_campaign(name: &str) -> PathBuf {
     dir
 }
 
-/// The DOM of `dir/index.html` in headless Chromium and a screenshot beside the directory;
-/// `None` (with the reason printed) when no Chromium is installed.
+/// The DOM of `dir/index.html` in headless Chromium and screenshots beside the directory (at
+/// 1280 and at a phone's 390 px); every plot's geometry and the layout at 1400 and 390 px
+/// checked ([`page_checks`]); `None` (with the reason printed) when no Chromium is installed.
 fn browse(dir: &Path, name: &str) -> Option<String> {
     let Some(chromium) = chromium() else {
         eprintln!("SKIPPED browser check of {name}: no chromium found (Debian chromium; or set KGEVAL_CHROMIUM)");
@@ -52,13 +56,22 @@ fn browse(dir: &Path, name: &str) -> Option<String> {
     let page = dir.join("index.html");
     let dom = headless(&chromium, &page, &["--dump-dom"]);
     assert!(dom.status.success(), "chromium --dump-dom: {}", String::from_utf8_lossy(&dom.stderr));
-    let shot = dir.with_file_name(format!("{name}.png"));
-    let _ = std::fs::remove_file(&shot);
-    let out = headless(&chromium, &page, &[&format!("--screenshot={}", shot.display()), "--window-size=1280,6000"]);
-    assert!(out.status.success(), "chromium --screenshot: {}", String::from_utf8_lossy(&out.stderr));
-    assert!(std::fs::metadata(&shot).is_ok_and(|m| m.len() > 10_000), "no screenshot at {}", shot.display());
-    eprintln!("screenshot: {}", shot.display());
-    Some(String::from_utf8_lossy(&dom.stdout).into_owned())
+    for (suffix, size) in [("", "1280,6000"), ("-390", "390,6000")] {
+        let shot = dir.with_file_name(format!("{name}{suffix}.png"));
+        let _ = std::fs::remove_file(&shot);
+        let out = headless(
+            &chromium,
+            &page,
+            &[&format!("--screenshot={}", shot.display()), &format!("--window-size={size}")],
+        );
+        assert!(out.status.success(), "chromium --screenshot: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(std::fs::metadata(&shot).is_ok_and(|m| m.len() > 10_000), "no screenshot at {}", shot.display());
+        eprintln!("screenshot: {}", shot.display());
+    }
+    let dom = String::from_utf8_lossy(&dom.stdout).into_owned();
+    page_checks::check_plot_geometry(&dom);
+    page_checks::check_layout(&chromium, &page);
+    Some(dom)
 }
 
 /// `dir/tables.tex` compiles with pdflatex without an overfull line.
@@ -112,10 +125,45 @@ fn oaei2018_campaign_in_a_browser() {
         &dom,
         &["task-conference", "task-anatomy"],
         &["task-conference-table", "task-anatomy-table"],
-        &["task-conference-pvalues", "task-conference-threshold-1", "task-conference-threshold-24"],
+        &[
+            "task-conference-pvalues",
+            "task-conference-threshold-1",
+            "task-conference-threshold-2",
+            "task-conference-precision-recall",
+            "task-anatomy-precision-recall",
+        ],
     );
     assert!(dom.contains("<td>conference:AML</td><td data-sort=\"0.7727272727272727\">0.7727</td>"), "AML row");
     assert!(dom.contains("best_threshold = true"), "how to ask for the threshold curve");
+    // Issue 27: one plot per pair (not 24 one-matcher plots); a matcher whose confidences are
+    // all 1.0 is a point in the scatter; FCAMapX's measure 10.0 does not stretch the axis;
+    // legend numbers as the tables print them.
+    let plots = page_checks::plots(&dom);
+    let ids: Vec<&str> = plots.iter().map(|p| p.0.as_str()).collect();
+    assert!(!ids.contains(&"task-conference-threshold-3"), "{ids:?}");
+    assert!(
+        dom.contains(
+            "ALIN, ALOD2Vec, DOME, FCAMapX, Holontology, LogMapLt, XMap give every correspondence the same confidence"
+        ),
+        "the note on single-confidence matchers"
+    );
+    for (id, geometry, svg) in &plots {
+        let labels = page_checks::texts(svg);
+        assert!(!svg.contains("99999") && !svg.contains("00001<"), "{id}: unformatted number");
+        if id.contains("threshold") || id.contains("precision-recall") {
+            for label in labels.iter().filter_map(|t| t.parse::<f64>().ok()) {
+                assert!((0.0..=1.0).contains(&label), "{id}: tick {label} outside [0, 1]: {labels:?}");
+            }
+        }
+        if id == "task-conference-precision-recall" {
+            // 12 matchers × (2 pairs + micro).
+            assert_eq!(geometry.points.len(), 36, "{id}");
+        }
+        if id == "task-conference-threshold-1" {
+            // AML, KEPLER, Lily, LogMap, SANOM: one line in each of the P, R and F panels.
+            assert_eq!(geometry.lines.len(), 15, "{id}");
+        }
+    }
 }
 
 #[test]
@@ -153,6 +201,18 @@ fn kgc_sparsity_campaign_in_a_browser() {
         assert!(table.contains("<td data-sort=\"micro MRR\">micro MRR</td><td data-sort=\"13\">13</td>"), "{table}");
         assert!(table.contains(&format!(">{tau}</td>")), "{id}: {table}");
     }
+    // Issue 27: all ten metrics drawn (on a log scale), integer depths, MRR bars up to 1.
+    let plots = page_checks::plots(&dom);
+    let plot = |id: &str| plots.iter().find(|p| p.0 == id).unwrap_or_else(|| panic!("plot {id}"));
+    for d in 1..=3 {
+        let (id, geometry, svg) = plot(&format!("compare-discriminative-power-pvalues-{d}"));
+        assert_eq!(geometry.lines.len(), 10, "{id}: every metric drawn");
+        assert!(page_checks::texts(svg).iter().any(|t| t == "1e-10"), "{id}: a log axis");
+    }
+    let depth = page_checks::texts(&plot("compare-depth-series-depth").2);
+    assert!(depth.iter().any(|t| t == "10") && !depth.iter().any(|t| t == "10.0"), "{depth:?}");
+    let bars = page_checks::texts(&plot("task-FB-Test-O-popularity-categories-1").2);
+    assert!(bars.iter().any(|t| t == "1.0") && !bars.iter().any(|t| t == "1.2"), "{bars:?}");
 }
 
 #[test]
@@ -164,6 +224,7 @@ fn diso_and_trec_campaigns_in_a_browser() {
             &["task-trec-test", "compare-topic-sensitivity"][..],
             &["task-trec-test-per-topic", "task-trec-test-pvalues", "compare-topic-sensitivity-sensitivity"][..],
         ),
+        ("qald3", &["task-qa", "task-lexicon"][..], &[][..]),
     ] {
         let dir = run_campaign(name);
         pdflatex(&dir, name);
@@ -172,5 +233,16 @@ fn diso_and_trec_campaigns_in_a_browser() {
             sections.iter().filter(|s| s.starts_with("task-")).map(|s| format!("{s}-table")).collect();
         let tables: Vec<&str> = tables.iter().map(String::as_str).collect();
         check_dom(&dom, sections, &tables, plots);
+        if name == "trec_eval" {
+            // Issue 27: one system pair is a dot per metric, not a one-point "curve"; MAP and
+            // P@10 coincide in the sensitivity plot and both stay visible (colour and dash).
+            let plots = page_checks::plots(&dom);
+            let pvalues = &plots.iter().find(|p| p.0 == "task-trec-test-pvalues").expect("p-values").1;
+            assert!(pvalues.lines.is_empty() && pvalues.points.len() == 2, "{pvalues:?}");
+            let svg = &plots.iter().find(|p| p.0 == "compare-topic-sensitivity-sensitivity").expect("sensitivity").2;
+            let lines: Vec<&str> = svg.split("<polyline class=\"series\"").skip(1).collect();
+            assert_eq!(lines.len(), 2, "{svg}");
+            assert!(!lines[0].contains("stroke-dasharray") && lines[1].contains("stroke-dasharray"), "{svg}");
+        }
     }
 }

@@ -313,6 +313,9 @@ mod tests {
                 kind: PlotKind::Lines,
                 series: vec![Series { name: "C".into(), points: vec![(0.0, 0.1), (1.0, 0.2)] }],
                 markers: Vec::new(),
+                panels: Vec::new(),
+                x_axis: crate::campaign::Axis::AUTO,
+                y_axis: crate::campaign::Axis::UNIT,
             }],
             notes: Vec::new(),
             power: vec![PowerTable {
@@ -358,7 +361,12 @@ mod tests {
             html.contains("<span class=\"loc\">c.rdf:12:3</span>: cell repeated <code>[duplicate-cell]</code>"),
             "{html}"
         );
-        assert!(html.contains("<figure class=\"plot\" id=\"task-conf--2018--curve\">\n<svg role=\"img\""), "{html}");
+        assert!(
+            html.contains(
+                "<figure class=\"plot\" id=\"task-conf--2018--curve\">\n<div class=\"plot-wrap\"><svg role=\"img\""
+            ),
+            "{html}"
+        );
         assert!(html.contains("<table class=\"results sortable\" id=\"task-conf--2018--power-1\">"), "{html}");
         assert!(
             html.contains("<tr><td>micro MRR</td><td>micro_mrr</td><td data-sort=\"3\">3</td><td data-sort=\"2\" class=\"best\">2</td>"),

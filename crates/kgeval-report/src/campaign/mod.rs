@@ -12,7 +12,7 @@ use serde::Serialize;
 
 pub use html::{power_element_id, render_campaign_html, task_element_id};
 pub use latex::{latex_breakable, latex_escape, render_campaign_latex};
-pub use plot::render_plot_svg;
+pub use plot::{render_plot_svg, Axis, Marker, Panel, Plot, PlotGeometry, PlotKind, Rect, Series, PALETTE};
 
 /// Decimals of the values in the LaTeX and HTML tables (the best value is decided on the
 /// values as printed, as ranx does).
@@ -316,70 +316,6 @@ pub struct WarningView {
     /// `FILE:LINE:COL`, when known.
     pub location: Option<String>,
 }
-
-/// A plot: series over two numeric axes (lines), categories (bars) or value distributions
-/// (box plots).
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Plot {
-    /// The element id in `index.html` (unique in the page).
-    pub id: String,
-    /// The title (also the SVG's `<title>` and aria label).
-    pub title: String,
-    /// The x axis label, with its unit.
-    pub x_label: String,
-    /// The y axis label, with its unit.
-    pub y_label: String,
-    /// What is drawn.
-    pub kind: PlotKind,
-    /// The series: one line, one bar colour or one box each.
-    pub series: Vec<Series>,
-    /// Vertical markers (a best threshold, an oracle τ).
-    pub markers: Vec<Marker>,
-}
-
-/// How a plot draws its series.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub enum PlotKind {
-    /// Lines through `(x, y)` points.
-    Lines,
-    /// Grouped bars: `points[i] = (i, y)` is the series' value on `categories[i]`.
-    Bars {
-        /// The category labels on the x axis.
-        categories: Vec<String>,
-    },
-    /// One box (quartiles, whiskers at min and max) per series over the `y` of its points.
-    Boxes,
-}
-
-/// One series of a plot.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Series {
-    /// The legend entry.
-    pub name: String,
-    /// The points.
-    pub points: Vec<(f64, f64)>,
-}
-
-/// A vertical marker at `x`.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Marker {
-    /// The legend entry (`best threshold of AML: 0.76`).
-    pub label: String,
-    /// Where.
-    pub x: f64,
-}
-
-/// Okabe–Ito, the colour-blind-safe palette (black last, for an eighth series).
-pub const PALETTE: [(u8, u8, u8); 8] = [
-    (0, 114, 178),   // blue
-    (230, 159, 0),   // orange
-    (0, 158, 115),   // bluish green
-    (213, 94, 0),    // vermillion
-    (86, 180, 233),  // sky blue
-    (204, 121, 167), // reddish purple
-    (240, 228, 66),  // yellow
-    (0, 0, 0),       // black
-];
 
 #[cfg(test)]
 mod tests {

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use crate::campaign_render::campaign;
-use crate::root;
+use crate::{page_checks, root};
 
 /// The Chromium binary: `KGEVAL_CHROMIUM`, else the first of the usual names that runs.
 pub(crate) fn chromium() -> Option<String> {
@@ -40,8 +40,7 @@ pub(crate) fn out_dir(name: &str) -> PathBuf {
 /// Every plot id the bundled test campaign yields.
 const PLOTS: &[&str] = &[
     "task-conference-threshold-1",
-    "task-conference-threshold-2",
-    "task-conference-threshold-3",
+    "task-conference-precision-recall",
     "task-trec_eval-test-per-topic",
     "task-trec_eval-test-pvalues",
     "task-diso-task-2-tau-sweep",
@@ -73,6 +72,15 @@ fn index_html_in_headless_chromium() {
     assert!(dom.status.success(), "chromium --dump-dom failed: {}", String::from_utf8_lossy(&dom.stderr));
     let dom = String::from_utf8_lossy(&dom.stdout);
     check_dom(&dom);
+    assert_eq!(page_checks::check_plot_geometry(&dom), PLOTS.len(), "every plot checked");
+    // The pool depth is an integer axis: ticks 0, 1, …, 10, never "10.0".
+    let depth = page_checks::plots(&dom).into_iter().find(|p| p.0 == "compare-depth-series-depth").expect("depth");
+    let labels = page_checks::texts(&depth.2);
+    assert!(labels.iter().any(|t| t == "10") && !labels.iter().any(|t| t == "10.0" || t == "2.0"), "{labels:?}");
+    let scrolling = page_checks::check_layout(&chromium, &page);
+    // At a phone's width the wide tables scroll in their wrapper; at a desktop's none needs to.
+    assert!(scrolling[0].is_empty(), "{scrolling:?}");
+    assert!(scrolling[1].iter().any(|t| t == "task-trec_eval-test-table"), "{scrolling:?}");
     let shot = dir.join("index.png");
     let _ = std::fs::remove_file(&shot);
     let out = headless(&chromium, &page, &[&format!("--screenshot={}", shot.display()), "--window-size=1280,9000"]);

@@ -232,9 +232,68 @@ fn plots_carry_the_published_depth_series() {
     let at_2 = micro_mrr.points.iter().find(|p| p.0 == 2.0).expect("depth 2").1;
     assert!((at_2 - 0.359).abs() < 1e-3, "{at_2}");
     assert_eq!(micro_mrr.points.len(), 11, "depths 0..=10");
+}
+
+/// Issue 27: one panel per pair with every matcher's P, R and F over the threshold (not a
+/// plot per matcher); a matcher with one confidence value is a point in the scatter; legend
+/// numbers as the tables print them; every axis of a [0, 1] metric within [0, 1].
+#[test]
+fn alignment_plots_are_small_multiples_and_a_scatter() {
+    use kgeval_report::campaign::{Axis, PlotKind};
+    let view = campaign().view();
     let align = &view.tasks[0];
-    let curve = align.plots.iter().find(|p| p.title.starts_with("AML on cmt-conference")).expect("AML curve");
-    assert_eq!(curve.series.len(), 3);
+    let ids: Vec<&str> = align.plots.iter().map(|p| p.id.as_str()).collect();
+    assert_eq!(ids, ["task-conference-threshold-1", "task-conference-precision-recall"]);
+    let curves = &align.plots[0];
+    let titles: Vec<&str> = curves.panels.iter().map(|p| p.title.as_str()).collect();
+    assert_eq!(titles, ["precision", "recall", "F-measure"]);
+    assert_eq!((curves.x_axis, curves.y_axis), (Axis::UNIT, Axis::UNIT));
+    let f = &curves.panels[2].series;
     // MELT's ConfidenceFinder on AML: the best F is the whole alignment's, 16/27.
-    assert!(curve.markers[0].label.ends_with("(F 0.5926)"), "{:?}", curve.markers);
+    assert!(f[0].name.starts_with("AML (best F 0.5926 at t = "), "{:?}", f[0].name);
+    assert!(!f[0].name.contains("999999") && !f[0].name.contains("000001"), "{:?}", f[0].name);
+    // ALIN's confidences are all 1.0: no curve, a point in the scatter, named in a note.
+    let alin = f.iter().find(|s| s.name == "ALIN").expect("ALIN keeps its series (its colour)");
+    assert!(alin.points.is_empty());
+    assert!(
+        align.notes.iter().any(|n| n.starts_with("ALIN give every correspondence the same confidence")),
+        "{:?}",
+        align.notes
+    );
+    let scatter = &align.plots[1];
+    assert_eq!(scatter.kind, PlotKind::Scatter);
+    let alin = scatter.series.iter().find(|s| s.name == "ALIN").expect("ALIN in the scatter");
+    // ALIN on cmt-conference: P 4/6, R 4/15 (as (recall, precision)).
+    assert_eq!(alin.points.len(), 1);
+    assert!((alin.points[0].0 - 4.0 / 15.0).abs() < 1e-12 && (alin.points[0].1 - 4.0 / 6.0).abs() < 1e-12);
+    for plot in view.tasks.iter().flat_map(|t| &t.plots) {
+        for series in plot.drawn_panels().iter().flat_map(|p| &p.series) {
+            assert!(!series.name.contains("99999") && !series.name.contains("00001"), "{}: {}", plot.id, series.name);
+        }
+    }
+}
+
+/// Issue 27: axes within a metric's bounds, integer depths, p-values on a log scale when
+/// they span decades, every metric drawn, and one system pair as a dot plot.
+#[test]
+fn plot_axes_follow_the_values() {
+    use kgeval_report::campaign::{Axis, PlotKind};
+    let view = campaign().view();
+    let plot = |id: &str| view.tasks.iter().flat_map(|t| &t.plots).find(|p| p.id == id).expect(id).clone();
+    let bars = plot("task-kgc-mini-categories-1");
+    assert_eq!(bars.y_axis, Axis::UNIT);
+    let depth = plot("compare-depth-series-depth");
+    assert_eq!((depth.x_axis, depth.y_axis), (Axis::INTEGER, Axis::CORRELATION));
+    let power = plot("compare-discriminative-power-pvalues-1");
+    assert!(
+        power.y_axis.log && power.y_axis.bounds.is_some_and(|(lo, hi)| lo >= 1e-12 && hi == 1.0),
+        "{:?}",
+        power.y_axis
+    );
+    assert_eq!(power.series.len(), 2);
+    // trec_eval's two runs: one system pair, so a dot per metric, never a line.
+    let pair = plot("task-trec_eval-test-pvalues");
+    let PlotKind::Dots { categories } = &pair.kind else { panic!("{:?}", pair.kind) };
+    assert_eq!(categories.len(), 2);
+    assert!(categories[0].starts_with("MAP (") && categories[1].starts_with("P@10 ("), "{categories:?}");
 }

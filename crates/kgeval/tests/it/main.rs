@@ -8,6 +8,7 @@ mod discpower;
 mod kgc_memory;
 mod kgc_sensitivity;
 mod lexicon;
+mod page_checks;
 mod trec_interned;
 mod trec_stream;
 
