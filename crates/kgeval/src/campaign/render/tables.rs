@@ -112,8 +112,9 @@ fn grouped_agreement_tables(agreement: &Agreement) -> Option<PlainTable> {
     // The longer list runs down the page: a row per group and a column per metric, or (more
     // metrics than groups) a row per metric and a column per group.
     if metrics.len() > groups.len() {
-        let mut header = vec!["Metric".to_owned()];
-        header.extend(groups.iter().map(|g| g.to_string()));
+        // The columns are the groups' values (`0`, `1`, …); the caption names the key.
+        let mut header = vec![format!("Metric \\ {}", group_columns.join(", "))];
+        header.extend(groups.iter().map(|g| g.0.iter().map(|(_, v)| v.as_str()).collect::<Vec<_>>().join(", ")));
         let rows = metrics
             .iter()
             .map(|metric| {
