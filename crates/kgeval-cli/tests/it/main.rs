@@ -23,6 +23,7 @@ mod facade_rank;
 mod facade_trec;
 mod files;
 mod kgc;
+mod kgc_models;
 mod kgc_npy;
 mod lexicon;
 mod limits;
