@@ -98,7 +98,7 @@ impl<'a> ScoreRows<'a> {
     }
 
     /// Row `i` of the block, borrowed.
-    fn row(&self, i: usize) -> ScoreRow<'a> {
+    pub(super) fn row(&self, i: usize) -> ScoreRow<'a> {
         let range = i * self.columns..(i + 1) * self.columns;
         match self.values {
             ScoreValues::F64(v) => ScoreRow::F64(Cow::Borrowed(&v[range])),

@@ -1,6 +1,7 @@
 //! `kgc`: knowledge-graph completion — micro and macro metrics of one system's ranks, dense
 //! scores or TREC run on a test split, with PyKEEN / LibKGE / kgc-sparsity conventions.
 
+mod mapped;
 mod memory;
 mod read;
 mod sensitivity;
@@ -22,6 +23,7 @@ use serde::Deserialize;
 
 use crate::evaluation::{canonical_table, system_warnings};
 use crate::inputs::{by_name, one_or_many};
+pub use mapped::{IdRows, MappedEvaluation, MappedKgc, PYKEEN_KS, PYKEEN_METRICS, RANK_TYPES};
 pub use memory::{ScoreEvaluator, ScoreRows, ScoreValues};
 pub use sensitivity::SENSITIVITY_METRICS;
 
