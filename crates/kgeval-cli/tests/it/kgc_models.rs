@@ -47,7 +47,9 @@ fn two_score_matrices_in_one_call_are_two_systems_in_every_format() {
     let names: Vec<&str> = systems.iter().map(|s| s["system"].as_str().expect("name")).collect();
     assert_eq!(names, ["TransE", "RotatE"]);
     // Each equals the same matrix evaluated alone.
-    for (system, spec) in systems.iter().zip(["TransE=testdata/kgc/mini/scores.npy", "RotatE=testdata/kgc/mini/scores-float64.npy"]) {
+    for (system, spec) in
+        systems.iter().zip(["TransE=testdata/kgc/mini/scores.npy", "RotatE=testdata/kgc/mini/scores-float64.npy"])
+    {
         let alone = kgeval_json(&mini_args("json", &["--scores", spec]));
         assert_eq!(system, &alone["systems"][0], "{spec}");
     }
@@ -87,7 +89,10 @@ fn ranks_scores_and_runs_mix_in_one_call() {
 
 #[test]
 fn two_systems_of_one_name_are_refused() {
-    let out = kgeval(&mini_args("text", &["--scores", "A=testdata/kgc/mini/scores.npy", "--ranks", "A=testdata/kgc/mini/ranks.tsv"]));
+    let out = kgeval(&mini_args(
+        "text",
+        &["--scores", "A=testdata/kgc/mini/scores.npy", "--ranks", "A=testdata/kgc/mini/ranks.tsv"],
+    ));
     assert_eq!(out.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.starts_with("error: found two systems named \"A\""), "{stderr}");
@@ -132,9 +137,24 @@ fn a_manifest_list_of_score_matrices_runs_every_model() {
 #[test]
 fn a_wrong_manifest_shape_is_one_located_plain_line() {
     for (systems, line, column, message) in [
-        ("scores = [1, 2]", 12, 11, "invalid type: integer `1`, expected \"PATH\", \"NAME=PATH\" or a table { name = \"…\", path = \"…\" }"),
-        ("scores = [[\"a.npy\"]]", 12, 11, "invalid type: sequence, expected \"PATH\", \"NAME=PATH\" or a table { name = \"…\", path = \"…\" }"),
-        ("scores = [{ name = \"A\", path = [\"a.npy\"] }]", 12, 32, "invalid type: sequence, expected a path \"FILE\" or an inline file { name = \"…\", text = \"…\" }"),
+        (
+            "scores = [1, 2]",
+            12,
+            11,
+            "invalid type: integer `1`, expected \"PATH\", \"NAME=PATH\" or a table { name = \"…\", path = \"…\" }",
+        ),
+        (
+            "scores = [[\"a.npy\"]]",
+            12,
+            11,
+            "invalid type: sequence, expected \"PATH\", \"NAME=PATH\" or a table { name = \"…\", path = \"…\" }",
+        ),
+        (
+            "scores = [{ name = \"A\", path = [\"a.npy\"] }]",
+            12,
+            32,
+            "invalid type: sequence, expected a path \"FILE\" or an inline file { name = \"…\", text = \"…\" }",
+        ),
     ] {
         let (dir, manifest) = campaign(systems);
         let out_dir = dir.path().join("out");

@@ -8,7 +8,9 @@ use kgeval_metrics::kgc::{evaluate_kgc, KgcData, KgcInput, KgcOptions, ScorePlan
 use kgeval_metrics::ranking::RowOptions;
 use kgeval_model::kgc::conventions::{KgcSources, SystemSource};
 use kgeval_model::kgc::results::KgcEvaluation;
-use kgeval_model::kgc::{AnswerObservation, FilterScope, KgcVocabulary, KnownAnswers, Side, TestSet, Triple, TripleFile};
+use kgeval_model::kgc::{
+    AnswerObservation, FilterScope, KgcVocabulary, KnownAnswers, Side, TestSet, Triple, TripleFile,
+};
 use kgeval_model::ranking::{NanPolicy, TiePolicy, Tolerance};
 use kgeval_model::{Interner, TermId};
 use rayon::prelude::*;

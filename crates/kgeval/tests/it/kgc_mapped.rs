@@ -63,7 +63,8 @@ fn errors_name_the_argument_and_its_numpy_index() {
     let head = ScoreRows::new(ScoreValues::F64(&HEAD), 5).expect("head");
     let tail = ScoreRows::new(ScoreValues::F64(&TAIL), 5).expect("tail");
     let test = IdRows { name: "test", ids: &TEST, shape: (3, 3) };
-    let error = |result: Result<kgeval::kgc::MappedEvaluation, kgeval::Error>| result.expect_err("an error").to_string();
+    let error =
+        |result: Result<kgeval::kgc::MappedEvaluation, kgeval::Error>| result.expect_err("an error").to_string();
     assert_eq!(
         error(kgc.evaluate(test, &[], head, tail)),
         "tail_scores[2, 3]: found NaN, expected a number (or nan=\"worst\": NaN ranked below every score)"

@@ -179,7 +179,10 @@ fn bad_blocks_are_refused_with_one_line_and_take_no_row() {
     let mut both = task.clone();
     both.ranks = vec![SystemInput::new(root().join(MINI).join("ranks.tsv"))];
     let message = invalid(both.score_evaluator().expect_err("two outputs"));
-    assert_eq!(message, "kgc: expected one system output (scores in memory), found ranks, a run or several scores as well");
+    assert_eq!(
+        message,
+        "kgc: expected one system output (scores in memory), found ranks, a run or several scores as well"
+    );
     let mut no_questions = task;
     no_questions.questions = None;
     let message = invalid(no_questions.score_evaluator().expect_err("questions"));
