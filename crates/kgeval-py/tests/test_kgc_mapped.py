@@ -59,7 +59,7 @@ def test_labels_filters_dtypes_and_nested_dict():
         (dict(filters=[TEST, numpy.array([[9, 0, 0]])]), "filters[1][0, 0]: found entity id 9"),
         (dict(head_scores=None), "head_scores: found None"),
         (dict(head_scores=HEAD[:2]), "head_scores: found shape (2, 5), expected (3, 5)"),
-        (dict(tail_scores=TAIL.astype(numpy.int64)), "tail_scores: found dtype int64"),
+        (dict(tail_scores=numpy.ones((3, 5), dtype=numpy.int64)), "tail_scores: found dtype int64"),
         (dict(tail_scores=TAIL[0]), "tail_scores: found a 1-D array"),
         (dict(num_entities=None), "num_entities: found None, expected a count"),
         (dict(num_entities=-1), "num_entities: found -1, expected a count"),
