@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The Python package's checks (issue 16): creates or reuses .venv, installs maturin, pytest and
-# the pinned peers (pytrec_eval, ranx, pandas), builds crates/kgeval-py into the venv
-# (`maturin develop --release`, abi3 wheel for CPython >= 3.9) and runs its pytest suite.
+# the pinned peers (pytrec_eval, ranx, pandas), builds crates/kgeval-py's wheel once
+# (`maturin build --release` into target/wheels, abi3 for CPython >= 3.9), installs that wheel
+# into .venv and runs the pytest suite, then installs the same wheel into a brand-new venv
+# (numpy comes as its declared dependency) and runs docs/python.md's examples there.
 # Prints how long each step took. `.ci/run` calls it; run it alone from the repository root.
 # KGEVAL_PY_PROFILE=dev builds without optimisations (faster to build, slower to run).
 set -euo pipefail
@@ -32,20 +34,34 @@ $py -c "import pandas" 2>/dev/null || $py -m pip install --quiet pandas
 $py -c "import pytrec_eval" 2>/dev/null || $py -m pip install --quiet "pytrec-eval-terrier==0.5.11"
 $py -c "import ranx" 2>/dev/null || $py -m pip install --quiet "ranx==0.3.21"
 
-step "build and install crates/kgeval-py (maturin develop)"
+step "build the wheel once (maturin build) and install it into .venv"
 release=--release
 if [ "${KGEVAL_PY_PROFILE:-release}" = dev ]; then
   release=
 fi
+rm -f target/wheels/kgeval-*.whl
 (
   cd crates/kgeval-py
   VIRTUAL_ENV="$PWD/../../.venv" PATH="$PWD/../../.venv/bin:$PATH" \
-    ../../.venv/bin/maturin develop --locked $release --quiet
+    ../../.venv/bin/maturin build --locked $release --quiet --interpreter ../../.venv/bin/python \
+    --out ../../target/wheels
 )
+wheel=$(ls target/wheels/kgeval-*.whl)
+$py -m pip install --quiet --force-reinstall --no-deps "$wheel"
 $py -c "import kgeval; print('kgeval', kgeval.__version__, 'from', kgeval.__file__)"
 
 step "pytest crates/kgeval-py/tests"
 $py -m pytest -q crates/kgeval-py/tests
+
+step "fresh venv: the same wheel, its declared dependencies, docs/python.md's examples"
+# A brand-new venv (no numpy preinstalled): pip installs the wheel with its dependencies,
+# then every ```python block of docs/python.md runs there (crates/kgeval-py/tests/docs_blocks.py).
+fresh=$(mktemp -d)
+trap 'rm -rf "$fresh"' EXIT
+python3 -m venv "$fresh/venv"
+"$fresh/venv/bin/python" -c "import numpy" 2>/dev/null && { echo "fresh venv already has numpy"; exit 1; }
+"$fresh/venv/bin/python" -m pip install --quiet "$wheel"
+"$fresh/venv/bin/python" crates/kgeval-py/tests/docs_blocks.py docs/python.md
 
 now=$(date +%s)
 echo "-- ${step_name}: $((now - step_started)) s"

@@ -189,16 +189,35 @@ impl From<&Path> for Input {
 
 impl<'de> serde::Deserialize<'de> for Input {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(InputVisitor)
+    }
+}
+
+/// A path (`"runs/a.txt"`) or an inline file (`{ name = "…", text = "…" }`), told apart by the
+/// value's type, so that a wrong shape (an array, a number) is named in the error, with the
+/// place the deserializer gives it.
+struct InputVisitor;
+
+impl<'de> serde::de::Visitor<'de> for InputVisitor {
+    type Value = Input;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a path \"FILE\" or an inline file { name = \"…\", text = \"…\" }")
+    }
+
+    fn visit_str<E: serde::de::Error>(self, text: &str) -> Result<Input, E> {
+        Ok(Input::path(text))
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<Input, A::Error> {
         #[derive(serde::Deserialize)]
-        #[serde(untagged)]
-        enum Spec {
-            Path(PathBuf),
-            Inline { name: String, text: String },
+        #[serde(deny_unknown_fields)]
+        struct Inline {
+            name: String,
+            text: String,
         }
-        Ok(match Spec::deserialize(deserializer)? {
-            Spec::Path(path) => Input::path(path),
-            Spec::Inline { name, text } => Input::from_bytes(name, text.into_bytes()),
-        })
+        let inline = <Inline as serde::Deserialize>::deserialize(serde::de::value::MapAccessDeserializer::new(map))?;
+        Ok(Input::from_bytes(inline.name, inline.text.into_bytes()))
     }
 }
 

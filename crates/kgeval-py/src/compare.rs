@@ -217,8 +217,8 @@ fn options(
 /// values `{item: {metric: value}}` / `{item: value}` of the metric `metric`), or of `runs`
 /// evaluated against `qrels` (paths); with `against`, the ranking agreement of the two sides;
 /// with `sensitivity`, the data sensitivity of the ordering (`ratios`, `repeats`, `subsets`).
-/// Options left `None` take the facade's defaults. Returns `kgeval compare --format json`'s
-/// text.
+/// Options left `None` take the facade's defaults. Returns `kgeval compare`'s JSON and text,
+/// and the campaign's LaTeX rendering of the comparison.
 #[pyfunction]
 #[pyo3(signature = (inputs, against, *, metrics=None, metric="score", test=None, correction=None, alpha=None, iterations=None, seed=None, intervals=None, tau=None, rbo_p=None, missing=None, input_format=None, qrels=None, runs=None, sensitivity=None, ratios=None, repeats=None, subsets=None))]
 #[allow(clippy::too_many_arguments, clippy::needless_pass_by_value)]
@@ -244,7 +244,7 @@ pub(crate) fn compare(
     ratios: Option<Vec<f64>>,
     repeats: Option<usize>,
     subsets: Option<Bound<'_, PyAny>>,
-) -> PyResult<String> {
+) -> PyResult<(String, String, String)> {
     let mut task = CompareTask::new();
     options(
         &mut task,
@@ -292,7 +292,9 @@ pub(crate) fn compare(
         py.allow_threads(|| task.run_on_tables(&view(&left), &view(&right), &NoProgress))
     }
     .map_err(|e| to_py(py, &e))?;
-    Ok(evaluation.render(OutputFormat::Json, &json_options(false)))
+    let text = evaluation.render(OutputFormat::Text, &json_options(false));
+    let latex = evaluation.render_latex("compare");
+    Ok((evaluation.render(OutputFormat::Json, &json_options(false)), text, latex))
 }
 
 /// The inputs of one side as read from Python.

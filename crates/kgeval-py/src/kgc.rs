@@ -54,12 +54,12 @@ impl Options {
             Some(name) => SystemInput::named(name.clone(), path(file)),
             None => SystemInput::new(path(file)),
         };
-        task.ranks = self.ranks.as_ref().map(system);
-        task.run = self.run.as_ref().map(system);
+        task.ranks = self.ranks.iter().map(system).collect();
+        task.run = self.run.iter().map(system).collect();
         task.scores = match (scores, &self.name) {
-            (Some(file), _) => Some(system(&file.to_owned())),
-            (None, Some(name)) => Some(SystemInput::named(name.clone(), Input::path(KgcTask::MEMORY_SCORES))),
-            (None, None) => None,
+            (Some(file), _) => vec![system(&file.to_owned())],
+            (None, Some(name)) => vec![SystemInput::named(name.clone(), Input::path(KgcTask::MEMORY_SCORES))],
+            (None, None) => Vec::new(),
         };
         if let Some(name) = &self.ties {
             task.ties = KgcTask::tie_policy(name).ok_or_else(|| {

@@ -21,6 +21,7 @@ mod trec_evaluator;
 mod trec_stream;
 // kgc
 mod kgc;
+mod kgc_mapped;
 
 use pyo3::prelude::*;
 
@@ -30,6 +31,8 @@ fn _kgeval(m: &Bound<'_, PyModule>) -> PyResult<()> {
     errors::register(m)?;
     m.add_function(wrap_pyfunction!(trec::trec_evaluate, m)?)?;
     m.add_function(wrap_pyfunction!(trec::trec_measure_names, m)?)?;
+    m.add_function(wrap_pyfunction!(trec::trec_supported_measures, m)?)?;
+    m.add_function(wrap_pyfunction!(trec::trec_aggregate, m)?)?;
     // align and rank (issue 16 items 2, 3)
     m.add_function(wrap_pyfunction!(align::align_evaluate, m)?)?;
     m.add_function(wrap_pyfunction!(rank::rank_evaluate, m)?)?;
@@ -43,6 +46,7 @@ fn _kgeval(m: &Bound<'_, PyModule>) -> PyResult<()> {
     // kgc
     m.add_function(wrap_pyfunction!(kgc::kgc_evaluate, m)?)?;
     m.add_class::<kgc::KgcEvaluator>()?;
+    m.add_function(wrap_pyfunction!(kgc_mapped::kgc_mapped, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -212,3 +212,16 @@ pub(crate) fn trec_measure_names(py: Python<'_>, measures: Option<Vec<String>>) 
     let set = task.measure_set().map_err(|e| to_py(py, &e))?;
     Ok(set.measures().iter().filter(|m| m.family != MeasureFamily::Runid).map(|m| m.name.clone()).collect())
 }
+
+/// pytrec_eval's `supported_measures`: the trec_eval measure families kgeval computes.
+#[pyfunction]
+pub(crate) fn trec_supported_measures() -> Vec<&'static str> {
+    kgeval::trec::supported_measures()
+}
+
+/// pytrec_eval's `compute_aggregated_measure(measure, values)` (the facade's rule).
+#[pyfunction]
+#[allow(clippy::needless_pass_by_value)] // PyO3 extracts arguments by value
+pub(crate) fn trec_aggregate(py: Python<'_>, measure: &str, values: Vec<f64>) -> PyResult<f64> {
+    kgeval::trec::aggregate_measure(measure, &values).map_err(|e| to_py(py, &e))
+}

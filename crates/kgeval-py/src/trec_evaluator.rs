@@ -20,6 +20,8 @@ use crate::trec_stream::evaluate_dicts;
 pub(crate) struct TrecEvaluator {
     task: TrecTask,
     qrels: Arc<Qrels>,
+    /// trec_eval `-J`: unjudged documents removed from each run first.
+    judged_only: bool,
 }
 
 #[pymethods]
@@ -27,13 +29,14 @@ impl TrecEvaluator {
     /// `qrels`: a path, `{qid: {docid: relevance}}` or columns; `measures` as
     /// `trec_evaluate`'s (`None`: the facade's default). Fails on an unknown measure.
     #[new]
-    #[pyo3(signature = (qrels, measures=None, *, level=None, tie_break=None))]
+    #[pyo3(signature = (qrels, measures=None, *, level=None, tie_break=None, judged_only=false))]
     fn new(
         py: Python<'_>,
         qrels: &Bound<'_, PyAny>,
         measures: Option<Vec<String>>,
         level: Option<i64>,
         tie_break: Option<String>,
+        judged_only: bool,
     ) -> PyResult<Self> {
         let mut task = task(Input::path("qrels"), measures, level, tie_break)?;
         task.measure_set().map_err(|e| to_py(py, &e))?;
@@ -51,7 +54,7 @@ impl TrecEvaluator {
             }
             None => read_qrels(qrels, "qrels")?,
         };
-        Ok(TrecEvaluator { task, qrels: Arc::new(qrels) })
+        Ok(TrecEvaluator { task, qrels: Arc::new(qrels), judged_only })
     }
 
     /// The per-topic values of `run` (`{qid: {docid: score}}` or columns):
@@ -59,10 +62,15 @@ impl TrecEvaluator {
     /// is walked (`trec_stream`); anything else is converted first.
     fn evaluate<'py>(&self, py: Python<'py>, run: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyDict>> {
         let named = [("run".to_owned(), run.clone())];
-        let evaluation = match evaluate_dicts(py, &self.task, &self.qrels, "qrels", &named)? {
+        let streamed =
+            if self.judged_only { None } else { evaluate_dicts(py, &self.task, &self.qrels, "qrels", &named)? };
+        let evaluation = match streamed {
             Some(evaluation) => evaluation,
             None => {
-                let run = read_run(run, "run")?;
+                let mut run = read_run(run, "run")?;
+                if self.judged_only {
+                    run = run.judged_only(&self.qrels);
+                }
                 evaluate_interned(py, &self.task, &self.qrels, &[("run".to_owned(), run)])?
             }
         };

@@ -135,12 +135,55 @@ fn category_table(e: &KgcEvaluation, decimals: usize) -> Table {
     table
 }
 
+/// Several systems side by side: metric rows × one column per system, the `both` scope.
+fn systems_table(evaluations: &[KgcEvaluation], decimals: usize) -> Table {
+    let scopes: Vec<Vec<(String, f64)>> =
+        evaluations.iter().map(|e| e.scope_values().into_iter().next().map(|(_, v)| v).unwrap_or_default()).collect();
+    let mut header: Vec<&str> = vec!["metric"];
+    header.extend(evaluations.iter().map(|e| e.system.as_str()));
+    let numeric: Vec<bool> = (0..header.len()).map(|i| i > 0).collect();
+    let mut table = Table::new(&header, &numeric);
+    // Every metric once, in the order the systems first name it.
+    let mut names: Vec<&str> = Vec::new();
+    for values in &scopes {
+        for (name, _) in values {
+            if !names.contains(&name.as_str()) {
+                names.push(name);
+            }
+        }
+    }
+    for name in names {
+        let mut cells = vec![name.to_owned()];
+        for values in &scopes {
+            cells.push(
+                values.iter().find(|(n, _)| n == name).map_or_else(String::new, |(_, v)| format_fixed(*v, decimals)),
+            );
+        }
+        table.row(cells);
+    }
+    table
+}
+
 fn text(evaluations: &[KgcEvaluation], options: &RenderOptions, markdown: bool) -> String {
     let mut out = String::new();
     let render = |t: &Table| if markdown { t.to_markdown() } else { t.to_text() };
+    if evaluations.len() > 1 {
+        let names: Vec<&str> = evaluations.iter().map(|e| e.system.as_str()).collect();
+        let header = format!("kgeval kgc: {} systems side by side (scope both): {}", names.len(), names.join(", "));
+        if markdown {
+            let _ = writeln!(out, "{}\n", crate::markdown_comment(&header));
+        } else {
+            let _ = writeln!(out, "{header}\n");
+        }
+        out.push_str(&render(&systems_table(evaluations, options.precision)));
+        out.push('\n');
+    }
     for (i, e) in evaluations.iter().enumerate() {
         if i > 0 {
             out.push('\n');
+        }
+        if markdown && evaluations.len() > 1 {
+            let _ = writeln!(out, "### System {}\n", crate::markdown_code(&e.system));
         }
         let conventions: Vec<String> = e.conventions.entries().iter().map(|(k, v)| format!("{k}: {v}")).collect();
         let header = format!("kgeval kgc: system {}; {}", e.system, conventions.join("; "));

@@ -20,9 +20,11 @@ use crate::inputs::{by_name, one_or_many};
 use crate::{system_names, Conventions, Error, Evaluation, Family, FamilyResult, Progress, SystemInput, Warning};
 
 mod interned;
+mod pytrec;
 mod stream;
 
 pub use interned::{InternedRun, TopicSlot};
+pub use pytrec::{aggregate_measure, supported_measures};
 pub use stream::TopicStream;
 
 /// The code of the note that states, per run, how many topics were evaluated

@@ -29,8 +29,9 @@ Examples:
 
 Rank files (--ranks): `# filter: train valid test`, then a header
 `head relation tail side rank [n_greater n_equal num_candidates]` (tab-separated), one line per
-test triple and side. The system input (--ranks, --scores or --run) is PATH or NAME=PATH; its
-name defaults to the file stem without `.gz`.";
+test triple and side. A system input (--ranks, --scores or --run) is PATH or NAME=PATH; its
+name defaults to the file stem without `.gz`. Repeat them to evaluate several systems side by
+side on the same splits (read once), e.g. --scores TransE=a.npy --scores RotatE=b.npy.";
 
 /// Arguments of `kgeval kgc`.
 #[derive(Debug, Args)]
@@ -46,23 +47,24 @@ pub(crate) struct KgcArgs {
     /// triple files.
     #[arg(long)]
     entities: Option<PathBuf>,
-    /// Per-answer ranks (see below), as PATH or NAME=PATH (`-` reads stdin).
-    #[arg(long, group = "input", value_name = "[NAME=]PATH")]
-    ranks: Option<String>,
+    /// Per-answer ranks (see below), as PATH or NAME=PATH (`-` reads stdin); repeat for
+    /// several systems side by side.
+    #[arg(long, value_name = "[NAME=]PATH")]
+    ranks: Vec<String>,
     /// A dense score matrix `.npy` (float64, float32 or float16, each compared in its own
     /// precision; C or Fortran order; a file): one row per line of --questions, one column per
-    /// entity of --entities. PATH or NAME=PATH.
-    #[arg(long, group = "input", requires_all = ["questions", "entities"], value_name = "[NAME=]PATH")]
-    scores: Option<String>,
+    /// entity of --entities. PATH or NAME=PATH; repeat for several systems side by side.
+    #[arg(long, requires_all = ["questions", "entities"], value_name = "[NAME=]PATH")]
+    scores: Vec<String>,
     /// The questions of the --scores rows: `qid<TAB>entity<TAB>relation` (kgc-sparsity
     /// `trec_queries.txt`; see --write-questions).
     #[arg(long, requires = "scores")]
     questions: Option<PathBuf>,
     /// A TREC top-k run over the aggregated questions (`qid Q0 entity rank score tag`; gzip
     /// accepted; `-` reads stdin), as PATH or NAME=PATH; ranked as trec_eval ranks (score
-    /// descending, then docno descending).
-    #[arg(long, group = "input", requires = "queries", value_name = "[NAME=]PATH")]
-    run: Option<String>,
+    /// descending, then docno descending); repeat for several systems side by side.
+    #[arg(long, requires = "queries", value_name = "[NAME=]PATH")]
+    run: Vec<String>,
     /// The questions of the --run qids: `qid<TAB>entity<TAB>relation`.
     #[arg(long, requires = "run")]
     queries: Option<PathBuf>,
@@ -132,15 +134,22 @@ fn parse_nan(name: &str) -> Result<NanPolicy, String> {
     NanPolicy::from_name(name).ok_or_else(|| "expected error or worst".to_owned())
 }
 
-fn task(args: &KgcArgs) -> KgcTask {
-    let system = |spec: &Option<String>| {
-        spec.as_deref().map(|spec| {
-            let mut input = SystemInput::parse(spec);
-            if let Some(name) = &args.system {
-                input.name = Some(name.clone());
-            }
-            input
-        })
+fn task(args: &KgcArgs) -> anyhow::Result<KgcTask> {
+    let given = args.ranks.len() + args.scores.len() + args.run.len();
+    if args.system.is_some() && given > 1 {
+        anyhow::bail!("--system: found {given} system inputs, expected one (give NAME=PATH to each instead)");
+    }
+    let system = |specs: &[String]| -> Vec<SystemInput> {
+        specs
+            .iter()
+            .map(|spec| {
+                let mut input = SystemInput::parse(spec);
+                if let Some(name) = &args.system {
+                    input.name = Some(name.clone());
+                }
+                input
+            })
+            .collect()
     };
     let input = |path: &Option<PathBuf>| path.as_ref().map(Input::path);
     let mut task = KgcTask::new(Input::path(&args.test));
@@ -174,11 +183,11 @@ fn task(args: &KgcArgs) -> KgcTask {
         task.ir_measures.clone_from(measures);
     }
     task.per_item = args.out.per_item;
-    task
+    Ok(task)
 }
 
 pub(crate) fn run(args: &KgcArgs) -> anyhow::Result<Outcome> {
-    let task = task(args);
+    let task = task(args)?;
     crate::output::refuse_input_as_output(
         &task.input_paths(),
         &[("-o", args.out.output.as_deref()), ("--write-questions", args.write_questions.as_deref())],

@@ -183,7 +183,11 @@ fn task_defaults_and_invalid_tasks() {
     let base = "family = \"kgc\"\ntest = \"testdata/kgc/mini/test.txt\"\n";
     assert!(error(base).contains("expected an input"));
     let two = format!("{base}ranks = \"testdata/kgc/mini/ranks.tsv\"\nrun = \"testdata/kgc/mini/run.txt\"\nqueries = \"testdata/kgc/mini/questions.txt\"\n");
-    assert!(error(&two).contains("found several"), "{}", error(&two));
+    // Ranks and a run are two systems side by side (once "expected one system output").
+    let task: Task = kgeval::from_toml(&two, "t.toml").expect("task");
+    assert_eq!(task.resolved(&root()).run(&NoProgress).expect("two systems").systems, ["ranks", "run"]);
+    let same = format!("{base}ranks = [\"A=testdata/kgc/mini/ranks.tsv\", \"A=testdata/kgc/mini/ranks.tsv\"]\n");
+    assert!(error(&same).contains("found two systems named \"A\""), "{}", error(&same));
     let scores = format!("{base}scores = \"testdata/kgc/mini/scores.npy\"\n");
     assert!(error(&scores).contains("--questions and --entities"));
     let k0 = format!("{base}ranks = \"testdata/kgc/mini/ranks.tsv\"\nk = [0]\n");

@@ -25,6 +25,7 @@ mod facade_trec;
 mod files;
 mod first_hour;
 mod kgc;
+mod kgc_models;
 mod kgc_npy;
 mod lexicon;
 mod limits;

@@ -85,6 +85,30 @@ def _entries(systems: Any, metric: str) -> List[Tuple[Optional[str], Any]]:
     return out
 
 
+class CompareReport(dict):
+    """``kgeval compare --format json`` as a dict, which also prints as ``kgeval compare``'s
+    text table (``str(report)``), renders as the campaign's LaTeX table of the comparison
+    (``report.to_latex()``: systems × metrics, best in bold, significance superscripts) and
+    shows in a notebook (``_repr_html_``)."""
+
+    def __init__(self, document: dict, text: str, latex: str) -> None:
+        super().__init__(document)
+        self._text = text
+        self._latex = latex
+
+    def __str__(self) -> str:
+        return self._text
+
+    def to_latex(self) -> str:
+        """A LaTeX document (pdflatex) with the comparison's booktabs table."""
+        return self._latex
+
+    def _repr_html_(self) -> str:
+        import html
+
+        return f"<pre>{html.escape(self._text)}</pre>"
+
+
 def compare(
     systems: Any = None,
     *,
@@ -107,7 +131,7 @@ def compare(
     ratios: "Iterable[float] | None" = None,
     repeats: Optional[int] = None,
     subsets: Any = None,
-) -> dict:
+) -> CompareReport:
     """Compares every pair of systems on each metric (or, with ``against``, the system
     orderings of two result sets), as ``kgeval compare`` does.
 
@@ -129,7 +153,8 @@ def compare(
     them, per ratio (default 0.01, 0.05, 0.1, 0.2, …, 0.9, 0.95; ``repeats`` 50 per ratio,
     drawn from ``seed``), or on the ``subsets`` of an index file (a path, or bytes).
 
-    Returns ``kgeval compare --format json`` as a dict: ``metrics[k]`` holds ``means``, the
+    Returns a :class:`CompareReport`: ``kgeval compare --format json`` as a dict that prints
+    as the text table and has ``to_latex()``: ``metrics[k]`` holds ``means``, the
     ``leaderboard`` (letters, tiers, ``beats``), ``pairs`` (p-values raw and adjusted, effect
     sizes, wins/ties/losses) and ``power``; with ``against``, ``agreement`` holds Kendall's
     tau and RBO per metric; with ``sensitivity``, ``sensitivity`` holds the curve. Raises :class:`kgeval.InvalidInput` (and :class:`ParseError`,
@@ -137,7 +162,7 @@ def compare(
     """
     if isinstance(metrics, str):
         metrics = [metrics]
-    text = _native_compare(
+    document, text, latex = _native_compare(
         _entries(systems, metric),
         _entries(against, metric),
         metrics=None if metrics is None else [str(m) for m in metrics],
@@ -159,4 +184,4 @@ def compare(
         repeats=repeats,
         subsets=None if subsets is None or isinstance(subsets, (str, bytes)) else os.fspath(subsets),
     )
-    return json.loads(text)
+    return CompareReport(json.loads(document), text, latex)

@@ -141,7 +141,7 @@ def compare(
     ratios: Optional[Sequence[float]] = None,
     repeats: Optional[int] = None,
     subsets: Any = None,
-) -> str:
+) -> Tuple[str, str, str]:
     """``kgeval compare --format json``'s text; inputs are paths, ``ScoreTable``s or
     ``{item: {metric: value}}`` / ``{item: value}`` dicts."""
 
@@ -156,12 +156,16 @@ class TrecEvaluator:
         *,
         level: Optional[int] = None,
         tie_break: Optional[str] = None,
+        judged_only: bool = False,
     ) -> None: ...
     def evaluate(self, run: Any) -> Dict[str, Dict[str, float]]:
         """``{qid: {measure: value}}`` for the topics in both the run and the qrels."""
 # kgc
 
 def kgc_evaluate(scores: Any, options: Dict[str, Any]) -> Tuple[str, "ScoreTable"]:
+def kgc_mapped(
+    test: Any, filters: List[Any], head_scores: Any, tail_scores: Any, options: Dict[str, Any]
+) -> Tuple[List[Tuple[str, float]], List[Tuple[str, str]]]: ...
     """``kgeval kgc --format json`` (and the per-item score table) of a 2-D float numpy array (borrowed), a ``.npy`` path, or
     ``None`` (ranks or a run among the options)."""
 

@@ -1,7 +1,17 @@
 """Knowledge-graph completion: a dense score matrix from numpy (or any buffer), ranked in Rust
 without a copy, with PyKEEN's metric names and ``kgeval kgc``'s own output.
 
-One shot, or batch by batch as a training loop produces scores::
+All in memory, the PyKEEN way (no file, no question list): mapped triples as integer arrays of
+shape (n, 3), one row of head-prediction and one of tail-prediction scores per test triple,
+and every rank type (optimistic, pessimistic, realistic) in one result::
+
+    result = kgeval.kgc.evaluate(test=test_triples, filters=[train_triples, valid_triples],
+                                 head_scores=head, tail_scores=tail,   # (n_test, n_entities)
+                                 num_entities=14541, num_relations=237)
+    result.to_flat_dict()["both.realistic.hits_at_10"]
+
+From files (the layout ``kgeval kgc`` reads), one shot or batch by batch as a training loop
+produces scores::
 
     import kgeval.kgc
 
@@ -34,9 +44,9 @@ import json
 import os
 from typing import Any, Dict, Iterable, Iterator, Optional, Tuple
 
-from kgeval._kgeval import InvalidInput, KgcEvaluator, ScoreTable, kgc_evaluate
+from kgeval._kgeval import InvalidInput, KgcEvaluator, ScoreTable, kgc_evaluate, kgc_mapped
 
-__all__ = ["evaluate", "Evaluator", "KgcResult", "PYKEEN_METRICS"]
+__all__ = ["evaluate", "Evaluator", "KgcResult", "MappedResult", "PYKEEN_METRICS"]
 
 # Rows copied per block from an array that cannot be borrowed (Fortran order, strided, swapped
 # bytes): about this many bytes at a time.
@@ -269,8 +279,161 @@ def _copied_blocks(array: Any) -> Iterator[Tuple[int, Any]]:
         yield first, numpy.ascontiguousarray(array[first : first + step], dtype=dtype)
 
 
-def evaluate(scores: Any = None, test: Any = None, **options: Any) -> KgcResult:
+class MappedResult:
+    """One model's in-memory evaluation under every rank type (PyKEEN's
+    ``RankBasedMetricResults``): ``to_flat_dict()`` (``both.realistic.hits_at_10``),
+    ``to_dict()`` (``{side: {rank_type: {metric: value}}}``), ``get_metric()``; ``kgeval``:
+    ``kgeval kgc --format json``'s document of each rank type. Adjusted and z-scored metrics
+    are under ``realistic`` only, as in PyKEEN.
+    """
+
+    def __init__(self, native: "Tuple[list, list]") -> None:
+        flat, documents = native
+        self._flat: Dict[str, float] = dict(flat)
+        #: ``{rank_type: kgeval kgc --format json}``.
+        self.kgeval: Dict[str, Dict[str, Any]] = {rank_type: json.loads(doc) for rank_type, doc in documents}
+
+    @property
+    def name(self) -> str:
+        """The model's name."""
+        return self.kgeval["realistic"]["systems"][0]["system"]
+
+    def to_flat_dict(self) -> Dict[str, float]:
+        """``{"side.rank_type.metric": value}``, PyKEEN's keys."""
+        return dict(self._flat)
+
+    def to_dict(self) -> Dict[str, Dict[str, Dict[str, float]]]:
+        """PyKEEN's nested ``{side: {rank_type: {metric: value}}}``."""
+        nested: Dict[str, Dict[str, Dict[str, float]]] = {}
+        for key, value in self._flat.items():
+            side, rank_type, metric = key.split(".", 2)
+            nested.setdefault(side, {}).setdefault(rank_type, {})[metric] = value
+        return nested
+
+    def get_metric(self, name: str) -> float:
+        """A value by PyKEEN's key: ``metric``, ``side.metric``, ``side.rank_type.metric`` or
+        ``rank_type.metric`` (defaults: side ``both``, rank type ``realistic``)."""
+        parts = name.split(".")
+        sides, types = ("both", "head", "tail"), ("optimistic", "pessimistic", "realistic")
+        side, rank_type = "both", "realistic"
+        for part in parts[:-1]:
+            if part in sides:
+                side = part
+            elif part in types:
+                rank_type = part
+            else:
+                raise InvalidInput(f"metric {name!r}: found {part!r}, expected a side ({', '.join(sides)}) or a rank type ({', '.join(types)})")
+        metric = _ALIASES.get(parts[-1].lower().replace("@", "_at_"), parts[-1].lower().replace("@", "_at_"))
+        key = f"{side}.{rank_type}.{metric}"
+        if key not in self._flat:
+            known = sorted({k.split(".", 2)[2] for k in self._flat if k.startswith(f"{side}.{rank_type}.")})
+            raise InvalidInput(f"metric {name!r}: found {metric!r}, expected one of {', '.join(known)}")
+        return self._flat[key]
+
+    def __repr__(self) -> str:
+        f = self._flat
+        return (
+            f"MappedResult({self.name!r}, realistic mrr={f['both.realistic.inverse_harmonic_mean_rank']:.6g}, "
+            f"hits@10={f.get('both.realistic.hits_at_10', float('nan')):.6g})"
+        )
+
+
+def _ids(value: Any, what: str) -> Any:
+    """An (n, 3) integer numpy array as C-order int64 (a copy only when needed)."""
+    import numpy
+
+    if not isinstance(value, numpy.ndarray):
+        raise InvalidInput(
+            f"{what}: found {type(value).__name__}, expected an integer numpy array of shape (n, 3) (head, relation, tail ids)"
+        )
+    if value.dtype.kind not in "iu":
+        raise InvalidInput(f"{what}: found dtype {value.dtype}, expected an integer dtype (mapped triples are ids)")
+    if value.ndim != 2 or value.shape[1] != 3:
+        raise InvalidInput(f"{what}: found shape {value.shape}, expected (n, 3): one (head, relation, tail) id triple per row")
+    if value.dtype.kind == "u" and value.size and int(value.max()) > numpy.iinfo(numpy.int64).max:
+        raise InvalidInput(f"{what}: found an id above int64's range, expected ids from 0")
+    return numpy.ascontiguousarray(value, dtype=numpy.int64)
+
+
+def _score_block(value: Any, what: str) -> Any:
+    """A 2-D score block as numpy, borrowed when it can be (C order, native float)."""
+    import numpy
+
+    if value is None:
+        raise InvalidInput(f"{what}: found None, expected a (n_test, n_entities) float array")
+    array = _array(value, what)
+    if array.dtype.kind == "f" and array.dtype.itemsize in (2, 4, 8) and array.ndim == 2:
+        if not (array.flags.c_contiguous and array.dtype.isnative):
+            array = numpy.ascontiguousarray(array, dtype=array.dtype.newbyteorder("="))
+    return array
+
+
+def _evaluate_mapped(
+    test: Any,
+    *,
+    head_scores: Any = None,
+    tail_scores: Any = None,
+    filters: Any = None,
+    num_entities: Optional[int] = None,
+    num_relations: Optional[int] = None,
+    entity_labels: "Iterable[str] | None" = None,
+    relation_labels: "Iterable[str] | None" = None,
+    k: "int | Iterable[int] | None" = None,
+    nan: Optional[str] = None,
+    tie_tolerance: "str | Tuple[float, float] | None" = None,
+    name: Optional[str] = None,
+    **unknown: Any,
+) -> MappedResult:
+    if unknown:
+        raise InvalidInput(
+            f"found option {sorted(unknown)[0]!r}, expected (with mapped triples) head_scores, tail_scores, filters, "
+            "num_entities, num_relations, entity_labels, relation_labels, k, nan, tie_tolerance, name"
+        )
+    if filters is None:
+        filters = []
+    elif not isinstance(filters, (list, tuple)):
+        filters = [filters]
+    if isinstance(tie_tolerance, tuple):
+        tie_tolerance = f"{tie_tolerance[0]!r},{tie_tolerance[1]!r}"
+    if isinstance(k, int):
+        k = [k]
+    for what, count in (("num_entities", num_entities), ("num_relations", num_relations)):
+        if count is not None and (isinstance(count, bool) or not isinstance(count, int) or count < 0):
+            raise InvalidInput(f"{what}: found {count!r}, expected a count ≥ 0")
+    options = {
+        "num_entities": num_entities,
+        "num_relations": num_relations,
+        "entity_labels": None if entity_labels is None else [str(x) for x in entity_labels],
+        "relation_labels": None if relation_labels is None else [str(x) for x in relation_labels],
+        "k": None if k is None else [int(x) for x in k],
+        "nan": nan,
+        "tie_tolerance": tie_tolerance,
+        "name": name,
+    }
+    return MappedResult(
+        kgc_mapped(
+            _ids(test, "test"),
+            [_ids(f, f"filters[{i}]") for i, f in enumerate(filters)],
+            _score_block(head_scores, "head_scores"),
+            _score_block(tail_scores, "tail_scores"),
+            options,
+        )
+    )
+
+
+def evaluate(scores: Any = None, test: Any = None, **options: Any) -> "KgcResult | MappedResult":
     """Evaluates one system's output on ``test`` (the evaluated split).
+
+    In memory, the PyKEEN way: ``test`` (and each of ``filters``) an integer numpy array of
+    shape (n, 3) of (head, relation, tail) ids; ``head_scores`` and ``tail_scores`` float
+    arrays of shape (len(test), num_entities): row i scores every entity as the head (tail)
+    of test triple i; ``num_entities`` and ``num_relations`` (or ``entity_labels`` and
+    ``relation_labels``); ``k`` (default 1, 3, 5, 10), ``nan``, ``tie_tolerance``, ``name``.
+    Returns a :class:`MappedResult` with every rank type. Test triples sharing a question are
+    ranked in the first such triple's row. Every bad argument raises :class:`kgeval.Error`
+    naming it and its 0-based index (``tail_scores[0, 3]: found NaN …``).
+
+    From files:
 
     ``scores``: a 2-D score matrix (see the module's text) with ``questions`` and
     ``entities``; or the path of a ``.npy`` file; or ``None`` with ``ranks=PATH`` (a rank
@@ -286,7 +449,14 @@ def evaluate(scores: Any = None, test: Any = None, **options: Any) -> KgcResult:
     test question without a row …) or :class:`kgeval.ParseError` (a malformed file).
     """
     if test is None:
-        raise InvalidInput("test: found None, expected the path of the evaluated split")
+        raise InvalidInput("test: found None, expected the path of the evaluated split or an (n, 3) id array")
+    if not isinstance(test, (str, os.PathLike)):
+        if scores is not None:
+            raise InvalidInput("scores: found a score matrix with mapped triples, expected head_scores= and tail_scores=")
+        return _evaluate_mapped(test, **options)
+    for key in ("head_scores", "tail_scores"):
+        if key in options:
+            raise InvalidInput(f"{key}: expected test as an (n, 3) id array (mapped triples), found a path")
     native = _options(test, **options)
     if scores is None or isinstance(scores, (str, os.PathLike)):
         return KgcResult(kgc_evaluate(None if scores is None else os.fspath(scores), native))

@@ -11,8 +11,10 @@ Measures are named as trec_eval's ``-m`` (``map``, ``P.5,10``, ``official``, ``a
 it prints them (``P_5``, ``ndcg_cut_10``), or as ranx / ir_measures do (``ndcg@10``,
 ``precision@5``, ``mrr@10``, ``nDCG@10``, ``RR``, ``AP``).
 
-Known differences from pytrec_eval: ``judged_docs_only_flag`` (trec_eval ``-J``) is not
-supported; summary-only measures (``num_q``, ``gm_map``, ``gm_bpref``, ``runid``) are not in
+``supported_measures`` and ``compute_aggregated_measure`` are pytrec_eval's too;
+``judged_docs_only_flag=True`` is trec_eval's ``-J`` (unjudged documents removed first).
+
+Known differences from pytrec_eval: summary-only measures (``num_q``, ``gm_map``, ``gm_bpref``, ``runid``) are not in
 the per-query dicts (their summary is in ``evaluate(..., per_query=False)``).
 """
 
@@ -22,9 +24,40 @@ import collections
 from typing import Any, Dict, Iterable, Mapping, Optional
 
 from kgeval import _inputs
-from kgeval._kgeval import InvalidInput, TrecEvaluator, trec_evaluate, trec_measure_names
+from kgeval._kgeval import (
+    InvalidInput,
+    TrecEvaluator,
+    trec_aggregate,
+    trec_evaluate,
+    trec_measure_names,
+    trec_supported_measures,
+)
 
-__all__ = ["evaluate", "RelevanceEvaluator", "parse_run", "parse_qrel", "measure_names"]
+__all__ = [
+    "evaluate",
+    "RelevanceEvaluator",
+    "parse_run",
+    "parse_qrel",
+    "measure_names",
+    "supported_measures",
+    "compute_aggregated_measure",
+]
+
+#: pytrec_eval's ``supported_measures``: the trec_eval measure families kgeval computes.
+supported_measures = frozenset(trec_supported_measures())
+
+
+def compute_aggregated_measure(measure: str, values: Iterable[float]) -> float:
+    """pytrec_eval's ``compute_aggregated_measure``: the sum of ``num_*`` per-query values,
+    ``exp(mean)`` of ``gm_*`` ones (pytrec_eval's per-query ``gm_*`` values are logarithms),
+    else the mean. Raises :class:`kgeval.Error` for no value or a value that is not finite."""
+    if not isinstance(measure, str):
+        raise InvalidInput(f"measure: found {type(measure).__name__}, expected a measure name")
+    try:
+        numbers = [float(v) for v in values]
+    except (TypeError, ValueError) as error:
+        raise InvalidInput(f"values: expected numbers ({error})") from None
+    return trec_aggregate(measure, numbers)
 
 
 def evaluate(
@@ -85,8 +118,6 @@ class RelevanceEvaluator:
         relevance_level: int = 1,
         judged_docs_only_flag: bool = False,
     ) -> None:
-        if judged_docs_only_flag:
-            raise InvalidInput("judged_docs_only_flag: found True, expected False (trec_eval -J is not supported)")
         qrels = _inputs.qrels(query_relevance)
         if hasattr(qrels, "items"):
             qrels = {q: docs for q, docs in qrels.items() if len(docs) > 0}
@@ -95,7 +126,9 @@ class RelevanceEvaluator:
             self._qids = None
         # The qrels are converted once, into the native evaluator; an unknown measure fails
         # here, as in pytrec_eval.
-        self._native = TrecEvaluator(qrels, _inputs.measures(measures) or [], level=relevance_level)
+        self._native = TrecEvaluator(
+            qrels, _inputs.measures(measures) or [], level=relevance_level, judged_only=bool(judged_docs_only_flag)
+        )
 
     def evaluate(self, scores: Mapping[str, Mapping[str, float]]) -> Dict[str, Dict[str, float]]:
         """Per-topic values of the run ``scores`` (``{qid: {docid: score}}``); ``{}`` when no

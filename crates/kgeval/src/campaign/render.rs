@@ -45,6 +45,50 @@ impl CampaignOutcome {
     }
 }
 
+impl crate::compare::CompareEvaluation {
+    /// The comparison as the campaign's LaTeX document for one section named `name`: systems
+    /// × compared metrics (each system's mean over the items), best in bold, the systems each
+    /// beats as superscripts — `tables.tex`'s rendering.
+    #[must_use]
+    pub fn render_latex(&self, name: &str) -> String {
+        let result = &self.result;
+        let systems = result.systems.clone();
+        let mut table = ResultTable {
+            systems: systems.clone(),
+            columns: Vec::new(),
+            values: vec![Vec::new(); systems.len()],
+            beats: vec![Vec::new(); systems.len()],
+            significance: None,
+        };
+        for comparison in &result.metrics {
+            let significance = &comparison.significance;
+            let direction = if significance.higher_is_better { Direction::Higher } else { Direction::Lower };
+            table.columns.push(Column { metric: significance.metric.clone(), direction, tested: true });
+            for (s, system) in systems.iter().enumerate() {
+                let mean = significance.systems.iter().position(|n| n == system).map(|i| significance.means[i]);
+                table.values[s].push(mean);
+                table.beats[s].push(beaten(significance, &systems, s));
+            }
+        }
+        if !result.metrics.is_empty() {
+            let c = &result.conventions;
+            let correction = if c.test.is_family_wise() {
+                "family-wise by construction".to_owned()
+            } else {
+                format!("{} correction", c.correction.name())
+            };
+            table.significance = Some(format!(
+                "{}, {correction}, α = {}, on per-item values; the table shows the means",
+                test_name(c.test),
+                c.alpha
+            ));
+        }
+        let mut view = comparison_view(&ComparisonOutcome { name: name.to_owned(), compare: Ok(self.clone()) });
+        view.table = Some(table);
+        render_campaign_latex(&CampaignView { title: name.to_owned(), tasks: vec![view] })
+    }
+}
+
 fn task_view(task: &TaskOutcome) -> TaskView {
     let mut view = TaskView {
         id: task_element_id("task", &task.name),

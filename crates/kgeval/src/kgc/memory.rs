@@ -98,7 +98,7 @@ impl<'a> ScoreRows<'a> {
     }
 
     /// Row `i` of the block, borrowed.
-    fn row(&self, i: usize) -> ScoreRow<'a> {
+    pub(super) fn row(&self, i: usize) -> ScoreRow<'a> {
         let range = i * self.columns..(i + 1) * self.columns;
         match self.values {
             ScoreValues::F64(v) => ScoreRow::F64(Cow::Borrowed(&v[range])),
@@ -147,7 +147,7 @@ impl KgcTask {
 
     /// An evaluator of scores given in memory, in blocks of rows: the task needs `questions`
     /// (one row per line) and `entities` (one column per entity), and neither `ranks` nor
-    /// `run`. Its `scores`, when set, only names the system and the matrix (it is not read);
+    /// `run`. Its one `scores`, when set, only names the system and the matrix (it is not read);
     /// otherwise they are [`MEMORY_SYSTEM`](Self::MEMORY_SYSTEM) and
     /// [`MEMORY_SCORES`](Self::MEMORY_SCORES).
     ///
@@ -156,15 +156,15 @@ impl KgcTask {
     /// a test question without a row, or a question on two rows (as [`KgcTask::run`]).
     pub fn score_evaluator(&self) -> Result<ScoreEvaluator, Error> {
         self.check_options()?;
-        if self.ranks.is_some() || self.run.is_some() {
+        if !self.ranks.is_empty() || !self.run.is_empty() || self.scores.len() > 1 {
             return Err(Error::invalid(
-                "kgc: expected one system output (scores in memory), found ranks or a run as well",
+                "kgc: expected one system output (scores in memory), found ranks, a run or several scores as well",
             ));
         }
         let (Some(questions), Some(_)) = (&self.questions, &self.entities) else {
             return Err(Error::invalid("scores in memory: expected questions and entities as well"));
         };
-        let (name, source) = match &self.scores {
+        let (name, source) = match self.scores.first() {
             Some(scores) => (system_names(std::slice::from_ref(scores))?.remove(0), scores.input.name()),
             None => (Self::MEMORY_SYSTEM.to_owned(), Self::MEMORY_SCORES.to_owned()),
         };
@@ -321,6 +321,7 @@ impl ScoreEvaluator {
                 nan: self.row_options.nan,
             },
         };
-        self.prepared.finish(&self.task, &self.name, &self.source, observed, self.warnings)
+        let evaluation = self.prepared.finish(&self.task, &self.name, &self.source, observed, self.warnings)?;
+        super::envelope(vec![evaluation])
     }
 }

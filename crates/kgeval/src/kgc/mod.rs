@@ -1,6 +1,7 @@
 //! `kgc`: knowledge-graph completion — micro and macro metrics of one system's ranks, dense
 //! scores or TREC run on a test split, with PyKEEN / LibKGE / kgc-sparsity conventions.
 
+mod mapped;
 mod memory;
 mod read;
 mod sensitivity;
@@ -22,20 +23,25 @@ use serde::Deserialize;
 
 use crate::evaluation::{canonical_table, system_warnings};
 use crate::inputs::{by_name, one_or_many};
+pub use mapped::{IdRows, MappedEvaluation, MappedKgc, PYKEEN_KS, PYKEEN_METRICS, RANK_TYPES};
 pub use memory::{ScoreEvaluator, ScoreRows, ScoreValues};
 pub use sensitivity::SENSITIVITY_METRICS;
 
 use crate::{system_names, Conventions, Error, Evaluation, Family, FamilyResult, Progress, SystemInput};
 
-/// A KGC evaluation: the test split, the filter files, and one system's output.
+/// A KGC evaluation: the test split, the filter files, and the output of one system or of
+/// several side by side.
 ///
-/// The system's output is exactly one of `ranks` (per-answer ranks), `scores` with
-/// `questions` (a dense `.npy` score matrix, one row per question; needs `entities`), or
-/// `run` with `queries` (a TREC top-k run over the questions). Each is `PATH` or `NAME=PATH`
-/// (default name: the file stem without `.gz`); `-` reads ranks or a run from stdin.
+/// Each system's output is one of `ranks` (per-answer ranks), `scores` (a dense `.npy` score
+/// matrix, one row per line of `questions`; needs `entities`), or `run` (a TREC top-k run
+/// over the questions of `queries`). Each field holds one system or several, each `PATH` or
+/// `NAME=PATH` (default name: the file stem without `.gz`); `-` reads ranks or a run from
+/// stdin. Every system is evaluated on the same splits (read once), in the order ranks,
+/// scores, runs; names must be unique.
 ///
-/// As a manifest row: `family = "kgc"`, `test`, `filters` (or `filter`), the system's
-/// fields, and the options below under their field names (`ties = "rounded-mean"`,
+/// As a manifest row: `family = "kgc"`, `test`, `filters` (or `filter`), the systems
+/// (`ranks = "a.tsv"` or `scores = ["TransE=a.npy", "RotatE=b.npy"]`, an item also
+/// `{ name = "…", path = "…" }`), and the options below under their field names (`ties = "rounded-mean"`,
 /// `tie_tolerance = "1e-5,1e-4"`, `k = [1, 10]`, `relation_weights = "triples:FILE"` …).
 ///
 /// ```
@@ -62,18 +68,18 @@ pub struct KgcTask {
     /// The entity list (the columns of `scores`); default: the entities of the triple files.
     #[serde(default)]
     pub entities: Option<Input>,
-    /// Per-answer ranks (`head relation tail side rank [n_greater n_equal num_candidates]`).
-    #[serde(default)]
-    pub ranks: Option<SystemInput>,
-    /// A dense score matrix `.npy` (a file), one row per line of `questions`.
-    #[serde(default)]
-    pub scores: Option<SystemInput>,
+    /// Per-answer ranks (`head relation tail side rank [n_greater n_equal num_candidates]`), one file per system.
+    #[serde(default, deserialize_with = "one_or_many")]
+    pub ranks: Vec<SystemInput>,
+    /// Dense score matrices `.npy` (files), one per system, one row per line of `questions`.
+    #[serde(default, deserialize_with = "one_or_many")]
+    pub scores: Vec<SystemInput>,
     /// The questions of the `scores` rows (`qid<TAB>entity<TAB>relation`).
     #[serde(default)]
     pub questions: Option<Input>,
-    /// A TREC top-k run over the aggregated questions.
-    #[serde(default)]
-    pub run: Option<SystemInput>,
+    /// TREC top-k runs over the aggregated questions, one per system.
+    #[serde(default, deserialize_with = "one_or_many")]
+    pub run: Vec<SystemInput>,
     /// The questions of the `run` qids.
     #[serde(default)]
     pub queries: Option<Input>,
@@ -162,11 +168,20 @@ impl<'de> Deserialize<'de> for RelationWeights {
     }
 }
 
-/// The system's output, once the exclusive fields are checked.
+/// One system's output, with the question list it needs.
 enum SystemOutput<'a> {
     Ranks(&'a SystemInput),
     Scores(&'a SystemInput, &'a Input),
     Run(&'a SystemInput, &'a Input),
+}
+
+impl SystemOutput<'_> {
+    /// The system's input.
+    fn system(&self) -> &SystemInput {
+        match self {
+            SystemOutput::Ranks(s) | SystemOutput::Scores(s, _) | SystemOutput::Run(s, _) => s,
+        }
+    }
 }
 
 fn default_ties() -> TiePolicy {
@@ -205,10 +220,10 @@ impl KgcTask {
             test: test.into(),
             filters: Vec::new(),
             entities: None,
-            ranks: None,
-            scores: None,
+            ranks: Vec::new(),
+            scores: Vec::new(),
             questions: None,
-            run: None,
+            run: Vec::new(),
             queries: None,
             ties: default_ties(),
             tie_tolerance: None,
@@ -233,10 +248,10 @@ impl KgcTask {
         self
     }
 
-    /// Per-answer ranks as the system's output (`PATH` or `NAME=PATH`).
+    /// Adds a system's per-answer ranks (`PATH` or `NAME=PATH`).
     #[must_use]
     pub fn ranks(mut self, spec: &str) -> Self {
-        self.ranks = Some(SystemInput::parse(spec));
+        self.ranks.push(SystemInput::parse(spec));
         self
     }
 
@@ -257,14 +272,14 @@ impl KgcTask {
     /// Whether a system output is given (without one, only [`KgcTask::questions_text`] works).
     #[must_use]
     pub fn has_system(&self) -> bool {
-        self.ranks.is_some() || self.scores.is_some() || self.run.is_some()
+        !(self.ranks.is_empty() && self.scores.is_empty() && self.run.is_empty())
     }
 
     /// The same task with relative paths joined to `base`.
     #[must_use]
     pub fn resolved(&self, base: &Path) -> Self {
         let one = |i: &Option<Input>| i.as_ref().map(|i| i.resolved(base));
-        let system = |s: &Option<SystemInput>| s.as_ref().map(|s| s.resolved(base));
+        let system = |s: &[SystemInput]| s.iter().map(|s| s.resolved(base)).collect();
         KgcTask {
             test: self.test.resolved(base),
             filters: self.filters.iter().map(|i| i.resolved(base)).collect(),
@@ -306,25 +321,27 @@ impl KgcTask {
         Ok(())
     }
 
-    fn system_output(&self) -> Result<SystemOutput<'_>, Error> {
-        let given = [self.ranks.is_some(), self.scores.is_some(), self.run.is_some()];
-        if given.iter().filter(|&&g| g).count() > 1 {
-            return Err(Error::invalid("kgc: expected one system output (ranks, scores or run), found several"));
-        }
-        match (&self.ranks, &self.scores, &self.run) {
-            (Some(ranks), _, _) => Ok(SystemOutput::Ranks(ranks)),
-            (_, Some(scores), _) => match (&self.questions, &self.entities) {
-                (Some(questions), Some(_)) => Ok(SystemOutput::Scores(scores, questions)),
-                _ => Err(Error::invalid("--scores: expected --questions and --entities as well")),
-            },
-            (_, _, Some(run)) => match &self.queries {
-                Some(queries) => Ok(SystemOutput::Run(run, queries)),
-                None => Err(Error::invalid("--run: expected --queries as well")),
-            },
-            _ => Err(Error::invalid(
+    /// Every system's output, ranks first, then scores, then runs.
+    fn system_outputs(&self) -> Result<Vec<SystemOutput<'_>>, Error> {
+        if !self.has_system() {
+            return Err(Error::invalid(
                 "expected an input: --ranks FILE, --scores FILE with --questions and --entities, or --run FILE with --queries",
-            )),
+            ));
         }
+        let mut outputs: Vec<SystemOutput<'_>> = self.ranks.iter().map(SystemOutput::Ranks).collect();
+        if !self.scores.is_empty() {
+            let (Some(questions), Some(_)) = (&self.questions, &self.entities) else {
+                return Err(Error::invalid("--scores: expected --questions and --entities as well"));
+            };
+            outputs.extend(self.scores.iter().map(|s| SystemOutput::Scores(s, questions)));
+        }
+        if !self.run.is_empty() {
+            let Some(queries) = &self.queries else {
+                return Err(Error::invalid("--run: expected --queries as well"));
+            };
+            outputs.extend(self.run.iter().map(|r| SystemOutput::Run(r, queries)));
+        }
+        Ok(outputs)
     }
 
     fn options(&self, splits: &mut read::Splits) -> Result<KgcOptions, Error> {
@@ -352,10 +369,11 @@ impl KgcTask {
         })
     }
 
-    /// Reads the inputs and evaluates the system.
+    /// Reads the inputs and evaluates every system, side by side (the splits read once).
     ///
     /// # Errors
-    /// An input that cannot be read or is malformed; no system output or several; options
+    /// An input that cannot be read or is malformed; no system output; two systems of one
+    /// name; options
     /// that do not fit (k = 0, judgments without a run, a run retrieving a document twice).
     pub fn run(&self, progress: &dyn Progress) -> Result<Evaluation, Error> {
         self.evaluate(progress, false).map(|(evaluation, _)| evaluation)
@@ -374,18 +392,19 @@ impl KgcTask {
     /// The evaluation and, when asked, the question list.
     fn evaluate(&self, progress: &dyn Progress, with_questions: bool) -> Result<(Evaluation, Option<String>), Error> {
         self.check_options()?;
-        let output = self.system_output()?;
-        let system_input = match output {
-            SystemOutput::Ranks(s) | SystemOutput::Scores(s, _) | SystemOutput::Run(s, _) => s,
-        };
-        let name = system_names(std::slice::from_ref(system_input))?.remove(0);
+        let outputs = self.system_outputs()?;
+        let inputs: Vec<SystemInput> = outputs.iter().map(|o| o.system().clone()).collect();
+        let names = system_names(&inputs)?;
         let prepared = self.prepare()?;
         let questions_text =
             with_questions.then(|| write_queries(&prepared.splits.test.questions, &prepared.splits.vocabulary));
-        let mut warnings: Vec<Diagnostic> = Vec::new();
-        let observed = observe(&prepared.data(), &output, self, &mut warnings, progress)?;
-        let evaluation = prepared.finish(self, &name, &system_input.input.to_string(), observed, warnings)?;
-        Ok((evaluation, questions_text))
+        let mut evaluations = Vec::with_capacity(outputs.len());
+        for (output, name) in outputs.iter().zip(&names) {
+            let mut warnings: Vec<Diagnostic> = Vec::new();
+            let observed = observe(&prepared.data(), output, self, &mut warnings, progress)?;
+            evaluations.push(prepared.finish(self, name, &output.system().input.to_string(), observed, warnings)?);
+        }
+        Ok((envelope(evaluations)?, questions_text))
     }
 
     /// Reads the splits, the options' files and the judgments: everything but the system's
@@ -434,8 +453,8 @@ impl Prepared {
         }
     }
 
-    /// Evaluates the observed output of system `name` (`input` names it in errors) and wraps
-    /// it in the envelope, `warnings` first.
+    /// Evaluates the observed output of system `name` (`input` names it in errors), its
+    /// warnings `warnings` first.
     fn finish(
         &self,
         task: &KgcTask,
@@ -443,7 +462,7 @@ impl Prepared {
         input: &str,
         observed: Observed,
         mut warnings: Vec<Diagnostic>,
-    ) -> Result<Evaluation, Error> {
+    ) -> Result<KgcEvaluation, Error> {
         let data = self.data();
         let qrels = match (&self.judgments, &observed.run) {
             (Some(_), None) => {
@@ -479,7 +498,7 @@ impl Prepared {
         };
         warnings.append(&mut evaluation.warnings);
         evaluation.warnings = warnings;
-        envelope(evaluation)
+        Ok(evaluation)
     }
 }
 
@@ -525,19 +544,27 @@ fn observe(
     })
 }
 
-/// The envelope: the system's warnings, the canonical table with every scope value of `both`
-/// as a headline under its JSON name (`micro_mrr`, `macro_hits@10`, `map_cut_20`, …).
-fn envelope(evaluation: KgcEvaluation) -> Result<Evaluation, Error> {
-    let mut table = canonical_table([&evaluation.score_table])?;
-    fill_headlines(&mut table, &evaluation);
-    let warnings = system_warnings([(evaluation.system.as_str(), evaluation.warnings.as_slice())]);
+/// The envelope of one or more systems (in order): their warnings, the canonical table with
+/// every scope value of `both` as a headline under its JSON name (`micro_mrr`,
+/// `macro_hits@10`, `map_cut_20`, …); the conventions are the first system's (the options
+/// are shared, only the system's source differs).
+fn envelope(evaluations: Vec<KgcEvaluation>) -> Result<Evaluation, Error> {
+    let Some(first) = evaluations.first() else {
+        return Err(Error::invalid("kgc: expected at least one system output, found none"));
+    };
+    let conventions = Conventions::Kgc(Box::new(first.conventions.clone()));
+    let mut table = canonical_table(evaluations.iter().map(|e| &e.score_table))?;
+    for evaluation in &evaluations {
+        fill_headlines(&mut table, evaluation);
+    }
+    let warnings = system_warnings(evaluations.iter().map(|e| (e.system.as_str(), e.warnings.as_slice())));
     Ok(Evaluation {
         family: Family::Kgc,
-        systems: vec![evaluation.system.clone()],
-        conventions: Conventions::Kgc(Box::new(evaluation.conventions.clone())),
+        systems: evaluations.iter().map(|e| e.system.clone()).collect(),
+        conventions,
         warnings,
         table,
-        result: FamilyResult::Kgc(vec![evaluation]),
+        result: FamilyResult::Kgc(evaluations),
     })
 }
 

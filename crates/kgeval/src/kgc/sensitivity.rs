@@ -46,7 +46,7 @@ impl KgcTask {
         progress: &dyn Progress,
     ) -> Result<(Sensitivity, Vec<Diagnostic>), Error> {
         self.check_options()?;
-        if self.run.is_some() {
+        if !self.run.is_empty() {
             return Err(Error::invalid(
                 "data sensitivity: expected ranks or scores (a run's IR list is fixed to the full questions)",
             ));
@@ -68,9 +68,9 @@ impl KgcTask {
         let mut warnings = Vec::new();
         let mut observed = Vec::with_capacity(systems.len());
         for system in systems {
-            let output = match (&self.scores, &self.questions) {
-                (Some(_), Some(rows)) => SystemOutput::Scores(system, rows),
-                (Some(_), None) => return Err(Error::invalid("--scores: expected --questions and --entities as well")),
+            let output = match (self.scores.is_empty(), &self.questions) {
+                (false, Some(rows)) => SystemOutput::Scores(system, rows),
+                (false, None) => return Err(Error::invalid("--scores: expected --questions and --entities as well")),
                 _ => SystemOutput::Ranks(system),
             };
             let read = observe(&data, &output, self, &mut warnings, progress)?;

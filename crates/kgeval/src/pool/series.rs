@@ -75,11 +75,11 @@ pub(super) fn series(
             if *dense {
                 // Ranks come from the scores; the IR list is derived from them (no judged
                 // non-answers, so no qrels from the judgments).
-                kgc.scores = Some(input.clone());
+                kgc.scores = vec![input.clone()];
                 kgc.questions = Some(queries.clone());
                 kgc.entities.clone_from(&task.entities);
             } else {
-                kgc.run = Some(input.clone());
+                kgc.run = vec![input.clone()];
                 kgc.queries = Some(queries.clone());
                 kgc.judgments = Some(judged.clone());
                 kgc.pool_depths = Some(depths.clone());

@@ -96,6 +96,26 @@ impl InternedRun {
         id
     }
 
+    /// trec_eval's `-J` (pytrec_eval's `judged_docs_only_flag`): the run without the
+    /// documents `qrels` does not judge in their topic (a topic without judgments keeps
+    /// none), so every measure, `num_ret` included, counts judged documents only.
+    #[must_use]
+    pub fn judged_only(&self, qrels: &kgeval_model::trec::Qrels) -> InternedRun {
+        let mut out = InternedRun::with_capacity(self.topics.len(), 0);
+        out.run_id.clone_from(&self.run_id);
+        for (qid, entries) in &self.topics {
+            let slot = out.topic(qid);
+            let Some(judged) = qrels.topic(qid) else { continue };
+            for &(id, score) in entries {
+                let docno = &self.docnos[id];
+                if judged.get(docno).is_some() {
+                    out.push(slot, docno, score);
+                }
+            }
+        }
+        out
+    }
+
     /// Number of topics.
     #[must_use]
     pub fn topic_len(&self) -> usize {

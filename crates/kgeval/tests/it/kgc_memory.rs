@@ -19,7 +19,7 @@ fn mini_task(scores: &str, ties: TiePolicy) -> KgcTask {
     let mut task = KgcTask::new(at("test.txt")).filter(at("train.txt"));
     task.entities = Some(at("entities.txt").into());
     task.questions = Some(at("questions.txt").into());
-    task.scores = Some(SystemInput::named("TransE", at(scores)));
+    task.scores = vec![SystemInput::named("TransE", at(scores))];
     task.nan = NanPolicy::Worst;
     task.ties = ties;
     task
@@ -114,7 +114,7 @@ fn batches_in_any_order_equal_one_shot() {
 #[test]
 fn without_a_name_the_system_is_scores_in_memory() {
     let mut task = mini_task("scores.npy", TiePolicy::Realistic);
-    task.scores = None;
+    task.scores = Vec::new();
     let (Matrix::F32(values), columns) = read_npy("scores.npy") else { panic!("float32") };
     let evaluation = task.run_scores(ScoreRows::new(ScoreValues::F32(&values), columns).expect("rows"), &NoProgress);
     let evaluation = evaluation.expect("memory");
@@ -177,9 +177,12 @@ fn bad_blocks_are_refused_with_one_line_and_take_no_row() {
 
     // Another system output besides the scores in memory; no question list.
     let mut both = task.clone();
-    both.ranks = Some(SystemInput::new(root().join(MINI).join("ranks.tsv")));
+    both.ranks = vec![SystemInput::new(root().join(MINI).join("ranks.tsv"))];
     let message = invalid(both.score_evaluator().expect_err("two outputs"));
-    assert_eq!(message, "kgc: expected one system output (scores in memory), found ranks or a run as well");
+    assert_eq!(
+        message,
+        "kgc: expected one system output (scores in memory), found ranks, a run or several scores as well"
+    );
     let mut no_questions = task;
     no_questions.questions = None;
     let message = invalid(no_questions.score_evaluator().expect_err("questions"));
@@ -214,7 +217,7 @@ fn rows_asking_no_test_question_warn_as_from_the_file() {
     text.push_str("tail9\te4\tr2\n");
     std::fs::write(&questions, text).expect("write questions");
     let mut task = mini_task("scores.npy", TiePolicy::Realistic);
-    task.scores = Some(SystemInput::named("TransE", scores));
+    task.scores = vec![SystemInput::named("TransE", scores)];
     task.questions = Some(questions.into());
     let from_file = task.run(&NoProgress).expect("file");
     assert_eq!(from_file.warnings.len(), 1, "{:?}", from_file.warnings);
