@@ -87,7 +87,11 @@ pub(crate) fn run(args: &RunArgs) -> anyhow::Result<Outcome> {
     }
     for comparison in &outcome.comparisons {
         if let Ok(compare) = &comparison.compare {
-            print_warning_count(&format!("compare {}", comparison.name), &compare.warnings.iter().collect::<Vec<_>>(), &args.output);
+            print_warning_count(
+                &format!("compare {}", comparison.name),
+                &compare.warnings.iter().collect::<Vec<_>>(),
+                &args.output,
+            );
         }
     }
     println!("report: {}", args.output.join("report.md").display());

@@ -187,6 +187,7 @@ fn task(args: &KgcArgs) -> anyhow::Result<KgcTask> {
 }
 
 pub(crate) fn run(args: &KgcArgs) -> anyhow::Result<Outcome> {
+    args.out.check_before_reading("kgc")?;
     let task = task(args)?;
     crate::output::refuse_input_as_output(
         &task.input_paths(),

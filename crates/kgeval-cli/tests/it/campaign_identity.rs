@@ -36,7 +36,8 @@ fn json_letters(results: &Value) -> Letters {
         let name = task["name"].as_str().expect("name");
         for metric in task["compare"]["metrics"].as_array().into_iter().flatten() {
             for row in metric["leaderboard"].as_array().expect("leaderboard") {
-                let (system, letter) = (row["system"].as_str().expect("system"), row["letter"].as_str().expect("letter"));
+                let (system, letter) =
+                    (row["system"].as_str().expect("system"), row["letter"].as_str().expect("letter"));
                 insert(&mut letters, "results.json", name, system, letter);
             }
         }

@@ -51,40 +51,8 @@ impl crate::compare::CompareEvaluation {
     /// beats as superscripts — `tables.tex`'s rendering.
     #[must_use]
     pub fn render_latex(&self, name: &str) -> String {
-        let result = &self.result;
-        let systems = result.systems.clone();
-        let mut table = ResultTable {
-            systems: systems.clone(),
-            columns: Vec::new(),
-            values: vec![Vec::new(); systems.len()],
-            beats: vec![Vec::new(); systems.len()],
-            significance: None,
-        };
-        for comparison in &result.metrics {
-            let significance = &comparison.significance;
-            let direction = if significance.higher_is_better { Direction::Higher } else { Direction::Lower };
-            table.columns.push(Column { metric: significance.metric.clone(), direction, tested: true });
-            for (s, system) in systems.iter().enumerate() {
-                let mean = significance.systems.iter().position(|n| n == system).map(|i| significance.means[i]);
-                table.values[s].push(mean);
-                table.beats[s].push(beaten(significance, &systems, s));
-            }
-        }
-        if !result.metrics.is_empty() {
-            let c = &result.conventions;
-            let correction = if c.test.is_family_wise() {
-                "family-wise by construction".to_owned()
-            } else {
-                format!("{} correction", c.correction.name())
-            };
-            table.significance = Some(format!(
-                "{}, {correction}, α = {}, on per-item values; the table shows the means",
-                test_name(c.test),
-                c.alpha
-            ));
-        }
-        let mut view = comparison_view(&ComparisonOutcome { name: name.to_owned(), compare: Ok(self.clone()) });
-        view.table = Some(table);
+        // The `[[compare]]` section's view: its significance table and its other tables.
+        let view = comparison_view(&ComparisonOutcome { name: name.to_owned(), compare: Ok(self.clone()) });
         render_campaign_latex(&CampaignView { title: name.to_owned(), tasks: vec![view] })
     }
 }
@@ -161,7 +129,7 @@ fn comparison_view(comparison: &ComparisonOutcome) -> TaskView {
         Ok(compare) => {
             view.conventions = compare_conventions(&compare.result);
             view.warnings = warnings(&compare.warnings, "");
-            view.table = significance_text(&compare.result)
+            view.table = significance_text(&compare.result, "means")
                 .and_then(|significance| tables::significance_table(&compare.result, significance));
             view.tables = tables::compare_tables(&compare.result);
             for m in &compare.result.metrics {
@@ -271,14 +239,14 @@ fn result_table(evaluation: &Evaluation, compare: Option<&CompareResult>) -> Res
             beats[s].push(comparison.map_or_else(Vec::new, |c| beaten(&c.significance, &systems, s)));
         }
     }
-    let significance = compare.and_then(significance_text);
+    let significance = compare.and_then(|c| significance_text(c, "headlines"));
     let letters = system_letters(&systems, compare);
     ResultTable { systems, letters, columns, values, beats, significance }
 }
 
 /// How the marks of `compare` were decided (`paired t test, Holm correction, α = 0.05, on
 /// per-item values`, with a word when there are too few items), when a test ran.
-fn significance_text(compare: &CompareResult) -> Option<String> {
+fn significance_text(compare: &CompareResult, shown: &str) -> Option<String> {
     if compare.metrics.is_empty() {
         return None;
     }
@@ -289,7 +257,7 @@ fn significance_text(compare: &CompareResult) -> Option<String> {
         format!("{} correction", conventions.correction.name())
     };
     let mut text = format!(
-        "{}, {correction}, α = {}, on per-item values; the table shows the headlines",
+        "{}, {correction}, α = {}, on per-item values; the table shows the {shown}",
         crate::compare::test_name(conventions.test),
         conventions.alpha
     );

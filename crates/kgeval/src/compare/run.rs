@@ -278,7 +278,10 @@ fn meta_error(error: &MetaError) -> Error {
 }
 
 /// The warning on a test over fewer than [`MIN_TEST_ITEMS`] items, if it is one.
-fn too_few_items_warning(scores: &PairedScores, test: kgeval_model::meta::significance::SignificanceTest) -> Option<Warning> {
+fn too_few_items_warning(
+    scores: &PairedScores,
+    test: kgeval_model::meta::significance::SignificanceTest,
+) -> Option<Warning> {
     let n = scores.n_items();
     if n >= MIN_TEST_ITEMS || scores.systems.len() < 2 {
         return None;

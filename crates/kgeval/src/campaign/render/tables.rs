@@ -152,8 +152,11 @@ fn sensitivity_table(sensitivity: &Sensitivity) -> PlainTable {
         .points
         .iter()
         .map(|point| {
-            let mut cells =
-                vec![PlainCell::Number(point.ratio), PlainCell::Integer(point.size as u64), PlainCell::Integer(point.subsets as u64)];
+            let mut cells = vec![
+                PlainCell::Number(point.ratio),
+                PlainCell::Integer(point.size as u64),
+                PlainCell::Integer(point.subsets as u64),
+            ];
             for (mean, sd) in point.mean_tau.iter().zip(&point.sd_tau) {
                 cells.push(PlainCell::Number(*mean));
                 cells.push(PlainCell::Number(*sd));
