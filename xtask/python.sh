@@ -53,7 +53,7 @@ $py -c "import kgeval; print('kgeval', kgeval.__version__, 'from', kgeval.__file
 step "pytest crates/kgeval-py/tests"
 $py -m pytest -q crates/kgeval-py/tests
 
-step "fresh venv: the same wheel, its declared dependencies, docs/python.md's examples"
+step "fresh venv: the same wheel, its declared dependencies, the README's and docs/python.md's examples"
 # A brand-new venv (no numpy preinstalled): pip installs the wheel with its dependencies,
 # then every ```python block of docs/python.md runs there (crates/kgeval-py/tests/docs_blocks.py).
 fresh=$(mktemp -d)
@@ -61,6 +61,7 @@ trap 'rm -rf "$fresh"' EXIT
 python3 -m venv "$fresh/venv"
 "$fresh/venv/bin/python" -c "import numpy" 2>/dev/null && { echo "fresh venv already has numpy"; exit 1; }
 "$fresh/venv/bin/python" -m pip install --quiet "$wheel"
+"$fresh/venv/bin/python" crates/kgeval-py/tests/docs_blocks.py README.md
 "$fresh/venv/bin/python" crates/kgeval-py/tests/docs_blocks.py docs/python.md
 
 now=$(date +%s)

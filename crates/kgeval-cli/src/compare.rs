@@ -95,7 +95,7 @@ pub(crate) struct CompareArgs {
     #[arg(long, value_parser = parse_input_format)]
     input_format: Option<kgeval::compare::MetaInputFormat>,
     /// Data sensitivity instead of significance: Kendall's tau between the system ordering on
-    /// random subsets of the items (KGC: of the test triples) and on all of them (seed 004 §5.1).
+    /// random subsets of the items (KGC: of the test triples) and on all of them (the KGC-sparsity study, §5.1).
     #[arg(long)]
     sensitivity: bool,
     /// Subset ratios of --sensitivity, comma-separated (default 0.01,0.05,0.1,0.2,…,0.9,0.95).

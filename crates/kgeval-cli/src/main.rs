@@ -60,7 +60,7 @@ enum Command {
     /// Does system A really beat system B? Paired significance tests with corrections, marks and tiers over any family's per-item scores; ranking agreement (Kendall tau, tau_AP, RBO) of two result sets.
     #[command(after_help = compare::EXAMPLES)]
     Compare(Box<compare::CompareArgs>),
-    /// Pool runs TREC-style, ingest the judgments and evaluate a depth series (seed 004 §3).
+    /// Pool runs TREC-style, ingest the judgments and evaluate a depth series (the KGC-sparsity study, §3).
     #[command(after_help = pool::EXAMPLES)]
     Pool(Box<pool::PoolArgs>),
     /// Run a whole evaluation campaign from one manifest (tasks of any family, meta-evaluations) into a report directory: results.json, report.md, one CSV per task.

@@ -107,7 +107,7 @@ pub(crate) struct KgcArgs {
     #[arg(long)]
     judgments: Option<PathBuf>,
     /// Pool depths `s p o depth` (kgc-sparsity `pooling_depth.txt`): with --max-depth, only
-    /// the judgments of pooled triples up to that depth count (the depth series of seed 004).
+    /// the judgments of pooled triples up to that depth count (the depth series of the KGC-sparsity study).
     #[arg(long, requires_all = ["judgments", "max_depth"])]
     pool_depths: Option<PathBuf>,
     /// The pool depth of the series point (judged triples outside the pool always count).

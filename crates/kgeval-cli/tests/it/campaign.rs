@@ -437,7 +437,11 @@ fn the_directory_is_replaced_whole_or_refused() {
 #[test]
 fn readme_main_job_runs() {
     let readme = std::fs::read_to_string(root().join("README.md")).expect("README");
-    let block = readme.split("```sh\n").nth(1).and_then(|b| b.split("```").next()).expect("first sh block");
+    let block = readme
+        .split("```sh\n")
+        .filter_map(|b| b.split("```").next())
+        .find(|b| b.contains("cargo run"))
+        .expect("the set-up block");
     let command = block.lines().find(|l| l.starts_with("cargo run")).expect("the main-job command");
     let args: Vec<&str> = command.split_whitespace().skip_while(|a| *a != "--").skip(1).collect();
     assert_eq!(args[..2], ["run", "testdata/campaigns/oaei2018.toml"], "{command}");
@@ -448,7 +452,7 @@ fn readme_main_job_runs() {
     let report = std::fs::read_to_string(dir.path().join("report/report.md")).expect("report");
     // The rows the README quotes.
     let quoted: Vec<&str> = readme
-        .split("The first command writes")
+        .split("An excerpt of `report.md`")
         .nth(1)
         .and_then(|s| s.split("```text\n").nth(1))
         .and_then(|s| s.split("```").next())

@@ -14,6 +14,7 @@ mod compare_bad;
 mod compare_sensitivity;
 mod conventions;
 mod determinism;
+mod docs_commands;
 mod diso;
 mod escaping;
 mod facade;

@@ -196,11 +196,11 @@ fn unknown_measure_is_refused() {
     }
 }
 
-/// The README does not claim that `--tie-break input` reproduces ranx: ranx sorts with an
+/// `docs/trec.md` does not claim that `--tie-break input` reproduces ranx: ranx sorts with an
 /// unstable sort (measured on the ranx agreement run: map@100 0.162161, `docno-desc`'s value).
 #[test]
 fn readme_does_not_claim_input_order_is_ranx() {
-    let readme = std::fs::read_to_string(crate::root().join("README.md")).expect("README");
+    let readme = std::fs::read_to_string(crate::root().join("docs/trec.md")).expect("docs/trec.md");
     let row = readme.lines().find(|l| l.starts_with("| order of equal scores |")).expect("tie-break row");
     assert!(!row.contains("`input` = ranx"), "{row}");
     assert!(row.contains("ranx sorts unstably") && row.contains("0.162161") && row.contains("`docno-desc`"), "{row}");
