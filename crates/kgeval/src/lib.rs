@@ -169,3 +169,8 @@ impl Task {
         }
     }
 }
+
+/// `docs/library.md`, whose Rust block runs as a doc test: the user docs stay true.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/library.md")]
+pub struct LibraryDocs;
