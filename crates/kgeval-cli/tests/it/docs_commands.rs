@@ -61,7 +61,8 @@ fn documents() -> Vec<PathBuf> {
 
 /// The header of every block's script: each command runs (a failing one does not stop the
 /// block), and the block exits with the first exit status above 1.
-const HEADER: &str = "set -o pipefail\nstatus=0\ntrap 'code=$?; [ $code -le 1 ] || [ $status != 0 ] || status=$code' ERR\n";
+const HEADER: &str =
+    "set -o pipefail\nstatus=0\ntrap 'code=$?; [ $code -le 1 ] || [ $status != 0 ] || status=$code' ERR\n";
 
 /// A shell script of the block's commands: install lines dropped, then `exit $status`.
 fn script(block: &str) -> String {
@@ -163,5 +164,8 @@ fn install_lines_are_left_out_and_the_rest_kept() {
     let found = blocks("a\n```sh\nkgeval x\n```\n```text\nout\n```\n");
     assert_eq!(found.iter().map(|b| b.language.as_str()).collect::<Vec<_>>(), ["sh", "text"]);
     assert_eq!((found[0].line, found[0].end, found[1].line), (2, 4, 5));
-    assert_eq!(script("cargo run --release -p kgeval-cli -- run x.toml -o r/\n"), format!("{HEADER}kgeval run x.toml -o r/\nexit $status\n"));
+    assert_eq!(
+        script("cargo run --release -p kgeval-cli -- run x.toml -o r/\n"),
+        format!("{HEADER}kgeval run x.toml -o r/\nexit $status\n")
+    );
 }

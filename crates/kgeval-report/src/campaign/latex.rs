@@ -274,19 +274,7 @@ mod tests {
             rows: vec![row("micro_mrr", 2, 1, 0.5, 0.01), row("map_cut_20", 1, 1, 1.25, 3.2e-11)],
         };
         let mut out = String::new();
-        power_latex(
-            &mut out,
-            &task(ResultTable {
-                systems: Vec::new(),
-                letters: Vec::new(),
-                columns: Vec::new(),
-                values: Vec::new(),
-                beats: Vec::new(),
-                significance: None,
-            }),
-            &power,
-            1,
-        );
+        power_latex(&mut out, &task_view("conf_2018 #1"), &power, 1);
         assert!(
             out.contains("\\caption{Discriminative power on FB\\_O (3 systems, 3 pairs; conf\\_2018 \\#1)"),
             "{out}"
@@ -301,14 +289,7 @@ mod tests {
 
     #[test]
     fn failed_task_is_a_sentence() {
-        let mut view = task(ResultTable {
-            systems: Vec::new(),
-            letters: Vec::new(),
-            columns: Vec::new(),
-            values: Vec::new(),
-            beats: Vec::new(),
-            significance: None,
-        });
+        let mut view = task_view("conf_2018 #1");
         view.table = None;
         view.error = Some("a.rdf:3:1: found <x>, expected <Cell>".into());
         let mut out = String::new();
