@@ -27,7 +27,8 @@ fn blocks(markdown: &str) -> Vec<Block> {
     for (n, line) in markdown.lines().enumerate() {
         match (&mut current, line.strip_prefix("```")) {
             (None, Some(language)) => {
-                current = Some(Block { language: language.trim().to_owned(), text: String::new(), line: n + 1, end: 0 })
+                current =
+                    Some(Block { language: language.trim().to_owned(), text: String::new(), line: n + 1, end: 0 });
             }
             (Some(block), Some(_)) => {
                 block.end = n + 1;
