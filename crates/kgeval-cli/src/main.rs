@@ -5,7 +5,6 @@ mod compare;
 mod kgc;
 mod lexicon;
 mod output;
-mod output_dir;
 mod pool;
 mod progress;
 mod qald;

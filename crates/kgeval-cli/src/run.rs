@@ -4,10 +4,9 @@
 use std::path::PathBuf;
 
 use clap::Args;
-use kgeval::campaign::{one_line, Campaign};
+use kgeval::campaign::one_line;
 use kgeval::RenderOptions;
 
-use crate::output_dir::OutputDirectory;
 use crate::progress::CampaignBars;
 use crate::Outcome;
 
@@ -42,23 +41,13 @@ pub(crate) struct RunArgs {
 }
 
 pub(crate) fn run(args: &RunArgs) -> anyhow::Result<Outcome> {
-    let campaign = Campaign::read(&args.manifest)?;
-    let mut inputs: Vec<PathBuf> = vec![args.manifest.clone()];
-    for task in &campaign.tasks {
-        inputs.extend(task.task.input_paths());
-    }
-    for comparison in &campaign.comparisons {
-        inputs.extend(comparison.task.input_paths());
-    }
-    let output = OutputDirectory::check(&args.output, &inputs)?;
-    let outcome = campaign.run(&CampaignBars::new());
     let defaults = RenderOptions::default();
     let options = RenderOptions {
         precision: args.precision.unwrap_or(defaults.precision),
         version: env!("CARGO_PKG_VERSION").to_owned(),
         ..defaults
     };
-    output.write(&outcome.files(&options))?;
+    let outcome = kgeval::campaign::run_into(&args.manifest, &args.output, &options, &CampaignBars::new())?;
     let mut failed = 0;
     for task in &outcome.tasks {
         let errors = [task.evaluation.as_ref().err(), task.compare.as_ref().and_then(|c| c.as_ref().err())];

@@ -22,6 +22,8 @@ mod trec_stream;
 // kgc
 mod kgc;
 mod kgc_mapped;
+// kgeval run
+mod run;
 
 use pyo3::prelude::*;
 
@@ -47,6 +49,7 @@ fn _kgeval(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(kgc::kgc_evaluate, m)?)?;
     m.add_class::<kgc::KgcEvaluator>()?;
     m.add_function(wrap_pyfunction!(kgc_mapped::kgc_mapped, m)?)?;
+    m.add_function(wrap_pyfunction!(run::run_campaign, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -18,6 +18,7 @@ pub mod qald;
 pub mod rank;
 mod toml_doc;
 pub mod trec;
+pub mod write;
 
 use serde::Deserialize;
 
@@ -29,7 +30,7 @@ pub use inputs::{check_name, system_names, SystemInput, RESERVED_NAMES};
 pub use kgeval_formats::input::{decompressed_limit, set_decompressed_limit, DEFAULT_DECOMPRESSED_LIMIT};
 pub use kgeval_formats::{FormatError, Input, InputBytes, SyntaxError};
 pub use kgeval_model::{Diagnostic, ScoreTable};
-pub use kgeval_report::{OutputFormat, RenderOptions, TrecTextLines};
+pub use kgeval_report::{parse_precision, OutputFormat, RenderOptions, TrecTextLines, MAX_PRECISION};
 pub use manifest::{family_from_toml, from_json, from_toml, read_family_toml, read_toml};
 pub use progress::{NoProgress, Progress};
 

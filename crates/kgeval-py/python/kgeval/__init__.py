@@ -6,6 +6,7 @@ and metric lives there, shared with the ``kgeval`` command line):
 - :mod:`kgeval.trec` — trec_eval's measures; ``import kgeval.trec as pytrec_eval`` works.
 - :mod:`kgeval.qald`, :mod:`kgeval.lexicon` — QALD question answering, lexicalization.
 - :func:`kgeval.compare` — significance, leaderboards, ranking agreement over any family.
+- :func:`kgeval.run` — a whole campaign into a report folder, as ``kgeval run``.
 - :mod:`kgeval.kgc` — knowledge-graph completion over numpy score matrices (no copy), batch by
   batch, with PyKEEN's metric names.
 
@@ -27,10 +28,11 @@ __all__ += ["align", "rank"]
 # qald, lexicon, compare (issue 16 items 5, 6)
 from kgeval import lexicon, qald
 from kgeval._compare import compare
+from kgeval._run import run
 from kgeval._evaluation import Evaluation
 from kgeval._kgeval import ScoreTable
 
-__all__ += ["compare", "lexicon", "qald", "Evaluation", "ScoreTable"]
+__all__ += ["compare", "lexicon", "qald", "run", "Evaluation", "ScoreTable"]
 
 # kgc (issue 16 item 4)
 from kgeval import kgc  # noqa: E402

@@ -12,7 +12,7 @@ use crate::{Error, Evaluation, Family};
 
 pub use files::{conventions_text, one_line};
 pub use manifest::{Campaign, CampaignComparison, CampaignTask, TaskCompare, MAX_NAME_LENGTH};
-pub use run::CampaignProgress;
+pub use run::{run_into, CampaignProgress};
 
 /// What running a campaign gives: every task's outcome, in manifest order. A failing task
 /// keeps its error; the others still finish.

@@ -1,9 +1,13 @@
 //! Running a campaign: every task and `[[compare]]` in parallel (rayon), then the comparisons
 //! that wait for another task's table (`against`). A failure stays in its outcome.
 
+use std::path::{Path, PathBuf};
+
+use kgeval_report::RenderOptions;
 use rayon::prelude::*;
 
 use super::{Campaign, CampaignOutcome, CampaignTask, ComparisonOutcome, TaskOutcome};
+use crate::write::OutputDirectory;
 use crate::compare::CompareEvaluation;
 use crate::{Error, Evaluation, NoProgress, Progress};
 
@@ -20,7 +24,41 @@ impl CampaignProgress for NoProgress {
     }
 }
 
+/// `kgeval run MANIFEST -o DIR` for every front end: reads the manifest, checks `dir` before
+/// any work ([`OutputDirectory::check`]: new, empty or an earlier output, apart from the
+/// manifest and every input), runs the campaign and writes its files
+/// ([`CampaignOutcome::files`]) with the marker, all or nothing. A task that fails keeps its
+/// error in the outcome; the files are written all the same.
+///
+/// # Errors
+/// A manifest that cannot be read, a refused `dir`, a file that cannot be written.
+pub fn run_into(
+    manifest: &Path,
+    dir: &Path,
+    options: &RenderOptions,
+    progress: &dyn CampaignProgress,
+) -> Result<CampaignOutcome, Error> {
+    let campaign = Campaign::read(manifest)?;
+    let output = OutputDirectory::check(dir, &campaign.input_paths(manifest))?;
+    let outcome = campaign.run(progress);
+    output.write(&outcome.files(options))?;
+    Ok(outcome)
+}
+
 impl Campaign {
+    /// Every file the campaign reads: the manifest, then each task's and comparison's inputs.
+    #[must_use]
+    pub fn input_paths(&self, manifest: &Path) -> Vec<PathBuf> {
+        let mut inputs = vec![manifest.to_path_buf()];
+        for task in &self.tasks {
+            inputs.extend(task.task.input_paths());
+        }
+        for comparison in &self.comparisons {
+            inputs.extend(comparison.task.input_paths());
+        }
+        inputs
+    }
+
     /// Runs every task and comparison. Tasks run in parallel; a task's `compare` runs right
     /// after its evaluation, or, with `against`, once both tasks are evaluated. A failing task
     /// keeps its error in its outcome and the others still finish.

@@ -6,13 +6,12 @@
 
 use std::path::{Component, Path, PathBuf};
 
-use anyhow::Context as _;
-
-use crate::output::{register_temp, unregister_temp, write_all_atomically, write_target, TEMP_PREFIX};
+use super::{register_temp, unregister_temp, write_all_atomically, write_target, Say as _, TEMP_PREFIX};
+use crate::Error;
 
 /// The marker of a `kgeval run` output: a comment line, then the name of every file kgeval
 /// wrote into the folder, one a line.
-pub(crate) const MARKER: &str = ".kgeval-run";
+pub const MARKER: &str = ".kgeval-run";
 
 /// The marker's first line.
 const MARKER_HEADER: &str = "# Written by `kgeval run`: a later `kgeval run -o` on this folder replaces the files \
@@ -20,7 +19,7 @@ const MARKER_HEADER: &str = "# Written by `kgeval run`: a later `kgeval run -o` 
 
 /// A checked `-o DIR` of `kgeval run`.
 #[derive(Debug)]
-pub(crate) struct OutputDirectory {
+pub struct OutputDirectory {
     /// The folder as the user wrote it (for messages).
     shown: PathBuf,
     /// Where the files land: the folder, or the one its symbolic link points to.
@@ -35,31 +34,31 @@ impl OutputDirectory {
     /// before any work: a file, a folder holding an input (the manifest's folder among them),
     /// a folder inside an input folder, and a non-empty folder without kgeval's marker are
     /// refused.
-    pub(crate) fn check(dir: &Path, inputs: &[PathBuf]) -> anyhow::Result<OutputDirectory> {
+    pub fn check(dir: &Path, inputs: &[PathBuf]) -> Result<OutputDirectory, Error> {
         let shown = dir.to_path_buf();
         let target = write_target(dir);
         match std::fs::metadata(&target) {
             Ok(meta) if !meta.is_dir() => {
-                anyhow::bail!("-o {}: found a file, expected a folder to write the report into", shown.display())
+                return Err(Error::invalid(format!("-o {}: found a file, expected a folder to write the report into", shown.display())))
             }
             Ok(_) => {}
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-            Err(e) => return Err(e).with_context(|| format!("-o {}: cannot read", shown.display())),
+            Err(e) => return Err(Error::invalid(format!("-o {}: cannot read: {e}", shown.display()))),
         }
         // Where the folder is (or would be), links and `..` resolved.
-        let resolved = resolve(&target).with_context(|| format!("-o {}: cannot resolve", shown.display()))?;
+        let resolved = resolve(&target).say(|| format!("-o {}: cannot resolve", shown.display()))?;
         for input in inputs {
             let Ok(input_path) = input.canonicalize() else { continue };
             let holds = input_path.starts_with(&resolved);
             let inside = input_path.is_dir() && resolved.starts_with(&input_path);
             if holds || inside {
-                anyhow::bail!(
+                return Err(Error::invalid(format!(
                     "-o {}: found a folder {} an input of this run ({}), expected a folder apart from the manifest \
                      and its inputs",
                     shown.display(),
                     if holds { "that holds" } else { "inside" },
                     input.display()
-                );
+                )));
             }
         }
         let previous = if target.is_dir() { Some(previous_files(&shown, &target)?) } else { None };
@@ -71,7 +70,7 @@ impl OutputDirectory {
     /// removed again on failure); an existing one gets each file through a temporary file
     /// renamed over it, then the previous output's files that this one does not write are
     /// removed. Nothing else in the folder is touched.
-    pub(crate) fn write(&self, files: &[(String, Vec<u8>)]) -> anyhow::Result<()> {
+    pub fn write(&self, files: &[(String, Vec<u8>)]) -> Result<(), Error> {
         let names: Vec<String> = files.iter().map(|(name, _)| name.clone()).collect();
         match &self.previous {
             None => self.write_new(files, &names),
@@ -79,12 +78,12 @@ impl OutputDirectory {
         }
     }
 
-    fn write_new(&self, files: &[(String, Vec<u8>)], names: &[String]) -> anyhow::Result<()> {
+    fn write_new(&self, files: &[(String, Vec<u8>)], names: &[String]) -> Result<(), Error> {
         let parent = match self.target.parent() {
             Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
             _ => PathBuf::from("."),
         };
-        let created = create_parents(&parent).with_context(|| format!("{}: cannot create", parent.display()))?;
+        let created = create_parents(&parent).say(|| format!("{}: cannot create", parent.display()))?;
         let result = self.write_new_in(&parent, files, names);
         if result.is_err() {
             // Innermost first: a folder another process filled meanwhile stays.
@@ -95,25 +94,25 @@ impl OutputDirectory {
         result
     }
 
-    fn write_new_in(&self, parent: &Path, files: &[(String, Vec<u8>)], names: &[String]) -> anyhow::Result<()> {
+    fn write_new_in(&self, parent: &Path, files: &[(String, Vec<u8>)], names: &[String]) -> Result<(), Error> {
         let name: String =
             self.target.file_name().map(|n| n.to_string_lossy().chars().take(64).collect()).unwrap_or_default();
         let tmp = register_temp(|| {
             Ok(tempfile::Builder::new().prefix(&format!("{TEMP_PREFIX}{name}-")).tempdir_in(parent)?.keep())
         })
-        .with_context(|| format!("{}: cannot create", self.shown.display()))?;
+        .say(|| format!("{}: cannot create", self.shown.display()))?;
         let result = (|| {
             for (file, bytes) in files {
                 std::fs::write(tmp.join(file), bytes)
-                    .with_context(|| format!("{}: cannot write", self.shown.join(file).display()))?;
+                    .say(|| format!("{}: cannot write", self.shown.join(file).display()))?;
             }
             std::fs::write(tmp.join(MARKER), marker_text(names))
-                .with_context(|| format!("{}: cannot write", self.shown.join(MARKER).display()))?;
-            crate::output::hold_for_tests();
+                .say(|| format!("{}: cannot write", self.shown.join(MARKER).display()))?;
+            super::hold_for_tests();
             // Renamed under the registry's lock: an interruption waits until it is done. A
             // folder that appeared meanwhile and is not empty makes the rename fail.
             unregister_temp(&tmp, || {
-                std::fs::rename(&tmp, &self.target).with_context(|| format!("{}: cannot write", self.shown.display()))
+                std::fs::rename(&tmp, &self.target).say(|| format!("{}: cannot write", self.shown.display()))
             })
         })();
         if result.is_err() {
@@ -125,7 +124,7 @@ impl OutputDirectory {
         result
     }
 
-    fn replace(&self, files: &[(String, Vec<u8>)], names: &[String], previous: &[String]) -> anyhow::Result<()> {
+    fn replace(&self, files: &[(String, Vec<u8>)], names: &[String], previous: &[String]) -> Result<(), Error> {
         let stale: Vec<&String> = previous.iter().filter(|p| !names.contains(p)).collect();
         // The marker lists the stale files too until they are gone: an interruption between
         // the two steps leaves nothing unlisted.
@@ -145,29 +144,29 @@ impl OutputDirectory {
             let path = self.target.join(name);
             // Only a file: a folder of the same name is not something kgeval wrote.
             if std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_file()) {
-                std::fs::remove_file(&path).with_context(|| format!("{}: cannot remove", path.display()))?;
+                std::fs::remove_file(&path).say(|| format!("{}: cannot remove", path.display()))?;
             }
         }
-        crate::output::write_atomically(&marker_path, marker_text(names).as_bytes())
+        super::write_atomically(&marker_path, marker_text(names).as_bytes())
     }
 }
 
 /// The files of the previous output in `target`: none when it is empty, its marker's list
 /// when it has one; any other folder with something in it is refused.
-fn previous_files(shown: &Path, target: &Path) -> anyhow::Result<Vec<String>> {
-    let mut entries = std::fs::read_dir(target).with_context(|| format!("-o {}: cannot read", shown.display()))?;
+fn previous_files(shown: &Path, target: &Path) -> Result<Vec<String>, Error> {
+    let mut entries = std::fs::read_dir(target).say(|| format!("-o {}: cannot read", shown.display()))?;
     if entries.next().is_none() {
         return Ok(Vec::new());
     }
     let marker = target.join(MARKER);
     if !std::fs::symlink_metadata(&marker).is_ok_and(|m| m.is_file()) {
-        anyhow::bail!(
+        return Err(Error::invalid(format!(
             "-o {}: found a folder that kgeval did not write (it has files and no {MARKER} marker), expected a new \
              or empty folder or a previous `kgeval run` output",
             shown.display()
-        );
+        )));
     }
-    let text = std::fs::read_to_string(&marker).with_context(|| format!("{}: cannot read", marker.display()))?;
+    let text = std::fs::read_to_string(&marker).say(|| format!("{}: cannot read", marker.display()))?;
     let mut names = Vec::new();
     for (i, line) in text.lines().enumerate() {
         if line.starts_with('#') || line.trim().is_empty() {
@@ -175,11 +174,11 @@ fn previous_files(shown: &Path, target: &Path) -> anyhow::Result<Vec<String>> {
         }
         if !is_plain_file_name(line) {
             let token: String = line.chars().take(40).collect();
-            anyhow::bail!(
+            return Err(Error::invalid(format!(
                 "{}:{}:1: found {token:?}, expected the name of a file in this folder (a marker kgeval did not write)",
                 marker.display(),
                 i + 1
-            );
+            )));
         }
         names.push(line.to_owned());
     }
