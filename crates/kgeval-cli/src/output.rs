@@ -3,7 +3,6 @@
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
-
 use kgeval_model::Diagnostic;
 
 use kgeval_report::{OutputFormat, RenderOptions};
@@ -11,14 +10,13 @@ use kgeval_report::{OutputFormat, RenderOptions};
 use kgeval::write::write_target;
 
 /// On SIGINT, SIGTERM or SIGHUP: removes every temporary file of a write in progress
-/// ([`kgeval::write::remove_live_temp_files`]) and exits with 130 (an output is either
+/// ([`kgeval::write::exit_removing_temp_files`]) and exits with 130 (an output is either
 /// complete or untouched). SIGKILL cannot be caught: every output is rendered in memory
 /// first, so a temporary file exists only while its bytes are written and renamed.
 pub(crate) fn remove_temp_files_on_signal() {
     // Without a handler (another one is installed) the default action still ends the run.
     let _ = ctrlc::set_handler(|| {
-        kgeval::write::remove_live_temp_files();
-        std::process::exit(130);
+        kgeval::write::exit_removing_temp_files(130);
     });
 }
 

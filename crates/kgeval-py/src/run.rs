@@ -22,7 +22,8 @@ pub(crate) fn run_campaign(
 ) -> PyResult<(String, Vec<(String, String)>)> {
     let defaults = RenderOptions::default();
     let precision = match precision {
-        Some(p) => kgeval::parse_precision(&p.to_string()).map_err(crate::errors::invalid)?,
+        Some(p) => kgeval::parse_precision(&p.to_string())
+            .map_err(|e| crate::errors::invalid(format!("run: precision: {e}")))?,
         None => defaults.precision,
     };
     let options = RenderOptions { precision, version: env!("CARGO_PKG_VERSION").to_owned(), ..defaults };

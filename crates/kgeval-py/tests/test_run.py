@@ -46,14 +46,16 @@ def test_the_manifest_folder_is_refused(tmp_path):
 
 def test_a_failing_task_is_reported_not_raised(tmp_path):
     manifest = tmp_path / "camp.toml"
+    (tmp_path / "gold.ttl").write_text("this is < not turtle\n", encoding="utf-8")
+    (tmp_path / "uris.txt").write_text("http://dbpedia.org/ontology/Muscle\n", encoding="utf-8")
     manifest.write_text(
-        'title = "t"\n[[task]]\nname = "broken"\nfamily = "lexicon"\ngold = "no-such-gold.ttl"\n'
-        'uris = "no-such-uris.txt"\nsystems = ["no-such-system.ttl"]\n',
+        'title = "t"\n[[task]]\nname = "broken"\nfamily = "lexicon"\ngold = "gold.ttl"\n'
+        'uris = "uris.txt"\nsystems = ["gold.ttl"]\n',
         encoding="utf-8",
     )
     results = kgeval.run(manifest, tmp_path / "out")
     assert list(results["failed"]) == ["broken"]
-    assert "no-such-gold.ttl" in results["failed"]["broken"]
+    assert "gold.ttl" in results["failed"]["broken"]
     assert (tmp_path / "out" / "report.md").is_file()
 
 

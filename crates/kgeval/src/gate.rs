@@ -6,6 +6,8 @@ use kgeval_model::ScoreTable;
 
 use crate::{Error, Evaluation};
 
+mod vocabulary;
+
 /// A bound on one headline metric: every system must reach `bound` (for a lower-is-better
 /// metric such as `macro_mr`: stay at or below it).
 #[derive(Debug, Clone, PartialEq)]
@@ -49,7 +51,8 @@ impl Gate {
     /// ```
     ///
     /// # Errors
-    /// [`Error::Invalid`] without `=` or with a value that is not a finite number.
+    /// [`Error::Invalid`] without `=`, with a value that is not a finite number, or with a
+    /// metric no family has (`foo`; the evaluation's table decides the rest after the run).
     pub fn parse(spec: &str) -> Result<Self, Error> {
         let (metric, value) = spec.split_once('=').ok_or_else(|| {
             Error::invalid(format!("--fail-under: expected METRIC=VALUE, found {}", kgeval_formats::echo(spec)))
@@ -57,6 +60,13 @@ impl Gate {
         let bound: f64 = value.trim().parse().ok().filter(|v: &f64| v.is_finite()).ok_or_else(|| {
             Error::invalid(format!("--fail-under: expected a number, found {}", kgeval_formats::echo(value)))
         })?;
+        if !vocabulary::may_name_a_headline(metric) {
+            return Err(Error::invalid(format!(
+                "--fail-under: found metric {}, expected a headline metric (f1, macro_f1, mrr, hits@10, map, P_10, \
+                 ndcg_cut_10, micro_mrr, qald_f, accuracy, …; see docs/cli.md)",
+                kgeval_formats::echo(metric.trim())
+            )));
+        }
         Ok(Gate { metric: metric.trim().to_owned(), bound })
     }
 }

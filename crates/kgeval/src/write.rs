@@ -1,8 +1,8 @@
 //! Files written so that nothing is ever half-written or left behind: every output goes to a
 //! temporary file beside its place (`.kgeval-tmp-NAME-XXXXXX`), renamed over it when complete;
 //! several outputs are written all or nothing. The temporary files that exist are registered,
-//! so a front end's signal handler can remove them ([`remove_live_temp_files`]) before it
-//! exits. [`OutputDirectory`] is `kgeval run`'s report folder.
+//! so a front end's signal handler can remove them as it exits
+//! ([`exit_removing_temp_files`]). [`OutputDirectory`] is `kgeval run`'s report folder.
 
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -42,17 +42,16 @@ fn live_temp_files() -> MutexGuard<'static, Vec<PathBuf>> {
     LIVE_TEMP_FILES.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-/// Removes every temporary file or folder of a write in progress, under the registry's lock
-/// (no file is created, renamed or forgotten meanwhile): what a signal handler calls before
-/// the process exits, so an output is either complete or untouched.
-pub fn remove_live_temp_files() {
+/// Removes every temporary file or folder of a write in progress and exits the process with
+/// `code`, holding the registry's lock to the end (no file is created, renamed or forgotten
+/// meanwhile): what a signal handler calls, so every output is either complete or untouched.
+pub fn exit_removing_temp_files(code: i32) -> ! {
     let live = live_temp_files();
     for path in live.iter() {
         // A temporary output folder (`kgeval run`) goes with its files.
         let _ = std::fs::remove_file(path).or_else(|_| std::fs::remove_dir_all(path));
     }
-    // Kept locked until the process exits: nothing new starts.
-    std::mem::forget(live);
+    std::process::exit(code)
 }
 
 /// Where writing `path` lands: the file a symbolic link points to (followed to the end, even
@@ -121,8 +120,7 @@ pub fn write_all_atomically(files: &[(&Path, &[u8])]) -> Result<(), Error> {
             written.push((path, target, tmp.path().to_path_buf()));
             tmp.write_all(bytes).say(|| format!("{}: cannot write", path.display()))?;
             // Kept on disk until renamed or removed below (a drop would race the registry).
-            let (_, kept) =
-                tmp.keep().map_err(|e| e.error).say(|| format!("{}: cannot write", path.display()))?;
+            let (_, kept) = tmp.keep().map_err(|e| e.error).say(|| format!("{}: cannot write", path.display()))?;
             drop(kept);
         }
         hold_for_tests();

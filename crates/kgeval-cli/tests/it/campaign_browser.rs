@@ -198,7 +198,10 @@ fn kgc_sparsity_campaign_in_a_browser() {
     // compare section's agreement table.
     for (id, tau) in [("compare-S-vs-SC-table-1", "-0.2308"), ("compare-O-vs-S-table-1", "0.7949")] {
         let table = dom.split(&format!("id=\"{id}\"")).nth(1).expect(id).split("</table>").next().expect("table");
-        assert!(table.contains("<td data-sort=\"micro MRR\">micro MRR</td><td data-sort=\"13\" class=\"num\">13</td>"), "{table}");
+        assert!(
+            table.contains("<td data-sort=\"micro MRR\">micro MRR</td><td data-sort=\"13\" class=\"num\">13</td>"),
+            "{table}"
+        );
         assert!(table.contains(&format!(">{tau}</td>")), "{id}: {table}");
     }
     // Issue 27: all ten metrics drawn (on a log scale), integer depths, MRR bars up to 1.

@@ -32,6 +32,9 @@ fn bad_format_and_gate_are_refused_before_any_input_is_read() {
     assert!(gate.contains("foo") && !gate.contains("no-such-reference"), "{gate}");
     let trec = refused(&["trec", "-m", "map", "--fail-under", "map=high", "no-such-qrels", "no-such-run"]);
     assert!(!trec.contains("no-such-qrels"), "{trec}");
+    // A metric no family has, refused before the (missing) inputs are read.
+    let unknown = refused(&[&["align", "--fail-under", "foo=0.5"][..], &missing[..]].concat());
+    assert!(unknown.contains("--fail-under: found metric \"foo\"") && !unknown.contains("no-such"), "{unknown}");
 }
 
 #[test]

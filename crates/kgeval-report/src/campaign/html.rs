@@ -353,7 +353,12 @@ mod tests {
         assert!(html.contains("<h2 id=\"task-conf--2018--heading\">conf &lt;2018&gt;"), "{html}");
         assert!(html.contains("<td>A&amp;B</td>"), "{html}");
         assert!(html.contains("<table class=\"results plain sortable\" id=\"task-conf--2018--table-1\">"), "{html}");
-        assert!(html.contains("<td data-sort=\"13\" class=\"num\">13</td><td data-sort=\"0.000032\" class=\"num\">3.20e-5</td>"), "{html}");
+        assert!(
+            html.contains(
+                "<td data-sort=\"13\" class=\"num\">13</td><td data-sort=\"0.000032\" class=\"num\">3.20e-5</td>"
+            ),
+            "{html}"
+        );
         assert!(html.contains("Agreement &lt;of&gt; A and B"), "{html}");
         assert!(html.contains("<td data-sort=\"0.75\" class=\"best\">0.7500<sup class=\"marks\" title=\"beats b significantly\">b</sup></td>"), "{html}");
         assert!(html.contains("<td data-sort=\"0.5\">0.5000</td>"), "{html}");

@@ -7,8 +7,8 @@ use kgeval_report::RenderOptions;
 use rayon::prelude::*;
 
 use super::{Campaign, CampaignOutcome, CampaignTask, ComparisonOutcome, TaskOutcome};
-use crate::write::OutputDirectory;
 use crate::compare::CompareEvaluation;
+use crate::write::OutputDirectory;
 use crate::{Error, Evaluation, NoProgress, Progress};
 
 /// The progress of a campaign: one [`Progress`] per task or comparison (the CLI shows one

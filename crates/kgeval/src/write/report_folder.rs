@@ -39,7 +39,10 @@ impl OutputDirectory {
         let target = write_target(dir);
         match std::fs::metadata(&target) {
             Ok(meta) if !meta.is_dir() => {
-                return Err(Error::invalid(format!("-o {}: found a file, expected a folder to write the report into", shown.display())))
+                return Err(Error::invalid(format!(
+                    "-o {}: found a file, expected a folder to write the report into",
+                    shown.display()
+                )))
             }
             Ok(_) => {}
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}

@@ -5,6 +5,7 @@ mod campaign_browser;
 mod campaign_manifest;
 mod campaign_render;
 mod discpower;
+mod gate_names;
 mod kgc_mapped;
 mod kgc_memory;
 mod kgc_sensitivity;
