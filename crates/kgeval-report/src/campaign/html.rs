@@ -234,7 +234,7 @@ fn plain_page(section: &str, n: usize, table: &PlainTable) -> PlainPage {
 /// A value of a meta-evaluation table: [`TABLE_DECIMALS`] decimals, or scientific notation
 /// when that would print zero.
 fn plain_number(value: f64) -> String {
-    if value != 0.0 && value.is_finite() && value.abs() < 0.5 * 10f64.powi(-(TABLE_DECIMALS as i32)) {
+    if super::prints_as_zero(value) {
         format!("{value:.2e}")
     } else {
         format_fixed(value, TABLE_DECIMALS)

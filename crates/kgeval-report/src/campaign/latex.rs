@@ -116,7 +116,7 @@ fn power_latex(out: &mut String, task: &TaskView, power: &PowerTable, n: usize) 
 /// A p-value: fixed decimals, or `$m \times 10^{e}$` (3 significant digits) when it would
 /// print as zero.
 fn latex_scientific(value: f64) -> String {
-    if value == 0.0 || value.abs() >= 0.5 * 10f64.powi(-(TABLE_DECIMALS as i32)) || !value.is_finite() {
+    if !super::prints_as_zero(value) {
         return latex_number(value);
     }
     let text = format!("{value:.2e}");

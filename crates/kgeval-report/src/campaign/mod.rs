@@ -18,6 +18,12 @@ pub use plot::{render_plot_svg, Axis, Marker, Panel, Plot, PlotGeometry, PlotKin
 /// values as printed, as ranx does).
 pub const TABLE_DECIMALS: usize = 4;
 
+/// Whether `value` would print as zero with [`TABLE_DECIMALS`] decimals though it is not:
+/// the tables write it in scientific notation instead (a tiny p-value).
+pub(crate) fn prints_as_zero(value: f64) -> bool {
+    value != 0.0 && value.is_finite() && value.abs() < 0.5 * 10f64.powi(-(TABLE_DECIMALS as i32))
+}
+
 /// A campaign: its title and its tasks, in manifest order.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct CampaignView {
