@@ -17,6 +17,17 @@ def testdata() -> Path:
     return TESTDATA
 
 
+def kgeval_binary():
+    """The ``kgeval`` binary the CLI comparisons run: ``$KGEVAL_BIN`` (a relative path is
+    taken from the repository root, since tests change folder), else target/debug/kgeval, else
+    target/release/kgeval; None when none exists."""
+    import os
+
+    given = os.environ.get("KGEVAL_BIN")
+    candidates = [REPO / given] if given else [REPO / "target" / "debug" / "kgeval", REPO / "target" / "release" / "kgeval"]
+    return next((str(c) for c in candidates if c.is_file()), None)
+
+
 # qald, lexicon, compare (issue 16 items 5, 6): the command line the results must equal.
 @pytest.fixture
 def kgeval_cli():
@@ -24,12 +35,11 @@ def kgeval_cli():
     ``.ci/run`` builds before the Python checks) from the repository root and returns its
     stdout parsed as JSON."""
     import json
-    import os
     import subprocess
 
-    binary = os.environ.get("KGEVAL_BIN") or str(REPO / "target" / "debug" / "kgeval")
-    if not Path(binary).is_file():
-        pytest.skip(f"no kgeval binary at {binary} (cargo build -p kgeval-cli, or set KGEVAL_BIN)")
+    binary = kgeval_binary()
+    if binary is None:
+        pytest.skip("no kgeval binary (cargo build -p kgeval-cli, or set KGEVAL_BIN)")
 
     def run(*args, cwd=REPO):
         done = subprocess.run([binary, *map(str, args)], cwd=cwd, capture_output=True, text=True)

@@ -13,6 +13,7 @@ import pytest
 
 import kgeval
 import kgeval.kgc
+from conftest import kgeval_binary
 
 numpy = pytest.importorskip("numpy")
 
@@ -54,16 +55,8 @@ def test_arrays_equal_the_npy_files(mini, testdata, file, ties):
     same_but_input(kgeval.kgc.evaluate(matrix.astype(numpy.float16), ties=ties, **mini).kgeval, from_file.kgeval)
 
 
-def cli_binary():
-    root = os.path.join(os.path.dirname(__file__), "..", "..", "..")
-    for candidate in (os.environ.get("KGEVAL_BIN"), f"{root}/target/release/kgeval", f"{root}/target/debug/kgeval"):
-        if candidate and os.path.exists(candidate):
-            return candidate
-    return None
-
-
 def test_the_path_form_and_arrays_equal_the_cli(testdata, monkeypatch):
-    binary = cli_binary()
+    binary = kgeval_binary()
     if binary is None:
         pytest.skip("no kgeval binary (KGEVAL_BIN, target/release or target/debug)")
     monkeypatch.chdir(testdata.parent)
