@@ -19,6 +19,8 @@ pub use measure::{
 
 /// The order among equal scores, shared with the ranking core (`kgeval trec --tie-break`).
 pub use crate::ranking::TieBreak;
+/// How measures are valued over tied scores (`kgeval trec --ties`).
+pub use crate::ranking::Ties;
 
 /// One retrieved document of a run line: `qid Q0 docno rank score tag`.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -61,6 +63,9 @@ impl QuerySet {
 pub struct IrOptions {
     /// Order among equal scores.
     pub tie_break: TieBreak,
+    /// How measures are valued over tied scores: the tie-break's order (default) or a value
+    /// that does not depend on it.
+    pub ties: Ties,
     /// Evaluated topics.
     pub query_set: QuerySet,
     /// A document is relevant iff its judgment is ≥ this level (trec_eval `-l`, default 1).
@@ -76,6 +81,7 @@ impl Default for IrOptions {
     fn default() -> Self {
         IrOptions {
             tie_break: TieBreak::default(),
+            ties: Ties::default(),
             query_set: QuerySet::default(),
             relevance_level: 1,
             ndcg_uses_level: false,

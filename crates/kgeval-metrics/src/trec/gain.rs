@@ -75,7 +75,7 @@ impl Gains {
     }
 
     /// `get_gain`: the first row of `rel_level`, 0 when there is none.
-    fn gain(&self, rel_level: i64) -> f64 {
+    pub(super) fn gain(&self, rel_level: i64) -> f64 {
         self.rows.iter().find(|r| r.rel_level == rel_level).map_or(0.0, |r| r.gain)
     }
 
@@ -109,7 +109,7 @@ impl IdealGains<'_> {
     }
 }
 
-fn discount(i: usize) -> f64 {
+pub(super) fn discount(i: usize) -> f64 {
     ((i + 2) as f64).log2()
 }
 
@@ -319,7 +319,8 @@ pub(super) fn g(topic: &RankedRelevance, overrides: &[(i64, f64)]) -> f64 {
 /// trec_eval leaves the running min and max of that rescaling uninitialised (undefined
 /// behaviour); kgeval starts them at the first gain, which is what the code means and what
 /// trec_eval 10.0 prints for its own test files.
-pub(super) fn rbp(topic: &RankedRelevance, overrides: &[(i64, f64)], p: f64) -> f64 {
+/// `rbp`'s gains: trec_eval's, rescaled to [0, 1] when any lies outside.
+pub(super) fn rbp_gains(topic: &RankedRelevance, overrides: &[(i64, f64)]) -> Gains {
     let mut gains = Gains::new(topic, overrides);
     let first = gains.rows.first().map_or(0.0, |r| r.gain);
     let (min, max) = gains.rows.iter().fold((first, first), |(lo, hi), r| (lo.min(r.gain), hi.max(r.gain)));
@@ -328,6 +329,11 @@ pub(super) fn rbp(topic: &RankedRelevance, overrides: &[(i64, f64)], p: f64) -> 
             row.gain = (row.gain - min) / (max - min);
         }
     }
+    gains
+}
+
+pub(super) fn rbp(topic: &RankedRelevance, overrides: &[(i64, f64)], p: f64) -> f64 {
+    let gains = rbp_gains(topic, overrides);
     let mut sum = 0.0;
     let mut cur_p = 1.0;
     for &rel in &topic.ranked {

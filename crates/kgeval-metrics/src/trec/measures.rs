@@ -197,7 +197,7 @@ impl RankedRelevance {
     }
 
     /// The gain of relevance `value` for the ndcg family when the level applies.
-    fn leveled(&self, value: i64) -> i64 {
+    pub(super) fn leveled(&self, value: i64) -> i64 {
         if self.ndcg_uses_level && value < self.relevance_level {
             0
         } else {
@@ -205,18 +205,20 @@ impl RankedRelevance {
         }
     }
 
-    /// trec_eval `m_ndcg_cut.c` (and the exponential-gain extension): DCG and ideal DCG both cut
-    /// at `k`, only positive gains count.
-    fn ndcg_cut(&self, k: usize, gain: impl Fn(i64) -> f64) -> f64 {
-        let dcg: f64 = self
-            .ranked
-            .iter()
-            .take(k)
-            .enumerate()
-            .filter(|(_, &value)| value > 0)
-            .map(|(i, &value)| gain(self.leveled(value)) / ((i + 2) as f64).log2())
-            .filter(|g| *g > 0.0)
-            .fold(0.0, |sum, gain| sum + gain); // an empty `sum()` is -0.0
+    /// What a document of relevance `value` adds to `ndcg_cut`'s DCG before its discount:
+    /// only positive judgments with a positive gain count.
+    pub(super) fn cut_gain(&self, value: i64, gain: impl Fn(i64) -> f64) -> f64 {
+        if value > 0 {
+            let g = gain(self.leveled(value));
+            if g > 0.0 {
+                return g;
+            }
+        }
+        0.0
+    }
+
+    /// `ndcg_cut`'s ideal DCG at `k`: the judged documents by level, best first.
+    pub(super) fn ideal_cut(&self, k: usize, gain: impl Fn(i64) -> f64) -> f64 {
         let mut ideal = 0.0;
         let mut position = 0usize;
         'levels: for level in (1..self.level_counts.len()).rev() {
@@ -231,6 +233,22 @@ impl RankedRelevance {
                 position += 1;
             }
         }
+        ideal
+    }
+
+    /// trec_eval `m_ndcg_cut.c` (and the exponential-gain extension): DCG and ideal DCG both cut
+    /// at `k`, only positive gains count.
+    fn ndcg_cut(&self, k: usize, gain: impl Fn(i64) -> f64) -> f64 {
+        let dcg: f64 = self
+            .ranked
+            .iter()
+            .take(k)
+            .enumerate()
+            .map(|(i, &value)| (i, self.cut_gain(value, &gain)))
+            .filter(|(_, g)| *g > 0.0)
+            .map(|(i, g)| g / ((i + 2) as f64).log2())
+            .fold(0.0, |sum, gain| sum + gain); // an empty `sum()` is -0.0
+        let ideal = self.ideal_cut(k, gain);
         if ideal > 0.0 {
             dcg / ideal
         } else {

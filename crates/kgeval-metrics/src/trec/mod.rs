@@ -25,6 +25,7 @@
 mod extra;
 mod gain;
 mod measures;
+mod ties;
 
 use kgeval_model::trec::{
     Aggregation, IrOptions, MeasureFamily, MeasureSet, Qrels, QuerySet, RunDoc, RunEvaluation, RunSource,
@@ -34,6 +35,7 @@ use kgeval_model::{ScoreTable, SystemId};
 use rayon::prelude::*;
 
 pub use measures::{RankedRelevance, NOT_JUDGED, NOT_POOLED};
+pub use ties::{TieValue, TiedRanking};
 
 use crate::ranking::{has_equal_scores, positions_of, rank_order};
 

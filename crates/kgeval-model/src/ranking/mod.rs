@@ -3,10 +3,12 @@
 //! rows. The rank family's own inputs and results live in [`crate::rank`].
 
 mod dense;
+mod ties;
 
 use std::fmt;
 
 pub use dense::{ScoreDtype, ScoreRow};
+pub use ties::Ties;
 
 /// How a full order of a scored list breaks ties: the list is sorted by score descending, and
 /// candidates with equal scores by this rule. The default is trec_eval's.

@@ -1,0 +1,156 @@
+//! Measures over tied scores that do not depend on document names (`kgeval trec --ties`):
+//! the exact expectation over every order of each tie group, and the best and worst orders.
+//!
+//! A ranking is cut into tie groups (equal scores, as the ranking core compares them). Every
+//! group is ordered uniformly at random, independently (McSherry & Najork, ECIR 2008):
+//! - [`expected`](TiedRanking::values) uses a closed form where one exists (linear measures
+//!   through each position's expected label, AP through pairs within a group, reciprocal rank
+//!   and success through the first relevant offset, bpref and binG through the counts before
+//!   each relevant document);
+//! - the measures with a maximum or a logarithm of a sum inside (`iprec_at_recall`,
+//!   `11pt_avg`, `yaap`, `infAP`, `G`, `ndcg_rel`, `Rndcg`) are averaged over every
+//!   arrangement of the groups when they are few, else estimated from seeded random orders,
+//!   with the standard error beside the value;
+//! - optimistic and pessimistic order each group best first or worst first for the measure.
+//!
+//! ```
+//! use kgeval_metrics::trec::{RankedRelevance, TiedRanking};
+//! use kgeval_model::trec::{MeasureRequest, MeasureSet, Ties};
+//!
+//! // Three documents at one score, one of them relevant: the relevant one is first, second
+//! // or third with probability 1/3 each.
+//! let relevance = RankedRelevance { ranked: vec![0, 0, 1], level_counts: vec![2, 1], relevance_level: 1, ndcg_uses_level: false };
+//! let ranking = TiedRanking::new(relevance, &[(0, 3)], Vec::new());
+//! let measures = MeasureSet::from_requests(&[MeasureRequest::parse("recip_rank").unwrap()]);
+//! let expected = ranking.values(measures.measures(), Ties::Expected);
+//! assert!((expected[0].value - (1.0 + 1.0 / 2.0 + 1.0 / 3.0) / 3.0).abs() < 1e-15);
+//! let range = ranking.values(measures.measures(), Ties::Range);
+//! assert_eq!(range[0].range, Some((1.0 / 3.0, 1.0)));
+//! ```
+
+mod expected;
+mod orders;
+#[cfg(test)]
+use orders::SplitMix64 as SplitMix64ForTests;
+#[cfg(test)]
+mod tests;
+
+use kgeval_model::trec::{Measure, Ties};
+
+use super::measures::RankedRelevance;
+
+/// A run of documents sharing one score whose labels are not all equal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct TieGroup {
+    /// Its first position (0-based).
+    pub(crate) start: usize,
+    /// Its positions within the depth.
+    pub(crate) len: usize,
+    /// Its documents ranked past the `-M` depth (only the group the depth cuts has any).
+    pub(crate) beyond: usize,
+}
+
+impl TieGroup {
+    /// Every document of the group, within the depth or not.
+    pub(crate) fn size(&self) -> usize {
+        self.len + self.beyond
+    }
+}
+
+/// A topic ready for the tie policies: its ranking in the tie-break's order with the groups
+/// of equal scores.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct TiedRanking {
+    /// The ranking in the tie-break's order (what [`Ties::Trec`] scores).
+    pub relevance: RankedRelevance,
+    groups: Vec<TieGroup>,
+    beyond: Vec<i64>,
+}
+
+/// A measure's value under a tie policy.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TieValue {
+    /// The value (expected, optimistic or pessimistic).
+    pub value: f64,
+    /// The standard error when the value is a Monte Carlo estimate, `None` when exact.
+    pub std_error: Option<f64>,
+    /// The least and greatest of the pessimistic and optimistic values ([`Ties::Range`]).
+    pub range: Option<(f64, f64)>,
+}
+
+impl TiedRanking {
+    /// A ranking with its runs of equal scores: `(start, len)` positions within the depth of
+    /// each run of two or more documents, and `beyond`, the labels of the run the `-M` depth
+    /// cuts that fall past it (empty without a depth). Runs whose labels are all equal change
+    /// nothing and are dropped.
+    #[must_use]
+    pub fn new(relevance: RankedRelevance, runs: &[(usize, usize)], beyond: Vec<i64>) -> Self {
+        let depth = relevance.ranked.len();
+        let mut groups = Vec::new();
+        for &(start, len) in runs {
+            let len = len.min(depth.saturating_sub(start));
+            let cut = start + len == depth && !beyond.is_empty();
+            let beyond_here = if cut { beyond.len() } else { 0 };
+            if len == 0 || len + beyond_here < 2 {
+                continue;
+            }
+            let first = relevance.ranked[start];
+            let inside = &relevance.ranked[start..start + len];
+            let outside = if cut { beyond.as_slice() } else { &[] };
+            if inside.iter().chain(outside).any(|&l| l != first) {
+                groups.push(TieGroup { start, len, beyond: beyond_here });
+            }
+        }
+        let beyond = if groups.last().is_some_and(|g| g.beyond > 0) { beyond } else { Vec::new() };
+        TiedRanking { relevance, groups, beyond }
+    }
+
+    /// Whether some order of a tie group changes the ranking's labels.
+    #[must_use]
+    pub fn has_mixed_groups(&self) -> bool {
+        !self.groups.is_empty()
+    }
+
+    /// The labels of group `g`: those within the depth, then those past it.
+    pub(crate) fn labels(&self, g: &TieGroup) -> impl Iterator<Item = i64> + '_ {
+        let outside: &[i64] = if g.beyond > 0 { &self.beyond } else { &[] };
+        self.relevance.ranked[g.start..g.start + g.len].iter().chain(outside).copied()
+    }
+
+    /// The value of each of `measures` under `ties` ([`Ties::Trec`]: the tie-break's order).
+    #[must_use]
+    pub fn values(&self, measures: &[Measure], ties: Ties) -> Vec<TieValue> {
+        let exact = |value| TieValue { value, std_error: None, range: None };
+        if ties == Ties::Trec || self.groups.is_empty() {
+            let mut values: Vec<TieValue> = measures.iter().map(|m| exact(self.relevance.value(m))).collect();
+            if ties == Ties::Range {
+                values.iter_mut().for_each(|v| v.range = Some((v.value, v.value)));
+            }
+            return values;
+        }
+        match ties {
+            Ties::Optimistic | Ties::Pessimistic => {
+                measures.iter().map(|m| exact(self.extreme(m, ties == Ties::Optimistic))).collect()
+            }
+            Ties::Trec | Ties::Expected | Ties::Range => {
+                let mut values: Vec<Option<TieValue>> =
+                    measures.iter().map(|m| self.closed_form(m).map(exact)).collect();
+                let rest: Vec<usize> = (0..measures.len()).filter(|&i| values[i].is_none()).collect();
+                if !rest.is_empty() {
+                    let chosen: Vec<&Measure> = rest.iter().map(|&i| &measures[i]).collect();
+                    for (&i, (value, std_error)) in rest.iter().zip(self.over_orders(&chosen)) {
+                        values[i] = Some(TieValue { value, std_error, range: None });
+                    }
+                }
+                let mut values: Vec<TieValue> = values.into_iter().map(|v| v.unwrap_or(exact(0.0))).collect();
+                if ties == Ties::Range {
+                    for (value, measure) in values.iter_mut().zip(measures) {
+                        let (worst, best) = (self.extreme(measure, false), self.extreme(measure, true));
+                        value.range = Some((worst.min(best), worst.max(best)));
+                    }
+                }
+                values
+            }
+        }
+    }
+}
