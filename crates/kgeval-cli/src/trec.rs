@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use clap::{Args, ValueEnum};
 use kgeval::trec::{TrecTask, TOPICS_EVALUATED};
 use kgeval::{Input, RenderOptions, SystemInput, TrecTextLines};
-use kgeval_model::trec::TieBreak;
+use kgeval_model::trec::{TieBreak, Ties};
 
 use crate::output::{print_warnings, render_and_check, FormatArg, OutputArgs};
 use crate::progress::TerminalProgress;
@@ -64,6 +64,11 @@ pub(crate) struct TrecArgs {
     /// Order of equal scores (default docno-desc, trec_eval's).
     #[arg(long, value_enum)]
     tie_break: Option<TieBreakArg>,
+    /// How measures are valued over tied scores: trec (the --tie-break order, trec_eval's
+    /// bytes; default), expected (the exact mean over every order of each tie group),
+    /// optimistic, pessimistic, or range (expected, with [pessimistic, optimistic] beside it).
+    #[arg(long, value_enum)]
+    ties: Option<TiesArg>,
     /// Output format (text: trec_eval's; json/csv/tsv: full precision with per-topic rows;
     /// markdown: a summary table), -o FILE, --precision (Markdown), --per-item, --fail-under.
     #[command(flatten)]
@@ -80,6 +85,20 @@ enum TieBreakArg {
     Rank,
     /// Input order (a stable sort; ranx's sort is unstable and matches none of these).
     Input,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum TiesArg {
+    /// The --tie-break order (trec_eval's output, byte for byte).
+    Trec,
+    /// The exact expected value over uniformly random orders of each tie group.
+    Expected,
+    /// Relevant documents first in every tie group.
+    Optimistic,
+    /// Relevant documents last in every tie group.
+    Pessimistic,
+    /// Expected, with the pessimistic and optimistic values beside it.
+    Range,
 }
 
 pub(crate) fn run(args: &TrecArgs) -> anyhow::Result<Outcome> {
@@ -101,6 +120,15 @@ pub(crate) fn run(args: &TrecArgs) -> anyhow::Result<Outcome> {
             TieBreakArg::DocnoAsc => TieBreak::DocnoAscending,
             TieBreakArg::Rank => TieBreak::Rank,
             TieBreakArg::Input => TieBreak::Input,
+        };
+    }
+    if let Some(ties) = args.ties {
+        task.ties = match ties {
+            TiesArg::Trec => Ties::Trec,
+            TiesArg::Expected => Ties::Expected,
+            TiesArg::Optimistic => Ties::Optimistic,
+            TiesArg::Pessimistic => Ties::Pessimistic,
+            TiesArg::Range => Ties::Range,
         };
     }
     crate::output::refuse_input_as_output(&task.input_paths(), &[("-o", args.out.output.as_deref())])?;

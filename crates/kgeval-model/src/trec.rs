@@ -188,6 +188,12 @@ pub struct TopicScores {
     pub missing_from_run: bool,
     /// One value per measure.
     pub values: Vec<f64>,
+    /// Per measure, the [pessimistic, optimistic] interval a tie order can produce (`--ties
+    /// range`); empty otherwise.
+    pub ranges: Vec<(f64, f64)>,
+    /// Per measure, the standard error of a value estimated from random orders of the tie
+    /// groups (`None`: exact); empty when every value is exact.
+    pub std_errors: Vec<Option<f64>>,
 }
 
 /// The evaluation of one run against qrels.
@@ -214,6 +220,12 @@ pub struct RunEvaluation {
     pub run_topics_missing_from_qrels: Vec<String>,
     /// Topics with at least two retrieved documents sharing a score (within the `-M` depth).
     pub topics_with_tied_scores: usize,
+    /// The summary of each measure's pessimistic and optimistic values (`--ties range`);
+    /// empty otherwise.
+    pub summary_ranges: Vec<(f64, f64)>,
+    /// The standard error of each summary value that averages an estimate (`None`: exact);
+    /// empty when every value is exact.
+    pub summary_std_errors: Vec<Option<f64>>,
 }
 
 /// The evaluation of one or more runs against one qrels.

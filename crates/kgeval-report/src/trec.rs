@@ -67,53 +67,95 @@ pub fn trec_eval_text(run: &RunEvaluation, evaluation: &IrEvaluation, lines: Tre
     if lines.per_topic {
         for (index, topic) in run.topics.iter().enumerate() {
             let relstring = run.relstrings.get(index).map_or("", String::as_str);
-            for (measure, &value) in measures.iter().zip(&topic.values) {
+            for (i, (measure, &value)) in measures.iter().zip(&topic.values).enumerate() {
                 if measure.family.per_topic() {
-                    trec_line(&mut out, measure, &topic.qid, value, relstring);
+                    let beside = Beside {
+                        range: topic.ranges.get(i).copied(),
+                        std_error: topic.std_errors.get(i).copied().flatten(),
+                    };
+                    trec_line(&mut out, measure, &topic.qid, value, relstring, beside);
                 }
             }
         }
     }
     if lines.summary {
-        for (measure, &value) in measures.iter().zip(&run.summary) {
+        for (i, (measure, &value)) in measures.iter().zip(&run.summary).enumerate() {
             if measure.family.has_summary() {
-                trec_line(&mut out, measure, "all", value, &run.run_id);
+                let beside = Beside {
+                    range: run.summary_ranges.get(i).copied(),
+                    std_error: run.summary_std_errors.get(i).copied().flatten(),
+                };
+                trec_line(&mut out, measure, "all", value, &run.run_id, beside);
             }
         }
     }
     out
 }
 
+/// What a line prints after its value under a tie policy: the standard error of an estimate
+/// and the [pessimistic, optimistic] interval.
+#[derive(Debug, Clone, Copy, Default)]
+struct Beside {
+    range: Option<(f64, f64)>,
+    std_error: Option<f64>,
+}
+
 /// One line: `text` is the run id (`runid`) or the relevance string (`relstring`, quoted).
-fn trec_line(out: &mut String, measure: &Measure, qid: &str, value: f64, text: &str) {
+/// Under a tie policy an estimate adds `\t±SE estimate` and `--ties range` adds
+/// `\t[LOW, HIGH]`; the first three columns stay trec_eval's.
+fn trec_line(out: &mut String, measure: &Measure, qid: &str, value: f64, text: &str, beside: Beside) {
     let name = &measure.name;
     // Writing to a String cannot fail.
     let _ = if measure.family == MeasureFamily::Runid {
-        writeln!(out, "{name:<22}\t{qid}\t{text}")
+        write!(out, "{name:<22}\t{qid}\t{text}")
     } else if measure.family == MeasureFamily::Relstring {
-        writeln!(out, "{name:<22}\t{qid}\t'{text}'")
-    } else if measure.family.is_count() {
-        writeln!(out, "{name:<22}\t{qid}\t{}", value.round() as i64)
+        write!(out, "{name:<22}\t{qid}\t'{text}'")
+    } else if measure.family.is_count() && value.fract() == 0.0 {
+        write!(out, "{name:<22}\t{qid}\t{}", value.round() as i64)
     } else {
-        writeln!(out, "{name:<22}\t{qid}\t{value:6.4}")
+        write!(out, "{name:<22}\t{qid}\t{value:6.4}")
     };
+    let counted = measure.family.is_count();
+    let number = |v: f64| if counted && v.fract() == 0.0 { format!("{}", v as i64) } else { format!("{v:.4}") };
+    if let Some(se) = beside.std_error {
+        let _ = if se > 0.0 && se < 0.000_05 {
+            write!(out, "\t±{se:.1e} estimate")
+        } else {
+            write!(out, "\t±{se:.4} estimate")
+        };
+    }
+    if let Some((low, high)) =
+        beside.range.filter(|_| !matches!(measure.family, MeasureFamily::Runid | MeasureFamily::Relstring))
+    {
+        let _ = write!(out, "\t[{}, {}]", number(low), number(high));
+    }
+    out.push('\n');
 }
 
-/// The JSON contract: `{"kgeval_version", "qrels", "conventions": {"tie_break", "query_set",
-/// "relevance_level", "ndcg_uses_relevance_level", "max_docs", "reference"}, "measures":
-/// [NAME…], "runs": [{"run", "runid", "topics_evaluated", "qrels_topics_missing_from_run",
-/// "run_topics_missing_from_qrels", "topics_with_tied_scores", "summary": {NAME: value},
-/// "topics": {QID: {NAME: value}}}], "per_item"?}`. `runid` is not repeated in `summary`.
+/// The JSON contract: `{"kgeval_version", "qrels", "conventions": {"tie_break", "ties",
+/// "query_set", "relevance_level", "ndcg_uses_relevance_level", "max_docs", "reference"},
+/// "measures": [NAME…], "runs": [{"run", "runid", "topics_evaluated",
+/// "qrels_topics_missing_from_run", "run_topics_missing_from_qrels", "topics_with_tied_scores",
+/// "summary": {NAME: value}, "topics": {QID: {NAME: value}}, "ranges"?: {"summary": {NAME:
+/// [low, high]}, "topics": {QID: {NAME: [low, high]}}}, "std_errors"?: {"summary": {NAME: se},
+/// "topics": {QID: {NAME: se}}}}], "per_item"?}`. `runid` is not repeated in `summary`;
+/// `ranges` comes with `--ties range`, `std_errors` (estimated values only) when a value was
+/// estimated from random orders of the tie groups.
 #[must_use]
 pub fn ir_json(evaluation: &IrEvaluation, options: &RenderOptions, table: &ScoreTable) -> Value {
     let o = &evaluation.options;
     let conventions = json!({
         "tie_break": o.tie_break.name(),
+        "ties": o.ties.name(),
         "query_set": o.query_set.name(),
         "relevance_level": o.relevance_level,
         "ndcg_uses_relevance_level": o.ndcg_uses_level,
         "max_docs": o.max_docs,
-        "reference": "trec_eval 10.0 definitions; score descending, ties by the tie_break",
+        "reference": if o.ties.follows_tie_break() {
+            "trec_eval 10.0 definitions; score descending, ties by the tie_break"
+        } else {
+            "trec_eval 10.0 definitions; score descending; each group of tied scores valued by `ties` (expected: the exact mean over uniformly random orders of every group, McSherry & Najork 2008), never by document names"
+        },
     });
     let measures = evaluation.measures.measures();
     let names: Vec<&str> =
@@ -132,7 +174,7 @@ pub fn ir_json(evaluation: &IrEvaluation, options: &RenderOptions, table: &Score
                     (t.qid.clone(), values_json(measures, &t.values, Some(relstring)))
                 })
                 .collect();
-            json!({
+            let mut value = json!({
                 "run": run_name(run),
                 "source": run.source,
                 "runid": run.run_id,
@@ -142,7 +184,9 @@ pub fn ir_json(evaluation: &IrEvaluation, options: &RenderOptions, table: &Score
                 "topics_with_tied_scores": run.topics_with_tied_scores,
                 "summary": summary,
                 "topics": topics,
-            })
+            });
+            tie_fields(&mut value, run, measures);
+            value
         })
         .collect();
     let mut root = json!({
@@ -236,6 +280,34 @@ fn run_name(run: &RunEvaluation) -> &str {
     }
 }
 
+/// Adds `ranges` and `std_errors` to a run's JSON when the tie policy produced them.
+fn tie_fields(value: &mut Value, run: &RunEvaluation, measures: &[Measure]) {
+    let named = |values: Vec<(usize, Value)>| -> Map<String, Value> {
+        values.into_iter().map(|(i, v)| (measures[i].name.clone(), v)).collect()
+    };
+    let has_value = |i: usize| !matches!(measures[i].family, MeasureFamily::Runid | MeasureFamily::Relstring);
+    let range = |ranges: &[(f64, f64)]| {
+        named(ranges.iter().enumerate().filter(|(i, _)| has_value(*i)).map(|(i, r)| (i, json!([r.0, r.1]))).collect())
+    };
+    let errors = |errors: &[Option<f64>]| {
+        named(errors.iter().enumerate().filter_map(|(i, se)| se.map(|se| (i, json!(se)))).collect())
+    };
+    if !run.summary_ranges.is_empty() {
+        let topics: Map<String, Value> =
+            run.topics.iter().map(|t| (t.qid.clone(), Value::Object(range(&t.ranges)))).collect();
+        value["ranges"] = json!({"summary": range(&run.summary_ranges), "topics": topics});
+    }
+    if !run.summary_std_errors.is_empty() {
+        let topics: Map<String, Value> = run
+            .topics
+            .iter()
+            .filter(|t| t.std_errors.iter().any(Option::is_some))
+            .map(|t| (t.qid.clone(), Value::Object(errors(&t.std_errors))))
+            .collect();
+        value["std_errors"] = json!({"summary": errors(&run.summary_std_errors), "topics": topics});
+    }
+}
+
 /// A measures × runs table of the summaries, with a header row of run names and a footer
 /// stating the conventions.
 fn markdown(evaluation: &IrEvaluation, options: &RenderOptions) -> String {
@@ -263,7 +335,11 @@ fn markdown(evaluation: &IrEvaluation, options: &RenderOptions) -> String {
         out,
         "\nQrels {}; ties by {}; topics: {}; relevant iff rel ≥ {}.",
         crate::markdown_code(&evaluation.qrels_source),
-        o.tie_break,
+        if o.ties.follows_tie_break() {
+            o.tie_break.to_string()
+        } else {
+            format!("`--ties {}` (never by document names)", o.ties)
+        },
         o.query_set.name(),
         o.relevance_level
     );
@@ -288,6 +364,8 @@ mod tests {
             qid: qid.into(),
             missing_from_run: false,
             values: vec![0.0, 1.0, 10.0, ap, ap],
+            ranges: Vec::new(),
+            std_errors: Vec::new(),
         };
         IrEvaluation {
             qrels_source: "qrels".into(),
@@ -303,6 +381,8 @@ mod tests {
                 qrels_topics_missing_from_run: vec![],
                 run_topics_missing_from_qrels: vec![],
                 topics_with_tied_scores: 0,
+                summary_ranges: Vec::new(),
+                summary_std_errors: Vec::new(),
             }],
         }
     }

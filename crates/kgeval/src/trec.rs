@@ -10,7 +10,7 @@ use kgeval_metrics::trec::{evaluate_run, record_run_into_table};
 use kgeval_model::metric_names::metric_info;
 use kgeval_model::trec::{
     IrEvaluation, IrOptions, MeasureFamily, MeasureRequest, MeasureSet, Qrels, QuerySet, Run, RunEvaluation, RunSource,
-    TieBreak,
+    TieBreak, Ties,
 };
 use kgeval_model::{Diagnostic, Location, ScoreTable};
 use serde::Deserialize;
@@ -73,6 +73,10 @@ pub struct TrecTask {
     /// Order of equal scores (default trec_eval's: docno descending).
     #[serde(default, deserialize_with = "tie_break")]
     pub tie_break: TieBreak,
+    /// How measures are valued over tied scores: `trec` (the tie-break's order, default),
+    /// `expected`, `optimistic`, `pessimistic` or `range` (expected, with the interval).
+    #[serde(default, deserialize_with = "ties")]
+    pub ties: Ties,
 }
 
 fn official() -> Vec<String> {
@@ -85,6 +89,10 @@ const fn one() -> i64 {
 
 fn tie_break<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<TieBreak, D::Error> {
     by_name(deserializer, TieBreak::from_name, "docno-desc, docno-asc, rank or input")
+}
+
+fn ties<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Ties, D::Error> {
+    by_name(deserializer, Ties::from_name, "trec, expected, optimistic, pessimistic or range")
 }
 
 impl TrecTask {
@@ -101,6 +109,7 @@ impl TrecTask {
             ndcg_level: false,
             max_docs: None,
             tie_break: TieBreak::default(),
+            ties: Ties::default(),
         }
     }
 
@@ -136,6 +145,7 @@ impl TrecTask {
     pub fn options(&self) -> IrOptions {
         IrOptions {
             tie_break: self.tie_break,
+            ties: self.ties,
             query_set: if self.complete { QuerySet::Complete } else { QuerySet::Intersection },
             relevance_level: self.level,
             ndcg_uses_level: self.ndcg_level,

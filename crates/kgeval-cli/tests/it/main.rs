@@ -45,6 +45,7 @@ mod readme_compare;
 mod repeats;
 mod shell;
 mod silent;
+mod ties;
 mod trec;
 mod trec_conformance;
 

@@ -39,6 +39,8 @@ pub(crate) fn evaluate_ir(
                 qid: q.id.clone(),
                 missing_from_run: false,
                 values: topic_values(&derived_topic(records, depth), measures),
+                ranges: Vec::new(),
+                std_errors: Vec::new(),
             })
             .collect();
         let summary = names.into_iter().zip(summarize_topics(&topics, measures)).collect();

@@ -28,7 +28,7 @@ mod measures;
 mod ties;
 
 use kgeval_model::trec::{
-    Aggregation, IrOptions, MeasureFamily, MeasureSet, Qrels, QuerySet, RunDoc, RunEvaluation, RunSource,
+    Aggregation, IrOptions, MeasureFamily, MeasureSet, Qrels, QuerySet, RunDoc, RunEvaluation, RunSource, Ties,
     TopicJudgments, TopicScores,
 };
 use kgeval_model::{ScoreTable, SystemId};
@@ -55,11 +55,6 @@ pub fn rank_topic(
     docs: &[RunDoc<'_>],
     options: &IrOptions,
 ) -> (RankedRelevance, bool) {
-    let ranked_value = |value: Option<i64>| match value {
-        None => measures::NOT_POOLED,
-        Some(value) if value < 0 => measures::NOT_JUDGED,
-        Some(value) => value,
-    };
     // The judged documents of the run; when they are few and the whole list is scored, their
     // positions are counted (`positions_of`) instead of sorting every document.
     let judged: Vec<(u32, i64)> = judgments
@@ -85,6 +80,20 @@ pub fn rank_topic(
             order.iter().map(|&(_, i)| ranked_value(judgments.and_then(|j| j.get(docs[i as usize].docno)))).collect();
         (ranked, tied)
     };
+    (ranked_relevance(judgments, ranked, options), tied)
+}
+
+/// The relevance value of a retrieved document as the measures read it.
+fn ranked_value(value: Option<i64>) -> i64 {
+    match value {
+        None => measures::NOT_POOLED,
+        Some(value) if value < 0 => measures::NOT_JUDGED,
+        Some(value) => value,
+    }
+}
+
+/// `ranked` with the judgment counts of the topic.
+fn ranked_relevance(judgments: Option<&TopicJudgments>, ranked: Vec<i64>, options: &IrOptions) -> RankedRelevance {
     let mut level_counts = Vec::new();
     for value in judgments.into_iter().flat_map(TopicJudgments::relevances).filter(|&v| v >= 0) {
         let level = usize::try_from(value).unwrap_or(usize::MAX);
@@ -93,13 +102,43 @@ pub fn rank_topic(
         }
         level_counts[level] += 1;
     }
-    let topic = RankedRelevance {
+    RankedRelevance {
         ranked,
         level_counts,
         relevance_level: options.relevance_level,
         ndcg_uses_level: options.ndcg_uses_level,
-    };
-    (topic, tied)
+    }
+}
+
+/// Ranks `docs` as [`rank_topic`] does and keeps the runs of equal scores (with the labels of
+/// the run the `-M` depth cuts that fall past it): the input of the tie policies. Returns it
+/// with whether two documents within the depth share a score.
+#[must_use]
+pub fn rank_topic_with_ties(
+    judgments: Option<&TopicJudgments>,
+    docs: &[RunDoc<'_>],
+    options: &IrOptions,
+) -> (TiedRanking, bool) {
+    let mut order = Vec::new();
+    rank_order(docs, options.tie_break, &mut order);
+    let label = |i: u32| ranked_value(judgments.and_then(|j| j.get(docs[i as usize].docno)));
+    let depth = options.max_docs.map_or(order.len(), |m| m.min(order.len()));
+    let ranked: Vec<i64> = order[..depth].iter().map(|&(_, i)| label(i)).collect();
+    let (mut runs, mut beyond) = (Vec::new(), Vec::new());
+    let mut start = 0;
+    while start < depth {
+        let key = order[start].0;
+        let end = start + order[start..].iter().take_while(|o| o.0 == key).count();
+        if end - start > 1 {
+            runs.push((start, end.min(depth) - start));
+            if end > depth {
+                beyond.extend(order[depth..end].iter().map(|&(_, i)| label(i)));
+            }
+        }
+        start = end;
+    }
+    let tied = order[..depth].windows(2).any(|w| w[0].0 == w[1].0);
+    (TiedRanking::new(ranked_relevance(judgments, ranked, options), &runs, beyond), tied)
 }
 
 /// The per-topic values of every measure in `measures`, in order.
@@ -141,12 +180,32 @@ pub fn evaluate_topic(
     measures: &MeasureSet,
     options: &IrOptions,
 ) -> TopicOutcome {
-    let (topic, tied) = rank_topic(qrels.topic(qid), docs.unwrap_or_default(), options);
-    let mut values = topic_values(&topic, measures);
+    let judgments = qrels.topic(qid);
+    let docs_or_none = docs.unwrap_or_default();
+    let (topic, tied, ranges, std_errors, mut values);
+    if options.ties.follows_tie_break() {
+        (topic, tied) = rank_topic(judgments, docs_or_none, options);
+        values = topic_values(&topic, measures);
+        (ranges, std_errors) = (Vec::new(), Vec::new());
+    } else {
+        let ranking;
+        (ranking, tied) = rank_topic_with_ties(judgments, docs_or_none, options);
+        let tie_values = ranking.values(measures.measures(), options.ties);
+        values = tie_values.iter().map(|v| v.value).collect();
+        ranges =
+            if options.ties == Ties::Range { tie_values.iter().filter_map(|v| v.range).collect() } else { Vec::new() };
+        std_errors = if tie_values.iter().any(|v| v.std_error.is_some()) {
+            tie_values.iter().map(|v| v.std_error).collect()
+        } else {
+            Vec::new()
+        };
+        topic = ranking.relevance;
+    }
     let mut relstring = String::new();
     if let Some(len) = relstring_len(measures) {
         topic.relstring(len, &mut relstring);
     }
+    let mut ranges = ranges;
     if docs.is_none() {
         // trec_eval scores a missing topic (-c) on one unpooled document, then zeroes
         // what that document would change: only utility differs from an empty ranking.
@@ -155,8 +214,13 @@ pub fn evaluate_topic(
                 *value = 0.0;
             }
         }
+        for (range, measure) in ranges.iter_mut().zip(measures.measures()) {
+            if measure.family == MeasureFamily::Utility {
+                *range = (0.0, 0.0);
+            }
+        }
     }
-    let scores = TopicScores { qid: qid.to_owned(), missing_from_run: docs.is_none(), values };
+    let scores = TopicScores { qid: qid.to_owned(), missing_from_run: docs.is_none(), values, ranges, std_errors };
     TopicOutcome { scores, relstring, tied }
 }
 
@@ -226,13 +290,23 @@ pub fn assemble_run(
     let relstrings = if relstring_len(measures).is_some() { relstrings } else { Vec::new() };
     qrels_topics_missing_from_run.sort_unstable();
     let mut summary = summarize_topics(&topics, measures);
+    let mut summary_ranges = Vec::new();
+    if options.ties == Ties::Range {
+        let low = summarize_by(&topics, measures, |t, i| t.ranges.get(i).map_or(t.values[i], |r| r.0));
+        let high = summarize_by(&topics, measures, |t, i| t.ranges.get(i).map_or(t.values[i], |r| r.1));
+        summary_ranges = low.into_iter().zip(high).collect();
+    }
     if options.query_set == QuerySet::Complete {
         // m_num_rel.c: under -c the num_rel summary counts every qrels line with rel > 0,
         // whatever -l says.
         if let Some(i) = measures.measures().iter().position(|m| m.family == MeasureFamily::NumRel) {
             summary[i] = qrels.topics().map(|(_, t)| t.relevances().filter(|&r| r > 0).count()).sum::<usize>() as f64;
+            if let Some(range) = summary_ranges.get_mut(i) {
+                *range = (summary[i], summary[i]);
+            }
         }
     }
+    let summary_std_errors = summary_std_errors(&topics, measures, &summary);
     RunEvaluation {
         run_id: run_id.to_owned(),
         name: String::new(),
@@ -243,6 +317,8 @@ pub fn assemble_run(
         qrels_topics_missing_from_run,
         run_topics_missing_from_qrels,
         topics_with_tied_scores,
+        summary_ranges,
+        summary_std_errors,
     }
 }
 
@@ -251,13 +327,18 @@ pub fn assemble_run(
 /// topic every value is 0.
 #[must_use]
 pub fn summarize_topics(topics: &[TopicScores], measures: &MeasureSet) -> Vec<f64> {
+    summarize_by(topics, measures, |t, i| t.values[i])
+}
+
+/// [`summarize_topics`] over `value(topic, measure index)`.
+fn summarize_by(topics: &[TopicScores], measures: &MeasureSet, value: impl Fn(&TopicScores, usize) -> f64) -> Vec<f64> {
     let n = topics.len() as f64;
     measures
         .measures()
         .iter()
         .enumerate()
         .map(|(i, measure)| {
-            let values = topics.iter().map(|t| t.values[i]);
+            let values = topics.iter().map(|t| value(t, i));
             match measure.family.aggregation() {
                 Aggregation::Text => 0.0,
                 Aggregation::Count => n,
@@ -266,6 +347,37 @@ pub fn summarize_topics(topics: &[TopicScores], measures: &MeasureSet) -> Vec<f6
                 Aggregation::Mean => values.sum::<f64>() / n,
                 Aggregation::GeometricMean if topics.is_empty() => 0.0,
                 Aggregation::GeometricMean => (values.map(|v| v.max(MIN_GEO_MEAN).ln()).sum::<f64>() / n).exp(),
+            }
+        })
+        .collect()
+}
+
+/// The standard error of each summary value that averages estimated topic values (`None`
+/// where every topic value is exact; empty when all are): √Σse² for sums, √Σse² / n for
+/// means, and for geometric means the delta method, gm · √Σ(se / max(v, floor))² / n.
+fn summary_std_errors(topics: &[TopicScores], measures: &MeasureSet, summary: &[f64]) -> Vec<Option<f64>> {
+    if topics.iter().all(|t| t.std_errors.is_empty()) {
+        return Vec::new();
+    }
+    let n = topics.len() as f64;
+    measures
+        .measures()
+        .iter()
+        .enumerate()
+        .map(|(i, measure)| {
+            let errors: Vec<(f64, f64)> = topics
+                .iter()
+                .filter_map(|t| t.std_errors.get(i).copied().flatten().map(|se| (se, t.values[i])))
+                .collect();
+            if errors.is_empty() {
+                return None;
+            }
+            let squares = |f: &dyn Fn(f64, f64) -> f64| errors.iter().map(|&(se, v)| f(se, v).powi(2)).sum::<f64>();
+            match measure.family.aggregation() {
+                Aggregation::Text | Aggregation::Count => None,
+                Aggregation::Sum => Some(squares(&|se, _| se).sqrt()),
+                Aggregation::Mean => Some(squares(&|se, _| se).sqrt() / n),
+                Aggregation::GeometricMean => Some(summary[i] * squares(&|se, v| se / v.max(MIN_GEO_MEAN)).sqrt() / n),
             }
         })
         .collect()
@@ -367,7 +479,13 @@ mod tests {
     fn geometric_mean_floors_zero() {
         let topics: Vec<TopicScores> = [0.0, 0.25]
             .iter()
-            .map(|&v| TopicScores { qid: String::new(), missing_from_run: false, values: vec![v] })
+            .map(|&v| TopicScores {
+                qid: String::new(),
+                missing_from_run: false,
+                values: vec![v],
+                ranges: Vec::new(),
+                std_errors: Vec::new(),
+            })
             .collect();
         let summary = summarize_topics(&topics, &set(&["gm_map"]));
         assert!((summary[0] - (MIN_GEO_MEAN * 0.25).sqrt()).abs() < 1e-15);

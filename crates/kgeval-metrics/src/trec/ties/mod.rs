@@ -35,9 +35,15 @@ use orders::SplitMix64 as SplitMix64ForTests;
 #[cfg(test)]
 mod tests;
 
-use kgeval_model::trec::{Measure, Ties};
+use kgeval_model::trec::{Measure, MeasureFamily, Ties};
 
 use super::measures::RankedRelevance;
+
+/// Whether `measure` reads only whether each ranked document is relevant (not its grade,
+/// nor whether it was judged).
+fn reads_only_relevance(measure: &Measure) -> bool {
+    matches!(measure.family, MeasureFamily::IprecAtRecall | MeasureFamily::ElevenPtAvg | MeasureFamily::Yaap)
+}
 
 /// A run of documents sharing one score whose labels are not all equal.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -117,6 +123,18 @@ impl TiedRanking {
         self.relevance.ranked[g.start..g.start + g.len].iter().chain(outside).copied()
     }
 
+    /// The same ranking with every label reduced to relevant or not (the groups that then
+    /// hold one kind only drop out): fewer arrangements for the measures that read nothing
+    /// else.
+    fn relevant_or_not(&self) -> TiedRanking {
+        let t = &self.relevance;
+        let (relevant, other) = (t.relevance_level.max(0), super::NOT_POOLED);
+        let map = |l: i64| if t.is_relevant(l) { relevant } else { other };
+        let relevance = RankedRelevance { ranked: t.ranked.iter().map(|&l| map(l)).collect(), ..t.clone() };
+        let runs: Vec<(usize, usize)> = self.groups.iter().map(|g| (g.start, g.len)).collect();
+        TiedRanking::new(relevance, &runs, self.beyond.iter().map(|&l| map(l)).collect())
+    }
+
     /// The value of each of `measures` under `ties` ([`Ties::Trec`]: the tie-break's order).
     #[must_use]
     pub fn values(&self, measures: &[Measure], ties: Ties) -> Vec<TieValue> {
@@ -135,10 +153,23 @@ impl TiedRanking {
             Ties::Trec | Ties::Expected | Ties::Range => {
                 let mut values: Vec<Option<TieValue>> =
                     measures.iter().map(|m| self.closed_form(m).map(exact)).collect();
-                let rest: Vec<usize> = (0..measures.len()).filter(|&i| values[i].is_none()).collect();
-                if !rest.is_empty() {
+                // The measures that read only relevant / not relevant, then the others.
+                for binary in [true, false] {
+                    let rest: Vec<usize> = (0..measures.len())
+                        .filter(|&i| values[i].is_none() && reads_only_relevance(&measures[i]) == binary)
+                        .collect();
+                    if rest.is_empty() {
+                        continue;
+                    }
                     let chosen: Vec<&Measure> = rest.iter().map(|&i| &measures[i]).collect();
-                    for (&i, (value, std_error)) in rest.iter().zip(self.over_orders(&chosen)) {
+                    let binary_view;
+                    let ranking = if binary {
+                        binary_view = self.relevant_or_not();
+                        &binary_view
+                    } else {
+                        self
+                    };
+                    for (&i, (value, std_error)) in rest.iter().zip(ranking.over_orders(&chosen)) {
                         values[i] = Some(TieValue { value, std_error, range: None });
                     }
                 }

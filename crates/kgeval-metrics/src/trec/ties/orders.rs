@@ -74,6 +74,9 @@ impl TiedRanking {
     /// The mean of each of `measures` over the orders of the groups, with the standard error
     /// when it is estimated from random orders (seeded by the labels, never by names).
     pub(super) fn over_orders(&self, measures: &[&Measure]) -> Vec<(f64, Option<f64>)> {
+        if self.groups.is_empty() {
+            return measures.iter().map(|m| (self.relevance.value(m), None)).collect();
+        }
         let mut orders: Vec<Vec<i64>> = self.groups.iter().map(|g| self.labels(g).collect()).collect();
         let total: f64 = orders.iter().map(|labels| arrangements(labels)).product();
         let mut scratch = self.relevance.clone();
@@ -95,10 +98,14 @@ impl TiedRanking {
             }
             return sums.into_iter().map(|sum| (sum / count as f64, None)).collect();
         }
-        let seed = self
-            .relevance
+        // Seeded by what no renaming changes: the labels with each group's sorted; sampling
+        // starts from the sorted groups too.
+        orders.iter_mut().for_each(|labels| labels.sort_unstable());
+        self.write(&orders, &mut scratch.ranked);
+        let seed = scratch
             .ranked
             .iter()
+            .chain(orders.iter().flatten())
             .fold(0xCBF2_9CE4_8422_2325u64, |h, &l| (h ^ l as u64).wrapping_mul(0x0100_0000_01B3));
         let mut rng = SplitMix64(seed ^ self.groups.len() as u64);
         let mut squares = vec![0.0; measures.len()];

@@ -1,0 +1,146 @@
+//! `kgeval trec --ties`: values that do not depend on document names (issue "Tied scores").
+//! The engine is checked against every permutation in kgeval-metrics; here the command line:
+//! trec_eval's bytes when nothing is tied, invariance under renaming, the output's fields.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use crate::{f, kgeval, kgeval_json, root};
+
+const TIES: &str = "testdata/trec_eval/ties200";
+const POLICIES: [&str; 4] = ["expected", "optimistic", "pessimistic", "range"];
+
+fn stdout(args: &[&str]) -> String {
+    let out = kgeval(args);
+    assert!(out.status.success(), "kgeval {} failed: {}", args.join(" "), String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).expect("UTF-8 output")
+}
+
+/// Each line's first three columns (trec_eval's): `range` adds a fourth.
+fn trec_columns(text: &str) -> Vec<String> {
+    text.lines().map(|l| l.split('\t').take(3).collect::<Vec<_>>().join("\t")).collect()
+}
+
+#[test]
+fn without_ties_every_policy_prints_trec_eval_bytes() {
+    // trec_eval's test run with every repeated score of a topic dropped: nothing is tied.
+    let dir = tempfile::tempdir().expect("temporary folder");
+    let source = std::fs::read_to_string(root().join("testdata/trec_eval/test/results.test")).expect("results.test");
+    let mut seen = std::collections::HashSet::new();
+    let untied: String = source
+        .lines()
+        .filter(|l| {
+            let fields: Vec<&str> = l.split_whitespace().collect();
+            seen.insert((fields[0].to_owned(), fields[4].to_owned()))
+        })
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let run = dir.path().join("untied");
+    std::fs::write(&run, untied).expect("write run");
+    let (qrels, run) = ("testdata/trec_eval/test/qrels.test".to_owned(), run.to_string_lossy().into_owned());
+    let trec = stdout(&["trec", "-q", "-m", "all_trec", &qrels, &run]);
+    assert!(trec.lines().count() > 300, "{trec}");
+    for policy in POLICIES {
+        let ours = stdout(&["trec", "--ties", policy, "-q", "-m", "all_trec", &qrels, &run]);
+        if policy == "range" {
+            assert_eq!(trec_columns(&ours), trec_columns(&trec), "--ties range");
+            assert!(ours
+                .lines()
+                .filter(|l| !l.starts_with("runid") && !l.starts_with("relstring"))
+                .all(|l| l.split('\t').count() == 4));
+        } else {
+            assert_eq!(ours, trec, "--ties {policy}");
+        }
+    }
+}
+
+/// `testdata/trec_eval/ties200` with every docno renamed by a seeded bijection, written under
+/// `dir`.
+fn renamed(dir: &Path) -> (String, String) {
+    let qrels = std::fs::read_to_string(root().join(TIES).join("qrels")).expect("qrels");
+    let run = std::fs::read_to_string(root().join(TIES).join("run")).expect("run");
+    let mut names: HashMap<String, String> = HashMap::new();
+    // A bijection that reverses the byte order of the names among equal scores: docno i ↦
+    // a name whose order is a multiplicative scramble of i.
+    let mut rename = |docno: &str| {
+        let next = names.len() as u64;
+        names
+            .entry(docno.to_owned())
+            .or_insert_with(|| format!("X{:012}", next.wrapping_mul(2_654_435_761) % 1_000_000_007))
+            .clone()
+    };
+    let qrels: String = qrels
+        .lines()
+        .map(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            format!("{} {} {} {}\n", f[0], f[1], rename(f[2]), f[3])
+        })
+        .collect();
+    let run: String = run
+        .lines()
+        .map(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            format!("{} {} {} {} {} {}\n", f[0], f[1], rename(f[2]), f[3], f[4], f[5])
+        })
+        .collect();
+    let (q, r) = (dir.join("qrels"), dir.join("run"));
+    std::fs::write(&q, qrels).expect("write qrels");
+    std::fs::write(&r, run).expect("write run");
+    (q.to_string_lossy().into_owned(), r.to_string_lossy().into_owned())
+}
+
+#[test]
+fn renaming_documents_changes_trec_and_no_other_policy() {
+    let dir = tempfile::tempdir().expect("temporary folder");
+    let (qrels, run) = renamed(dir.path());
+    let original = [format!("{TIES}/qrels"), format!("{TIES}/run")];
+    // relstring prints the tie-break's order under every policy: left out.
+    let measures = ["-m", "all_trec", "-m", "yaap", "-m", "rbp", "-m", "ndcg_exp_cut.10"];
+    let without_relstring = |text: String| {
+        text.lines().filter(|l| !l.starts_with("relstring")).map(|l| format!("{l}\n")).collect::<String>()
+    };
+    // `range` prints the expected value with the pessimistic and optimistic ones beside it.
+    let mut args = vec!["trec", "--ties", "range", "-q"];
+    args.extend(measures);
+    let before = without_relstring(stdout(&[args.clone(), vec![&original[0], &original[1]]].concat()));
+    let after = without_relstring(stdout(&[args, vec![&qrels, &run]].concat()));
+    assert_eq!(before, after, "--ties range changed with the names");
+    let map =
+        |q: &str, r: &str| f(&kgeval_json(&["trec", "-m", "map", "-m", "P.10", q, r])["runs"][0]["summary"], "map");
+    let (before, after) = (map(&original[0], &original[1]), map(&qrels, &run));
+    assert!((before - after).abs() > 1e-4, "trec's docno order should move MAP: {before} vs {after}");
+}
+
+#[test]
+fn expected_lies_in_the_range_and_the_json_says_so() {
+    let v = kgeval_json(&[
+        "trec",
+        "--ties",
+        "range",
+        "-m",
+        "official",
+        "-m",
+        "infAP",
+        &format!("{TIES}/qrels"),
+        &format!("{TIES}/run"),
+    ]);
+    assert_eq!(v["conventions"]["ties"], "range");
+    assert!(v["conventions"]["reference"].as_str().is_some_and(|r| r.contains("never by document names")));
+    let run = &v["runs"][0];
+    let summary = &run["summary"];
+    for (name, range) in run["ranges"]["summary"].as_object().expect("ranges.summary") {
+        let (low, high) = (range[0].as_f64().expect("low"), range[1].as_f64().expect("high"));
+        let value = f(summary, name);
+        assert!(low <= value + 1e-12 && value <= high + 1e-12, "{name}: {value} outside [{low}, {high}]");
+    }
+    // MAP moves between the orders of this tie-heavy run.
+    let map = &run["ranges"]["summary"]["map"];
+    assert!(map[1].as_f64().expect("high") - map[0].as_f64().expect("low") > 0.01, "{map}");
+    // infAP has no closed form; its large groups are estimated, with a standard error.
+    assert!(
+        run["std_errors"]["summary"]["infAP"].as_f64().is_some_and(|se| se > 0.0 && se < 1e-3),
+        "{}",
+        run["std_errors"]
+    );
+    assert!(run["std_errors"]["summary"].get("map").is_none());
+}
