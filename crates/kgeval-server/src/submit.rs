@@ -38,56 +38,21 @@ pub async fn submit(
     headers: HeaderMap,
     body: Body,
 ) -> Response {
-    let team = match team(&app, &headers).await {
-        Ok(Some(team)) => team,
-        Ok(None) => return unauthorized(),
-        Err(response) => return response,
-    };
-    let now = clock::now();
-    let phase = app.campaign.phase_at(now).cloned();
-    let Some(task) = app.campaign.served.task(&task_name).cloned() else {
-        return refusal(StatusCode::NOT_FOUND, "not_found", "found no such task");
-    };
-    let Some(phase) = phase.filter(|p| task.open_in(&p.name)) else {
-        return refusal(StatusCode::NOT_FOUND, "not_found", "found the task closed: no phase of it is open now");
-    };
-    let system = query.get("system").map_or_else(|| team.name.clone(), |s| s.trim().to_owned());
-    if system.is_empty() || system.chars().count() > MAX_SYSTEM_NAME || system.chars().any(char::is_control) {
-        return refusal(
-            StatusCode::BAD_REQUEST,
-            "bad_request",
-            &format!("found a system name that is empty, has control characters or is longer than {MAX_SYSTEM_NAME}"),
-        );
-    }
     let max = app.campaign.max_upload;
     let declared = headers.get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()?.parse::<u64>().ok());
     if declared.is_some_and(|length| length > max) {
         return too_large(max);
     }
-    // One upload of a team to a task at a time: the limit check and the insert see each other.
-    let lock = app.team_lock(team.id, &task.name);
-    let _guard = lock.lock().await;
-    let (team_id, task_key, phase_key) = (team.id, task.name.clone(), phase.name.clone());
-    let day = clock::day_start(now);
-    let counts = app
-        .db(move |store| {
-            Ok((
-                store.counted_since(team_id, &task_key, &phase_key, day)?,
-                store.counted_since(team_id, &task_key, &phase_key, i64::MIN)?,
-            ))
-        })
-        .await;
-    let (today, total) = match counts {
-        Ok(counts) => counts,
-        Err(e) => return internal(&e),
+    let checked = match check(&app, &task_name, &query, &headers).await {
+        Ok(checked) => checked,
+        Err(refused) => {
+            // Read (and drop) the body before refusing, so that a client that sends it all
+            // before reading the answer gets the answer, not a reset connection.
+            let _ = to_bytes(body, usize::try_from(max).unwrap_or(usize::MAX)).await;
+            return refused;
+        }
     };
-    if let Some(limit) = phase.limit.total.filter(|&l| total >= l) {
-        return limited(&format!("found {total} counted uploads in phase {}, the limit is {limit}", phase.name), None);
-    }
-    if let Some(limit) = phase.limit.per_day.filter(|&l| today >= l) {
-        let reset = (day + clock::DAY).min(phase.until);
-        return limited(&format!("found {today} counted uploads today (UTC), the limit is {limit} a day"), Some(reset));
-    }
+    let Checked { team, task, phase, system, now, _guard } = checked;
     let Ok(bytes) = to_bytes(body, usize::try_from(max).unwrap_or(usize::MAX)).await else {
         return too_large(max);
     };
@@ -115,6 +80,71 @@ pub async fn submit(
         response.headers_mut().insert(header::LOCATION, location);
     }
     response
+}
+
+/// An upload that passed the checks before its body is read; `_guard` holds the team's lock
+/// on the task until the upload is stored.
+struct Checked {
+    team: crate::store::Team,
+    task: kgeval::campaign::ServedTask,
+    phase: crate::config::Phase,
+    system: String,
+    now: i64,
+    _guard: tokio::sync::OwnedMutexGuard<()>,
+}
+
+/// The token (401), the task open in the current phase (404), the system's name (400) and
+/// the team's limits (429).
+async fn check(
+    app: &Arc<App>,
+    task_name: &str,
+    query: &HashMap<String, String>,
+    headers: &HeaderMap,
+) -> Result<Checked, Response> {
+    let Some(team) = team(app, headers).await? else { return Err(unauthorized()) };
+    let now = clock::now();
+    let phase = app.campaign.phase_at(now).cloned();
+    let Some(task) = app.campaign.served.task(task_name).cloned() else {
+        return Err(refusal(StatusCode::NOT_FOUND, "not_found", "found no such task"));
+    };
+    let Some(phase) = phase.filter(|p| task.open_in(&p.name)) else {
+        return Err(refusal(StatusCode::NOT_FOUND, "not_found", "found the task closed: no phase of it is open now"));
+    };
+    let system = query.get("system").map_or_else(|| team.name.clone(), |s| s.trim().to_owned());
+    if system.is_empty() || system.chars().count() > MAX_SYSTEM_NAME || system.chars().any(char::is_control) {
+        return Err(refusal(
+            StatusCode::BAD_REQUEST,
+            "bad_request",
+            &format!("found a system name that is empty, has control characters or is longer than {MAX_SYSTEM_NAME}"),
+        ));
+    }
+    // One upload of a team to a task at a time: the limit check and the insert see each other.
+    let guard = app.team_lock(team.id, &task.name).lock_owned().await;
+    let (team_id, task_key, phase_key) = (team.id, task.name.clone(), phase.name.clone());
+    let day = clock::day_start(now);
+    let (today, total) = app
+        .db(move |store| {
+            Ok((
+                store.counted_since(team_id, &task_key, &phase_key, day)?,
+                store.counted_since(team_id, &task_key, &phase_key, i64::MIN)?,
+            ))
+        })
+        .await
+        .map_err(|e| internal(&e))?;
+    if let Some(limit) = phase.limit.total.filter(|&l| total >= l) {
+        return Err(limited(
+            &format!("found {total} counted uploads in phase {}, the limit is {limit}", phase.name),
+            None,
+        ));
+    }
+    if let Some(limit) = phase.limit.per_day.filter(|&l| today >= l) {
+        let reset = (day + clock::DAY).min(phase.until);
+        return Err(limited(
+            &format!("found {today} counted uploads today (UTC), the limit is {limit} a day"),
+            Some(reset),
+        ));
+    }
+    Ok(Checked { team, task, phase, system, now, _guard: guard })
 }
 
 /// What scoring an upload gave.

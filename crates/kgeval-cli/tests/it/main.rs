@@ -43,6 +43,7 @@ mod qald_server;
 mod rank;
 mod readme_compare;
 mod repeats;
+mod serve;
 mod shell;
 mod silent;
 mod trec;
