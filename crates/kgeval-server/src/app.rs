@@ -35,8 +35,11 @@ pub struct App {
     pub pool: Arc<Semaphore>,
     /// One lock per (team, task): a team's uploads to a task are checked against the limits,
     /// scored and stored one after the other, so a limit is exact under concurrency.
-    pub team_locks: Mutex<HashMap<(i64, String), Arc<tokio::sync::Mutex<()>>>>,
+    pub team_locks: Mutex<TeamLocks>,
 }
+
+/// The upload lock of each (team id, task).
+pub type TeamLocks = HashMap<(i64, String), Arc<tokio::sync::Mutex<()>>>;
 
 /// A baseline with its score.
 #[derive(Debug, Clone)]

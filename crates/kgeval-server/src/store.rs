@@ -332,6 +332,8 @@ fn db(path: &Path, error: &rusqlite::Error) -> Error {
     Error::Database(format!("{}: {error}", path.display()))
 }
 
+// Taken by value to be `map_err(sql)`.
+#[allow(clippy::needless_pass_by_value)]
 fn sql(error: rusqlite::Error) -> Error {
     Error::Database(error.to_string())
 }
