@@ -154,9 +154,10 @@ async fn board(
         return Err(refusal(StatusCode::NOT_FOUND, "not_found", "found no such task"));
     };
     let now = clock::now();
+    // Asked for by name, else the task's phase open now, else its last one that started.
     let phase = match query.get("phase") {
         Some(name) => app.campaign.phase(name),
-        None => app.campaign.current_or_last(now),
+        None => app.campaign.phases.iter().rev().find(|p| p.from <= now && served.open_in(&p.name)),
     };
     let Some(phase) = phase.filter(|p| served.open_in(&p.name)).cloned() else {
         return Err(refusal(StatusCode::NOT_FOUND, "not_found", "found no phase of this task with a leaderboard"));

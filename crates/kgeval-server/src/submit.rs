@@ -179,7 +179,9 @@ async fn score_on_pool(
             let line = chain(&e);
             // The upload's own problem names it (`upload:3:7: …`, `run upload: …`); anything
             // else (a gold file gone) is the server's.
-            if line.contains(UPLOAD_NAME) || matches!(e, kgeval::Error::Invalid(_)) {
+            if let Some(located) = located(&e) {
+                Scored::Invalid(located)
+            } else if line.contains(UPLOAD_NAME) || matches!(e, kgeval::Error::Invalid(_)) {
                 Scored::Invalid(line)
             } else {
                 tracing::error!("scoring failed: {line}");
@@ -187,6 +189,21 @@ async fn score_on_pool(
             }
         }
     }
+}
+
+/// The reader's own line when the error (or a cause) is one located in the upload
+/// (`upload:LINE:COL: …`), without the context around it.
+fn located(error: &(dyn std::error::Error + 'static)) -> Option<String> {
+    let mut cause: Option<&(dyn std::error::Error + 'static)> = Some(error);
+    let prefix = format!("{UPLOAD_NAME}:");
+    while let Some(e) = cause {
+        let text = e.to_string();
+        if text.starts_with(&prefix) {
+            return Some(text);
+        }
+        cause = e.source();
+    }
+    None
 }
 
 /// Stores the bytes durably, then the row (and its score) in one transaction.

@@ -19,6 +19,9 @@ pub(crate) struct Served {
     /// The folder of the campaign file and the database.
     pub(crate) dir: tempfile::TempDir,
     agent: ureq::Agent,
+    /// The campaign file and the `--db` given, if any.
+    file: PathBuf,
+    db: Option<PathBuf>,
 }
 
 impl Drop for Served {
@@ -57,10 +60,24 @@ impl Served {
         let dir = tempfile::tempdir().expect("a folder");
         let file = dir.path().join("campaign.toml");
         std::fs::write(&file, campaign).expect("campaign written");
+        Served::spawn(&file, &[], dir)
+    }
+
+    /// Starts the server on the campaign file `file` with its database in a new folder.
+    pub(crate) fn start_file(file: &Path) -> Served {
+        let dir = tempfile::tempdir().expect("a folder");
+        let db = dir.path().join("campaign.sqlite");
+        let mut served = Served::spawn(file, &["--db".as_ref(), db.as_os_str()], dir);
+        served.db = Some(db);
+        served
+    }
+
+    fn spawn(file: &Path, args: &[&std::ffi::OsStr], dir: tempfile::TempDir) -> Served {
         let mut child = Command::new(env!("CARGO_BIN_EXE_kgeval"))
             .arg("serve")
-            .arg(&file)
+            .arg(file)
             .args(["--listen", "127.0.0.1:0"])
+            .args(args)
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
@@ -84,12 +101,7 @@ impl Served {
             panic!("expected `listening on URL`, found {line:?}");
         };
         let agent = ureq::AgentBuilder::new().timeout(Duration::from_secs(60)).build();
-        Served { child, url, dir, agent }
-    }
-
-    /// The campaign file.
-    pub(crate) fn campaign(&self) -> PathBuf {
-        self.dir.path().join("campaign.toml")
+        Served { child, url, dir, agent, file: file.to_path_buf(), db: None }
     }
 
     /// Adds a team (`--add-team NAME`) and returns its token.
@@ -98,7 +110,11 @@ impl Served {
         if organiser {
             args.push("--organiser");
         }
-        let output = serve_command(&self.campaign(), &args);
+        let db = self.db.as_ref().map(|d| d.display().to_string());
+        if let Some(db) = &db {
+            args.extend(["--db", db]);
+        }
+        let output = serve_command(&self.file, &args);
         assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
         let token = String::from_utf8(output.stdout).expect("UTF-8");
         assert_eq!(token.lines().count(), 1, "one line: {token:?}");
