@@ -11,11 +11,13 @@ use crate::Outcome;
 
 pub(crate) const EXAMPLES: &str = "\
 Examples:
-  kgeval serve campaign.toml --add-team \"Team A\"          # prints the team's token, once
-  kgeval serve campaign.toml --add-team organisers --organiser
-  kgeval serve campaign.toml                             # http://127.0.0.1:8080, campaign.sqlite beside it
-  curl -H \"Authorization: Bearer $TOKEN\" --data-binary @run.txt http://127.0.0.1:8080/api/tasks/adhoc/submissions
+  kgeval serve testdata/campaigns/serve-qald3.toml --db qald3.sqlite --add-team \"Team A\"
+  kgeval serve testdata/campaigns/serve-qald3.toml --db qald3.sqlite --add-team organisers --organiser
+  kgeval serve testdata/campaigns/serve-qald3.toml --db qald3.sqlite --listen 127.0.0.1:8080
+  curl -H \"Authorization: Bearer $TOKEN\" --data-binary @answers.xml http://127.0.0.1:8080/api/tasks/qa-test/submissions
 
+--add-team prints the team's token (one line on stdout, shown once: only its SHA-256 is
+stored); an --organiser token also reads hidden leaderboards and every submission.
 The campaign file is a `kgeval run` manifest whose tasks name no systems (each upload is one),
 with a `primary` headline metric and optional `phases` per task, and a [serve] section:
 [[serve.phase]] (name, from, until, feedback = items|summary|none, leaderboard =

@@ -85,3 +85,33 @@ fn an_open_qald_task_scores_uploads_as_kgeval_qald() {
     assert_eq!(code, 422, "{invalid}");
     assert!(invalid["error"].as_str().is_some_and(|e| e.starts_with("upload:")), "{invalid}");
 }
+
+/// The `--add-team` examples of `kgeval serve --help` run on the bundled campaign (their
+/// database in a temporary folder) and print one token each.
+#[test]
+fn help_examples_add_teams() {
+    let help = String::from_utf8(crate::kgeval(&["serve", "--help"]).stdout).expect("UTF-8");
+    let examples = help.split("Examples:").nth(1).expect("an Examples section");
+    let dir = tempfile::tempdir().expect("a folder");
+    let mut tokens = Vec::new();
+    for line in examples.lines().map(str::trim).filter(|l| l.starts_with("kgeval serve") && l.contains("--add-team")) {
+        let mut args: Vec<String> = Vec::new();
+        // Split on spaces but keep a quoted name whole.
+        for (i, part) in line.split('"').enumerate() {
+            if i % 2 == 1 {
+                args.push(part.to_owned());
+            } else {
+                args.extend(part.split_whitespace().map(str::to_owned));
+            }
+        }
+        let at = args.iter().position(|a| a == "--db").expect("--db") + 1;
+        args[at] = dir.path().join(&args[at]).display().to_string();
+        let output = crate::kgeval(&args[1..].iter().map(String::as_str).collect::<Vec<_>>());
+        assert!(output.status.success(), "{line}: {}", String::from_utf8_lossy(&output.stderr));
+        let token = String::from_utf8(output.stdout).expect("UTF-8");
+        assert!(token.trim().len() == 64 && token.lines().count() == 1, "{token:?}");
+        tokens.push(token);
+    }
+    assert_eq!(tokens.len(), 2, "{examples}");
+    assert_ne!(tokens[0], tokens[1]);
+}
