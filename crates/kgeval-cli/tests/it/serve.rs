@@ -395,3 +395,31 @@ fn a_bad_campaign_file_is_a_located_error() {
     assert!(stderr.starts_with(&format!("error: {}:13:10: found counts = \"worst\"", file.display())), "{stderr}");
     assert!(output.stdout.is_empty());
 }
+
+#[test]
+fn a_failed_scoring_is_recorded_and_not_counted() {
+    // The gold disappears after the start: every upload fails (500, the cause only in the
+    // log), and none counts against the limit of one a day.
+    let campaign = format!(
+        "[[task]]\nname = \"adhoc\"\nfamily = \"trec\"\nqrels = \"qrels.txt\"\nprimary = \"map\"\n[serve]\n{}",
+        open_phase("p", "limit = { per_day = 1 }")
+    );
+    let dir = tempfile::tempdir().expect("a folder");
+    std::fs::copy(data("testdata/trec_eval/test/qrels.test"), dir.path().join("qrels.txt")).expect("copied");
+    std::fs::write(dir.path().join("campaign.toml"), campaign).expect("written");
+    let server = Served::start_file(&dir.path().join("campaign.toml"));
+    let a = server.add_team("A", false);
+    std::fs::remove_file(dir.path().join("qrels.txt")).expect("removed");
+    let run = bytes("testdata/trec_eval/test/results.test");
+    for _ in 0..2 {
+        let (code, failed, _) = server.upload("adhoc", Some(&a), &run);
+        assert_eq!((code, failed["status"].as_str()), (500, Some("failed")), "{failed}");
+        assert!(failed.get("scores").is_none() && !failed.to_string().contains("qrels"), "{failed}");
+        let id = failed["id"].as_i64().expect("recorded");
+        let (code, read) = server.get(&format!("/api/submissions/{id}"), Some(&a));
+        assert_eq!(code, 200);
+        assert!(read.contains("\"status\":\"failed\""), "{read}");
+    }
+    let (_, board) = server.get("/api/tasks/adhoc/leaderboard", None);
+    assert!(board.contains("\"rows\":[]"), "{board}");
+}
