@@ -1,7 +1,7 @@
 //! `cargo xtask tidy`: the checks that keep the workspace's shape (rust-analyzer's `tidy`).
 //!
 //! - the layering, from `cargo metadata`: model ← formats, metrics, report ← the `kgeval` facade
-//!   ← front ends (`kgeval-cli`, `kgeval-py`); metrics never sees formats (not even as a dev-dependency) and
+//!   ← front ends (`kgeval-server` ← `kgeval-cli`, `kgeval-py`); metrics never sees formats (not even as a dev-dependency) and
 //!   report sees the model only;
 //! - no Rust file over [`MAX_LINES`] lines;
 //! - every crate has a README;
@@ -29,7 +29,8 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("kgeval-meta", &["kgeval-model"]),
     ("kgeval-report", &["kgeval-model"]),
     ("kgeval", &["kgeval-model", "kgeval-formats", "kgeval-metrics", "kgeval-meta", "kgeval-report"]),
-    ("kgeval-cli", &["kgeval", "kgeval-model", "kgeval-report"]),
+    ("kgeval-server", &["kgeval", "kgeval-model"]),
+    ("kgeval-cli", &["kgeval", "kgeval-model", "kgeval-report", "kgeval-server"]),
     ("kgeval-py", &["kgeval", "kgeval-model", "kgeval-report"]),
 ];
 

@@ -10,6 +10,7 @@ mod progress;
 mod qald;
 mod rank;
 mod run;
+mod serve;
 mod shell;
 mod trec;
 
@@ -65,6 +66,9 @@ enum Command {
     /// Run a whole evaluation campaign from one manifest (tasks of any family, meta-evaluations) into a report directory: results.json, report.md, one CSV per task.
     #[command(after_help = run::EXAMPLES)]
     Run(Box<run::RunArgs>),
+    /// Run an evaluation campaign as a service: teams upload over HTTP, each upload scored at once, phases, limits and leaderboards.
+    #[command(after_help = serve::EXAMPLES)]
+    Serve(Box<serve::ServeArgs>),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell) on stdout.
     Completions(shell::CompletionsArgs),
     /// Print the man page (roff) on stdout: `kgeval man > kgeval.1`, `kgeval man run > kgeval-run.1`.
@@ -107,7 +111,10 @@ fn main() -> ExitCode {
     if let Some(limit) = cli.max_decompressed {
         kgeval::set_decompressed_limit(limit);
     }
-    output::remove_temp_files_on_signal();
+    // The server handles Ctrl-C and SIGTERM itself (it writes no temporary output file).
+    if !matches!(cli.command, Command::Serve(_)) {
+        output::remove_temp_files_on_signal();
+    }
     let result = match cli.command {
         Command::Align(args) => align::run(&args),
         Command::Rank(args) => rank::run(&args),
@@ -118,6 +125,7 @@ fn main() -> ExitCode {
         Command::Pool(args) => pool::run(&args),
         Command::Compare(args) => compare::run(&args),
         Command::Run(args) => run::run(&args),
+        Command::Serve(args) => serve::run(&args),
         Command::Completions(args) => shell::completions(&args, Cli::command()),
         Command::Man(args) => shell::man(&args, Cli::command()),
     };

@@ -7,6 +7,7 @@ use kgeval_model::ScoreTable;
 use crate::{Error, Evaluation};
 
 mod vocabulary;
+pub(crate) use vocabulary::may_name_a_headline;
 
 /// A bound on one headline metric: every system must reach `bound` (for a lower-is-better
 /// metric such as `macro_mr`: stay at or below it).

@@ -16,7 +16,7 @@ pub mod pool;
 mod progress;
 pub mod qald;
 pub mod rank;
-mod toml_doc;
+pub mod toml_doc;
 pub mod trec;
 pub mod write;
 

@@ -2,6 +2,9 @@
 //! value, so a table is deserialised on its own (a campaign's `[[task]]`, a task's `compare`)
 //! and its errors still point into the file, whatever TOML form wrote it (quoted, literal and
 //! dotted keys, inline tables and arrays of tables, multi-line strings, CRLF line ends).
+//!
+//! Public so that a front end reading a section of its own (`kgeval serve`'s `[serve]`) gives
+//! the same located errors as the rest of the manifest.
 
 use serde::de::{DeserializeOwned, IntoDeserializer as _};
 use toml_edit::{ImDocument, InlineTable, Item, TableLike, Value};
@@ -9,7 +12,7 @@ use toml_edit::{ImDocument, InlineTable, Item, TableLike, Value};
 use crate::{Error, Family, Task};
 
 /// A parsed TOML manifest: its text, its file's name for messages, and the document.
-pub(crate) struct TomlManifest<'a> {
+pub struct TomlManifest<'a> {
     text: &'a str,
     file: &'a str,
     document: ImDocument<&'a str>,
@@ -18,11 +21,11 @@ pub(crate) struct TomlManifest<'a> {
 /// One table of a manifest (`[[task]]`, `task = [{ … }]`, `[task.compare]`, `compare = { … }`)
 /// and the place that stands for it when a key is missing.
 #[derive(Clone, Copy)]
-pub(crate) struct ManifestTable<'d> {
+pub struct ManifestTable<'d> {
     /// The table's keys and values.
-    pub(crate) table: &'d dyn TableLike,
+    pub table: &'d dyn TableLike,
     /// Its header or its `{`.
-    pub(crate) span: Option<usize>,
+    pub span: Option<usize>,
 }
 
 impl<'a> TomlManifest<'a> {
@@ -30,7 +33,7 @@ impl<'a> TomlManifest<'a> {
     ///
     /// # Errors
     /// [`Error::Invalid`] `FILE:LINE:COL: message` for TOML syntax.
-    pub(crate) fn parse(text: &'a str, file: &'a str) -> Result<Self, Error> {
+    pub fn parse(text: &'a str, file: &'a str) -> Result<Self, Error> {
         let document = ImDocument::parse(text).map_err(|e| {
             let (line, column) = line_column(text, e.span().map(|s| s.start));
             Error::invalid(format!("{file}:{line}:{column}: {}", e.message().trim_end()))
@@ -39,28 +42,28 @@ impl<'a> TomlManifest<'a> {
     }
 
     /// The document's top-level table.
-    pub(crate) fn root(&self) -> ManifestTable<'_> {
+    pub fn root(&self) -> ManifestTable<'_> {
         ManifestTable { table: self.document.as_table(), span: None }
     }
 
     /// `FILE:LINE:COL` of byte offset `at` (the file's start when unknown).
-    pub(crate) fn at(&self, at: Option<usize>) -> String {
+    pub fn at(&self, at: Option<usize>) -> String {
         let (line, column) = line_column(self.text, at);
         format!("{}:{line}:{column}", self.file)
     }
 
     /// An error at byte offset `at`.
-    pub(crate) fn error(&self, at: Option<usize>, message: &str) -> Error {
+    pub fn error(&self, at: Option<usize>, message: &str) -> Error {
         Error::invalid(format!("{}: {message}", self.at(at)))
     }
 
     /// Where `key` of `table` is written (else the table's own place).
-    pub(crate) fn key_at(&self, table: ManifestTable<'_>, key: &str) -> Option<usize> {
+    pub fn key_at(&self, table: ManifestTable<'_>, key: &str) -> Option<usize> {
         table.table.key(key).and_then(toml_edit::Key::span).map(|s| s.start).or(table.span)
     }
 
     /// Where the value of `key` of `table` is written (else the key's, else the table's).
-    pub(crate) fn value_at(&self, table: ManifestTable<'_>, key: &str) -> Option<usize> {
+    pub fn value_at(&self, table: ManifestTable<'_>, key: &str) -> Option<usize> {
         table.table.get(key).and_then(Item::span).map(|s| s.start).or_else(|| self.key_at(table, key))
     }
 
@@ -68,7 +71,7 @@ impl<'a> TomlManifest<'a> {
     ///
     /// # Errors
     /// [`Error::Invalid`] at the value when it is not a string.
-    pub(crate) fn string<'d>(&self, table: ManifestTable<'d>, key: &str) -> Result<Option<&'d str>, Error> {
+    pub fn string<'d>(&self, table: ManifestTable<'d>, key: &str) -> Result<Option<&'d str>, Error> {
         match table.table.get(key) {
             None => Ok(None),
             Some(item) => item.as_str().map(Some).ok_or_else(|| {
@@ -82,7 +85,7 @@ impl<'a> TomlManifest<'a> {
     /// # Errors
     /// [`Error::Invalid`] at the value for anything else (`[key]`, `key = "…"`, an array of
     /// something other than tables).
-    pub(crate) fn tables<'d>(&self, parent: ManifestTable<'d>, key: &str) -> Result<Vec<ManifestTable<'d>>, Error> {
+    pub fn tables<'d>(&self, parent: ManifestTable<'d>, key: &str) -> Result<Vec<ManifestTable<'d>>, Error> {
         let Some(item) = parent.table.get(key) else { return Ok(Vec::new()) };
         let expected = || {
             let found = match item {
@@ -116,7 +119,7 @@ impl<'a> TomlManifest<'a> {
     ///
     /// # Errors
     /// [`Error::Invalid`] at the value when it is not a table.
-    pub(crate) fn table<'d>(&self, parent: ManifestTable<'d>, key: &str) -> Result<Option<ManifestTable<'d>>, Error> {
+    pub fn table<'d>(&self, parent: ManifestTable<'d>, key: &str) -> Result<Option<ManifestTable<'d>>, Error> {
         let Some(item) = parent.table.get(key) else { return Ok(None) };
         match item.as_table_like() {
             Some(table) => Ok(Some(ManifestTable { table, span: self.value_at(parent, key) })),
@@ -132,8 +135,25 @@ impl<'a> TomlManifest<'a> {
     ///
     /// # Errors
     /// [`Error::Invalid`] `FILE:LINE:COL: message` for the first schema error.
-    pub(crate) fn deserialize<T: DeserializeOwned>(&self, table: ManifestTable<'_>, skip: &[&str]) -> Result<T, Error> {
+    pub fn deserialize<T: DeserializeOwned>(&self, table: ManifestTable<'_>, skip: &[&str]) -> Result<T, Error> {
+        self.deserialize_with(table, skip, &[])
+    }
+
+    /// [`TomlManifest::deserialize`] with `extra` keys added to the table's (a served task's
+    /// empty list of systems: its uploads are its systems).
+    ///
+    /// # Errors
+    /// As [`TomlManifest::deserialize`].
+    pub fn deserialize_with<T: DeserializeOwned>(
+        &self,
+        table: ManifestTable<'_>,
+        skip: &[&str],
+        extra: &[(&str, Value)],
+    ) -> Result<T, Error> {
         let mut inline = InlineTable::new();
+        for (key, value) in extra {
+            inline.insert(*key, value.clone());
+        }
         for (key, _) in table.table.iter() {
             if skip.contains(&key) {
                 continue;
@@ -153,7 +173,7 @@ impl<'a> TomlManifest<'a> {
     ///
     /// # Errors
     /// [`Error::Invalid`] at the value when it is not a string or names no family.
-    pub(crate) fn family(&self, table: ManifestTable<'_>) -> Result<Option<Family>, Error> {
+    pub fn family(&self, table: ManifestTable<'_>) -> Result<Option<Family>, Error> {
         let Some(name) = self.string(table, "family")? else { return Ok(None) };
         Family::ALL.into_iter().find(|f| f.name() == name).map(Some).ok_or_else(|| {
             self.error(
@@ -171,7 +191,15 @@ impl<'a> TomlManifest<'a> {
     ///
     /// # Errors
     /// [`Error::Invalid`] for a missing or unknown family, or a schema error of its fields.
-    pub(crate) fn task(&self, table: ManifestTable<'_>, skip: &[&str]) -> Result<Task, Error> {
+    pub fn task(&self, table: ManifestTable<'_>, skip: &[&str]) -> Result<Task, Error> {
+        self.task_with(table, skip, &[])
+    }
+
+    /// [`TomlManifest::task`] with `extra` keys added to the table's.
+    ///
+    /// # Errors
+    /// As [`TomlManifest::task`].
+    pub fn task_with(&self, table: ManifestTable<'_>, skip: &[&str], extra: &[(&str, Value)]) -> Result<Task, Error> {
         let Some(family) = self.family(table)? else {
             return Err(self.error(
                 table.span,
@@ -184,12 +212,12 @@ impl<'a> TomlManifest<'a> {
         let mut keys = skip.to_vec();
         keys.push("family");
         Ok(match family {
-            Family::Align => Task::Align(self.deserialize(table, &keys)?),
-            Family::Lexicon => Task::Lexicon(self.deserialize(table, &keys)?),
-            Family::Qald => Task::Qald(self.deserialize(table, &keys)?),
-            Family::Trec => Task::Trec(self.deserialize(table, &keys)?),
-            Family::Kgc => Task::Kgc(Box::new(self.deserialize(table, &keys)?)),
-            Family::Rank => Task::Rank(self.deserialize(table, &keys)?),
+            Family::Align => Task::Align(self.deserialize_with(table, &keys, extra)?),
+            Family::Lexicon => Task::Lexicon(self.deserialize_with(table, &keys, extra)?),
+            Family::Qald => Task::Qald(self.deserialize_with(table, &keys, extra)?),
+            Family::Trec => Task::Trec(self.deserialize_with(table, &keys, extra)?),
+            Family::Kgc => Task::Kgc(Box::new(self.deserialize_with(table, &keys, extra)?)),
+            Family::Rank => Task::Rank(self.deserialize_with(table, &keys, extra)?),
         })
     }
 }

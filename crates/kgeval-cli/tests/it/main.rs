@@ -43,6 +43,8 @@ mod qald_server;
 mod rank;
 mod readme_compare;
 mod repeats;
+mod serve;
+mod serve_qald;
 mod shell;
 mod silent;
 mod ties;

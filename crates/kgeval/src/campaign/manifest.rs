@@ -162,17 +162,17 @@ impl Campaign {
 }
 
 /// Reads the tables of one manifest.
-struct Reader<'a> {
-    manifest: &'a TomlManifest<'a>,
-    text: &'a str,
-    base: &'a Path,
+pub(super) struct Reader<'a> {
+    pub(super) manifest: &'a TomlManifest<'a>,
+    pub(super) text: &'a str,
+    pub(super) base: &'a Path,
 }
 
 impl Reader<'_> {
     /// The table's `name`: present, a string of letters, digits, `.`, `_`, `-` (it names a
     /// file), at most [`MAX_NAME_LENGTH`] characters, new (also ignoring case: two files
     /// differing only in case are one file on some systems).
-    fn name(&self, table: ManifestTable<'_>, kind: &str, seen: &[String]) -> Result<String, Error> {
+    pub(super) fn name(&self, table: ManifestTable<'_>, kind: &str, seen: &[String]) -> Result<String, Error> {
         let m = self.manifest;
         let Some(name) = m.string(table, "name")? else {
             return Err(m.error(table.span, &format!("found a [[{kind}]] without a name, expected name = \"…\"")));
@@ -205,7 +205,7 @@ impl Reader<'_> {
     }
 
     /// An empty `metrics = []` (or `measures`) would fall back to the defaults: refused.
-    fn refuse_empty_lists(&self, table: ManifestTable<'_>) -> Result<(), Error> {
+    pub(super) fn refuse_empty_lists(&self, table: ManifestTable<'_>) -> Result<(), Error> {
         for key in LIST_KEYS {
             if table.table.get(key).and_then(toml_edit::Item::as_array).is_some_and(toml_edit::Array::is_empty) {
                 return Err(self.manifest.error(
@@ -287,7 +287,7 @@ impl Reader<'_> {
     }
 
     /// Every input of a table exists, else `FILE:LINE:COL` of where the table names it.
-    fn check_inputs(&self, table: ManifestTable<'_>, paths: &[PathBuf]) -> Result<(), Error> {
+    pub(super) fn check_inputs(&self, table: ManifestTable<'_>, paths: &[PathBuf]) -> Result<(), Error> {
         for path in paths {
             if path.is_file() || path.as_os_str() == "-" {
                 continue;

@@ -6,6 +6,7 @@ mod files;
 mod manifest;
 mod render;
 mod run;
+mod served;
 
 use crate::compare::CompareEvaluation;
 use crate::{Error, Evaluation, Family};
@@ -13,6 +14,7 @@ use crate::{Error, Evaluation, Family};
 pub use files::{conventions_text, one_line};
 pub use manifest::{Campaign, CampaignComparison, CampaignTask, TaskCompare, MAX_NAME_LENGTH};
 pub use run::{run_into, CampaignProgress};
+pub use served::{headlines, item_values, PrimaryValue, ServedCampaign, ServedTask};
 
 /// What running a campaign gives: every task's outcome, in manifest order. A failing task
 /// keeps its error; the others still finish.

@@ -1,0 +1,117 @@
+//! `kgeval serve` on QALD and lexicon tasks: the bundled QALD-3 campaign starts and its
+//! baselines score as `kgeval qald` / `kgeval lexicon` do; an open QALD task scores uploads as
+//! `kgeval qald` and refuses a malformed file with its located line.
+
+use serde_json::Value;
+
+use crate::root;
+use crate::serve::{data, open_phase, Served};
+
+/// `kgeval FAMILY ARGS --format json`.
+fn json(args: &[&str]) -> Value {
+    let mut all = args.to_vec();
+    all.extend(["--format", "json"]);
+    let output = crate::kgeval(&all);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    serde_json::from_slice(&output.stdout).expect("JSON")
+}
+
+/// `kgeval qald`'s global `key` for `system` against `gold`.
+fn qald(gold: &str, system: &str, key: &str) -> f64 {
+    json(&["qald", "--gold", gold, "--system", system])["systems"][0]["global"][key].as_f64().expect("a value")
+}
+
+fn rows(server: &Served, path: &str) -> Vec<Value> {
+    let (code, body) = server.get(path, None);
+    assert_eq!(code, 200, "{path}: {body}");
+    let board: Value = serde_json::from_str(&body).expect("JSON");
+    board["rows"].as_array().cloned().unwrap_or_default()
+}
+
+#[test]
+fn the_bundled_qald3_campaign_serves_its_baselines() {
+    let server = Served::start_file(&root().join("testdata/campaigns/serve-qald3.toml"));
+    // 2013's test phase is over and its leaderboard public since May 20: the task's default.
+    let test = rows(&server, "/api/tasks/qa-test/leaderboard");
+    assert_eq!(test.len(), 1);
+    assert_eq!(test[0]["baseline"], true);
+    assert_eq!(
+        test[0]["scores"]["qald_f"].as_f64(),
+        Some(qald(
+            "testdata/qald/qald3/dbpedia-test-answers.xml",
+            "testdata/qald/qald3/dbpedia-test-questions.xml",
+            "qald_f"
+        ))
+    );
+    let training = rows(&server, "/api/tasks/qa-train/leaderboard");
+    assert_eq!(
+        training[0]["scores"]["qald_f"].as_f64(),
+        Some(qald("testdata/qald/qald3/dbpedia-train-answers.xml", "testdata/qald/qald3/dbpedia-train.xml", "qald_f"))
+    );
+    let lexicon = rows(&server, "/api/tasks/lexicon/leaderboard?phase=training");
+    let cli = json(&[
+        "lexicon",
+        "--gold",
+        "testdata/lemon/qald3-dbpedia_train_lexicon_en.ttl",
+        "--uris",
+        "testdata/lemon/qald3-dbpedia_train_classes_properties.txt",
+        "--system",
+        "testdata/lemon/qald3-dbpedia-test-lexicon-en.ttl",
+    ]);
+    assert_eq!(lexicon[0]["scores"]["f1"].as_f64(), cli["systems"][0]["average"]["f1"].as_f64(), "{cli}");
+    // Every phase is closed: no upload is taken.
+    let token = server.add_team("A", false);
+    let answers = std::fs::read(data("testdata/qald/qald3/dbpedia-test-answers.xml")).expect("data");
+    assert_eq!(server.upload("qa-test", Some(&token), &answers).0, 404);
+}
+
+#[test]
+fn an_open_qald_task_scores_uploads_as_kgeval_qald() {
+    let campaign = format!(
+        "[[task]]\nname = \"qa\"\nfamily = \"qald\"\ngold = {:?}\nprimary = \"qald_f\"\n[serve]\n{}",
+        data("testdata/qald/qald3/dbpedia-test-answers.xml"),
+        open_phase("training", "feedback = \"items\"")
+    );
+    let server = Served::start(&campaign);
+    let token = server.add_team("A", false);
+    let answers = std::fs::read(data("testdata/qald/qald3/dbpedia-test-answers.xml")).expect("data");
+    let (code, scored, _) = server.upload("qa", Some(&token), &answers);
+    assert_eq!(code, 201, "{scored}");
+    let gold = "testdata/qald/qald3/dbpedia-test-answers.xml";
+    assert_eq!(scored["scores"]["qald_f"].as_f64(), Some(qald(gold, gold, "qald_f")));
+    assert_eq!(scored["scores"]["micro_f1"].as_f64(), Some(qald(gold, gold, "micro_f1")));
+    let (code, invalid, _) =
+        server.upload("qa", Some(&token), b"<dataset id=\"x\">\n<question id=\"1\">\n</dataset>\n");
+    assert_eq!(code, 422, "{invalid}");
+    assert!(invalid["error"].as_str().is_some_and(|e| e.starts_with("upload:")), "{invalid}");
+}
+
+/// The `--add-team` examples of `kgeval serve --help` run on the bundled campaign (their
+/// database in a temporary folder) and print one token each.
+#[test]
+fn help_examples_add_teams() {
+    let help = String::from_utf8(crate::kgeval(&["serve", "--help"]).stdout).expect("UTF-8");
+    let examples = help.split("Examples:").nth(1).expect("an Examples section");
+    let dir = tempfile::tempdir().expect("a folder");
+    let mut tokens = Vec::new();
+    for line in examples.lines().map(str::trim).filter(|l| l.starts_with("kgeval serve") && l.contains("--add-team")) {
+        let mut args: Vec<String> = Vec::new();
+        // Split on spaces but keep a quoted name whole.
+        for (i, part) in line.split('"').enumerate() {
+            if i % 2 == 1 {
+                args.push(part.to_owned());
+            } else {
+                args.extend(part.split_whitespace().map(str::to_owned));
+            }
+        }
+        let at = args.iter().position(|a| a == "--db").expect("--db") + 1;
+        args[at] = dir.path().join(&args[at]).display().to_string();
+        let output = crate::kgeval(&args[1..].iter().map(String::as_str).collect::<Vec<_>>());
+        assert!(output.status.success(), "{line}: {}", String::from_utf8_lossy(&output.stderr));
+        let token = String::from_utf8(output.stdout).expect("UTF-8");
+        assert!(token.trim().len() == 64 && token.lines().count() == 1, "{token:?}");
+        tokens.push(token);
+    }
+    assert_eq!(tokens.len(), 2, "{examples}");
+    assert_ne!(tokens[0], tokens[1]);
+}

@@ -1,0 +1,207 @@
+//! The HTTP API: routes, authentication, and every handler but the upload's
+//! ([`crate::submit`]). Answers are JSON (`{"status": …, "error": …}` for refusals), the
+//! leaderboard also CSV.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::extract::{DefaultBodyLimit, Path, Query, State};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde_json::json;
+use tower_http::limit::RequestBodyLimitLayer;
+use tower_http::timeout::TimeoutLayer;
+use tower_http::trace::TraceLayer;
+
+use crate::app::App;
+use crate::board::{csv, leaderboard};
+use crate::config::{Feedback, Phase};
+use crate::store::{Submission, Team};
+use crate::{clock, Error};
+
+/// The routes, with the body limit (the largest upload, plus room for a form's fields), a
+/// request time limit (the scoring limit plus a margin) and request tracing.
+pub fn router(app: Arc<App>) -> Router {
+    let body_limit = usize::try_from(app.campaign.max_upload).unwrap_or(usize::MAX).saturating_add(64 << 10);
+    let timeout = Duration::from_secs_f64(app.campaign.time_limit + 30.0);
+    Router::new()
+        .route("/api/health", get(health))
+        .route("/api/tasks/{task}/submissions", post(crate::submit::submit))
+        .route("/api/submissions/{id}", get(submission))
+        .route("/api/tasks/{task}/leaderboard", get(leaderboard_json))
+        .route("/api/tasks/{task}/leaderboard.csv", get(leaderboard_csv))
+        .fallback(|| async { refusal(StatusCode::NOT_FOUND, "not_found", "found no such route") })
+        .layer(DefaultBodyLimit::disable())
+        .layer(RequestBodyLimitLayer::new(body_limit))
+        .layer(TimeoutLayer::with_status_code(StatusCode::REQUEST_TIMEOUT, timeout))
+        .layer(TraceLayer::new_for_http())
+        .with_state(app)
+}
+
+/// A JSON refusal: `{"status": STATUS, "error": MESSAGE}`.
+pub fn refusal(code: StatusCode, status: &str, message: &str) -> Response {
+    (code, Json(json!({ "status": status, "error": message }))).into_response()
+}
+
+/// A server-side failure as a 500 (the message is logged, not sent).
+pub fn internal(error: &Error) -> Response {
+    tracing::error!("{error}");
+    refusal(StatusCode::INTERNAL_SERVER_ERROR, "error", "the server failed; the organisers have the log")
+}
+
+/// The bearer token of a request, if any.
+fn bearer(headers: &HeaderMap) -> Option<String> {
+    let value = headers.get(header::AUTHORIZATION)?.to_str().ok()?;
+    let (scheme, token) = value.split_once(' ')?;
+    scheme.eq_ignore_ascii_case("bearer").then(|| token.trim().to_owned()).filter(|t| !t.is_empty())
+}
+
+/// The team of a request's token: `Ok(None)` without a token, 401 for a wrong one.
+pub async fn team(app: &Arc<App>, headers: &HeaderMap) -> Result<Option<Team>, Response> {
+    let Some(token) = bearer(headers) else { return Ok(None) };
+    match app.db(move |store| store.authenticate(&token)).await {
+        Ok(Some(team)) => Ok(Some(team)),
+        Ok(None) => Err(unauthorized()),
+        Err(e) => Err(internal(&e)),
+    }
+}
+
+/// 401 with its challenge.
+pub fn unauthorized() -> Response {
+    let mut response =
+        refusal(StatusCode::UNAUTHORIZED, "unauthorized", "expected Authorization: Bearer TOKEN with a team's token");
+    response.headers_mut().insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
+    response
+}
+
+async fn health(State(app): State<Arc<App>>) -> Response {
+    let now = clock::now();
+    let phase = app.campaign.phase_at(now).map(|p| p.name.clone());
+    Json(json!({ "status": "ok", "title": app.campaign.served.title, "phase": phase, "now": clock::format(now) }))
+        .into_response()
+}
+
+/// What a team may see of one of its submissions, as its phase's feedback allows.
+pub fn submission_json(submission: &Submission, feedback: Feedback) -> serde_json::Value {
+    let status = match submission.status.as_str() {
+        "scored" if feedback == Feedback::None => "received",
+        other => other,
+    };
+    let mut out = json!({
+        "id": submission.id,
+        "status": status,
+        "task": submission.task,
+        "phase": submission.phase,
+        "system": submission.system,
+        "sha256": submission.sha256,
+        "size": submission.size,
+        "received": clock::format(submission.created),
+    });
+    if let Some(error) = &submission.error {
+        out["error"] = json!(error);
+    }
+    if let Some(score) = submission.score.as_ref().filter(|_| feedback != Feedback::None) {
+        out["scorer"] = json!(score.scorer);
+        out["primary"] = json!(score.metric);
+        out["scores"] = serde_json::from_str(&score.headlines).unwrap_or_default();
+        if feedback == Feedback::Items {
+            out["items"] = serde_json::from_str(&score.items).unwrap_or_default();
+        }
+    }
+    out
+}
+
+async fn submission(State(app): State<Arc<App>>, Path(id): Path<String>, headers: HeaderMap) -> Response {
+    let team = match team(&app, &headers).await {
+        Ok(Some(team)) => team,
+        Ok(None) => return unauthorized(),
+        Err(response) => return response,
+    };
+    let not_found = || refusal(StatusCode::NOT_FOUND, "not_found", "found no submission of yours with this id");
+    let Ok(id) = id.parse::<i64>() else { return not_found() };
+    let app2 = Arc::clone(&app);
+    let found = app
+        .db(move |store| {
+            let Some(head) = store.submission(id, "")? else { return Ok(None) };
+            store.submission(id, &app2.scorer(&head.task))
+        })
+        .await;
+    match found {
+        Ok(Some(s)) if s.team == team.id || team.organiser => {
+            let feedback = if team.organiser {
+                Feedback::Items
+            } else {
+                app.campaign.phase(&s.phase).map_or(Feedback::None, |p| p.feedback)
+            };
+            Json(submission_json(&s, feedback)).into_response()
+        }
+        Ok(_) => not_found(),
+        Err(e) => internal(&e),
+    }
+}
+
+/// The leaderboard's task and phase, after the visibility check.
+async fn board(
+    app: &Arc<App>,
+    task: &str,
+    query: &HashMap<String, String>,
+    headers: &HeaderMap,
+) -> Result<(Phase, Vec<crate::board::Row>), Response> {
+    let Some(served) = app.campaign.served.task(task) else {
+        return Err(refusal(StatusCode::NOT_FOUND, "not_found", "found no such task"));
+    };
+    let now = clock::now();
+    // Asked for by name, else the task's phase open now, else its last one that started.
+    let phase = match query.get("phase") {
+        Some(name) => app.campaign.phase(name),
+        None => app.campaign.phases.iter().rev().find(|p| p.from <= now && served.open_in(&p.name)),
+    };
+    let Some(phase) = phase.filter(|p| served.open_in(&p.name)).cloned() else {
+        return Err(refusal(StatusCode::NOT_FOUND, "not_found", "found no phase of this task with a leaderboard"));
+    };
+    if !phase.public_at(now) {
+        let organiser = team(app, headers).await?.is_some_and(|t| t.organiser);
+        if !organiser {
+            return Err(refusal(StatusCode::FORBIDDEN, "hidden", "the leaderboard of this phase is hidden"));
+        }
+    }
+    let (task_name, phase_name, scorer) = (task.to_owned(), phase.name.clone(), app.scorer(task));
+    let scored = app.db(move |store| store.scored(&task_name, &phase_name, &scorer)).await.map_err(|e| internal(&e))?;
+    let baselines: Vec<_> = app.baselines.iter().filter(|b| b.task == task).collect();
+    Ok((phase.clone(), leaderboard(&scored, &baselines, phase.counts)))
+}
+
+async fn leaderboard_json(
+    State(app): State<Arc<App>>,
+    Path(task): Path<String>,
+    Query(query): Query<HashMap<String, String>>,
+    headers: HeaderMap,
+) -> Response {
+    match board(&app, &task, &query, &headers).await {
+        Ok((phase, rows)) => Json(json!({
+            "task": task,
+            "phase": phase.name,
+            "counts": phase.counts,
+            "primary": app.campaign.served.task(&task).map(|t| t.primary.clone()),
+            "scorer": app.scorer(&task),
+            "rows": rows,
+        }))
+        .into_response(),
+        Err(response) => response,
+    }
+}
+
+async fn leaderboard_csv(
+    State(app): State<Arc<App>>,
+    Path(task): Path<String>,
+    Query(query): Query<HashMap<String, String>>,
+    headers: HeaderMap,
+) -> Response {
+    match board(&app, &task, &query, &headers).await {
+        Ok((_, rows)) => ([(header::CONTENT_TYPE, "text/csv; charset=utf-8")], csv(&rows)).into_response(),
+        Err(response) => response,
+    }
+}

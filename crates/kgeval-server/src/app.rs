@@ -1,0 +1,199 @@
+//! The server's state: the campaign, the database, the blob folder, each task's scorer
+//! version, the scored baselines, and the bounded pool uploads are scored on.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use kgeval::campaign::{headlines, item_values, ServedTask};
+use kgeval::Input;
+use sha2::{Digest as _, Sha256};
+use tokio::sync::Semaphore;
+
+use crate::blobs::Blobs;
+use crate::config::Campaign;
+use crate::store::{Score, Store};
+use crate::token::hex;
+use crate::Error;
+
+/// The name an upload has in error messages (`upload:3:7: …`).
+pub const UPLOAD_NAME: &str = "upload";
+
+/// Everything a request handler reads.
+pub struct App {
+    /// The campaign.
+    pub campaign: Campaign,
+    /// The database (one connection; used on blocking threads only).
+    pub store: Mutex<Store>,
+    /// The submissions' bytes.
+    pub blobs: Blobs,
+    /// Each task's scorer version.
+    pub scorers: HashMap<String, String>,
+    /// The baselines, scored at start.
+    pub baselines: Vec<ScoredBaseline>,
+    /// Permits to score: as many as cores, so scoring never starves the async threads.
+    pub pool: Arc<Semaphore>,
+    /// One lock per (team, task): a team's uploads to a task are checked against the limits,
+    /// scored and stored one after the other, so a limit is exact under concurrency.
+    pub team_locks: Mutex<TeamLocks>,
+}
+
+/// The upload lock of each (team id, task).
+pub type TeamLocks = HashMap<(i64, String), Arc<tokio::sync::Mutex<()>>>;
+
+/// A baseline with its score.
+#[derive(Debug, Clone)]
+pub struct ScoredBaseline {
+    /// Its task.
+    pub task: String,
+    /// Its name.
+    pub name: String,
+    /// Its score.
+    pub score: Score,
+}
+
+/// Where the database goes by default: beside the campaign file, `STEM.sqlite`.
+#[must_use]
+pub fn default_db(campaign: &Path) -> PathBuf {
+    let stem = campaign.file_stem().map_or_else(|| "campaign".into(), |s| s.to_string_lossy().into_owned());
+    campaign.with_file_name(format!("{stem}.sqlite"))
+}
+
+/// The blob folder of a database: `DB.blobs` beside it.
+#[must_use]
+pub fn blob_dir(db: &Path) -> PathBuf {
+    let mut name = db.file_name().map(std::ffi::OsStr::to_os_string).unwrap_or_default();
+    name.push(".blobs");
+    db.with_file_name(name)
+}
+
+impl App {
+    /// Opens the database, computes every scorer version, checks every primary metric and
+    /// scores the baselines.
+    ///
+    /// # Errors
+    /// [`Error::Campaign`] for a gold that cannot be read, a primary metric the task has no
+    /// headline of, a baseline that does not score; [`Error::Database`], [`Error::Io`].
+    pub fn open(campaign: Campaign, db: &Path) -> Result<App, Error> {
+        let store = Store::open(db)?;
+        let blobs = Blobs::open(&blob_dir(db))?;
+        let mut scorers = HashMap::new();
+        for task in &campaign.served.tasks {
+            task.check_primary().map_err(|e| Error::Campaign(format!("task {}: {}", task.name, chain(&e))))?;
+            scorers.insert(task.name.clone(), scorer_version(task)?);
+        }
+        let mut baselines = Vec::new();
+        for baseline in &campaign.baselines {
+            let Some(task) = campaign.served.task(&baseline.task) else { continue };
+            let bytes = std::fs::read(&baseline.file)
+                .map_err(|e| Error::Campaign(format!("{}: cannot read the baseline: {e}", baseline.file.display())))?;
+            let input = Input::from_bytes(baseline.file.display().to_string(), bytes);
+            let scorer = scorers.get(&task.name).cloned().unwrap_or_default();
+            let score = score(task, &baseline.name, input, &scorer).map_err(|e| {
+                Error::Campaign(format!("baseline {} of task {}: {}", baseline.name, task.name, chain(&e)))
+            })?;
+            baselines.push(ScoredBaseline { task: task.name.clone(), name: baseline.name.clone(), score });
+        }
+        let workers = std::thread::available_parallelism().map_or(2, std::num::NonZeroUsize::get);
+        Ok(App {
+            campaign,
+            store: Mutex::new(store),
+            blobs,
+            scorers,
+            baselines,
+            pool: Arc::new(Semaphore::new(workers)),
+            team_locks: Mutex::new(HashMap::new()),
+        })
+    }
+
+    /// The scorer version of `task`.
+    #[must_use]
+    pub fn scorer(&self, task: &str) -> String {
+        self.scorers.get(task).cloned().unwrap_or_default()
+    }
+
+    /// The lock of `team`'s uploads to `task`.
+    #[must_use]
+    pub fn team_lock(&self, team: i64, task: &str) -> Arc<tokio::sync::Mutex<()>> {
+        let mut locks = self.team_locks.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        Arc::clone(locks.entry((team, task.to_owned())).or_default())
+    }
+
+    /// Runs `f` on the database, on a blocking thread.
+    ///
+    /// # Errors
+    /// `f`'s error; [`Error::Io`] when the blocking thread stopped.
+    pub async fn db<T: Send + 'static>(
+        self: &Arc<Self>,
+        f: impl FnOnce(&mut Store) -> Result<T, Error> + Send + 'static,
+    ) -> Result<T, Error> {
+        let app = Arc::clone(self);
+        tokio::task::spawn_blocking(move || {
+            let mut store = app.store.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            f(&mut store)
+        })
+        .await
+        .map_err(|e| Error::Io(format!("a database thread stopped: {e}")))?
+    }
+}
+
+/// kgeval's version and a hash of the task's options and every gold byte it reads:
+/// `kgeval 0.0.0+0123456789abcdef`.
+///
+/// # Errors
+/// [`Error::Campaign`] when a gold file cannot be read.
+pub fn scorer_version(task: &ServedTask) -> Result<String, Error> {
+    let mut hasher = Sha256::new();
+    hasher.update(format!("{:?}\n", task.task).as_bytes());
+    for path in task.task.input_paths() {
+        let bytes = std::fs::read(&path)
+            .map_err(|e| Error::Campaign(format!("task {}: {}: cannot read: {e}", task.name, path.display())))?;
+        hasher.update((bytes.len() as u64).to_le_bytes());
+        hasher.update(&bytes);
+    }
+    let digest = hex(&hasher.finalize());
+    Ok(format!("kgeval {}+{}", env!("CARGO_PKG_VERSION"), &digest[..16]))
+}
+
+/// Scores one file of `task` as the system `system`, under scorer version `scorer`.
+///
+/// # Errors
+/// The facade's error: a malformed or unfitting file, a primary metric without a value.
+pub fn score(task: &ServedTask, system: &str, input: Input, scorer: &str) -> Result<Score, kgeval::Error> {
+    let evaluation = task.score(system, input)?;
+    let primary = task.primary_value(&evaluation, system)?;
+    let mut scores = serde_json::Map::new();
+    for (metric, value) in headlines(&evaluation, system) {
+        scores.insert(metric, number(value));
+    }
+    let items: Vec<serde_json::Value> = item_values(&evaluation, system)
+        .into_iter()
+        .map(|(item, metric, value)| serde_json::json!([item, metric, number(value)]))
+        .collect();
+    Ok(Score {
+        scorer: scorer.to_owned(),
+        metric: primary.metric,
+        value: primary.value,
+        higher_is_better: primary.higher_is_better,
+        headlines: serde_json::Value::Object(scores).to_string(),
+        items: serde_json::Value::Array(items).to_string(),
+    })
+}
+
+/// A JSON number (a non-finite value, which no metric gives, as null).
+fn number(value: f64) -> serde_json::Value {
+    serde_json::Number::from_f64(value).map_or(serde_json::Value::Null, serde_json::Value::Number)
+}
+
+/// An error and its causes on one line.
+#[must_use]
+pub fn chain(error: &dyn std::error::Error) -> String {
+    let mut line = error.to_string();
+    let mut source = error.source();
+    while let Some(cause) = source {
+        line.push_str(": ");
+        line.push_str(&cause.to_string());
+        source = cause.source();
+    }
+    line
+}

@@ -1,0 +1,184 @@
+//! A task's leaderboard in one phase: the counted submission of each team (`best` by the
+//! primary metric, the earliest of equal ones; or the `last` scored) and the organisers'
+//! baselines, marked, ordered by the primary metric; equal values share a rank.
+
+use serde::Serialize;
+
+use crate::app::ScoredBaseline;
+use crate::config::Counts;
+use crate::store::{Score, Submission};
+
+/// One row.
+#[derive(Debug, Clone, Serialize)]
+pub struct Row {
+    /// 1 + the rows strictly better.
+    pub rank: usize,
+    /// The team (the organisers' for a baseline).
+    pub team: String,
+    /// The system's name.
+    pub system: String,
+    /// The counted submission's id (none for a baseline).
+    pub submission: Option<i64>,
+    /// Whether the row is a baseline.
+    pub baseline: bool,
+    /// The primary metric's value.
+    #[serde(skip)]
+    pub primary: f64,
+    /// Every headline `{metric: value}`.
+    pub scores: serde_json::Map<String, serde_json::Value>,
+}
+
+/// The team name baselines are listed under.
+pub const BASELINE_TEAM: &str = "organisers";
+
+/// The leaderboard of `scored` (one task and phase, one scorer, oldest first) and `baselines`
+/// (those of the task).
+#[must_use]
+pub fn leaderboard(scored: &[Submission], baselines: &[&ScoredBaseline], counts: Counts) -> Vec<Row> {
+    let mut counted: Vec<(&Submission, &Score)> = Vec::new();
+    for submission in scored {
+        let Some(score) = &submission.score else { continue };
+        match counted.iter_mut().find(|(s, _)| s.team == submission.team) {
+            None => counted.push((submission, score)),
+            Some(slot) => {
+                let better =
+                    if score.higher_is_better { score.value > slot.1.value } else { score.value < slot.1.value };
+                if counts == Counts::Last || better {
+                    *slot = (submission, score);
+                }
+            }
+        }
+    }
+    let mut rows: Vec<(Row, bool)> = counted
+        .into_iter()
+        .map(|(s, score)| {
+            (row(s.team_name.clone(), s.system.clone(), Some(s.id), false, score), score.higher_is_better)
+        })
+        .collect();
+    rows.extend(
+        baselines
+            .iter()
+            .map(|b| (row(BASELINE_TEAM.to_owned(), b.name.clone(), None, true, &b.score), b.score.higher_is_better)),
+    );
+    let higher = rows.first().is_none_or(|(_, h)| *h);
+    let mut rows: Vec<Row> = rows.into_iter().map(|(r, _)| r).collect();
+    let key = |r: &Row| if higher { -r.primary } else { r.primary };
+    rows.sort_by(|a, b| {
+        key(a).total_cmp(&key(b)).then(a.baseline.cmp(&b.baseline)).then(a.submission.cmp(&b.submission))
+    });
+    let values: Vec<f64> = rows.iter().map(key).collect();
+    for (row, value) in rows.iter_mut().zip(&values) {
+        row.rank = 1 + values.iter().filter(|v| *v < value).count();
+    }
+    rows
+}
+
+fn row(team: String, system: String, submission: Option<i64>, baseline: bool, score: &Score) -> Row {
+    let scores = match serde_json::from_str(&score.headlines) {
+        Ok(serde_json::Value::Object(map)) => map,
+        _ => serde_json::Map::new(),
+    };
+    Row { rank: 0, team, system, submission, baseline, primary: score.value, scores }
+}
+
+/// The leaderboard as CSV: `rank,team,system,submission,baseline,METRIC…` (the metrics of
+/// every row, in order of first appearance). A text field starting with `=`, `+`, `-` or `@`
+/// gets a leading `'`, so no spreadsheet runs it as a formula.
+#[must_use]
+pub fn csv(rows: &[Row]) -> String {
+    let mut metrics: Vec<&str> = Vec::new();
+    for row in rows {
+        for metric in row.scores.keys() {
+            if !metrics.contains(&metric.as_str()) {
+                metrics.push(metric);
+            }
+        }
+    }
+    let mut out = String::from("rank,team,system,submission,baseline");
+    for metric in &metrics {
+        out.push(',');
+        out.push_str(&field(metric));
+    }
+    out.push('\n');
+    for row in rows {
+        let submission = row.submission.map(|id| id.to_string()).unwrap_or_default();
+        out.push_str(&format!(
+            "{},{},{},{submission},{}",
+            row.rank,
+            field(&row.team),
+            field(&row.system),
+            row.baseline
+        ));
+        for metric in &metrics {
+            out.push(',');
+            if let Some(value) = row.scores.get(*metric) {
+                out.push_str(&value.to_string());
+            }
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// A CSV text field, quoted when needed, defused when a spreadsheet would read a formula.
+fn field(text: &str) -> String {
+    let text = if text.starts_with(['=', '+', '-', '@']) { format!("'{text}") } else { text.to_owned() };
+    if text.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", text.replace('"', "\"\""))
+    } else {
+        text
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{csv, leaderboard};
+    use crate::app::ScoredBaseline;
+    use crate::config::Counts;
+    use crate::store::{Score, Submission};
+
+    fn score(value: f64) -> Score {
+        Score {
+            scorer: "v".into(),
+            metric: "map".into(),
+            value,
+            higher_is_better: true,
+            headlines: format!("{{\"map\":{value}}}"),
+            items: "[]".into(),
+        }
+    }
+
+    fn submission(id: i64, team: i64, value: f64) -> Submission {
+        Submission {
+            id,
+            team,
+            team_name: format!("team{team}"),
+            task: "t".into(),
+            phase: "p".into(),
+            system: "s".into(),
+            sha256: String::new(),
+            size: 0,
+            status: "scored".into(),
+            error: None,
+            created: id,
+            score: Some(score(value)),
+        }
+    }
+
+    #[test]
+    fn best_last_ranks_and_baselines() {
+        let scored = [submission(1, 1, 0.3), submission(2, 2, 0.5), submission(3, 1, 0.6), submission(4, 1, 0.2)];
+        let baseline = ScoredBaseline { task: "t".into(), name: "=BM25, tuned".into(), score: score(0.5) };
+        let best = leaderboard(&scored, &[&baseline], Counts::Best);
+        let summary: Vec<_> = best.iter().map(|r| (r.rank, r.submission, r.baseline)).collect();
+        assert_eq!(summary, [(1, Some(3), false), (2, Some(2), false), (2, None, true)]);
+        let last = leaderboard(&scored, &[], Counts::Last);
+        let summary: Vec<_> = last.iter().map(|r| (r.rank, r.submission)).collect();
+        assert_eq!(summary, [(1, Some(2)), (2, Some(4))]);
+        assert_eq!(
+            csv(&best),
+            "rank,team,system,submission,baseline,map\n1,team1,s,3,false,0.6\n2,team2,s,2,false,0.5\n\
+             2,organisers,\"'=BM25, tuned\",,true,0.5\n"
+        );
+    }
+}

@@ -1,0 +1,389 @@
+//! The database: one SQLite file (bundled SQLite, WAL journal, `synchronous = FULL`, so a
+//! committed transaction survives a crash or a power cut), schema versions applied in order
+//! (`PRAGMA user_version`), every statement with bound parameters. Rows are only added: a
+//! submission and its first score row go in in one transaction; a later scorer adds score
+//! rows beside the old ones.
+
+use std::path::Path;
+
+use rusqlite::{params, Connection, OptionalExtension as _};
+
+use crate::token::{new_token, same_hash, token_hash};
+use crate::Error;
+
+/// The schema, one migration per version, applied in order.
+const MIGRATIONS: &[&str] = &["
+CREATE TABLE teams (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE,
+    token_sha256 BLOB NOT NULL UNIQUE,
+    organiser INTEGER NOT NULL DEFAULT 0,
+    created INTEGER NOT NULL
+);
+CREATE TABLE submissions (
+    id INTEGER PRIMARY KEY,
+    team INTEGER NOT NULL REFERENCES teams(id),
+    task TEXT NOT NULL,
+    phase TEXT NOT NULL,
+    system TEXT NOT NULL,
+    sha256 TEXT NOT NULL,
+    size INTEGER NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('scored', 'invalid', 'failed')),
+    error TEXT,
+    created INTEGER NOT NULL
+);
+CREATE INDEX submissions_by_team ON submissions(team, task, phase, status, created);
+CREATE INDEX submissions_by_task ON submissions(task, phase, status);
+CREATE TABLE scores (
+    id INTEGER PRIMARY KEY,
+    submission INTEGER NOT NULL REFERENCES submissions(id),
+    scorer TEXT NOT NULL,
+    metric TEXT NOT NULL,
+    value REAL NOT NULL,
+    higher_is_better INTEGER NOT NULL,
+    headlines TEXT NOT NULL,
+    items TEXT NOT NULL,
+    created INTEGER NOT NULL,
+    UNIQUE (submission, scorer)
+);
+"];
+
+/// An open database.
+pub struct Store {
+    connection: Connection,
+}
+
+/// A team (or an organiser) as the database holds it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Team {
+    /// Its row id.
+    pub id: i64,
+    /// Its name.
+    pub name: String,
+    /// Whether it may see hidden leaderboards and every submission.
+    pub organiser: bool,
+}
+
+/// What a scoring produced, stored with the submission.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Score {
+    /// The scorer version (kgeval's version + the hash of the task's options and gold).
+    pub scorer: String,
+    /// The primary metric's name.
+    pub metric: String,
+    /// Its value.
+    pub value: f64,
+    /// Whether higher is better.
+    pub higher_is_better: bool,
+    /// Every headline, a JSON object `{metric: value}`.
+    pub headlines: String,
+    /// Every per-item value, a JSON array of `[item, metric, value]`.
+    pub items: String,
+}
+
+/// A new submission.
+#[derive(Debug, Clone)]
+pub struct NewSubmission<'a> {
+    /// The team's id.
+    pub team: i64,
+    /// The task's name.
+    pub task: &'a str,
+    /// The phase's name.
+    pub phase: &'a str,
+    /// The system's name.
+    pub system: &'a str,
+    /// The bytes' SHA-256 (hex), stored before this row.
+    pub sha256: &'a str,
+    /// Their length.
+    pub size: u64,
+    /// `scored`, `invalid` or `failed`.
+    pub status: &'a str,
+    /// The error line of an invalid or failed upload.
+    pub error: Option<&'a str>,
+    /// When it arrived (Unix seconds).
+    pub created: i64,
+}
+
+/// A stored submission with its score under one scorer version, if any.
+#[derive(Debug, Clone)]
+pub struct Submission {
+    /// Its id.
+    pub id: i64,
+    /// The team's id.
+    pub team: i64,
+    /// The team's name.
+    pub team_name: String,
+    /// The task.
+    pub task: String,
+    /// The phase.
+    pub phase: String,
+    /// The system's name.
+    pub system: String,
+    /// The bytes' SHA-256.
+    pub sha256: String,
+    /// Their length.
+    pub size: u64,
+    /// `scored`, `invalid` or `failed`.
+    pub status: String,
+    /// The error line, if any.
+    pub error: Option<String>,
+    /// When it arrived (Unix seconds).
+    pub created: i64,
+    /// Its score under the scorer asked for.
+    pub score: Option<Score>,
+}
+
+const SUBMISSION_COLUMNS: &str =
+    "s.id, s.team, t.name, s.task, s.phase, s.system, s.sha256, s.size, s.status, s.error, \
+     s.created, c.scorer, c.metric, c.value, c.higher_is_better, c.headlines, c.items";
+
+fn submission_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<Submission> {
+    let scorer: Option<String> = row.get(11)?;
+    let score = match scorer {
+        Some(scorer) => Some(Score {
+            scorer,
+            metric: row.get(12)?,
+            value: row.get(13)?,
+            higher_is_better: row.get(14)?,
+            headlines: row.get(15)?,
+            items: row.get(16)?,
+        }),
+        None => None,
+    };
+    Ok(Submission {
+        id: row.get(0)?,
+        team: row.get(1)?,
+        team_name: row.get(2)?,
+        task: row.get(3)?,
+        phase: row.get(4)?,
+        system: row.get(5)?,
+        sha256: row.get(6)?,
+        size: row.get(7)?,
+        status: row.get(8)?,
+        error: row.get(9)?,
+        created: row.get(10)?,
+        score,
+    })
+}
+
+impl Store {
+    /// Opens (or creates) the database at `path` and brings its schema up to date.
+    ///
+    /// # Errors
+    /// [`Error::Database`] when it cannot be opened, is of a newer schema, or a migration fails.
+    pub fn open(path: &Path) -> Result<Store, Error> {
+        let mut connection = Connection::open(path).map_err(|e| db(path, &e))?;
+        connection
+            .execute_batch("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;")
+            .map_err(|e| db(path, &e))?;
+        connection.busy_timeout(std::time::Duration::from_secs(10)).map_err(|e| db(path, &e))?;
+        let version: usize = connection.query_row("PRAGMA user_version", [], |r| r.get(0)).map_err(|e| db(path, &e))?;
+        if version > MIGRATIONS.len() {
+            return Err(Error::Database(format!(
+                "{}: schema version {version}, expected at most {} (a newer kgeval wrote it)",
+                path.display(),
+                MIGRATIONS.len()
+            )));
+        }
+        for (i, migration) in MIGRATIONS.iter().enumerate().skip(version) {
+            let transaction = connection.transaction().map_err(|e| db(path, &e))?;
+            transaction.execute_batch(migration).map_err(|e| db(path, &e))?;
+            transaction.pragma_update(None, "user_version", i + 1).map_err(|e| db(path, &e))?;
+            transaction.commit().map_err(|e| db(path, &e))?;
+        }
+        Ok(Store { connection })
+    }
+
+    /// Adds a team (or an organiser) and returns its token, which is not stored.
+    ///
+    /// # Errors
+    /// [`Error::Database`] when the name is taken.
+    pub fn add_team(&self, name: &str, organiser: bool, now: i64) -> Result<String, Error> {
+        let taken: bool = self
+            .connection
+            .query_row("SELECT EXISTS (SELECT 1 FROM teams WHERE name = ?1)", [name], |r| r.get(0))
+            .map_err(sql)?;
+        if taken {
+            return Err(Error::Usage(format!("found team {name:?} in the database already, expected a new name")));
+        }
+        let token = new_token()?;
+        self.connection
+            .execute(
+                "INSERT INTO teams (name, token_sha256, organiser, created) VALUES (?1, ?2, ?3, ?4)",
+                params![name, token_hash(&token).as_slice(), organiser, now],
+            )
+            .map_err(sql)?;
+        Ok(token)
+    }
+
+    /// The team a token belongs to: its hash compared with every team's in constant time.
+    ///
+    /// # Errors
+    /// [`Error::Database`] when the teams cannot be read.
+    pub fn authenticate(&self, token: &str) -> Result<Option<Team>, Error> {
+        let presented = token_hash(token);
+        let mut statement =
+            self.connection.prepare_cached("SELECT id, name, organiser, token_sha256 FROM teams").map_err(sql)?;
+        let rows = statement
+            .query_map([], |r| {
+                Ok((Team { id: r.get(0)?, name: r.get(1)?, organiser: r.get(2)? }, r.get::<_, Vec<u8>>(3)?))
+            })
+            .map_err(sql)?;
+        let mut found = None;
+        for row in rows {
+            let (team, hash) = row.map_err(sql)?;
+            if same_hash(&hash, &presented) && found.is_none() {
+                found = Some(team);
+            }
+        }
+        Ok(found)
+    }
+
+    /// How many scored submissions of `team` to `task` in `phase` arrived at or after `since`.
+    ///
+    /// # Errors
+    /// [`Error::Database`].
+    pub fn counted_since(&self, team: i64, task: &str, phase: &str, since: i64) -> Result<u32, Error> {
+        self.connection
+            .query_row(
+                "SELECT COUNT(*) FROM submissions WHERE team = ?1 AND task = ?2 AND phase = ?3 AND status = 'scored' \
+                 AND created >= ?4",
+                params![team, task, phase, since],
+                |r| r.get(0),
+            )
+            .map_err(sql)
+    }
+
+    /// Inserts a submission and its score row, in one transaction; returns its id.
+    ///
+    /// # Errors
+    /// [`Error::Database`]; nothing is inserted then.
+    pub fn insert(&mut self, submission: &NewSubmission<'_>, score: Option<&Score>) -> Result<i64, Error> {
+        let transaction = self.connection.transaction().map_err(sql)?;
+        transaction
+            .execute(
+                "INSERT INTO submissions (team, task, phase, system, sha256, size, status, error, created) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+                params![
+                    submission.team,
+                    submission.task,
+                    submission.phase,
+                    submission.system,
+                    submission.sha256,
+                    submission.size,
+                    submission.status,
+                    submission.error,
+                    submission.created
+                ],
+            )
+            .map_err(sql)?;
+        let id = transaction.last_insert_rowid();
+        if let Some(score) = score {
+            transaction
+                .execute(
+                    "INSERT INTO scores (submission, scorer, metric, value, higher_is_better, headlines, items, created) \
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                    params![
+                        id,
+                        score.scorer,
+                        score.metric,
+                        score.value,
+                        score.higher_is_better,
+                        score.headlines,
+                        score.items,
+                        submission.created
+                    ],
+                )
+                .map_err(sql)?;
+        }
+        transaction.commit().map_err(sql)?;
+        Ok(id)
+    }
+
+    /// The submission `id`, with its score under `scorer` if it has one.
+    ///
+    /// # Errors
+    /// [`Error::Database`].
+    pub fn submission(&self, id: i64, scorer: &str) -> Result<Option<Submission>, Error> {
+        let query = format!(
+            "SELECT {SUBMISSION_COLUMNS} FROM submissions s JOIN teams t ON t.id = s.team \
+             LEFT JOIN scores c ON c.submission = s.id AND c.scorer = ?2 WHERE s.id = ?1"
+        );
+        self.connection.query_row(&query, params![id, scorer], submission_row).optional().map_err(sql)
+    }
+
+    /// Every scored submission to `task` in `phase` with a score under `scorer`, oldest first.
+    ///
+    /// # Errors
+    /// [`Error::Database`].
+    pub fn scored(&self, task: &str, phase: &str, scorer: &str) -> Result<Vec<Submission>, Error> {
+        let query = format!(
+            "SELECT {SUBMISSION_COLUMNS} FROM submissions s JOIN teams t ON t.id = s.team \
+             JOIN scores c ON c.submission = s.id AND c.scorer = ?3 \
+             WHERE s.task = ?1 AND s.phase = ?2 AND s.status = 'scored' ORDER BY s.id"
+        );
+        let mut statement = self.connection.prepare_cached(&query).map_err(sql)?;
+        let rows = statement.query_map(params![task, phase, scorer], submission_row).map_err(sql)?;
+        rows.collect::<Result<Vec<_>, _>>().map_err(sql)
+    }
+}
+
+fn db(path: &Path, error: &rusqlite::Error) -> Error {
+    Error::Database(format!("{}: {error}", path.display()))
+}
+
+// Taken by value to be `map_err(sql)`.
+#[allow(clippy::needless_pass_by_value)]
+fn sql(error: rusqlite::Error) -> Error {
+    Error::Database(error.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{NewSubmission, Score, Store};
+
+    #[test]
+    fn teams_submissions_scores_and_counts() {
+        let dir = tempfile::tempdir().expect("a folder");
+        let path = dir.path().join("c.sqlite");
+        let mut store = Store::open(&path).expect("opened");
+        let token = store.add_team("A <b>", false, 0).expect("added");
+        assert!(store.add_team("A <b>", false, 0).is_err());
+        let team = store.authenticate(&token).expect("read").expect("the team");
+        assert_eq!((team.name.as_str(), team.organiser), ("A <b>", false));
+        assert_eq!(store.authenticate("0".repeat(64).as_str()).expect("read"), None);
+        let new = |status, created| NewSubmission {
+            team: team.id,
+            task: "adhoc",
+            phase: "p",
+            system: "s",
+            sha256: "ab",
+            size: 2,
+            status,
+            error: None,
+            created,
+        };
+        let score = Score {
+            scorer: "v1".into(),
+            metric: "map".into(),
+            value: 0.5,
+            higher_is_better: true,
+            headlines: "{}".into(),
+            items: "[]".into(),
+        };
+        let first = store.insert(&new("scored", 10), Some(&score)).expect("inserted");
+        store.insert(&new("invalid", 20), None).expect("inserted");
+        store.insert(&new("scored", 86_400 + 5), Some(&score)).expect("inserted");
+        assert_eq!(store.counted_since(team.id, "adhoc", "p", 0).expect("count"), 2);
+        assert_eq!(store.counted_since(team.id, "adhoc", "p", 86_400).expect("count"), 1);
+        assert_eq!(store.counted_since(team.id, "adhoc", "other", 0).expect("count"), 0);
+        assert_eq!(store.scored("adhoc", "p", "v1").expect("rows").len(), 2);
+        assert_eq!(store.scored("adhoc", "p", "v2").expect("rows").len(), 0);
+        let read = store.submission(first, "v1").expect("read").expect("present");
+        assert_eq!(read.score, Some(score));
+        drop(store);
+        // Reopening applies no migration twice.
+        let store = Store::open(&path).expect("reopened");
+        assert_eq!(store.counted_since(team.id, "adhoc", "p", 0).expect("count"), 2);
+    }
+}

@@ -1,0 +1,376 @@
+//! A served campaign (`kgeval serve`): a `kgeval run` manifest whose tasks name no system —
+//! each upload is one — plus, per task, a `primary` headline metric and the `phases` the task
+//! is open in. The front end that serves it reads its own `[serve]` section (phases, limits,
+//! baselines) from the same parsed manifest; what a task *is*, how an upload is scored and which
+//! metric heads the leaderboard is decided here, so every front end scores an upload the same
+//! way `kgeval trec`/`qald`/`lexicon` score the same file.
+
+use std::path::{Path, PathBuf};
+
+use kgeval_model::metric_names::Direction;
+use kgeval_model::trec::Run;
+use toml_edit::{Array, Value};
+
+use super::manifest::Reader;
+use crate::toml_doc::{ManifestTable, TomlManifest};
+use crate::{Error, Evaluation, Family, Input, NoProgress, SystemInput, Task};
+
+/// The families whose tasks can be served, with the keys that name their systems (which a
+/// served task leaves out: its uploads are its systems).
+const SERVED: [(Family, &[&str]); 3] = [
+    (Family::Trec, &["runs", "run"]),
+    (Family::Qald, &["systems", "system"]),
+    (Family::Lexicon, &["systems", "system"]),
+];
+
+/// The keys a served task has besides its family's.
+const SERVED_KEYS: [&str; 3] = ["name", "primary", "phases"];
+
+/// A campaign run as a service: its title and its tasks, paths resolved against the
+/// campaign file's folder, every task's gold present.
+///
+/// ```toml
+/// title = "Demo track"
+/// [[task]]
+/// name = "adhoc"
+/// family = "trec"
+/// qrels = "gold/qrels.txt"
+/// measures = ["map", "P.10"]
+/// primary = "map"
+/// phases = ["training", "test"]
+/// ```
+#[derive(Debug, Clone)]
+pub struct ServedCampaign {
+    /// The `title`, else the campaign file's stem.
+    pub title: String,
+    /// The campaign file.
+    pub manifest: PathBuf,
+    /// The `[[task]]` tables, in file order.
+    pub tasks: Vec<ServedTask>,
+}
+
+/// One task of a served campaign.
+#[derive(Debug, Clone)]
+pub struct ServedTask {
+    /// Its `name` (letters, digits, `.`, `_`, `-`), unique in the campaign; it names the task
+    /// in URLs.
+    pub name: String,
+    /// The family's task without systems, paths resolved.
+    pub task: Task,
+    /// The headline metric that ranks the leaderboard and picks a team's best submission.
+    pub primary: String,
+    /// `FILE:LINE:COL` of the `primary` value, for errors found once the gold is read.
+    pub primary_at: String,
+    /// The phases the task is open in, each with the `FILE:LINE:COL` naming it; `None`: all.
+    pub phases: Option<Vec<(String, String)>>,
+}
+
+impl ServedCampaign {
+    /// Reads the served campaign of a parsed manifest at `path`. Root keys other than
+    /// `title` and `[[task]]` must be in `front_end_keys` (the serving front end's own
+    /// sections, e.g. `serve`), which are left to it.
+    ///
+    /// # Errors
+    /// [`Error::Invalid`] `FILE:LINE:COL: …` for an unknown key, a task without a name or
+    /// family, a family that cannot be served, a key naming systems, a `primary` that no
+    /// family has, a malformed `phases`, a schema error of the family's fields, a missing gold
+    /// file.
+    pub fn from_manifest(
+        manifest: &TomlManifest<'_>,
+        text: &str,
+        path: &Path,
+        front_end_keys: &[&str],
+    ) -> Result<ServedCampaign, Error> {
+        let root = manifest.root();
+        for (key, _) in root.table.iter() {
+            if key != "title" && key != "task" && !front_end_keys.contains(&key) {
+                let sections: Vec<String> = front_end_keys.iter().map(|k| format!("[{k}]")).collect();
+                return Err(manifest.error(
+                    manifest.key_at(root, key),
+                    &format!(
+                        "found the key {}, expected title, [[task]] or {} in a served campaign",
+                        kgeval_formats::echo(key),
+                        sections.join(", ")
+                    ),
+                ));
+            }
+        }
+        let title = match manifest.string(root, "title")? {
+            Some(title) => title.to_owned(),
+            None => path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default(),
+        };
+        let base = path.parent().unwrap_or(Path::new(""));
+        let reader = Reader { manifest, text, base };
+        let tables = manifest.tables(root, "task")?;
+        if tables.is_empty() {
+            return Err(manifest.error(None, "found no [[task]], expected at least one task to serve"));
+        }
+        let mut tasks = Vec::new();
+        let mut names: Vec<String> = Vec::new();
+        for table in tables {
+            let name = reader.name(table, "task", &names)?;
+            names.push(name.clone());
+            tasks.push(served_task(&reader, table, name)?);
+        }
+        Ok(ServedCampaign { title, manifest: path.to_path_buf(), tasks })
+    }
+
+    /// The task named `name`.
+    #[must_use]
+    pub fn task(&self, name: &str) -> Option<&ServedTask> {
+        self.tasks.iter().find(|t| t.name == name)
+    }
+}
+
+/// One `[[task]]` of a served campaign.
+fn served_task(reader: &Reader<'_>, table: ManifestTable<'_>, name: String) -> Result<ServedTask, Error> {
+    let m = reader.manifest;
+    let family = m.family(table)?.ok_or_else(|| {
+        m.error(
+            table.span,
+            &format!(
+                "found a [[task]] without a family, expected family = one of {}",
+                SERVED.map(|(f, _)| f.name()).join(", ")
+            ),
+        )
+    })?;
+    let Some((_, system_keys)) = SERVED.iter().find(|(f, _)| *f == family) else {
+        return Err(m.error(
+            m.value_at(table, "family"),
+            &format!(
+                "found family {family}, expected one that can be served: {}",
+                SERVED.map(|(f, _)| f.name()).join(", ")
+            ),
+        ));
+    };
+    if let Some(key) = system_keys.iter().find(|k| table.table.contains_key(k)) {
+        return Err(m.error(
+            m.key_at(table, key),
+            &format!("found `{key}` in a served task, expected none: each upload is one system"),
+        ));
+    }
+    if table.table.contains_key("compare") {
+        return Err(m.error(
+            m.key_at(table, "compare"),
+            "found `compare` in a served task, expected none: the leaderboard compares the submissions that count",
+        ));
+    }
+    reader.refuse_empty_lists(table)?;
+    let Some(primary) = m.string(table, "primary")? else {
+        return Err(m.error(
+            table.span,
+            "found a served [[task]] without primary, expected primary = \"METRIC\" (the headline metric that ranks \
+             the leaderboard)",
+        ));
+    };
+    let primary_at = m.at(m.value_at(table, "primary"));
+    if !crate::gate::may_name_a_headline(primary) {
+        return Err(Error::invalid(format!(
+            "{primary_at}: found primary = {}, expected a headline metric (map, P_10, ndcg_cut_10, f1, qald_f, …)",
+            kgeval_formats::echo(primary)
+        )));
+    }
+    let phases = phases(m, table)?;
+    let task = m.task_with(table, &SERVED_KEYS, &[(system_keys[0], Value::Array(Array::new()))])?.resolved(reader.base);
+    reader.check_inputs(table, &task.input_paths())?;
+    Ok(ServedTask { name, task, primary: primary.to_owned(), primary_at, phases })
+}
+
+/// A task's `phases = ["…", …]`: names, at least one, each once.
+fn phases(m: &TomlManifest<'_>, table: ManifestTable<'_>) -> Result<Option<Vec<(String, String)>>, Error> {
+    let Some(item) = table.table.get("phases") else { return Ok(None) };
+    let at = m.value_at(table, "phases");
+    let Some(array) = item.as_array() else {
+        return Err(m.error(at, "found phases that is not a list, expected phases = [\"NAME\", …]"));
+    };
+    if array.is_empty() {
+        return Err(m.error(at, "found phases = [], expected at least one phase (leave the key out for all)"));
+    }
+    let mut names: Vec<(String, String)> = Vec::new();
+    for value in array {
+        let place = m.at(value.span().map(|s| s.start).or(at));
+        let Some(name) = value.as_str() else {
+            return Err(Error::invalid(format!("{place}: found a phase that is not a string, expected a phase name")));
+        };
+        if names.iter().any(|(n, _)| n == name) {
+            return Err(Error::invalid(format!(
+                "{place}: found phase {} twice, expected each phase once",
+                kgeval_formats::echo(name)
+            )));
+        }
+        names.push((name.to_owned(), place));
+    }
+    Ok(Some(names))
+}
+
+impl ServedTask {
+    /// Whether the task is open in `phase`.
+    #[must_use]
+    pub fn open_in(&self, phase: &str) -> bool {
+        self.phases.as_ref().is_none_or(|p| p.iter().any(|(n, _)| n == phase))
+    }
+
+    /// Scores one upload as the system `system`: the task's gold and options, the upload as
+    /// its one system — what `kgeval FAMILY` gives on the same file. Gzip is decompressed.
+    ///
+    /// # Errors
+    /// As the family's task: a malformed upload is [`Error::Format`] (`NAME:LINE:COL: …`, the
+    /// name the input was given), an upload that does not fit the gold [`Error::Invalid`].
+    pub fn score(&self, system: &str, upload: Input) -> Result<Evaluation, Error> {
+        let one = vec![SystemInput::named(system, upload)];
+        let task = match &self.task {
+            Task::Trec(task) => Task::Trec(crate::trec::TrecTask { runs: one, ..task.clone() }),
+            Task::Qald(task) => Task::Qald(crate::qald::QaldTask { systems: one, ..task.clone() }),
+            Task::Lexicon(task) => Task::Lexicon(crate::lexicon::LexiconTask { systems: one, ..task.clone() }),
+            other => return Err(Error::invalid(format!("a {} task cannot be served", other.family()))),
+        };
+        task.run(&NoProgress)
+    }
+
+    /// The primary metric's name in `evaluation`'s table, its value for `system`, and
+    /// whether higher is better.
+    ///
+    /// # Errors
+    /// [`Error::Invalid`] at the `primary` value when the table has no such headline
+    /// (listing those it has).
+    pub fn primary_value(&self, evaluation: &Evaluation, system: &str) -> Result<PrimaryValue, Error> {
+        let table = &evaluation.table;
+        let found = crate::gate::resolve_headline(table, &self.primary).and_then(|name| {
+            let metric = table.find_metric(name)?;
+            let value = table.headline(table.find_system(system)?, metric)?;
+            Some(PrimaryValue {
+                metric: name.to_owned(),
+                value,
+                higher_is_better: table.metric_info(metric).direction != Direction::Lower,
+            })
+        });
+        found.ok_or_else(|| {
+            let available: Vec<String> = headlines(evaluation, system).into_iter().map(|(m, _)| m).collect();
+            Error::invalid(format!(
+                "{}: found primary = {}, expected one of the task's headline metrics: {}",
+                self.primary_at,
+                kgeval_formats::echo(&self.primary),
+                available.join(", ")
+            ))
+        })
+    }
+
+    /// Checks `primary` against the task's gold before any upload: a trec task evaluates a
+    /// one-document probe run (its first judged document) and resolves the primary in that
+    /// table; other families are checked on their first scored file (a baseline).
+    ///
+    /// # Errors
+    /// The gold cannot be read, or the primary names no headline of the task.
+    pub fn check_primary(&self) -> Result<(), Error> {
+        let Task::Trec(task) = &self.task else { return Ok(()) };
+        let qrels = task.read_qrels()?;
+        let Some((qid, docno)) = qrels.topics().find_map(|(q, t)| t.iter().next().map(|(d, _)| (q, d))) else {
+            return Err(Error::invalid(format!("{}: the qrels judge no document", task.qrels)));
+        };
+        let mut run = Run::default();
+        run.push(qid, docno, 1.0);
+        let evaluation = task.run_in_memory(&qrels, &task.qrels.name(), &[("probe".to_owned(), run)])?;
+        self.primary_value(&evaluation, "probe").map(|_| ())
+    }
+}
+
+/// The primary metric of one scored system.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PrimaryValue {
+    /// Its name in the score table.
+    pub metric: String,
+    /// The system's headline value.
+    pub value: f64,
+    /// Whether a larger value ranks higher.
+    pub higher_is_better: bool,
+}
+
+/// Every headline (metric, value) of `system`, in the table's metric order.
+#[must_use]
+pub fn headlines(evaluation: &Evaluation, system: &str) -> Vec<(String, f64)> {
+    let table = &evaluation.table;
+    let Some(id) = table.find_system(system) else { return Vec::new() };
+    table
+        .metrics()
+        .filter_map(|name| {
+            let metric = table.find_metric(name)?;
+            table.headline(id, metric).map(|v| (name.to_owned(), v))
+        })
+        .collect()
+}
+
+/// Every per-item (item, metric, value) of `system`, in the table's order.
+#[must_use]
+pub fn item_values(evaluation: &Evaluation, system: &str) -> Vec<(String, String, f64)> {
+    let table = &evaluation.table;
+    let Some(id) = table.find_system(system) else { return Vec::new() };
+    table
+        .rows()
+        .into_iter()
+        .filter(|(s, _, _, _)| *s == id)
+        .map(|(_, item, metric, value)| {
+            (table.item_info(item).name.clone(), table.metric_name(metric).to_owned(), value)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::ServedCampaign;
+    use crate::toml_doc::TomlManifest;
+    use crate::Input;
+
+    const FILE: &str = "../../testdata/campaigns/s.toml";
+
+    fn read(text: &str) -> Result<ServedCampaign, crate::Error> {
+        let manifest = TomlManifest::parse(text, FILE)?;
+        ServedCampaign::from_manifest(&manifest, text, Path::new(FILE), &["serve"])
+    }
+
+    const TREC: &str = "[[task]]\nname = \"adhoc\"\nfamily = \"trec\"\nqrels = \"../trec_eval/test/qrels.test\"\n";
+
+    #[test]
+    fn a_trec_task_scores_an_upload_as_kgeval_trec() {
+        let text = format!("title = \"Demo\"\n{TREC}measures = [\"map\", \"P.10\"]\nprimary = \"map\"\n[serve]\n");
+        let campaign = read(&text).expect("a campaign");
+        let task = campaign.task("adhoc").expect("the task");
+        task.check_primary().expect("map is a headline");
+        assert!(task.open_in("anything"));
+        let bytes = std::fs::read("../../testdata/trec_eval/test/results.test").expect("the run");
+        let evaluation = task.score("team", Input::from_bytes("upload", bytes)).expect("scored");
+        let primary = task.primary_value(&evaluation, "team").expect("map");
+        let cli = crate::trec::TrecTask::new("../../testdata/trec_eval/test/qrels.test")
+            .run_file("team=../../testdata/trec_eval/test/results.test")
+            .measure("map")
+            .run(&crate::NoProgress)
+            .expect("kgeval trec");
+        assert_eq!(Some(primary.value), cli.headline("team", "map"));
+        assert!(primary.higher_is_better);
+        let error = task.score("team", Input::from_bytes("upload", b"301 Q0 doc\n".to_vec())).expect_err("malformed");
+        assert!(error.to_string().starts_with("upload:1:"), "{error}");
+    }
+
+    #[test]
+    fn errors_point_into_the_campaign_file() {
+        let error = |text: &str| read(text).expect_err("an error").to_string();
+        assert_eq!(
+            error(&format!("{TREC}primary = \"mapp\"\n")),
+            format!("{FILE}:5:11: found primary = \"mapp\", expected a headline metric (map, P_10, ndcg_cut_10, f1, qald_f, …)")
+        );
+        assert!(error(&format!("{TREC}primary = \"map\"\nruns = [\"a.txt\"]\n"))
+            .starts_with(&format!("{FILE}:6:1: found `runs`")));
+        assert!(error(&format!("{TREC}primary = \"map\"\nphases = [\"a\", \"a\"]\n"))
+            .starts_with(&format!("{FILE}:6:16: found phase \"a\" twice")));
+        assert!(
+            error(&format!("{TREC}\n")).starts_with(&format!("{FILE}:1:1: found a served [[task]] without primary"))
+        );
+        assert!(error(&format!("{TREC}primary = \"map\"\n[other]\n"))
+            .starts_with(&format!("{FILE}:6:2: found the key \"other\"")));
+        let text = format!("{TREC}primary = \"recall\"\n");
+        let campaign = read(&text).expect("recall may name a headline");
+        let message = campaign.tasks[0].check_primary().expect_err("not a trec headline").to_string();
+        assert!(message.starts_with(&format!("{FILE}:5:11: found primary = \"recall\", expected one of")), "{message}");
+    }
+}
