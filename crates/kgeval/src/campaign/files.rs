@@ -39,8 +39,11 @@ pub fn one_line(error: &Error) -> String {
 #[must_use]
 pub fn conventions_text(evaluation: &Evaluation) -> String {
     if let Conventions::Trec(options) = &evaluation.conventions {
+        // A tie policy other than the tie-break's order is named (the default adds nothing).
+        let ties =
+            if options.ties.follows_tie_break() { String::new() } else { format!(", ties {}", options.ties.name()) };
         return format!(
-            "kgeval trec: tie_break {}, query_set {}, relevance_level {}, max_docs {}",
+            "kgeval trec: tie_break {}{ties}, query_set {}, relevance_level {}, max_docs {}",
             options.tie_break.name(),
             options.query_set.name(),
             options.relevance_level,

@@ -326,13 +326,19 @@ fn conventions(conventions: &Conventions) -> Vec<(String, String)> {
         Conventions::Lexicon(c) => owned(c.entries()),
         Conventions::Qald(c) => owned(c.entries()),
         Conventions::Rank(c) => c.entries().into_iter().map(|(k, v)| (k.to_owned(), rank_value(&v))).collect(),
-        Conventions::Trec(o) => vec![
-            ("tie_break".to_owned(), o.tie_break.name().to_owned()),
-            ("query_set".to_owned(), o.query_set.name().to_owned()),
-            ("relevance_level".to_owned(), o.relevance_level.to_string()),
-            ("ndcg_uses_level".to_owned(), o.ndcg_uses_level.to_string()),
-            ("max_docs".to_owned(), o.max_docs.map_or_else(|| "all".to_owned(), |m| m.to_string())),
-        ],
+        Conventions::Trec(o) => {
+            let mut entries = vec![("tie_break".to_owned(), o.tie_break.name().to_owned())];
+            if !o.ties.follows_tie_break() {
+                entries.push(("ties".to_owned(), o.ties.name().to_owned()));
+            }
+            entries.extend([
+                ("query_set".to_owned(), o.query_set.name().to_owned()),
+                ("relevance_level".to_owned(), o.relevance_level.to_string()),
+                ("ndcg_uses_level".to_owned(), o.ndcg_uses_level.to_string()),
+                ("max_docs".to_owned(), o.max_docs.map_or_else(|| "all".to_owned(), |m| m.to_string())),
+            ]);
+            entries
+        }
     }
 }
 
