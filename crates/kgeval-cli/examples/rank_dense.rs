@@ -44,7 +44,7 @@ fn main() -> anyhow::Result<()> {
         let records: Vec<RankRecord> = ranked
             .iter()
             .flat_map(|r| &r.positions)
-            .map(|p| RankRecord { rank: p.rank(policy), tied: p.is_tied() })
+            .map(|p| RankRecord { rank: p.rank(policy), tied: p.is_tied(), places: 1 })
             .collect();
         let summary = summarize(&records, &ks);
         println!(

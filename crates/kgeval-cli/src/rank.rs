@@ -56,7 +56,8 @@ pub(crate) struct RankArgs {
     #[arg(long, value_parser = parse_profile)]
     profile: Option<RankingProfile>,
     /// How equal scores are ordered (default: the profile's): stable, lexicographic, trec-eval,
-    /// optimistic, pessimistic, realistic (the mean rank of the tie; `expected` is an alias), rounded-mean.
+    /// optimistic, pessimistic, realistic (the mean rank of the tie), expected (the rank uniform
+    /// over the tied places: reciprocal rank and hits are expectations), rounded-mean.
     #[arg(long, value_parser = parse_ties)]
     ties: Option<TiePolicy>,
     /// The confidence given to NIL in scored submissions (default: diso 0.5; 0.5 when sweeping).

@@ -75,8 +75,9 @@ pub(crate) struct KgcArgs {
     /// Deprecated: the system name; give NAME=PATH to --ranks, --scores or --run instead.
     #[arg(long, hide = true)]
     system: Option<String>,
-    /// The rank inside a score tie: optimistic, pessimistic, realistic (the mean; PyKEEN's
-    /// default; the default) or rounded-mean (LibKGE).
+    /// The rank inside a score tie: optimistic, pessimistic, realistic (the mean rank; PyKEEN's
+    /// default; the default), expected (the rank uniform over the tied places: MRR and Hits@k
+    /// are their expectations, not those of the mean rank) or rounded-mean (LibKGE).
     #[arg(long, value_parser = parse_ties)]
     ties: Option<TiePolicy>,
     /// Scores tie when |s − t| ≤ atol + rtol·|t| (LibKGE's isclose), given as `atol,rtol`.
@@ -123,7 +124,7 @@ pub(crate) struct KgcArgs {
 
 fn parse_ties(name: &str) -> Result<TiePolicy, String> {
     KgcTask::tie_policy(name)
-        .ok_or_else(|| "expected one of optimistic, pessimistic, realistic, rounded-mean".to_owned())
+        .ok_or_else(|| "expected one of optimistic, pessimistic, realistic, expected, rounded-mean".to_owned())
 }
 
 fn parse_tolerance(text: &str) -> Result<Tolerance, String> {

@@ -85,6 +85,16 @@ fn mini_case_from_ranks_and_from_scores() {
         assert!(close(f(tail, "micro_mr"), mr), "{ties}");
         assert_eq!(v["systems"][0]["conventions"]["tie_policy"], ties);
     }
+    // expected: the tie of two at 3 and 4 is rank 3 or 4 with probability 1/2 each, so its
+    // reciprocal rank is (1/3 + 1/4)/2, not realistic's 1/3.5; the mean rank is realistic's.
+    let expected = json(&mini(&["--ranks", "testdata/kgc/mini/ranks.tsv", "--ties", "expected"]));
+    let realistic = json(&mini(&["--ranks", "testdata/kgc/mini/ranks.tsv", "--ties", "realistic"]));
+    let (tail, realistic_tail) =
+        (&expected["systems"][0]["scopes"]["tail"], &realistic["systems"][0]["scopes"]["tail"]);
+    assert!(close(f(tail, "micro_mrr"), ((1.0 / 3.0 + 0.25) / 2.0 + 0.5 + 1.0) / 3.0));
+    assert!(close(f(realistic_tail, "micro_mrr"), (1.0 / 3.5 + 0.5 + 1.0) / 3.0));
+    assert!(close(f(tail, "micro_mr"), f(realistic_tail, "micro_mr")));
+    assert_eq!(expected["systems"][0]["conventions"]["tie_policy"], "expected");
 }
 
 /// A run ranks as trec_eval does: the tie of e0 and e1 at 2 puts e1 first (docno

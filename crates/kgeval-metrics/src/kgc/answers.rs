@@ -26,7 +26,14 @@ impl AnswerSlot {
             RankObservation::Rank(rank) => RankRecord::at(rank),
             RankObservation::Counts { greater, equal } => {
                 let position = ScorePosition { greater: greater as usize, equal: equal as usize };
-                RankRecord { rank: position.rank(policy).or(Some(position.realistic())), tied: position.is_tied() }
+                if policy == TiePolicy::Expected {
+                    return RankRecord::expected(position.greater, position.equal);
+                }
+                RankRecord {
+                    rank: position.rank(policy).or(Some(position.realistic())),
+                    tied: position.is_tied(),
+                    places: 1,
+                }
             }
             RankObservation::Absent => RankRecord::absent(),
         }

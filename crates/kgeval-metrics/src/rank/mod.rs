@@ -152,6 +152,9 @@ pub fn tau_rule(ties: TiePolicy) -> &'static str {
         TiePolicy::Optimistic => "a candidate scoring exactly tau ties with NIL; each is ranked first among the tie",
         TiePolicy::Pessimistic => "a candidate scoring exactly tau ties with NIL; each is ranked last among the tie",
         TiePolicy::Realistic => "a candidate scoring exactly tau ties with NIL; each gets the mean rank of the tie",
+        TiePolicy::Expected => {
+            "a candidate scoring exactly tau ties with NIL; each is uniform over the tied places (metrics are expectations)"
+        }
         TiePolicy::RoundedMean => {
             "a candidate scoring exactly tau ties with NIL; each gets the mean rank of the tie rounded up (LibKGE)"
         }

@@ -60,7 +60,7 @@ pub(crate) fn outcome(
             let nil_rank = nil.and_then(position);
             let answer = ranking.iter().chain(&query.repaired).find(|&&c| Some(c) != nil);
             QueryOutcome {
-                record: RankRecord { rank: position(query.gold), tied: false },
+                record: RankRecord { rank: position(query.gold), tied: false, places: 1 },
                 nil_query,
                 nil_rank,
                 nil_tied: false,
@@ -87,17 +87,26 @@ pub(crate) fn outcome(
                 list.push((interner.resolve(nil), tau));
                 ids.push(nil);
             }
+            // (rank, tied, tied places: the candidates at the target's score, itself included).
             let rank_and_tie = |target: TermId| {
                 ids.iter().position(|&c| c == target).map(|i| {
-                    let tied = list.iter().filter(|c| c.1 == list[i].1).count() > 1;
-                    (rank_of(&list, i, policy), tied)
+                    let equal = list.iter().filter(|c| c.1 == list[i].1).count();
+                    (rank_of(&list, i, policy), equal > 1, equal)
                 })
             };
             let gold = rank_and_tie(query.gold);
             let nil_position = nil.and_then(rank_and_tie);
             let best = order(&list, policy).into_iter().map(|i| i as usize).find(|&i| Some(ids[i]) != nil);
             QueryOutcome {
-                record: RankRecord { rank: gold.map(|g| g.0), tied: gold.is_some_and(|g| g.1) },
+                record: RankRecord {
+                    rank: gold.map(|g| g.0),
+                    tied: gold.is_some_and(|g| g.1),
+                    places: if policy == TiePolicy::Expected {
+                        gold.map_or(1, |g| u32::try_from(g.2).unwrap_or(u32::MAX))
+                    } else {
+                        1
+                    },
+                },
                 nil_query,
                 nil_rank: nil_position.map(|n| n.0),
                 nil_tied: nil_position.is_some_and(|n| n.1),

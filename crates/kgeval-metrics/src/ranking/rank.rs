@@ -85,14 +85,14 @@ impl ScorePosition {
         (self.greater + self.equal.max(1) / 2 + 1) as f64
     }
 
-    /// The rank under a count policy (`optimistic`, `pessimistic`, `realistic`,
-    /// `rounded-mean`); `None` for the order policies, which need identifiers to break ties.
+    /// The rank under a count policy (`optimistic`, `pessimistic`, `realistic` and `expected`
+    /// (the mean rank), `rounded-mean`); `None` for the order policies, which need identifiers to break ties.
     #[must_use]
     pub fn rank(self, policy: TiePolicy) -> Option<f64> {
         match policy {
             TiePolicy::Optimistic => Some(self.optimistic()),
             TiePolicy::Pessimistic => Some(self.pessimistic()),
-            TiePolicy::Realistic => Some(self.realistic()),
+            TiePolicy::Realistic | TiePolicy::Expected => Some(self.realistic()),
             TiePolicy::RoundedMean => Some(self.rounded_mean()),
             TiePolicy::Order(_) => None,
         }
@@ -151,7 +151,7 @@ pub fn rank_of<K: Ord>(candidates: &[(K, f64)], target: usize, policy: TiePolicy
         }
         TiePolicy::Optimistic => position().optimistic(),
         TiePolicy::Pessimistic => position().pessimistic(),
-        TiePolicy::Realistic => position().realistic(),
+        TiePolicy::Realistic | TiePolicy::Expected => position().realistic(),
         TiePolicy::RoundedMean => position().rounded_mean(),
     }
 }

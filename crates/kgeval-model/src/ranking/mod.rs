@@ -65,11 +65,12 @@ impl fmt::Display for TieBreak {
 /// The rank of a target among candidates with equal scores: its position in a full order
 /// ([`TiePolicy::Order`], under a [`TieBreak`]), or a rank computed from the counts of
 /// candidates scoring above (g) and equal to it (e, the target included): PyKEEN's
-/// optimistic / pessimistic / realistic ranks and LibKGE's rounded mean.
+/// optimistic / pessimistic / realistic ranks, LibKGE's rounded mean, and the expectation of
+/// every metric over the tied places.
 ///
 /// ```
 /// use kgeval_model::ranking::{TieBreak, TiePolicy};
-/// assert_eq!(TiePolicy::from_name("expected"), Some(TiePolicy::Realistic));
+/// assert_eq!(TiePolicy::from_name("expected"), Some(TiePolicy::Expected));
 /// assert_eq!(TiePolicy::Realistic.name(), "realistic");
 /// assert_eq!(TiePolicy::TREC_EVAL, TiePolicy::Order(TieBreak::DocnoDescending));
 /// assert_eq!(TiePolicy::default().name(), "stable");
@@ -84,8 +85,13 @@ pub enum TiePolicy {
     /// The target ranks last among the candidates it ties with: g + e.
     Pessimistic,
     /// The mean rank over all orders of the tie: g + (e + 1) / 2, i.e. (optimistic +
-    /// pessimistic) / 2 (PyKEEN's "realistic" rank; `expected` is accepted as an alias).
+    /// pessimistic) / 2 (PyKEEN's "realistic" rank). MRR and Hits@k are then those of the
+    /// mean rank, not their expectations.
     Realistic,
+    /// The rank uniform over the tied places g + 1 … g + e: every metric is its expectation,
+    /// E[1/rank] = (1/e) Σ 1/r and E[hits@k] = |{r ≤ k}| / e; the mean rank is the realistic
+    /// one.
+    Expected,
     /// g + ⌊e/2⌋ + 1: the mean rank of the tie rounded up (LibKGE's `rounded_mean_rank`, its
     /// default). LibKGE decides ties with `isclose` (see [`Tolerance`]); [`TiePolicy`] itself
     /// only names the rank, the tolerance is a separate option.
@@ -107,13 +113,14 @@ impl TiePolicy {
     pub const TREC_EVAL: TiePolicy = TiePolicy::Order(TieBreak::DocnoDescending);
 
     /// The policies `kgeval rank` and `kgeval kgc` name.
-    pub const ALL: [TiePolicy; 7] = [
+    pub const ALL: [TiePolicy; 8] = [
         TiePolicy::STABLE,
         TiePolicy::LEXICOGRAPHIC,
         TiePolicy::TREC_EVAL,
         TiePolicy::Optimistic,
         TiePolicy::Pessimistic,
         TiePolicy::Realistic,
+        TiePolicy::Expected,
         TiePolicy::RoundedMean,
     ];
 
@@ -128,17 +135,14 @@ impl TiePolicy {
             TiePolicy::Optimistic => "optimistic",
             TiePolicy::Pessimistic => "pessimistic",
             TiePolicy::Realistic => "realistic",
+            TiePolicy::Expected => "expected",
             TiePolicy::RoundedMean => "rounded-mean",
         }
     }
 
-    /// Parses a name as printed by [`TiePolicy::name`]; `expected` is accepted for
-    /// `realistic`, and a [`TieBreak`] name for its order.
+    /// Parses a name as printed by [`TiePolicy::name`], and a [`TieBreak`] name for its order.
     #[must_use]
     pub fn from_name(name: &str) -> Option<Self> {
-        if name == "expected" {
-            return Some(TiePolicy::Realistic);
-        }
         Self::ALL.into_iter().find(|p| p.name() == name).or_else(|| TieBreak::from_name(name).map(TiePolicy::Order))
     }
 
