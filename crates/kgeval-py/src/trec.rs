@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use kgeval::trec::{InternedRun, TrecTask};
 use kgeval::{Evaluation, FamilyResult, Input, NoProgress};
-use kgeval_model::trec::{MeasureFamily, TieBreak};
+use kgeval_model::trec::{MeasureFamily, TieBreak, Ties};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
 
@@ -24,7 +24,7 @@ enum Given<T> {
 /// take the facade's defaults. Returns `{name: {"run_id", "per_query": {qid: {measure:
 /// value}}, "summary": {measure: value}}}` (`"per_query"` only when `per_query`).
 #[pyfunction]
-#[pyo3(signature = (qrels, runs, measures=None, *, complete=None, level=None, ndcg_level=None, max_docs=None, tie_break=None, per_query=true))]
+#[pyo3(signature = (qrels, runs, measures=None, *, complete=None, level=None, ndcg_level=None, max_docs=None, tie_break=None, ties=None, per_query=true))]
 #[allow(clippy::too_many_arguments, clippy::needless_pass_by_value)]
 pub(crate) fn trec_evaluate(
     py: Python<'_>,
@@ -36,6 +36,7 @@ pub(crate) fn trec_evaluate(
     ndcg_level: Option<bool>,
     max_docs: Option<usize>,
     tie_break: Option<String>,
+    ties: Option<String>,
     per_query: bool,
 ) -> PyResult<PyObject> {
     let mut qrels = given(qrels, "qrels", read_qrels)?;
@@ -44,7 +45,7 @@ pub(crate) fn trec_evaluate(
         Given::Path(path) => Input::path(path),
         Given::Memory(_) => Input::path("qrels"),
     };
-    let mut task = task(qrels_input, measures, level, tie_break)?;
+    let mut task = task(qrels_input, measures, level, tie_break, ties)?;
     task.complete = complete.unwrap_or(task.complete);
     task.ndcg_level = ndcg_level.unwrap_or(task.ndcg_level);
     task.max_docs = max_docs.or(task.max_docs);
@@ -115,6 +116,7 @@ pub(crate) fn task(
     measures: Option<Vec<String>>,
     level: Option<i64>,
     tie_break: Option<String>,
+    ties: Option<String>,
 ) -> PyResult<TrecTask> {
     let mut task = TrecTask::new(qrels);
     if let Some(measures) = measures {
@@ -124,6 +126,11 @@ pub(crate) fn task(
     if let Some(name) = tie_break {
         task.tie_break = TieBreak::from_name(&name).ok_or_else(|| {
             invalid(format!("tie_break: found {name:?}, expected docno-desc, docno-asc, rank or input"))
+        })?;
+    }
+    if let Some(name) = ties {
+        task.ties = Ties::from_name(&name).ok_or_else(|| {
+            invalid(format!("ties: found {name:?}, expected trec, expected, optimistic, pessimistic or range"))
         })?;
     }
     Ok(task)
@@ -208,7 +215,7 @@ fn given<T>(
 #[pyfunction]
 #[pyo3(signature = (measures=None))]
 pub(crate) fn trec_measure_names(py: Python<'_>, measures: Option<Vec<String>>) -> PyResult<Vec<String>> {
-    let task = task(Input::path("qrels"), measures, None, None)?;
+    let task = task(Input::path("qrels"), measures, None, None, None)?;
     let set = task.measure_set().map_err(|e| to_py(py, &e))?;
     Ok(set.measures().iter().filter(|m| m.family != MeasureFamily::Runid).map(|m| m.name.clone()).collect())
 }

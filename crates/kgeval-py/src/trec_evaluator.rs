@@ -29,16 +29,17 @@ impl TrecEvaluator {
     /// `qrels`: a path, `{qid: {docid: relevance}}` or columns; `measures` as
     /// `trec_evaluate`'s (`None`: the facade's default). Fails on an unknown measure.
     #[new]
-    #[pyo3(signature = (qrels, measures=None, *, level=None, tie_break=None, judged_only=false))]
+    #[pyo3(signature = (qrels, measures=None, *, level=None, tie_break=None, ties=None, judged_only=false))]
     fn new(
         py: Python<'_>,
         qrels: &Bound<'_, PyAny>,
         measures: Option<Vec<String>>,
         level: Option<i64>,
         tie_break: Option<String>,
+        ties: Option<String>,
         judged_only: bool,
     ) -> PyResult<Self> {
-        let mut task = task(Input::path("qrels"), measures, level, tie_break)?;
+        let mut task = task(Input::path("qrels"), measures, level, tie_break, ties)?;
         task.measure_set().map_err(|e| to_py(py, &e))?;
         let path = if let Ok(text) = qrels.downcast::<PyString>() {
             Some(text.to_string())

@@ -250,3 +250,32 @@ def test_a_str_subclass_can_repeat_a_docno_and_is_still_checked():
     assert len(run["q1"]) == 2
     with pytest.raises(kgeval.InvalidInput, match="run run: topic q1: document d1 is retrieved twice"):
         kgeval.trec.RelevanceEvaluator({"q1": {"d1": 1}}, {"map"}).evaluate(run)
+
+
+def test_ties_policies_by_hand_and_equal_to_the_command_line(testdata, kgeval_cli):
+    # The spec's example: d1 (relevant), d2, d3 all at 0.5. trec_eval ranks d3, d2, d1.
+    qrels = {"q1": {"d1": 1}}
+    run = {"q1": {"d1": 0.5, "d2": 0.5, "d3": 0.5}}
+    measures = ["recip_rank", "P.1"]
+    expected_rr = (1 + 1 / 2 + 1 / 3) / 3
+    for ties, (rr, p1) in {
+        None: (1 / 3, 0.0),
+        "trec": (1 / 3, 0.0),
+        "expected": (expected_rr, 1 / 3),
+        "range": (expected_rr, 1 / 3),
+        "optimistic": (1.0, 1.0),
+        "pessimistic": (1 / 3, 0.0),
+    }.items():
+        got = kgeval.trec.evaluate(qrels, run, measures, ties=ties)["q1"]
+        assert got["recip_rank"] == pytest.approx(rr, abs=1e-15), ties
+        assert got["P_1"] == pytest.approx(p1, abs=1e-15), ties
+        evaluator = kgeval.trec.RelevanceEvaluator(qrels, {"recip_rank", "P.1"}, ties=ties)
+        assert evaluator.evaluate(run)["q1"]["recip_rank"] == pytest.approx(rr, abs=1e-15), ties
+    with pytest.raises(kgeval.InvalidInput, match="ties"):
+        kgeval.trec.evaluate(qrels, run, measures, ties="realistic")
+    # A tie-heavy run from files: the command line's summary, value for value.
+    qrels_path, run_path = testdata / "trec_eval/ties200/qrels", testdata / "trec_eval/ties200/run"
+    ours = kgeval.trec.evaluate(str(qrels_path), str(run_path), ["map", "ndcg_cut.10", "bpref"], ties="expected", per_query=False)
+    cli = kgeval_cli("trec", "--ties", "expected", "-m", "map", "-m", "ndcg_cut.10", "-m", "bpref", "--format", "json", qrels_path, run_path)
+    for name in ("map", "ndcg_cut_10", "bpref"):
+        assert ours[name] == cli["runs"][0]["summary"][name], name

@@ -32,6 +32,7 @@ def trec_evaluate(
     ndcg_level: Optional[bool] = None,
     max_docs: Optional[int] = None,
     tie_break: Optional[str] = None,
+    ties: Optional[str] = None,
     per_query: bool = True,
 ) -> Dict[str, Dict[str, Any]]:
     """``{name: {"run_id", "per_query": {qid: {measure: value}}, "summary": {measure: value}}}``
@@ -156,6 +157,7 @@ class TrecEvaluator:
         *,
         level: Optional[int] = None,
         tie_break: Optional[str] = None,
+        ties: Optional[str] = None,
         judged_only: bool = False,
     ) -> None: ...
     def evaluate(self, run: Any) -> Dict[str, Dict[str, float]]:

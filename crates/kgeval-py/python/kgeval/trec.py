@@ -66,6 +66,7 @@ def evaluate(
     measures: "str | Iterable[str] | None" = None,
     *,
     tie_break: Optional[str] = None,
+    ties: Optional[str] = None,
     per_query: bool = True,
     complete: Optional[bool] = None,
     relevance_level: Optional[int] = None,
@@ -79,6 +80,9 @@ def evaluate(
     ``{qid: {docid: score}}``, a data frame (``q_id``/``query_id``, ``doc_id``, ``score``) or a
     ranx ``Run``. ``measures``: one name or several (default: trec_eval's official set).
     Options left ``None`` take kgeval's defaults: ``tie_break="docno-desc"`` (trec_eval's),
+    ``ties="trec"`` (the tie-break's order; ``"expected"``: the exact mean over every order of
+    each group of tied scores, ``"optimistic"``, ``"pessimistic"``; ``"range"`` gives the
+    expected values too — see docs/ties.md),
     topics in both inputs (``complete=True``: every qrels topic, trec_eval ``-c``),
     ``relevance_level=1``, no ``max_docs`` cut.
 
@@ -94,6 +98,7 @@ def evaluate(
         ndcg_level=ndcg_uses_level,
         max_docs=max_docs,
         tie_break=tie_break,
+        ties=ties,
         per_query=per_query,
     )["run"]
     return out["per_query"] if per_query else out["summary"]
@@ -109,7 +114,8 @@ def measure_names(measures: "str | Iterable[str] | None" = None) -> "list[str]":
 class RelevanceEvaluator:
     """pytrec_eval's ``RelevanceEvaluator``: qrels and measures once, then ``evaluate(run)``
     per run, returning ``{qid: {measure: value}}`` for the topics in both (topics whose qrels
-    are empty dropped, as pytrec_eval does)."""
+    are empty dropped, as pytrec_eval does). ``ties`` (keyword only, not pytrec_eval's): as in
+    :func:`evaluate`."""
 
     def __init__(
         self,
@@ -117,6 +123,8 @@ class RelevanceEvaluator:
         measures: Iterable[str],
         relevance_level: int = 1,
         judged_docs_only_flag: bool = False,
+        *,
+        ties: Optional[str] = None,
     ) -> None:
         qrels = _inputs.qrels(query_relevance)
         if hasattr(qrels, "items"):
@@ -127,7 +135,11 @@ class RelevanceEvaluator:
         # The qrels are converted once, into the native evaluator; an unknown measure fails
         # here, as in pytrec_eval.
         self._native = TrecEvaluator(
-            qrels, _inputs.measures(measures) or [], level=relevance_level, judged_only=bool(judged_docs_only_flag)
+            qrels,
+            _inputs.measures(measures) or [],
+            level=relevance_level,
+            ties=ties,
+            judged_only=bool(judged_docs_only_flag),
         )
 
     def evaluate(self, scores: Mapping[str, Mapping[str, float]]) -> Dict[str, Dict[str, float]]:
