@@ -1,5 +1,5 @@
 //! `cargo xtask bench trec [--queries N] [--docs M] [--runs R] [--no-peers] [--ranx]`:
-//! whole-process timings of `kgeval trec` on the spec's IR workload (10,000 queries × 1,000
+//! whole-process timings of `kgeval trec` (and of `--ties expected` / `range`) on the spec's IR workload (10,000 queries × 1,000
 //! documents, ~5 % tied scores, graded qrels with ~28 judgments per query), next to `cat` on
 //! the same file and, when installed, pytrec_eval (and ranx with `--ranx`, trec_eval when it
 //! is on `PATH`), measured in the same run with `/usr/bin/time -v` (wall clock and peak RSS).
@@ -68,6 +68,12 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
             }
             cmd.extend([qrels_s.as_str(), run_s.as_str()]);
             rows.push(measure("kgeval trec -m map -m ndcg_cut.10 -m recip_rank -m P.10", &cmd, runs, true));
+            // The tie policies (docs/ties.md): the exact expectation, and the interval beside it.
+            for ties in ["expected", "range"] {
+                let mut tied = cmd.clone();
+                tied.splice(2..2, ["--ties", ties]);
+                rows.push(measure(&format!("kgeval trec --ties {ties} (same measures)"), &tied, runs, true));
+            }
         }
         Err(e) => rows.push(Row::failed("kgeval trec (release build)", &format!("{e:#}"))),
     }

@@ -69,6 +69,11 @@ pub(crate) struct TrecArgs {
     /// optimistic, pessimistic, or range (expected, with [pessimistic, optimistic] beside it).
     #[arg(long, value_enum)]
     ties: Option<TiesArg>,
+    /// Print the tie report instead of the measures: tie groups and the cutoffs they straddle,
+    /// each measure under trec and expected with its [pessimistic, optimistic] interval, and
+    /// the topics a tie order moves (text, markdown, json or csv).
+    #[arg(long)]
+    tie_report: bool,
     /// Output format (text: trec_eval's; json/csv/tsv: full precision with per-topic rows;
     /// markdown: a summary table), -o FILE, --precision (Markdown), --per-item, --fail-under.
     #[command(flatten)]
@@ -132,6 +137,16 @@ pub(crate) fn run(args: &TrecArgs) -> anyhow::Result<Outcome> {
         };
     }
     crate::output::refuse_input_as_output(&task.input_paths(), &[("-o", args.out.output.as_deref())])?;
+    if args.tie_report {
+        if !args.out.fail_under.is_empty() || args.out.per_item {
+            anyhow::bail!("--tie-report: found --fail-under or --per-item, which apply to the measures' output");
+        }
+        let reports = task.tie_report(&TerminalProgress::new(8))?;
+        let format = args.out.format;
+        let text = kgeval::trec::render_tie_report(&reports, format.into(), format == FormatArg::Tsv);
+        crate::output::write_output(args.out.output.as_deref(), &text)?;
+        return Ok(Outcome::Ok);
+    }
     let evaluation = task.run(&TerminalProgress::new(8))?;
     // The topic counts are a note for text output (JSON and CSV carry them as fields).
     let text = args.out.format == FormatArg::Text;

@@ -12,10 +12,12 @@ use rustc_hash::FxHashMap;
 
 mod family;
 mod measure;
+mod tie_report;
 
 pub use measure::{
     Aggregation, GainOverrides, Measure, MeasureFamily, MeasureRequest, MeasureSet, ParameterKind, UnknownMeasure,
 };
+pub use tie_report::{RunTieReport, TieCounts, TieSensitivity, TopicInterval, TIE_MOVE_THRESHOLD};
 
 /// The order among equal scores, shared with the ranking core (`kgeval trec --tie-break`).
 pub use crate::ranking::TieBreak;

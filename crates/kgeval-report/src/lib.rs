@@ -15,6 +15,7 @@ mod rank;
 mod sensitivity;
 mod table;
 mod trec;
+mod trec_ties;
 
 pub use align::{alignment_json, render_alignment, render_labels_tsv};
 pub use compare::{compare_json, render_compare};
@@ -28,6 +29,7 @@ pub use rank::{ranking_json, render_biollm, render_ontoaligner, render_rank, ren
 pub use sensitivity::{render_sensitivity, sensitivity_json};
 pub use table::Table;
 pub use trec::{ir_json, render_ir, trec_eval_text, TrecTextLines};
+pub use trec_ties::{render_tie_report, tie_report_json};
 
 /// The output formats every family renders.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]

@@ -20,6 +20,10 @@ use crate::inputs::{by_name, one_or_many};
 use crate::{system_names, Conventions, Error, Evaluation, Family, FamilyResult, Progress, SystemInput, Warning};
 
 mod interned;
+mod tie_report;
+
+/// Renders the runs' tie reports ([`TrecTask::tie_report`]): text, Markdown, JSON or CSV.
+pub use kgeval_report::render_tie_report;
 mod pytrec;
 mod stream;
 

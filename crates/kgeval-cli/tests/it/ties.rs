@@ -144,3 +144,57 @@ fn expected_lies_in_the_range_and_the_json_says_so() {
     );
     assert!(run["std_errors"]["summary"].get("map").is_none());
 }
+
+#[test]
+fn tie_report_counts_and_moves() {
+    let v = kgeval_json(&[
+        "trec",
+        "--tie-report",
+        "-m",
+        "map",
+        "-m",
+        "P.10",
+        "-m",
+        "recip_rank",
+        &format!("{TIES}/qrels"),
+        &format!("{TIES}/run"),
+    ]);
+    let run = &v[0];
+    // The counts `kgeval trec` prints in its note: 196 topics evaluated, 123 with ties.
+    assert_eq!((run["topics"].as_u64(), run["topics_with_ties"].as_u64()), (Some(196), Some(123)));
+    assert!(run["mixed_groups"].as_u64() <= run["tie_groups"].as_u64());
+    assert!(run["straddling"]["10"].as_u64().is_some_and(|n| n > 0), "{}", run["straddling"]);
+    for (name, m) in run["measures"].as_object().expect("measures") {
+        let (low, high) = (f(m, "pessimistic"), f(m, "optimistic"));
+        for policy in ["trec", "expected"] {
+            assert!(low - 1e-12 <= f(m, policy) && f(m, policy) <= high + 1e-12, "{name} {policy}");
+        }
+        assert_eq!(m["moved"], (f(m, "trec") - f(m, "expected")).abs() > 0.001, "{name}");
+    }
+    // The same numbers as --ties trec and --ties expected.
+    let expected =
+        kgeval_json(&["trec", "--ties", "expected", "-m", "P.10", &format!("{TIES}/qrels"), &format!("{TIES}/run")]);
+    assert_eq!(f(&run["measures"]["P_10"], "expected"), f(&expected["runs"][0]["summary"], "P_10"));
+    assert_eq!(run["measures"]["P_10"]["moved"], true);
+    // trec_eval's test run: one group mixes relevance, deep in topic 301; nothing moves.
+    let test = kgeval_json(&[
+        "trec",
+        "--tie-report",
+        "-m",
+        "official",
+        "testdata/trec_eval/test/qrels.test",
+        "testdata/trec_eval/test/results.test",
+    ]);
+    assert_eq!(test[0]["mixed_groups"], 1);
+    assert!(test[0]["measures"].as_object().expect("measures").values().all(|m| m["moved"] == false));
+    // --fail-under reads the measures, not the report.
+    let out = kgeval(&[
+        "trec",
+        "--tie-report",
+        "--fail-under",
+        "map=0.1",
+        "testdata/trec_eval/test/qrels.test",
+        "testdata/trec_eval/test/results.test",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+}

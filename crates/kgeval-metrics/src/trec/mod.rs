@@ -35,7 +35,7 @@ use kgeval_model::{ScoreTable, SystemId};
 use rayon::prelude::*;
 
 pub use measures::{RankedRelevance, NOT_JUDGED, NOT_POOLED};
-pub use ties::{TieValue, TiedRanking};
+pub use ties::{run_tie_counts, topic_tie_counts, TieValue, TiedRanking};
 
 use crate::ranking::{has_equal_scores, positions_of, rank_order};
 

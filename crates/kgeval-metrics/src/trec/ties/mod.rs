@@ -28,6 +28,7 @@
 //! assert_eq!(range[0].range, Some((1.0 / 3.0, 1.0)));
 //! ```
 
+mod counts;
 mod expected;
 mod orders;
 #[cfg(test)]
@@ -35,6 +36,7 @@ use orders::SplitMix64 as SplitMix64ForTests;
 #[cfg(test)]
 mod tests;
 
+pub use counts::{run_tie_counts, topic_tie_counts};
 use kgeval_model::trec::{Measure, MeasureFamily, Ties};
 
 use super::measures::RankedRelevance;

@@ -1,0 +1,77 @@
+//! `kgeval trec --tie-report`: every run under the tie-break's order and in expectation, its
+//! tie counts, and the topics some tie order moves (docs/ties.md).
+
+use kgeval_formats::trec::{read_qrels, read_qrels_bytes, RunFile};
+use kgeval_metrics::trec::run_tie_counts;
+use kgeval_model::trec::{MeasureFamily, RunEvaluation, RunTieReport, TieSensitivity, Ties, TopicInterval};
+
+use super::{run_names, TrecTask};
+use crate::evaluation::FamilyResult;
+use crate::{Error, Evaluation, Progress};
+
+impl TrecTask {
+    /// The tie report of every run: its tie counts (groups straddling each cutoff of the
+    /// measures asked for), each summary measure under `trec` and `expected` with the
+    /// [pessimistic, optimistic] interval, and per topic the intervals that are not a point.
+    /// The runs are evaluated twice (`--ties trec` with this task's tie-break, and `range`).
+    ///
+    /// # Errors
+    /// As [`TrecTask::run`].
+    pub fn tie_report(&self, progress: &dyn Progress) -> Result<Vec<RunTieReport>, Error> {
+        let runs_under = |ties: Ties| -> Result<Vec<RunEvaluation>, Error> {
+            let evaluation: Evaluation = TrecTask { ties, ..self.clone() }.run(progress)?;
+            match evaluation.result {
+                FamilyResult::Trec(result) => Ok(result.runs),
+                _ => Err(Error::invalid("trec: the evaluation returned another family's result")),
+            }
+        };
+        let (trec, range) = (runs_under(Ties::Trec)?, runs_under(Ties::Range)?);
+        let measures = self.measure_set()?;
+        let mut cutoffs: Vec<usize> = measures.measures().iter().filter_map(|m| m.cutoff).map(|k| k as usize).collect();
+        cutoffs.sort_unstable();
+        cutoffs.dedup();
+        let qrels = match self.qrels.as_path().and_then(std::path::Path::to_str) {
+            Some(path) => read_qrels(path)?.value,
+            None => {
+                let opened = self.qrels.open()?;
+                read_qrels_bytes(opened.bytes(), opened.name())?.value
+            }
+        };
+        let names = run_names(&self.runs)?;
+        let options = self.options();
+        let mut reports = Vec::with_capacity(self.runs.len());
+        for (((system, name), trec), range) in self.runs.iter().zip(names).zip(trec).zip(range) {
+            let run = RunFile::from_input(system.input.open()?)?;
+            let counts = run_tie_counts(&qrels, &run, &options, &cutoffs).map_err(Error::from)?;
+            let valued = |family: MeasureFamily| !matches!(family, MeasureFamily::Runid | MeasureFamily::Relstring);
+            let sensitivity = measures
+                .measures()
+                .iter()
+                .enumerate()
+                .filter(|(_, m)| valued(m.family) && m.family.has_summary())
+                .map(|(i, m)| TieSensitivity {
+                    measure: m.name.clone(),
+                    trec: trec.summary[i],
+                    expected: range.summary[i],
+                    range: range.summary_ranges.get(i).copied().unwrap_or((range.summary[i], range.summary[i])),
+                })
+                .collect();
+            let topics = range
+                .topics
+                .iter()
+                .filter_map(|topic| {
+                    let intervals: Vec<(String, f64, f64)> = measures
+                        .measures()
+                        .iter()
+                        .zip(&topic.ranges)
+                        .filter(|(m, r)| valued(m.family) && m.family.per_topic() && r.0 < r.1)
+                        .map(|(m, r)| (m.name.clone(), r.0, r.1))
+                        .collect();
+                    (!intervals.is_empty()).then(|| TopicInterval { qid: topic.qid.clone(), intervals })
+                })
+                .collect();
+            reports.push(RunTieReport { run: name, counts, measures: sensitivity, topics });
+        }
+        Ok(reports)
+    }
+}
