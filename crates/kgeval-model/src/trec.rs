@@ -17,7 +17,7 @@ mod tie_report;
 pub use measure::{
     Aggregation, GainOverrides, Measure, MeasureFamily, MeasureRequest, MeasureSet, ParameterKind, UnknownMeasure,
 };
-pub use tie_report::{RunTieReport, TieCounts, TieSensitivity, TopicInterval, TIE_MOVE_THRESHOLD};
+pub use tie_report::{RunTieReport, TieCounts, TieReport, TieSensitivity, TopicInterval, TIE_MOVE_THRESHOLD};
 
 /// The order among equal scores, shared with the ranking core (`kgeval trec --tie-break`).
 pub use crate::ranking::TieBreak;

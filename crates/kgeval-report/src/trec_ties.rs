@@ -2,20 +2,21 @@
 
 use std::fmt::Write as _;
 
-use kgeval_model::trec::{RunTieReport, TIE_MOVE_THRESHOLD};
+use kgeval_model::trec::{RunTieReport, TieReport, TIE_MOVE_THRESHOLD};
 use serde_json::{json, Value};
 
 use crate::common::pretty;
 use crate::{markdown_code, OutputFormat, Table};
 
-/// Renders `reports` (one per run) in `format`; CSV is the per-topic intervals, one row per
-/// run, topic and measure.
+/// Renders `report` in `format`; CSV is the per-topic intervals, one row per run, topic and
+/// measure.
 #[must_use]
-pub fn render_tie_report(reports: &[RunTieReport], format: OutputFormat, tab_separated: bool) -> String {
+pub fn render_tie_report(report: &TieReport, format: OutputFormat, tab_separated: bool) -> String {
+    let reports = &report.runs;
     match format {
-        OutputFormat::Json => pretty(&tie_report_json(reports)),
-        OutputFormat::Markdown => markdown(reports),
-        OutputFormat::Text => text(reports),
+        OutputFormat::Json => pretty(&tie_report_json(report)),
+        OutputFormat::Markdown => markdown(report),
+        OutputFormat::Text => text(report),
         OutputFormat::Csv => {
             let separator = if tab_separated { '\t' } else { ',' };
             let mut out = ["run", "qid", "measure", "pessimistic", "optimistic"].join(&separator.to_string());
@@ -37,14 +38,19 @@ pub fn render_tie_report(reports: &[RunTieReport], format: OutputFormat, tab_sep
     }
 }
 
-/// The JSON contract: `[{"run", "topics", "topics_with_ties", "tie_groups", "tied_documents",
-/// "mixed_groups", "straddling": {CUTOFF: groups}, "measures": {NAME: {"trec", "expected",
-/// "pessimistic", "optimistic", "moved"}}, "topic_intervals": {QID: {NAME: [low, high]}}}]`;
-/// `moved` is true when trec and expected differ by more than 0.001.
+/// The JSON contract: `{"runs": [{"run", "topics", "topics_with_ties", "tie_groups",
+/// "tied_documents", "mixed_groups", "straddling": {CUTOFF: groups}, "measures": {NAME:
+/// {"trec", "expected", "pessimistic", "optimistic", "moved"}}, "topic_intervals": {QID: {NAME:
+/// [low, high]}}}], "orderings": {NAME: tau_b}}`; `moved` is true when trec and expected differ
+/// by more than 0.001; `orderings` (two runs or more) is Kendall's tau-b between the runs'
+/// orderings under trec and under expected.
 #[must_use]
-pub fn tie_report_json(reports: &[RunTieReport]) -> Value {
-    Value::Array(
-        reports
+pub fn tie_report_json(report: &TieReport) -> Value {
+    let orderings: serde_json::Map<String, Value> =
+        report.orderings.iter().map(|(m, tau)| (m.clone(), json!(tau))).collect();
+    let runs = Value::Array(
+        report
+            .runs
             .iter()
             .map(|r| {
                 let c = &r.counts;
@@ -81,7 +87,16 @@ pub fn tie_report_json(reports: &[RunTieReport]) -> Value {
                 })
             })
             .collect(),
-    )
+    );
+    json!({"runs": runs, "orderings": orderings})
+}
+
+/// The orderings line: per measure, tau-b between the runs' orderings under the two policies.
+fn orderings_line(report: &TieReport) -> Option<String> {
+    (!report.orderings.is_empty()).then(|| {
+        let taus: Vec<String> = report.orderings.iter().map(|(m, tau)| format!("{m} {tau:.4}")).collect();
+        format!("Kendall's tau-b between the runs' orderings under trec and expected: {}", taus.join(", "))
+    })
 }
 
 /// The counts line of a run.
@@ -98,9 +113,9 @@ fn counts_line(r: &RunTieReport) -> String {
     line
 }
 
-fn text(reports: &[RunTieReport]) -> String {
+fn text(report: &TieReport) -> String {
     let mut out = String::new();
-    for r in reports {
+    for r in &report.runs {
         let _ = writeln!(out, "# tie report: {}", r.run);
         let _ = writeln!(out, "{}", counts_line(r));
         let moved: Vec<_> = r.moved(TIE_MOVE_THRESHOLD).collect();
@@ -123,12 +138,15 @@ fn text(reports: &[RunTieReport]) -> String {
             let _ = writeln!(out, "  {}\t{}", t.qid, intervals.join("  "));
         }
     }
+    if let Some(line) = orderings_line(report) {
+        let _ = writeln!(out, "{line}");
+    }
     out
 }
 
-fn markdown(reports: &[RunTieReport]) -> String {
+fn markdown(report: &TieReport) -> String {
     let mut out = String::new();
-    for r in reports {
+    for r in &report.runs {
         let _ = writeln!(out, "### Ties: {}\n\n{}.\n", markdown_code(&r.run), counts_line(r));
         let mut table =
             Table::new(&["measure", "trec", "expected", "pessimistic", "optimistic"], &[false, true, true, true, true]);
@@ -143,6 +161,9 @@ fn markdown(reports: &[RunTieReport]) -> String {
         }
         out.push_str(&table.to_markdown());
         out.push('\n');
+    }
+    if let Some(line) = orderings_line(report) {
+        let _ = writeln!(out, "{line}.");
     }
     out
 }

@@ -159,7 +159,7 @@ fn tie_report_counts_and_moves() {
         &format!("{TIES}/qrels"),
         &format!("{TIES}/run"),
     ]);
-    let run = &v[0];
+    let run = &v["runs"][0];
     // The counts `kgeval trec` prints in its note: 196 topics evaluated, 123 with ties.
     assert_eq!((run["topics"].as_u64(), run["topics_with_ties"].as_u64()), (Some(196), Some(123)));
     assert!(run["mixed_groups"].as_u64() <= run["tie_groups"].as_u64());
@@ -185,8 +185,21 @@ fn tie_report_counts_and_moves() {
         "testdata/trec_eval/test/qrels.test",
         "testdata/trec_eval/test/results.test",
     ]);
-    assert_eq!(test[0]["mixed_groups"], 1);
-    assert!(test[0]["measures"].as_object().expect("measures").values().all(|m| m["moved"] == false));
+    assert_eq!(test["runs"][0]["mixed_groups"], 1);
+    assert!(test["runs"][0]["measures"].as_object().expect("measures").values().all(|m| m["moved"] == false));
+    // Two runs (trec_eval's full and truncated test runs): their ties move nothing, so the
+    // orderings under trec and expected agree (tau-b 1).
+    let two = kgeval_json(&[
+        "trec",
+        "--tie-report",
+        "-m",
+        "map",
+        "testdata/trec_eval/test/qrels.test",
+        "full=testdata/trec_eval/test/results.test",
+        "trunc=testdata/trec_eval/test/results.trunc",
+    ]);
+    assert_eq!(two["runs"].as_array().map(Vec::len), Some(2));
+    assert_eq!(f(&two["orderings"], "map"), 1.0);
     // --fail-under reads the measures, not the report.
     let out = kgeval(&[
         "trec",

@@ -83,6 +83,16 @@ impl RunTieReport {
     }
 }
 
+/// The tie report of several runs: each run's, and per measure Kendall's tau-b between the
+/// runs' ordering under `trec` and under `expected` (with two runs or more).
+#[derive(Debug, Clone, PartialEq)]
+pub struct TieReport {
+    /// One report per run, in input order.
+    pub runs: Vec<RunTieReport>,
+    /// `(measure, tau-b)`: 1 when the ties change no pair of runs; empty with one run.
+    pub orderings: Vec<(String, f64)>,
+}
+
 /// The threshold of [`RunTieReport::moved`] the reports use: a move visible at trec_eval's 4
 /// decimals.
 pub const TIE_MOVE_THRESHOLD: f64 = 0.001;

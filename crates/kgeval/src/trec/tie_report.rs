@@ -2,8 +2,10 @@
 //! tie counts, and the topics some tie order moves (docs/ties.md).
 
 use kgeval_formats::trec::{read_qrels, read_qrels_bytes, RunFile};
+use kgeval_meta::kendall::kendall_tau;
 use kgeval_metrics::trec::run_tie_counts;
-use kgeval_model::trec::{MeasureFamily, RunEvaluation, RunTieReport, TieSensitivity, Ties, TopicInterval};
+use kgeval_model::meta::agreement::TauVariant;
+use kgeval_model::trec::{MeasureFamily, RunEvaluation, RunTieReport, TieReport, TieSensitivity, Ties, TopicInterval};
 
 use super::{run_names, TrecTask};
 use crate::evaluation::FamilyResult;
@@ -14,10 +16,12 @@ impl TrecTask {
     /// measures asked for), each summary measure under `trec` and `expected` with the
     /// [pessimistic, optimistic] interval, and per topic the intervals that are not a point.
     /// The runs are evaluated twice (`--ties trec` with this task's tie-break, and `range`).
+    /// With two runs or more, Kendall's tau-b between their orderings under the two policies,
+    /// per measure.
     ///
     /// # Errors
     /// As [`TrecTask::run`].
-    pub fn tie_report(&self, progress: &dyn Progress) -> Result<Vec<RunTieReport>, Error> {
+    pub fn tie_report(&self, progress: &dyn Progress) -> Result<TieReport, Error> {
         let runs_under = |ties: Ties| -> Result<Vec<RunEvaluation>, Error> {
             let evaluation: Evaluation = TrecTask { ties, ..self.clone() }.run(progress)?;
             match evaluation.result {
@@ -72,6 +76,15 @@ impl TrecTask {
                 .collect();
             reports.push(RunTieReport { run: name, counts, measures: sensitivity, topics });
         }
-        Ok(reports)
+        let mut orderings = Vec::new();
+        if reports.len() > 1 {
+            for (i, measure) in reports[0].measures.iter().enumerate() {
+                let trec: Vec<f64> = reports.iter().map(|r| r.measures[i].trec).collect();
+                let expected: Vec<f64> = reports.iter().map(|r| r.measures[i].expected).collect();
+                let tau = kendall_tau(&trec, &expected, TauVariant::B).map_err(|e| Error::invalid(e.to_string()))?;
+                orderings.push((measure.measure.clone(), tau.tau));
+            }
+        }
+        Ok(TieReport { runs: reports, orderings })
     }
 }
