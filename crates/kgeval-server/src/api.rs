@@ -17,7 +17,7 @@ use tower_http::timeout::TimeoutLayer;
 use tower_http::trace::TraceLayer;
 
 use crate::app::App;
-use crate::board::{csv, leaderboard};
+use crate::board::{csv, leaderboard, mark};
 use crate::config::{Feedback, Phase};
 use crate::store::{Submission, Team};
 use crate::{clock, Error};
@@ -143,35 +143,59 @@ async fn submission(State(app): State<Arc<App>>, Path(id): Path<String>, headers
     }
 }
 
-/// The leaderboard's task and phase, after the visibility check.
-async fn board(
+/// A task's leaderboard in one phase, marked with the significance letters and tiers.
+pub struct Board {
+    /// The phase.
+    pub phase: Phase,
+    /// The rows, best first.
+    pub rows: Vec<crate::board::Row>,
+    /// How the significance marks were decided, or why no test ran.
+    pub significance: String,
+}
+
+/// The leaderboard of `task` in the phase `query` names (else the task's phase open now, else
+/// its last one that started), after the visibility check (`viewer`: the request's team).
+///
+/// # Errors
+/// 404 (no such task or phase), 403 (hidden, and `viewer` is no organiser), 500.
+pub async fn board(
     app: &Arc<App>,
     task: &str,
-    query: &HashMap<String, String>,
-    headers: &HeaderMap,
-) -> Result<(Phase, Vec<crate::board::Row>), Response> {
+    phase: Option<&str>,
+    viewer: Option<&Team>,
+) -> Result<Board, Response> {
     let Some(served) = app.campaign.served.task(task) else {
         return Err(refusal(StatusCode::NOT_FOUND, "not_found", "found no such task"));
     };
     let now = clock::now();
     // Asked for by name, else the task's phase open now, else its last one that started.
-    let phase = match query.get("phase") {
+    let phase = match phase {
         Some(name) => app.campaign.phase(name),
         None => app.campaign.phases.iter().rev().find(|p| p.from <= now && served.open_in(&p.name)),
     };
     let Some(phase) = phase.filter(|p| served.open_in(&p.name)).cloned() else {
         return Err(refusal(StatusCode::NOT_FOUND, "not_found", "found no phase of this task with a leaderboard"));
     };
-    if !phase.public_at(now) {
-        let organiser = team(app, headers).await?.is_some_and(|t| t.organiser);
-        if !organiser {
-            return Err(refusal(StatusCode::FORBIDDEN, "hidden", "the leaderboard of this phase is hidden"));
-        }
+    if !phase.public_at(now) && !viewer.is_some_and(|t| t.organiser) {
+        return Err(refusal(StatusCode::FORBIDDEN, "hidden", "the leaderboard of this phase is hidden"));
     }
     let (task_name, phase_name, scorer) = (task.to_owned(), phase.name.clone(), app.scorer(task));
     let scored = app.db(move |store| store.scored(&task_name, &phase_name, &scorer)).await.map_err(|e| internal(&e))?;
     let baselines: Vec<_> = app.baselines.iter().filter(|b| b.task == task).collect();
-    Ok((phase.clone(), leaderboard(&scored, &baselines, phase.counts)))
+    let mut rows = leaderboard(&scored, &baselines, phase.counts);
+    let significance = mark(served, &mut rows);
+    Ok(Board { phase, rows, significance })
+}
+
+/// The leaderboard a request asks for: the token's team decides whether a hidden phase shows.
+async fn requested_board(
+    app: &Arc<App>,
+    task: &str,
+    query: &HashMap<String, String>,
+    headers: &HeaderMap,
+) -> Result<Board, Response> {
+    let viewer = team(app, headers).await?;
+    board(app, task, query.get("phase").map(String::as_str), viewer.as_ref()).await
 }
 
 async fn leaderboard_json(
@@ -180,14 +204,15 @@ async fn leaderboard_json(
     Query(query): Query<HashMap<String, String>>,
     headers: HeaderMap,
 ) -> Response {
-    match board(&app, &task, &query, &headers).await {
-        Ok((phase, rows)) => Json(json!({
+    match requested_board(&app, &task, &query, &headers).await {
+        Ok(board) => Json(json!({
             "task": task,
-            "phase": phase.name,
-            "counts": phase.counts,
+            "phase": board.phase.name,
+            "counts": board.phase.counts,
             "primary": app.campaign.served.task(&task).map(|t| t.primary.clone()),
             "scorer": app.scorer(&task),
-            "rows": rows,
+            "significance": board.significance,
+            "rows": board.rows,
         }))
         .into_response(),
         Err(response) => response,
@@ -200,8 +225,8 @@ async fn leaderboard_csv(
     Query(query): Query<HashMap<String, String>>,
     headers: HeaderMap,
 ) -> Response {
-    match board(&app, &task, &query, &headers).await {
-        Ok((_, rows)) => ([(header::CONTENT_TYPE, "text/csv; charset=utf-8")], csv(&rows)).into_response(),
+    match requested_board(&app, &task, &query, &headers).await {
+        Ok(board) => ([(header::CONTENT_TYPE, "text/csv; charset=utf-8")], csv(&board.rows)).into_response(),
         Err(response) => response,
     }
 }

@@ -276,7 +276,7 @@ fn uploads_are_scored_as_kgeval_trec_and_refused_with_the_right_codes() {
     assert_eq!(rows[2]["scores"]["map"].as_f64(), Some(kgeval_trec("testdata/trec_eval/test/results.trunc", "map")));
     let (code, csv) = server.get("/api/tasks/adhoc/leaderboard.csv", None);
     assert_eq!(code, 200);
-    assert_eq!(csv.lines().next(), Some("rank,team,system,submission,baseline,map,P_10"));
+    assert_eq!(csv.lines().next(), Some("rank,team,system,submission,baseline,tier,letter,beats,map,P_10"));
     assert_eq!(csv.lines().count(), 4, "{csv}");
 }
 
