@@ -20,6 +20,7 @@ use crate::app::App;
 use crate::board::{csv, leaderboard, mark};
 use crate::config::{Feedback, Phase};
 use crate::store::{Submission, Team};
+use crate::submit::Refusal;
 use crate::{clock, Error};
 
 /// The routes, with the body limit (the largest upload, plus room for a form's fields), a
@@ -33,12 +34,28 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/submissions/{id}", get(submission))
         .route("/api/tasks/{task}/leaderboard", get(leaderboard_json))
         .route("/api/tasks/{task}/leaderboard.csv", get(leaderboard_csv))
+        .merge(crate::pages::routes())
         .fallback(|| async { refusal(StatusCode::NOT_FOUND, "not_found", "found no such route") })
         .layer(DefaultBodyLimit::disable())
         .layer(RequestBodyLimitLayer::new(body_limit))
         .layer(TimeoutLayer::with_status_code(StatusCode::REQUEST_TIMEOUT, timeout))
+        .layer(axum::middleware::map_response(security_headers))
         .layer(TraceLayer::new_for_http())
         .with_state(app)
+}
+
+/// The Content-Security-Policy of every answer: nothing but this site's own stylesheet; no
+/// script at all, no frame, forms posted only here.
+pub const CSP: &str =
+    "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+
+/// Adds the CSP, `X-Content-Type-Options: nosniff` and `Referrer-Policy: no-referrer`.
+async fn security_headers(mut response: Response) -> Response {
+    let headers = response.headers_mut();
+    headers.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static(CSP));
+    headers.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+    headers.insert(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
+    response
 }
 
 /// A JSON refusal: `{"status": STATUS, "error": MESSAGE}`.
@@ -131,15 +148,21 @@ async fn submission(State(app): State<Arc<App>>, Path(id): Path<String>, headers
         .await;
     match found {
         Ok(Some(s)) if s.team == team.id || team.organiser => {
-            let feedback = if team.organiser {
-                Feedback::Items
-            } else {
-                app.campaign.phase(&s.phase).map_or(Feedback::None, |p| p.feedback)
-            };
-            Json(submission_json(&s, feedback)).into_response()
+            Json(submission_json(&s, feedback_for(&app, &team, &s))).into_response()
         }
         Ok(_) => not_found(),
         Err(e) => internal(&e),
+    }
+}
+
+/// What `viewer` may see of `submission`: everything for an organiser, else what its phase's
+/// feedback allows.
+#[must_use]
+pub fn feedback_for(app: &App, viewer: &Team, submission: &Submission) -> Feedback {
+    if viewer.organiser {
+        Feedback::Items
+    } else {
+        app.campaign.phase(&submission.phase).map_or(Feedback::None, |p| p.feedback)
     }
 }
 
@@ -158,14 +181,9 @@ pub struct Board {
 ///
 /// # Errors
 /// 404 (no such task or phase), 403 (hidden, and `viewer` is no organiser), 500.
-pub async fn board(
-    app: &Arc<App>,
-    task: &str,
-    phase: Option<&str>,
-    viewer: Option<&Team>,
-) -> Result<Board, Response> {
+pub async fn board(app: &Arc<App>, task: &str, phase: Option<&str>, viewer: Option<&Team>) -> Result<Board, Refusal> {
     let Some(served) = app.campaign.served.task(task) else {
-        return Err(refusal(StatusCode::NOT_FOUND, "not_found", "found no such task"));
+        return Err(Refusal::new(StatusCode::NOT_FOUND, "not_found", "found no such task"));
     };
     let now = clock::now();
     // Asked for by name, else the task's phase open now, else its last one that started.
@@ -174,13 +192,22 @@ pub async fn board(
         None => app.campaign.phases.iter().rev().find(|p| p.from <= now && served.open_in(&p.name)),
     };
     let Some(phase) = phase.filter(|p| served.open_in(&p.name)).cloned() else {
-        return Err(refusal(StatusCode::NOT_FOUND, "not_found", "found no phase of this task with a leaderboard"));
+        return Err(Refusal::new(
+            StatusCode::NOT_FOUND,
+            "not_found",
+            "found no phase of this task with a leaderboard (none has started)",
+        ));
     };
     if !phase.public_at(now) && !viewer.is_some_and(|t| t.organiser) {
-        return Err(refusal(StatusCode::FORBIDDEN, "hidden", "the leaderboard of this phase is hidden"));
+        return Err(Refusal::new(
+            StatusCode::FORBIDDEN,
+            "hidden",
+            format!("the leaderboard of phase {} is hidden", phase.name),
+        ));
     }
     let (task_name, phase_name, scorer) = (task.to_owned(), phase.name.clone(), app.scorer(task));
-    let scored = app.db(move |store| store.scored(&task_name, &phase_name, &scorer)).await.map_err(|e| internal(&e))?;
+    let scored =
+        app.db(move |store| store.scored(&task_name, &phase_name, &scorer)).await.map_err(|e| Refusal::internal(&e))?;
     let baselines: Vec<_> = app.baselines.iter().filter(|b| b.task == task).collect();
     let mut rows = leaderboard(&scored, &baselines, phase.counts);
     let significance = mark(served, &mut rows);
@@ -195,7 +222,7 @@ async fn requested_board(
     headers: &HeaderMap,
 ) -> Result<Board, Response> {
     let viewer = team(app, headers).await?;
-    board(app, task, query.get("phase").map(String::as_str), viewer.as_ref()).await
+    board(app, task, query.get("phase").map(String::as_str), viewer.as_ref()).await.map_err(|r| r.json())
 }
 
 async fn leaderboard_json(

@@ -112,10 +112,18 @@ fn row(team: String, system: String, submission: Option<i64>, baseline: bool, sc
 /// facade's [`ServedTask::significance`]); returns how they were decided, or why no test ran.
 pub fn mark(task: &ServedTask, rows: &mut [Row]) -> String {
     let Some(metric) = rows.first().map(|r| r.metric.clone()) else {
-        return "no significance test: no row".to_owned();
+        return "No significance test: no row".to_owned();
     };
     let items: Vec<Vec<(String, String, f64)>> = rows.iter().map(|r| parse_items(&r.items)).collect();
-    let labels: Vec<String> = (0..rows.len()).map(|i| format!("row {}", i + 1)).collect();
+    let mut labels: Vec<String> = Vec::with_capacity(rows.len());
+    for row in rows.iter() {
+        let label = match row.submission {
+            Some(id) => format!("submission {id}"),
+            None => format!("baseline {}", row.system),
+        };
+        let label = if labels.contains(&label) { format!("{label} ({})", labels.len() + 1) } else { label };
+        labels.push(label);
+    }
     let entries: Vec<ServedEntry<'_>> =
         labels.iter().zip(&items).map(|(label, items)| ServedEntry { label, items }).collect();
     match task.significance(&metric, &entries) {
@@ -127,7 +135,7 @@ pub fn mark(task: &ServedTask, rows: &mut [Row]) -> String {
             }
             significance.conventions
         }
-        Err(e) => format!("no significance test: {e}"),
+        Err(e) => format!("No significance test: {e}"),
     }
 }
 

@@ -7,6 +7,8 @@ pub mod blobs;
 pub mod board;
 pub mod clock;
 pub mod config;
+pub mod multipart;
+pub mod pages;
 pub mod store;
 pub mod submit;
 pub mod token;

@@ -328,6 +328,23 @@ impl Store {
     }
 }
 
+impl Store {
+    /// The `limit` latest submissions of `team` (every task and phase, newest first), without
+    /// scores.
+    ///
+    /// # Errors
+    /// [`Error::Database`].
+    pub fn submissions_of(&self, team: i64, limit: u32) -> Result<Vec<Submission>, Error> {
+        let query = format!(
+            "SELECT {SUBMISSION_COLUMNS} FROM submissions s JOIN teams t ON t.id = s.team \
+             LEFT JOIN scores c ON c.submission = s.id AND 0 WHERE s.team = ?1 ORDER BY s.id DESC LIMIT ?2"
+        );
+        let mut statement = self.connection.prepare_cached(&query).map_err(sql)?;
+        let rows = statement.query_map(params![team, limit], submission_row).map_err(sql)?;
+        rows.collect::<Result<Vec<_>, _>>().map_err(sql)
+    }
+}
+
 fn db(path: &Path, error: &rusqlite::Error) -> Error {
     Error::Database(format!("{}: {error}", path.display()))
 }

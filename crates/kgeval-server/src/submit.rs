@@ -23,8 +23,8 @@ use kgeval::Input;
 use serde_json::json;
 
 use crate::api::{submission_json, team, unauthorized};
-use crate::config::Feedback;
 use crate::app::{chain, score, App, UPLOAD_NAME};
+use crate::config::Feedback;
 use crate::store::{NewSubmission, Score, Submission};
 use crate::{clock, Error};
 
@@ -47,7 +47,9 @@ pub struct Refusal {
 }
 
 impl Refusal {
-    fn new(code: StatusCode, status: &'static str, message: impl Into<String>) -> Refusal {
+    /// A refusal without a reset time.
+    #[must_use]
+    pub fn new(code: StatusCode, status: &'static str, message: impl Into<String>) -> Refusal {
         Refusal { code, status, message: message.into(), reset: None }
     }
 
@@ -218,7 +220,10 @@ pub async fn check(
         .await
         .map_err(|e| Refusal::internal(&e))?;
     if let Some(limit) = phase.limit.total.filter(|&l| total >= l) {
-        return Err(limited(format!("found {total} counted uploads in phase {}, the limit is {limit}", phase.name), None));
+        return Err(limited(
+            format!("found {total} counted uploads in phase {}, the limit is {limit}", phase.name),
+            None,
+        ));
     }
     if let Some(limit) = phase.limit.per_day.filter(|&l| today >= l) {
         let reset = (day + clock::DAY).min(phase.until);

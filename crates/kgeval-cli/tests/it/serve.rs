@@ -171,6 +171,37 @@ impl Served {
         String::from_utf8_lossy(&answer).lines().next().unwrap_or_default().to_owned()
     }
 
+    /// `METHOD path` with optional headers and body, redirects not followed: the status, the
+    /// body and every response header (lower-case names).
+    pub(crate) fn request(
+        &self,
+        method: &str,
+        path: &str,
+        headers: &[(&str, &str)],
+        body: Option<&[u8]>,
+    ) -> (u16, String, Vec<(String, String)>) {
+        let agent = ureq::AgentBuilder::new().timeout(Duration::from_secs(60)).redirects(0).build();
+        let mut request = agent.request(method, &format!("{}{path}", self.url));
+        for (name, value) in headers {
+            request = request.set(name, value);
+        }
+        let response = match body {
+            Some(body) => request.send_bytes(body),
+            None => request.call(),
+        };
+        match response {
+            Ok(r) | Err(ureq::Error::Status(_, r)) => {
+                let names = r.headers_names();
+                let headers: Vec<(String, String)> = names
+                    .iter()
+                    .flat_map(|n| r.all(n).into_iter().map(move |v| (n.to_ascii_lowercase(), v.to_owned())))
+                    .collect();
+                (r.status(), r.into_string().expect("a body"), headers)
+            }
+            Err(e) => panic!("request failed: {e}"),
+        }
+    }
+
     /// The files stored in the blob folder.
     pub(crate) fn stored_files(&self) -> usize {
         let blobs = self.dir.path().join("campaign.sqlite.blobs");

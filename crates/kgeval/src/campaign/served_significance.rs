@@ -3,11 +3,13 @@
 //! submissions that count, on the primary metric. The serving front end hands the stored
 //! per-item values; the test, its options and its description are decided here.
 
+use kgeval_model::metric_names::{metric_info, Direction};
 use kgeval_model::ScoreTable;
 
 use super::ServedTask;
 use crate::compare::{CompareTask, NamedTable};
 use crate::{Error, NoProgress};
+use kgeval_meta::MissingPolicy;
 
 /// One row of a served leaderboard, as the significance test reads it.
 #[derive(Debug, Clone, Copy)]
@@ -59,13 +61,16 @@ impl ServedTask {
             .zip(&tables)
             .map(|(entry, table)| NamedTable { name: None, table, source: entry.label })
             .collect();
-        let task = CompareTask::new().metric(metric);
+        // An item a submission has no value for (a topic its run left out) counts as 0, as
+        // trec_eval -c and an unanswered question count it, for a metric where higher is
+        // better; for a lower-is-better one it is left out for every row (0 would be best).
+        let missing =
+            if metric_info(metric).direction == Direction::Lower { MissingPolicy::Drop } else { MissingPolicy::Zero };
+        let task = CompareTask { missing, ..CompareTask::new().metric(metric) };
         let evaluation = task.run_on_tables(&named, &[], &NoProgress)?;
         let result = &evaluation.result;
-        let comparison = result
-            .metrics
-            .first()
-            .ok_or_else(|| Error::invalid(format!("the test compared no metric {metric:?}")))?;
+        let comparison =
+            result.metrics.first().ok_or_else(|| Error::invalid(format!("the test compared no metric {metric:?}")))?;
         let rows = &comparison.leaderboard.rows;
         let marks = entries
             .iter()
@@ -76,13 +81,19 @@ impl ServedTask {
                     .ok_or_else(|| Error::invalid(format!("the test left out {:?}", entry.label)))
             })
             .collect::<Result<Vec<_>, _>>()?;
-        let conventions = super::render::significance_text(result, "headlines").map_or_else(
+        let mut conventions = super::render::significance_text(result, "headlines").map_or_else(
             || format!("no test ran on {metric}"),
             |text| {
                 let text = text.replacen("on per-item values; the table shows the headlines", "on per-item values", 1);
                 text.replacen("on per-item values", &format!("on per-item values of {metric}"), 1)
             },
         );
+        if comparison.zero_filled > 0 {
+            conventions.push_str(&format!("; {} missing item value(s) counted as 0", comparison.zero_filled));
+        }
+        if comparison.dropped_items > 0 {
+            conventions.push_str(&format!("; {} item(s) some row lacks left out", comparison.dropped_items));
+        }
         Ok(ServedSignificance { metric: metric.to_owned(), marks, conventions })
     }
 }
@@ -117,7 +128,8 @@ mod tests {
     #[test]
     fn letters_tiers_and_marks_follow_the_entries() {
         let file = "../../testdata/campaigns/s.toml";
-        let text = "[[task]]\nname = \"a\"\nfamily = \"trec\"\nqrels = \"../trec_eval/test/qrels.test\"\nprimary = \"map\"\n";
+        let text =
+            "[[task]]\nname = \"a\"\nfamily = \"trec\"\nqrels = \"../trec_eval/test/qrels.test\"\nprimary = \"map\"\n";
         let manifest = TomlManifest::parse(text, file).expect("parsed");
         let campaign = ServedCampaign::from_manifest(&manifest, text, std::path::Path::new(file), &[]).expect("read");
         let task = &campaign.tasks[0];
@@ -137,5 +149,15 @@ mod tests {
         assert_eq!(significance.conventions, "paired t test, holm correction, α = 0.05, on per-item values of map");
         assert!(task.significance("map", &entries[..1]).is_err());
         assert!(task.significance("P_10", &entries).is_err());
+        // An item C lacks counts as 0 for it.
+        let short = items(&[0.1, 0.05, 0.1, 0.12, 0.08, 0.1, 0.09]);
+        let entries = [ServedEntry { label: "A", items: &a }, ServedEntry { label: "C", items: &short }];
+        let significance = task.significance("map", &entries).expect("tested");
+        assert_eq!(significance.marks[0].beats, "b");
+        assert!(
+            significance.conventions.ends_with("; 1 missing item value(s) counted as 0"),
+            "{}",
+            significance.conventions
+        );
     }
 }
