@@ -72,6 +72,15 @@ impl Served {
         served
     }
 
+    /// Starts the server on the campaign file `file` and the database `db` (kept after it
+    /// stops).
+    pub(crate) fn start_on(file: &Path, db: &Path) -> Served {
+        let dir = tempfile::tempdir().expect("a folder");
+        let mut served = Served::spawn(file, &["--db".as_ref(), db.as_os_str()], dir);
+        served.db = Some(db.to_path_buf());
+        served
+    }
+
     fn spawn(file: &Path, args: &[&std::ffi::OsStr], dir: tempfile::TempDir) -> Served {
         let mut child = Command::new(env!("CARGO_BIN_EXE_kgeval"))
             .arg("serve")
@@ -151,6 +160,17 @@ impl Served {
         }
         let (code, body, retry) = Self::read(request.send_bytes(bytes));
         (code, serde_json::from_str(&body).unwrap_or_else(|e| panic!("{e}: {body}")), retry)
+    }
+
+    /// `POST /api/tasks/TASK/submissions?system=SYSTEM` of `bytes`: the status and the JSON.
+    pub(crate) fn upload_named(&self, task: &str, token: &str, system: &str, bytes: &[u8]) -> (u16, Value) {
+        let request = self
+            .agent
+            .post(&format!("{}/api/tasks/{task}/submissions", self.url))
+            .query("system", system)
+            .set("Authorization", &format!("Bearer {token}"));
+        let (code, body, _) = Self::read(request.send_bytes(bytes));
+        (code, serde_json::from_str(&body).unwrap_or_else(|e| panic!("{e}: {body}")))
     }
 
     /// The status line of an upload announced with `Content-Length: length` and

@@ -98,6 +98,22 @@ impl ServedTask {
     }
 }
 
+/// Kendall's tau-b between the orderings two score lists give the same rows (`old[i]` and
+/// `new[i]` are row i's values before and after a rescoring); `None` when it is undefined
+/// (fewer than two rows, or every value equal on one side).
+///
+/// ```
+/// assert_eq!(kgeval::campaign::ordering_tau(&[0.3, 0.2, 0.1], &[0.1, 0.2, 0.3]), Some(-1.0));
+/// let tau = kgeval::campaign::ordering_tau(&[0.3, 0.2, 0.1], &[0.5, 0.4, 0.45]).unwrap_or(0.0);
+/// assert!((tau - 1.0 / 3.0).abs() < 1e-12); // 2 concordant pairs, 1 discordant
+/// assert_eq!(kgeval::campaign::ordering_tau(&[0.3], &[0.5]), None);
+/// ```
+#[must_use]
+pub fn ordering_tau(old: &[f64], new: &[f64]) -> Option<f64> {
+    let tau = kgeval_meta::kendall::kendall_tau(old, new, crate::compare::TauVariant::B).ok()?.tau;
+    tau.is_finite().then_some(tau)
+}
+
 /// The one-system table of an entry's per-item values of `metric`.
 fn table(entry: &ServedEntry<'_>, metric: &str) -> Result<ScoreTable, Error> {
     let mut table = ScoreTable::new();
