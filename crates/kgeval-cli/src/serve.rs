@@ -1,5 +1,6 @@
 //! `kgeval serve CAMPAIGN.toml`: run an evaluation campaign as a service
-//! ([`kgeval_server`]), or add a team to its database.
+//! ([`kgeval_server`]), add a team to its database, rescore its submissions or export the
+//! report of those that count.
 
 use std::io::Write as _;
 use std::net::SocketAddr;
@@ -15,6 +16,8 @@ Examples:
   kgeval serve testdata/campaigns/serve-qald3.toml --db qald3.sqlite --add-team organisers --organiser
   kgeval serve testdata/campaigns/serve-qald3.toml --db qald3.sqlite --listen 127.0.0.1:8080
   curl -H \"Authorization: Bearer $TOKEN\" --data-binary @answers.xml http://127.0.0.1:8080/api/tasks/qa-test/submissions
+  kgeval serve testdata/campaigns/serve-qald3.toml --db qald3.sqlite --export qald3-report
+  kgeval serve testdata/campaigns/serve-qald3.toml --db qald3.sqlite --rescore > rescore.txt
 
 --add-team prints the team's token (one line on stdout, shown once: only its SHA-256 is
 stored); an --organiser token also reads hidden leaderboards and every submission.
@@ -43,12 +46,46 @@ pub(crate) struct ServeArgs {
     /// submission).
     #[arg(long, requires = "add_team")]
     organiser: bool,
+    /// Score every valid submission again with the current scorer and gold (new rows, none
+    /// updated or deleted, all in one transaction), print the diff (old and new primary value
+    /// per team, Kendall's tau-b between the orderings) and exit. Restart a running server
+    /// after it.
+    #[arg(long, conflicts_with_all = ["add_team", "export"])]
+    rescore: bool,
+    /// Write the `kgeval run` report (results.json, report.md, tables.tex, index.html) of the
+    /// submissions that count into DIR (new, empty or an earlier output) and exit.
+    #[arg(long, value_name = "DIR", conflicts_with = "add_team")]
+    export: Option<PathBuf>,
+    /// With --export: decimals in report.md (default 4).
+    #[arg(long, requires = "export", value_parser = kgeval_report::parse_precision)]
+    precision: Option<usize>,
 }
 
 pub(crate) fn run(args: &ServeArgs) -> anyhow::Result<Outcome> {
     if let Some(name) = &args.add_team {
         let token = kgeval_server::add_team(&args.campaign, args.db.as_deref(), name, args.organiser)?;
         println!("{token}");
+        return Ok(Outcome::Ok);
+    }
+    if args.rescore {
+        let diffs = kgeval_server::rescore::rescore(&args.campaign, args.db.as_deref())?;
+        print!("{}", kgeval_server::rescore::render(&diffs));
+        return Ok(Outcome::Ok);
+    }
+    if let Some(dir) = &args.export {
+        let defaults = kgeval::RenderOptions::default();
+        let options = kgeval::RenderOptions {
+            precision: args.precision.unwrap_or(defaults.precision),
+            version: env!("CARGO_PKG_VERSION").to_owned(),
+            ..defaults
+        };
+        let outcome = kgeval_server::export::export(&args.campaign, args.db.as_deref(), dir, &options)?;
+        for task in &outcome.tasks {
+            if let Err(e) = &task.evaluation {
+                eprintln!("error: task {}: {}", task.name, kgeval::campaign::one_line(e));
+            }
+        }
+        println!("report: {}", dir.join("report.md").display());
         return Ok(Outcome::Ok);
     }
     kgeval_server::serve(&args.campaign, args.db.as_deref(), args.listen, |bound| {

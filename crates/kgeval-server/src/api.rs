@@ -17,9 +17,10 @@ use tower_http::timeout::TimeoutLayer;
 use tower_http::trace::TraceLayer;
 
 use crate::app::App;
-use crate::board::{csv, leaderboard};
+use crate::board::{csv, leaderboard, mark};
 use crate::config::{Feedback, Phase};
 use crate::store::{Submission, Team};
+use crate::submit::Refusal;
 use crate::{clock, Error};
 
 /// The routes, with the body limit (the largest upload, plus room for a form's fields), a
@@ -33,12 +34,28 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/submissions/{id}", get(submission))
         .route("/api/tasks/{task}/leaderboard", get(leaderboard_json))
         .route("/api/tasks/{task}/leaderboard.csv", get(leaderboard_csv))
+        .merge(crate::pages::routes())
         .fallback(|| async { refusal(StatusCode::NOT_FOUND, "not_found", "found no such route") })
         .layer(DefaultBodyLimit::disable())
         .layer(RequestBodyLimitLayer::new(body_limit))
         .layer(TimeoutLayer::with_status_code(StatusCode::REQUEST_TIMEOUT, timeout))
+        .layer(axum::middleware::map_response(security_headers))
         .layer(TraceLayer::new_for_http())
         .with_state(app)
+}
+
+/// The Content-Security-Policy of every answer: nothing but this site's own stylesheet; no
+/// script at all, no frame, forms posted only here.
+pub const CSP: &str =
+    "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+
+/// Adds the CSP, `X-Content-Type-Options: nosniff` and `Referrer-Policy: no-referrer`.
+async fn security_headers(mut response: Response) -> Response {
+    let headers = response.headers_mut();
+    headers.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static(CSP));
+    headers.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+    headers.insert(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
+    response
 }
 
 /// A JSON refusal: `{"status": STATUS, "error": MESSAGE}`.
@@ -131,47 +148,81 @@ async fn submission(State(app): State<Arc<App>>, Path(id): Path<String>, headers
         .await;
     match found {
         Ok(Some(s)) if s.team == team.id || team.organiser => {
-            let feedback = if team.organiser {
-                Feedback::Items
-            } else {
-                app.campaign.phase(&s.phase).map_or(Feedback::None, |p| p.feedback)
-            };
-            Json(submission_json(&s, feedback)).into_response()
+            Json(submission_json(&s, feedback_for(&app, &team, &s))).into_response()
         }
         Ok(_) => not_found(),
         Err(e) => internal(&e),
     }
 }
 
-/// The leaderboard's task and phase, after the visibility check.
-async fn board(
-    app: &Arc<App>,
-    task: &str,
-    query: &HashMap<String, String>,
-    headers: &HeaderMap,
-) -> Result<(Phase, Vec<crate::board::Row>), Response> {
+/// What `viewer` may see of `submission`: everything for an organiser, else what its phase's
+/// feedback allows.
+#[must_use]
+pub fn feedback_for(app: &App, viewer: &Team, submission: &Submission) -> Feedback {
+    if viewer.organiser {
+        Feedback::Items
+    } else {
+        app.campaign.phase(&submission.phase).map_or(Feedback::None, |p| p.feedback)
+    }
+}
+
+/// A task's leaderboard in one phase, marked with the significance letters and tiers.
+pub struct Board {
+    /// The phase.
+    pub phase: Phase,
+    /// The rows, best first.
+    pub rows: Vec<crate::board::Row>,
+    /// How the significance marks were decided, or why no test ran.
+    pub significance: String,
+}
+
+/// The leaderboard of `task` in the phase `query` names (else the task's phase open now, else
+/// its last one that started), after the visibility check (`viewer`: the request's team).
+///
+/// # Errors
+/// 404 (no such task or phase), 403 (hidden, and `viewer` is no organiser), 500.
+pub async fn board(app: &Arc<App>, task: &str, phase: Option<&str>, viewer: Option<&Team>) -> Result<Board, Refusal> {
     let Some(served) = app.campaign.served.task(task) else {
-        return Err(refusal(StatusCode::NOT_FOUND, "not_found", "found no such task"));
+        return Err(Refusal::new(StatusCode::NOT_FOUND, "not_found", "found no such task"));
     };
     let now = clock::now();
     // Asked for by name, else the task's phase open now, else its last one that started.
-    let phase = match query.get("phase") {
+    let phase = match phase {
         Some(name) => app.campaign.phase(name),
         None => app.campaign.phases.iter().rev().find(|p| p.from <= now && served.open_in(&p.name)),
     };
     let Some(phase) = phase.filter(|p| served.open_in(&p.name)).cloned() else {
-        return Err(refusal(StatusCode::NOT_FOUND, "not_found", "found no phase of this task with a leaderboard"));
+        return Err(Refusal::new(
+            StatusCode::NOT_FOUND,
+            "not_found",
+            "found no phase of this task with a leaderboard (none has started)",
+        ));
     };
-    if !phase.public_at(now) {
-        let organiser = team(app, headers).await?.is_some_and(|t| t.organiser);
-        if !organiser {
-            return Err(refusal(StatusCode::FORBIDDEN, "hidden", "the leaderboard of this phase is hidden"));
-        }
+    if !phase.public_at(now) && !viewer.is_some_and(|t| t.organiser) {
+        return Err(Refusal::new(
+            StatusCode::FORBIDDEN,
+            "hidden",
+            format!("the leaderboard of phase {} is hidden", phase.name),
+        ));
     }
     let (task_name, phase_name, scorer) = (task.to_owned(), phase.name.clone(), app.scorer(task));
-    let scored = app.db(move |store| store.scored(&task_name, &phase_name, &scorer)).await.map_err(|e| internal(&e))?;
+    let scored =
+        app.db(move |store| store.scored(&task_name, &phase_name, &scorer)).await.map_err(|e| Refusal::internal(&e))?;
     let baselines: Vec<_> = app.baselines.iter().filter(|b| b.task == task).collect();
-    Ok((phase.clone(), leaderboard(&scored, &baselines, phase.counts)))
+    let mut rows = leaderboard(&scored, &baselines, phase.counts);
+    let significance = mark(served, &mut rows);
+    Ok(Board { phase, rows, significance })
+}
+
+/// The leaderboard a request asks for: the token's team decides whether a hidden phase shows.
+async fn requested_board(
+    app: &Arc<App>,
+    task: &str,
+    query: &HashMap<String, String>,
+    headers: &HeaderMap,
+) -> Result<Board, Response> {
+    let viewer = team(app, headers).await?;
+    board(app, task, query.get("phase").map(String::as_str), viewer.as_ref()).await.map_err(|r| r.json())
 }
 
 async fn leaderboard_json(
@@ -180,14 +231,15 @@ async fn leaderboard_json(
     Query(query): Query<HashMap<String, String>>,
     headers: HeaderMap,
 ) -> Response {
-    match board(&app, &task, &query, &headers).await {
-        Ok((phase, rows)) => Json(json!({
+    match requested_board(&app, &task, &query, &headers).await {
+        Ok(board) => Json(json!({
             "task": task,
-            "phase": phase.name,
-            "counts": phase.counts,
+            "phase": board.phase.name,
+            "counts": board.phase.counts,
             "primary": app.campaign.served.task(&task).map(|t| t.primary.clone()),
             "scorer": app.scorer(&task),
-            "rows": rows,
+            "significance": board.significance,
+            "rows": board.rows,
         }))
         .into_response(),
         Err(response) => response,
@@ -200,8 +252,8 @@ async fn leaderboard_csv(
     Query(query): Query<HashMap<String, String>>,
     headers: HeaderMap,
 ) -> Response {
-    match board(&app, &task, &query, &headers).await {
-        Ok((_, rows)) => ([(header::CONTENT_TYPE, "text/csv; charset=utf-8")], csv(&rows)).into_response(),
+    match requested_board(&app, &task, &query, &headers).await {
+        Ok(board) => ([(header::CONTENT_TYPE, "text/csv; charset=utf-8")], csv(&board.rows)).into_response(),
         Err(response) => response,
     }
 }

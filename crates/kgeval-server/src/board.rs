@@ -2,6 +2,7 @@
 //! primary metric, the earliest of equal ones; or the `last` scored) and the organisers'
 //! baselines, marked, ordered by the primary metric; equal values share a rank.
 
+use kgeval::campaign::{ServedEntry, ServedTask};
 use serde::Serialize;
 
 use crate::app::ScoredBaseline;
@@ -26,6 +27,18 @@ pub struct Row {
     pub primary: f64,
     /// Every headline `{metric: value}`.
     pub scores: serde_json::Map<String, serde_json::Value>,
+    /// Its significance tier (1: not significantly worse than the best), when a test ran.
+    pub tier: Option<usize>,
+    /// Its significance letter (its position on the leaderboard: `a`, `b`, …), when a test ran.
+    pub letter: Option<String>,
+    /// The letters of the rows it beats significantly (`"cd"`), when a test ran.
+    pub beats: Option<String>,
+    /// The primary metric's name in the score table.
+    #[serde(skip)]
+    pub metric: String,
+    /// The per-item values, a JSON array of `[item, metric, value]`.
+    #[serde(skip)]
+    pub items: String,
 }
 
 /// The team name baselines are listed under.
@@ -78,10 +91,70 @@ fn row(team: String, system: String, submission: Option<i64>, baseline: bool, sc
         Ok(serde_json::Value::Object(map)) => map,
         _ => serde_json::Map::new(),
     };
-    Row { rank: 0, team, system, submission, baseline, primary: score.value, scores }
+    Row {
+        rank: 0,
+        team,
+        system,
+        submission,
+        baseline,
+        primary: score.value,
+        scores,
+        tier: None,
+        letter: None,
+        beats: None,
+        metric: score.metric.clone(),
+        items: score.items.clone(),
+    }
 }
 
-/// The leaderboard as CSV: `rank,team,system,submission,baseline,METRIC…` (the metrics of
+/// Marks `rows` (a leaderboard, best first) with the significance letters and tiers of
+/// `kgeval compare`'s paired test over their per-item values of the primary metric (the
+/// facade's [`ServedTask::significance`]); returns how they were decided, or why no test ran.
+pub fn mark(task: &ServedTask, rows: &mut [Row]) -> String {
+    let Some(metric) = rows.first().map(|r| r.metric.clone()) else {
+        return "No significance test: no row".to_owned();
+    };
+    let items: Vec<Vec<(String, String, f64)>> = rows.iter().map(|r| parse_items(&r.items)).collect();
+    let mut labels: Vec<String> = Vec::with_capacity(rows.len());
+    for row in rows.iter() {
+        let label = match row.submission {
+            Some(id) => format!("submission {id}"),
+            None => format!("baseline {}", row.system),
+        };
+        let label = if labels.contains(&label) { format!("{label} ({})", labels.len() + 1) } else { label };
+        labels.push(label);
+    }
+    let entries: Vec<ServedEntry<'_>> =
+        labels.iter().zip(&items).map(|(label, items)| ServedEntry { label, items }).collect();
+    match task.significance(&metric, &entries) {
+        Ok(significance) => {
+            for (row, marks) in rows.iter_mut().zip(significance.marks) {
+                row.tier = Some(marks.tier);
+                row.letter = Some(marks.letter);
+                row.beats = Some(marks.beats);
+            }
+            significance.conventions
+        }
+        Err(e) => format!("No significance test: {e}"),
+    }
+}
+
+/// Stored per-item values (`[[item, metric, value], …]`); a malformed entry is left out.
+fn parse_items(json: &str) -> Vec<(String, String, f64)> {
+    let Ok(serde_json::Value::Array(entries)) = serde_json::from_str::<serde_json::Value>(json) else {
+        return Vec::new();
+    };
+    entries
+        .iter()
+        .filter_map(|entry| {
+            let entry = entry.as_array()?;
+            Some((entry.first()?.as_str()?.to_owned(), entry.get(1)?.as_str()?.to_owned(), entry.get(2)?.as_f64()?))
+        })
+        .collect()
+}
+
+/// The leaderboard as CSV: `rank,team,system,submission,baseline,tier,letter,beats,METRIC…`
+/// (the significance columns empty when no test ran; the metrics of
 /// every row, in order of first appearance). A text field starting with `=`, `+`, `-` or `@`
 /// gets a leading `'`, so no spreadsheet runs it as a formula.
 #[must_use]
@@ -94,7 +167,7 @@ pub fn csv(rows: &[Row]) -> String {
             }
         }
     }
-    let mut out = String::from("rank,team,system,submission,baseline");
+    let mut out = String::from("rank,team,system,submission,baseline,tier,letter,beats");
     for metric in &metrics {
         out.push(',');
         out.push_str(&field(metric));
@@ -103,11 +176,14 @@ pub fn csv(rows: &[Row]) -> String {
     for row in rows {
         let submission = row.submission.map(|id| id.to_string()).unwrap_or_default();
         out.push_str(&format!(
-            "{},{},{},{submission},{}",
+            "{},{},{},{submission},{},{},{},{}",
             row.rank,
             field(&row.team),
             field(&row.system),
-            row.baseline
+            row.baseline,
+            row.tier.map(|t| t.to_string()).unwrap_or_default(),
+            row.letter.as_deref().unwrap_or_default(),
+            row.beats.as_deref().unwrap_or_default(),
         ));
         for metric in &metrics {
             out.push(',');
@@ -177,8 +253,8 @@ mod tests {
         assert_eq!(summary, [(1, Some(2)), (2, Some(4))]);
         assert_eq!(
             csv(&best),
-            "rank,team,system,submission,baseline,map\n1,team1,s,3,false,0.6\n2,team2,s,2,false,0.5\n\
-             2,organisers,\"'=BM25, tuned\",,true,0.5\n"
+            "rank,team,system,submission,baseline,tier,letter,beats,map\n1,team1,s,3,false,,,,0.6\n\
+             2,team2,s,2,false,,,,0.5\n2,organisers,\"'=BM25, tuned\",,true,,,,0.5\n"
         );
     }
 }

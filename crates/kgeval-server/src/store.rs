@@ -328,6 +328,85 @@ impl Store {
     }
 }
 
+impl Store {
+    /// The `limit` latest submissions of `team` (every task and phase, newest first), without
+    /// scores.
+    ///
+    /// # Errors
+    /// [`Error::Database`].
+    pub fn submissions_of(&self, team: i64, limit: u32) -> Result<Vec<Submission>, Error> {
+        let query = format!(
+            "SELECT {SUBMISSION_COLUMNS} FROM submissions s JOIN teams t ON t.id = s.team \
+             LEFT JOIN scores c ON c.submission = s.id AND 0 WHERE s.team = ?1 ORDER BY s.id DESC LIMIT ?2"
+        );
+        let mut statement = self.connection.prepare_cached(&query).map_err(sql)?;
+        let rows = statement.query_map(params![team, limit], submission_row).map_err(sql)?;
+        rows.collect::<Result<Vec<_>, _>>().map_err(sql)
+    }
+}
+
+impl Store {
+    /// Every `scored` submission to `task` (every phase), oldest first, with its score under
+    /// `scorer` if it has one.
+    ///
+    /// # Errors
+    /// [`Error::Database`].
+    pub fn scored_any(&self, task: &str, scorer: &str) -> Result<Vec<Submission>, Error> {
+        let query = format!(
+            "SELECT {SUBMISSION_COLUMNS} FROM submissions s JOIN teams t ON t.id = s.team \
+             LEFT JOIN scores c ON c.submission = s.id AND c.scorer = ?2 \
+             WHERE s.task = ?1 AND s.status = 'scored' ORDER BY s.id"
+        );
+        let mut statement = self.connection.prepare_cached(&query).map_err(sql)?;
+        let rows = statement.query_map(params![task, scorer], submission_row).map_err(sql)?;
+        rows.collect::<Result<Vec<_>, _>>().map_err(sql)
+    }
+
+    /// The scorer of the latest score row of `task` other than `current`, if any.
+    ///
+    /// # Errors
+    /// [`Error::Database`].
+    pub fn previous_scorer(&self, task: &str, current: &str) -> Result<Option<String>, Error> {
+        self.connection
+            .query_row(
+                "SELECT c.scorer FROM scores c JOIN submissions s ON s.id = c.submission \
+                 WHERE s.task = ?1 AND c.scorer != ?2 ORDER BY c.id DESC LIMIT 1",
+                params![task, current],
+                |r| r.get(0),
+            )
+            .optional()
+            .map_err(sql)
+    }
+
+    /// Adds score rows (`(submission, score)`) in one transaction: all or none.
+    ///
+    /// # Errors
+    /// [`Error::Database`] (a row for a (submission, scorer) already there among them); nothing
+    /// is added then.
+    pub fn add_scores(&mut self, rows: &[(i64, Score)], now: i64) -> Result<(), Error> {
+        let transaction = self.connection.transaction().map_err(sql)?;
+        for (submission, score) in rows {
+            transaction
+                .execute(
+                    "INSERT INTO scores (submission, scorer, metric, value, higher_is_better, headlines, items, created) \
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                    params![
+                        submission,
+                        score.scorer,
+                        score.metric,
+                        score.value,
+                        score.higher_is_better,
+                        score.headlines,
+                        score.items,
+                        now
+                    ],
+                )
+                .map_err(sql)?;
+        }
+        transaction.commit().map_err(sql)
+    }
+}
+
 fn db(path: &Path, error: &rusqlite::Error) -> Error {
     Error::Database(format!("{}: {error}", path.display()))
 }

@@ -22,15 +22,76 @@ use axum::Json;
 use kgeval::Input;
 use serde_json::json;
 
-use crate::api::{internal, refusal, submission_json, team, unauthorized};
+use crate::api::{submission_json, team, unauthorized};
 use crate::app::{chain, score, App, UPLOAD_NAME};
+use crate::config::Feedback;
 use crate::store::{NewSubmission, Score, Submission};
 use crate::{clock, Error};
 
 /// The longest system name.
 pub const MAX_SYSTEM_NAME: usize = 100;
 
-/// The handler.
+/// Why an upload was refused (or failed on the server): the HTTP code, the JSON `status`, a
+/// one-line message and, for the daily limit, when it resets. The API answers it as JSON, the
+/// pages as HTML.
+#[derive(Debug, Clone)]
+pub struct Refusal {
+    /// The HTTP status code.
+    pub code: StatusCode,
+    /// `unauthorized`, `not_found`, `bad_request`, `too_large`, `limited` or `error`.
+    pub status: &'static str,
+    /// One line for the team.
+    pub message: String,
+    /// When the daily limit resets (Unix seconds).
+    pub reset: Option<i64>,
+}
+
+impl Refusal {
+    /// A refusal without a reset time.
+    #[must_use]
+    pub fn new(code: StatusCode, status: &'static str, message: impl Into<String>) -> Refusal {
+        Refusal { code, status, message: message.into(), reset: None }
+    }
+
+    /// A failure of the server (logged; the team reads only that it failed).
+    #[must_use]
+    pub fn internal(error: &Error) -> Refusal {
+        tracing::error!("{error}");
+        Refusal::new(StatusCode::INTERNAL_SERVER_ERROR, "error", "the server failed; the organisers have the log")
+    }
+
+    /// The JSON answer (`{"status", "error", "reset"}`, `Retry-After` with a reset).
+    #[must_use]
+    pub fn json(&self) -> Response {
+        if self.code == StatusCode::UNAUTHORIZED {
+            return unauthorized();
+        }
+        let mut body = json!({ "status": self.status, "error": self.message });
+        if self.status == "limited" {
+            body["reset"] = json!(self.reset.map(clock::format));
+        }
+        let mut response = (self.code, Json(body)).into_response();
+        if let Some(seconds) = self.reset.map(|r| (r - clock::now()).max(0)) {
+            if let Ok(value) = HeaderValue::from_str(&seconds.to_string()) {
+                response.headers_mut().insert(header::RETRY_AFTER, value);
+            }
+        }
+        response
+    }
+}
+
+/// An upload stored: the submission, what its phase lets the team see, and the HTTP code
+/// (201 scored, 422 invalid, 500 failed).
+pub struct Accepted {
+    /// The stored submission.
+    pub submission: Submission,
+    /// Its phase's feedback.
+    pub feedback: Feedback,
+    /// 201, 422 or 500.
+    pub code: StatusCode,
+}
+
+/// The API's handler: the token, the task and the limits are checked before the body is read.
 pub async fn submit(
     State(app): State<Arc<App>>,
     Path(task_name): Path<String>,
@@ -41,50 +102,70 @@ pub async fn submit(
     let max = app.campaign.max_upload;
     let declared = headers.get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()?.parse::<u64>().ok());
     if declared.is_some_and(|length| length > max) {
-        return too_large(max);
+        return too_large(max).json();
     }
-    let checked = match check(&app, &task_name, &query, &headers).await {
+    let checked = match team(&app, &headers).await {
+        Ok(Some(team)) => check(&app, team, &task_name, query.get("system").map(String::as_str)).await,
+        Ok(None) => Err(Refusal::new(StatusCode::UNAUTHORIZED, "unauthorized", "no token")),
+        Err(response) => return drain_then(body, max, response).await,
+    };
+    let checked = match checked {
         Ok(checked) => checked,
-        Err(refused) => {
-            // Read (and drop) the body before refusing, so that a client that sends it all
-            // before reading the answer gets the answer, not a reset connection.
-            let _ = to_bytes(body, usize::try_from(max).unwrap_or(usize::MAX)).await;
-            return refused;
-        }
+        Err(refused) => return drain_then(body, max, refused.json()).await,
     };
-    let Checked { team, task, phase, system, now, _guard } = checked;
     let Ok(bytes) = to_bytes(body, usize::try_from(max).unwrap_or(usize::MAX)).await else {
-        return too_large(max);
+        return too_large(max).json();
     };
+    match accept(&app, checked, bytes.to_vec()).await {
+        Ok(accepted) => {
+            let body = submission_json(&accepted.submission, accepted.feedback);
+            let mut response = (accepted.code, Json(body)).into_response();
+            if let Ok(location) = HeaderValue::from_str(&format!("/api/submissions/{}", accepted.submission.id)) {
+                response.headers_mut().insert(header::LOCATION, location);
+            }
+            response
+        }
+        Err(refused) => refused.json(),
+    }
+}
+
+/// Reads (and drops) the body before refusing, so that a client that sends it all before
+/// reading the answer gets the answer, not a reset connection.
+async fn drain_then(body: Body, max: u64, response: Response) -> Response {
+    let _ = to_bytes(body, usize::try_from(max).unwrap_or(usize::MAX)).await;
+    response
+}
+
+/// Scores `bytes` as checked, stores them (fsynced) and then the row, and only then returns.
+///
+/// # Errors
+/// 413 over `max_upload`; 500 when the bytes or the row cannot be stored.
+pub async fn accept(app: &Arc<App>, checked: Checked, bytes: Vec<u8>) -> Result<Accepted, Refusal> {
+    if bytes.len() as u64 > app.campaign.max_upload {
+        return Err(too_large(app.campaign.max_upload));
+    }
+    let Checked { team, task, phase, system, now, _guard } = checked;
     let scorer = app.scorer(&task.name);
-    let outcome = score_on_pool(&app, &task, &system, bytes.to_vec(), &scorer).await;
+    let outcome = score_on_pool(app, &task, &system, bytes.clone(), &scorer).await;
     let (status, error, score) = match outcome {
         Scored::Yes(score) => ("scored", None, Some(score)),
         Scored::Invalid(message) => ("invalid", Some(message), None),
         Scored::Failed(message) => ("failed", Some(message), None),
     };
-    let stored =
-        store(&app, bytes.to_vec(), team.id, &task.name, &phase.name, &system, status, error, score, now).await;
-    let submission = match stored {
-        Ok(submission) => submission,
-        Err(e) => return internal(&e),
-    };
-    let body = submission_json(&submission, phase.feedback);
+    let submission = store(app, bytes, team.id, &task.name, &phase.name, &system, status, error, score, now)
+        .await
+        .map_err(|e| Refusal::internal(&e))?;
     let code = match status {
         "scored" => StatusCode::CREATED,
         "invalid" => StatusCode::UNPROCESSABLE_ENTITY,
         _ => StatusCode::INTERNAL_SERVER_ERROR,
     };
-    let mut response = (code, Json(body)).into_response();
-    if let Ok(location) = HeaderValue::from_str(&format!("/api/submissions/{}", submission.id)) {
-        response.headers_mut().insert(header::LOCATION, location);
-    }
-    response
+    Ok(Accepted { submission, feedback: phase.feedback, code })
 }
 
 /// An upload that passed the checks before its body is read; `_guard` holds the team's lock
 /// on the task until the upload is stored.
-struct Checked {
+pub struct Checked {
     team: crate::store::Team,
     task: kgeval::campaign::ServedTask,
     phase: crate::config::Phase,
@@ -93,29 +174,36 @@ struct Checked {
     _guard: tokio::sync::OwnedMutexGuard<()>,
 }
 
-/// The token (401), the task open in the current phase (404), the system's name (400) and
-/// the team's limits (429).
-async fn check(
+/// Checks an upload of `team` to `task_name` before its bytes are read: the task open in the
+/// current phase (404), the system's name (400; default: the team's name) and the team's
+/// limits (429). Holds the team's lock on the task from here until the upload is stored.
+///
+/// # Errors
+/// The refusal.
+pub async fn check(
     app: &Arc<App>,
+    team: crate::store::Team,
     task_name: &str,
-    query: &HashMap<String, String>,
-    headers: &HeaderMap,
-) -> Result<Checked, Response> {
-    let Some(team) = team(app, headers).await? else { return Err(unauthorized()) };
+    system: Option<&str>,
+) -> Result<Checked, Refusal> {
     let now = clock::now();
     let phase = app.campaign.phase_at(now).cloned();
     let Some(task) = app.campaign.served.task(task_name).cloned() else {
-        return Err(refusal(StatusCode::NOT_FOUND, "not_found", "found no such task"));
+        return Err(Refusal::new(StatusCode::NOT_FOUND, "not_found", "found no such task"));
     };
     let Some(phase) = phase.filter(|p| task.open_in(&p.name)) else {
-        return Err(refusal(StatusCode::NOT_FOUND, "not_found", "found the task closed: no phase of it is open now"));
+        return Err(Refusal::new(
+            StatusCode::NOT_FOUND,
+            "not_found",
+            "found the task closed: no phase of it is open now",
+        ));
     };
-    let system = query.get("system").map_or_else(|| team.name.clone(), |s| s.trim().to_owned());
-    if system.is_empty() || system.chars().count() > MAX_SYSTEM_NAME || system.chars().any(char::is_control) {
-        return Err(refusal(
+    let system = system.map(str::trim).filter(|s| !s.is_empty()).map_or_else(|| team.name.clone(), str::to_owned);
+    if system.chars().count() > MAX_SYSTEM_NAME || system.chars().any(char::is_control) {
+        return Err(Refusal::new(
             StatusCode::BAD_REQUEST,
             "bad_request",
-            &format!("found a system name that is empty, has control characters or is longer than {MAX_SYSTEM_NAME}"),
+            format!("found a system name with control characters or longer than {MAX_SYSTEM_NAME}"),
         ));
     }
     // One upload of a team to a task at a time: the limit check and the insert see each other.
@@ -130,17 +218,17 @@ async fn check(
             ))
         })
         .await
-        .map_err(|e| internal(&e))?;
+        .map_err(|e| Refusal::internal(&e))?;
     if let Some(limit) = phase.limit.total.filter(|&l| total >= l) {
         return Err(limited(
-            &format!("found {total} counted uploads in phase {}, the limit is {limit}", phase.name),
+            format!("found {total} counted uploads in phase {}, the limit is {limit}", phase.name),
             None,
         ));
     }
     if let Some(limit) = phase.limit.per_day.filter(|&l| today >= l) {
         let reset = (day + clock::DAY).min(phase.until);
         return Err(limited(
-            &format!("found {today} counted uploads today (UTC), the limit is {limit} a day"),
+            format!("found {today} counted uploads today (UTC), the limit is {limit} a day"),
             Some(reset),
         ));
     }
@@ -241,21 +329,10 @@ async fn store(
     .await
 }
 
-fn too_large(max: u64) -> Response {
-    refusal(StatusCode::PAYLOAD_TOO_LARGE, "too_large", &format!("found an upload over the limit of {max} bytes"))
+fn too_large(max: u64) -> Refusal {
+    Refusal::new(StatusCode::PAYLOAD_TOO_LARGE, "too_large", format!("found an upload over the limit of {max} bytes"))
 }
 
-fn limited(message: &str, reset: Option<i64>) -> Response {
-    let body = json!({
-        "status": "limited",
-        "error": message,
-        "reset": reset.map(clock::format),
-    });
-    let mut response = (StatusCode::TOO_MANY_REQUESTS, Json(body)).into_response();
-    if let Some(seconds) = reset.map(|r| (r - clock::now()).max(0)) {
-        if let Ok(value) = HeaderValue::from_str(&seconds.to_string()) {
-            response.headers_mut().insert(header::RETRY_AFTER, value);
-        }
-    }
-    response
+fn limited(message: String, reset: Option<i64>) -> Refusal {
+    Refusal { code: StatusCode::TOO_MANY_REQUESTS, status: "limited", message, reset }
 }

@@ -44,6 +44,8 @@ mod rank;
 mod readme_compare;
 mod repeats;
 mod serve;
+mod serve_export;
+mod serve_pages;
 mod serve_qald;
 mod shell;
 mod silent;

@@ -72,6 +72,15 @@ impl Served {
         served
     }
 
+    /// Starts the server on the campaign file `file` and the database `db` (kept after it
+    /// stops).
+    pub(crate) fn start_on(file: &Path, db: &Path) -> Served {
+        let dir = tempfile::tempdir().expect("a folder");
+        let mut served = Served::spawn(file, &["--db".as_ref(), db.as_os_str()], dir);
+        served.db = Some(db.to_path_buf());
+        served
+    }
+
     fn spawn(file: &Path, args: &[&std::ffi::OsStr], dir: tempfile::TempDir) -> Served {
         let mut child = Command::new(env!("CARGO_BIN_EXE_kgeval"))
             .arg("serve")
@@ -153,6 +162,17 @@ impl Served {
         (code, serde_json::from_str(&body).unwrap_or_else(|e| panic!("{e}: {body}")), retry)
     }
 
+    /// `POST /api/tasks/TASK/submissions?system=SYSTEM` of `bytes`: the status and the JSON.
+    pub(crate) fn upload_named(&self, task: &str, token: &str, system: &str, bytes: &[u8]) -> (u16, Value) {
+        let request = self
+            .agent
+            .post(&format!("{}/api/tasks/{task}/submissions", self.url))
+            .query("system", system)
+            .set("Authorization", &format!("Bearer {token}"));
+        let (code, body, _) = Self::read(request.send_bytes(bytes));
+        (code, serde_json::from_str(&body).unwrap_or_else(|e| panic!("{e}: {body}")))
+    }
+
     /// The status line of an upload announced with `Content-Length: length` and
     /// `Expect: 100-continue` (as curl sends a large file), the body never sent.
     pub(crate) fn announce_upload(&self, task: &str, token: &str, length: u64) -> String {
@@ -169,6 +189,37 @@ impl Served {
         let mut answer = Vec::new();
         let _ = stream.read_to_end(&mut answer);
         String::from_utf8_lossy(&answer).lines().next().unwrap_or_default().to_owned()
+    }
+
+    /// `METHOD path` with optional headers and body, redirects not followed: the status, the
+    /// body and every response header (lower-case names).
+    pub(crate) fn request(
+        &self,
+        method: &str,
+        path: &str,
+        headers: &[(&str, &str)],
+        body: Option<&[u8]>,
+    ) -> (u16, String, Vec<(String, String)>) {
+        let agent = ureq::AgentBuilder::new().timeout(Duration::from_secs(60)).redirects(0).build();
+        let mut request = agent.request(method, &format!("{}{path}", self.url));
+        for (name, value) in headers {
+            request = request.set(name, value);
+        }
+        let response = match body {
+            Some(body) => request.send_bytes(body),
+            None => request.call(),
+        };
+        match response {
+            Ok(r) | Err(ureq::Error::Status(_, r)) => {
+                let names = r.headers_names();
+                let headers: Vec<(String, String)> = names
+                    .iter()
+                    .flat_map(|n| r.all(n).into_iter().map(move |v| (n.to_ascii_lowercase(), v.to_owned())))
+                    .collect();
+                (r.status(), r.into_string().expect("a body"), headers)
+            }
+            Err(e) => panic!("request failed: {e}"),
+        }
     }
 
     /// The files stored in the blob folder.
@@ -276,7 +327,7 @@ fn uploads_are_scored_as_kgeval_trec_and_refused_with_the_right_codes() {
     assert_eq!(rows[2]["scores"]["map"].as_f64(), Some(kgeval_trec("testdata/trec_eval/test/results.trunc", "map")));
     let (code, csv) = server.get("/api/tasks/adhoc/leaderboard.csv", None);
     assert_eq!(code, 200);
-    assert_eq!(csv.lines().next(), Some("rank,team,system,submission,baseline,map,P_10"));
+    assert_eq!(csv.lines().next(), Some("rank,team,system,submission,baseline,tier,letter,beats,map,P_10"));
     assert_eq!(csv.lines().count(), 4, "{csv}");
 }
 

@@ -114,4 +114,26 @@ fn help_examples_add_teams() {
     }
     assert_eq!(tokens.len(), 2, "{examples}");
     assert_ne!(tokens[0], tokens[1]);
+    // The organisers' commands on the same database: the export (the baselines count) and a
+    // rescoring (nothing to rescore), each as the help writes it, its paths in the folder.
+    let mut ran = 0;
+    for line in examples.lines().map(str::trim).filter(|l| l.contains("--export") || l.contains("--rescore")) {
+        let line = line.split(" > ").next().unwrap_or(line);
+        let mut args: Vec<String> = line.split_whitespace().skip(1).map(str::to_owned).collect();
+        for flag in ["--db", "--export"] {
+            if let Some(at) = args.iter().position(|a| a == flag) {
+                args[at + 1] = dir.path().join(&args[at + 1]).display().to_string();
+            }
+        }
+        let output = crate::kgeval(&args.iter().map(String::as_str).collect::<Vec<_>>());
+        assert!(output.status.success(), "{line}: {}", String::from_utf8_lossy(&output.stderr));
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        if line.contains("--export") {
+            assert!(dir.path().join("qald3-report/results.json").is_file(), "{line}: {stdout}");
+        } else {
+            assert!(stdout.contains("task qa-test, phase test: 0 submission(s) rescored"), "{line}: {stdout}");
+        }
+        ran += 1;
+    }
+    assert_eq!(ran, 2, "{examples}");
 }

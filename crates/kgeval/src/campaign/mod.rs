@@ -7,6 +7,8 @@ mod manifest;
 mod render;
 mod run;
 mod served;
+mod served_export;
+mod served_significance;
 
 use crate::compare::CompareEvaluation;
 use crate::{Error, Evaluation, Family};
@@ -15,6 +17,8 @@ pub use files::{conventions_text, one_line};
 pub use manifest::{Campaign, CampaignComparison, CampaignTask, TaskCompare, MAX_NAME_LENGTH};
 pub use run::{run_into, CampaignProgress};
 pub use served::{headlines, item_values, PrimaryValue, ServedCampaign, ServedTask};
+pub use served_export::{export_into, leaderboard_compare};
+pub use served_significance::{ordering_tau, EntryMarks, ServedEntry, ServedSignificance};
 
 /// What running a campaign gives: every task's outcome, in manifest order. A failing task
 /// keeps its error; the others still finish.

@@ -246,7 +246,7 @@ fn result_table(evaluation: &Evaluation, compare: Option<&CompareResult>) -> Res
 
 /// How the marks of `compare` were decided (`paired t test, Holm correction, α = 0.05, on
 /// per-item values`, with a word when there are too few items), when a test ran.
-fn significance_text(compare: &CompareResult, shown: &str) -> Option<String> {
+pub(crate) fn significance_text(compare: &CompareResult, shown: &str) -> Option<String> {
     if compare.metrics.is_empty() {
         return None;
     }

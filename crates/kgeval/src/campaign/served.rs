@@ -217,14 +217,7 @@ impl ServedTask {
     /// As the family's task: a malformed upload is [`Error::Format`] (`NAME:LINE:COL: …`, the
     /// name the input was given), an upload that does not fit the gold [`Error::Invalid`].
     pub fn score(&self, system: &str, upload: Input) -> Result<Evaluation, Error> {
-        let one = vec![SystemInput::named(system, upload)];
-        let task = match &self.task {
-            Task::Trec(task) => Task::Trec(crate::trec::TrecTask { runs: one, ..task.clone() }),
-            Task::Qald(task) => Task::Qald(crate::qald::QaldTask { systems: one, ..task.clone() }),
-            Task::Lexicon(task) => Task::Lexicon(crate::lexicon::LexiconTask { systems: one, ..task.clone() }),
-            other => return Err(Error::invalid(format!("a {} task cannot be served", other.family()))),
-        };
-        task.run(&NoProgress)
+        self.with_systems(vec![SystemInput::named(system, upload)])?.run(&NoProgress)
     }
 
     /// The primary metric's name in `evaluation`'s table, its value for `system`, and

@@ -1,0 +1,85 @@
+//! `kgeval serve CAMPAIGN --export DIR`: the `kgeval run` report (results.json, report.md,
+//! tables.tex, index.html, per-task CSVs) of the submissions that count. Per task, the phase a
+//! leaderboard shows by default (the one open now, else the last that started; hidden ones
+//! included: this is the organisers' command), its counted submission per team read from the
+//! blob folder and the baselines from their files, in leaderboard order; the facade runs and
+//! writes the campaign exactly as `kgeval run` would on a manifest listing those files.
+
+use std::path::{Path, PathBuf};
+
+use kgeval::campaign::{export_into, CampaignOutcome};
+use kgeval::RenderOptions;
+
+use crate::app::App;
+use crate::board::{leaderboard, Row};
+use crate::{clock, db_path, Campaign, Error};
+
+/// Writes the report of the submissions that count into `dir` (new, empty or an earlier
+/// output).
+///
+/// # Errors
+/// The campaign or the database cannot be read; no submission counts; `dir` is refused or
+/// cannot be written.
+pub fn export(
+    campaign: &Path,
+    db: Option<&Path>,
+    dir: &Path,
+    options: &RenderOptions,
+) -> Result<CampaignOutcome, Error> {
+    let config = Campaign::read(campaign)?;
+    let app = App::open(config, &db_path(campaign, db))?;
+    let counted = counted_files(&app, clock::now())?;
+    let report = app.campaign.served.report_campaign(&counted)?;
+    Ok(export_into(&report, dir, options)?)
+}
+
+/// A task's name and the `(system name, file)` of each row of its leaderboard.
+pub type TaskFiles = (String, Vec<(String, PathBuf)>);
+
+/// The name a leaderboard row has as a system of the report: the team, `team: system` when
+/// the system has its own name, `NAME (baseline)` for a baseline.
+#[must_use]
+pub fn system_label(row: &Row) -> String {
+    if row.baseline {
+        format!("{} (baseline)", row.system)
+    } else if row.system == row.team {
+        row.team.clone()
+    } else {
+        format!("{}: {}", row.team, row.system)
+    }
+}
+
+/// Per task, the `(system name, file)` of every row of its default leaderboard at `now`, in
+/// leaderboard order (empty when no phase of the task has started).
+///
+/// # Errors
+/// [`Error::Database`].
+pub fn counted_files(app: &App, now: i64) -> Result<Vec<TaskFiles>, Error> {
+    let store = app.store.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let mut out = Vec::new();
+    for task in &app.campaign.served.tasks {
+        let Some(phase) = app.campaign.phases.iter().rev().find(|p| p.from <= now && task.open_in(&p.name)) else {
+            out.push((task.name.clone(), Vec::new()));
+            continue;
+        };
+        let scored = store.scored(&task.name, &phase.name, &app.scorer(&task.name))?;
+        let baselines: Vec<_> = app.baselines.iter().filter(|b| b.task == task.name).collect();
+        let mut files = Vec::new();
+        for row in leaderboard(&scored, &baselines, phase.counts) {
+            let file = match row.submission {
+                Some(id) => scored.iter().find(|s| s.id == id).map(|s| app.blobs.path(&s.sha256)),
+                None => app
+                    .campaign
+                    .baselines
+                    .iter()
+                    .find(|b| b.task == task.name && b.name == row.system)
+                    .map(|b| b.file.clone()),
+            };
+            if let Some(file) = file {
+                files.push((system_label(&row), file));
+            }
+        }
+        out.push((task.name.clone(), files));
+    }
+    Ok(out)
+}

@@ -1,0 +1,404 @@
+//! The web pages: `/` (phases, tasks, each task's public leaderboard), `/tasks/{task}`,
+//! `/submit` (a form; its POST scores the file and answers with the submission's page),
+//! `/submissions/{id}`, `/login`, `/logout`, `/style.css`. Server-rendered minijinja
+//! templates (auto-escaped: every team, system and file name and error line is HTML-escaped),
+//! no script, no request to another site; the same checks and leaderboards as the API.
+//!
+//! **How a browser passes its token.** The upload form has a token field (so a team can upload
+//! at once), and `/login` takes the token once; either way a valid token is kept in a cookie,
+//! `HttpOnly` (no script reads it), `SameSite=Strict` (no other site's form or link carries it:
+//! no cross-site request forgery of an upload) and `Path=/`, until `/logout`. The alternatives
+//! are worse: a token in the URL ends up in history, logs and `Referer`s, and a token typed
+//! into every form cannot open `/submissions/{id}`, a plain link.
+
+mod views;
+
+use std::collections::HashMap;
+use std::sync::{Arc, OnceLock};
+
+use axum::body::{to_bytes, Body};
+use axum::extract::{Path, Query, State};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Form, Router};
+use minijinja::Environment;
+use serde_json::{json, Value};
+
+use crate::api::board;
+use crate::app::App;
+use crate::store::Team;
+use crate::submit::{accept, check, Refusal};
+use crate::{clock, multipart};
+
+/// The cookie that holds a signed-in team's token.
+pub const COOKIE: &str = "kgeval_token";
+
+/// How long the cookie lasts, in seconds (30 days).
+const COOKIE_AGE: u32 = 30 * 86_400;
+
+const TEMPLATES: [(&str, &str); 8] = [
+    ("base.html", include_str!("base.html")),
+    ("board.html", include_str!("board.html")),
+    ("index.html", include_str!("index.html")),
+    ("task.html", include_str!("task.html")),
+    ("submit.html", include_str!("submit.html")),
+    ("submission.html", include_str!("submission.html")),
+    ("login.html", include_str!("login.html")),
+    ("message.html", include_str!("message.html")),
+];
+
+const STYLE: &str = include_str!("style.css");
+
+/// The page routes (merged into the API's router, which adds the limits and the CSP).
+pub fn routes() -> Router<Arc<App>> {
+    Router::new()
+        .route("/", get(index))
+        .route("/style.css", get(style))
+        .route("/tasks/{task}", get(task_page))
+        .route("/submit", get(submit_page).post(submit_form))
+        .route("/submissions/{id}", get(submission_page))
+        .route("/login", get(login_page).post(login))
+        .route("/logout", post(logout))
+}
+
+/// The templates, parsed once. Names end in `.html`, so minijinja escapes every value.
+fn environment() -> &'static Environment<'static> {
+    static ENVIRONMENT: OnceLock<Environment<'static>> = OnceLock::new();
+    ENVIRONMENT.get_or_init(|| {
+        let mut env = Environment::new();
+        for (name, source) in TEMPLATES {
+            if let Err(e) = env.add_template(name, source) {
+                tracing::error!("template {name}: {e}");
+            }
+        }
+        env
+    })
+}
+
+/// Renders `name` with `context` plus what every page shows (the title, who is signed in).
+fn page(app: &App, viewer: Option<&Team>, code: StatusCode, name: &str, mut context: Value) -> Response {
+    if let Value::Object(map) = &mut context {
+        map.insert("title".into(), json!(app.campaign.served.title));
+        map.insert("team".into(), json!(viewer.map(|t| t.name.as_str())));
+        map.insert("organiser".into(), json!(viewer.is_some_and(|t| t.organiser)));
+        map.insert("version".into(), json!(env!("CARGO_PKG_VERSION")));
+    }
+    let rendered = environment().get_template(name).and_then(|t| t.render(&context));
+    match rendered {
+        Ok(html) => {
+            let mut response = (code, html).into_response();
+            let headers = response.headers_mut();
+            headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("text/html; charset=utf-8"));
+            headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+            response
+        }
+        Err(e) => {
+            tracing::error!("page {name}: {e:#}");
+            (StatusCode::INTERNAL_SERVER_ERROR, "the page failed to render; the organisers have the log")
+                .into_response()
+        }
+    }
+}
+
+/// A refusal as a page.
+fn refused(app: &App, viewer: Option<&Team>, refusal: &Refusal, back: &str) -> Response {
+    let heading = match refusal.code {
+        StatusCode::UNAUTHORIZED => "Not signed in",
+        StatusCode::FORBIDDEN => "Hidden",
+        StatusCode::NOT_FOUND => "Not found",
+        StatusCode::PAYLOAD_TOO_LARGE => "Too large",
+        StatusCode::TOO_MANY_REQUESTS => "Limit reached",
+        StatusCode::BAD_REQUEST => "Bad request",
+        _ => "Server error",
+    };
+    let context = json!({
+        "heading": heading,
+        "message": refusal.message,
+        "reset": refusal.reset.map(views::utc),
+        "back": back,
+    });
+    page(app, viewer, refusal.code, "message.html", context)
+}
+
+/// The token of the request's cookie, if any.
+fn cookie_token(headers: &HeaderMap) -> Option<String> {
+    headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .find_map(|pair| pair.trim().strip_prefix(COOKIE)?.strip_prefix('=').map(str::to_owned))
+        .filter(|t| !t.is_empty())
+}
+
+/// The team a token belongs to (`None` for a wrong one or a database error, logged).
+async fn authenticate(app: &Arc<App>, token: String) -> Option<Team> {
+    match app.db(move |store| store.authenticate(&token)).await {
+        Ok(team) => team,
+        Err(e) => {
+            tracing::error!("{e}");
+            None
+        }
+    }
+}
+
+/// Who is looking: the bearer token's team, else the cookie's; a stale cookie is no one.
+async fn viewer(app: &Arc<App>, headers: &HeaderMap) -> Option<Team> {
+    match crate::api::team(app, headers).await {
+        Ok(Some(team)) => return Some(team),
+        Ok(None) => {}
+        Err(_) => return None,
+    }
+    authenticate(app, cookie_token(headers)?).await
+}
+
+/// `Set-Cookie` keeping `token` (`None`: clearing it).
+fn set_cookie(response: &mut Response, token: Option<&str>) {
+    let value = match token {
+        Some(token) => format!("{COOKIE}={token}; Path=/; HttpOnly; SameSite=Strict; Max-Age={COOKIE_AGE}"),
+        None => format!("{COOKIE}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0"),
+    };
+    if let Ok(value) = HeaderValue::from_str(&value) {
+        response.headers_mut().append(header::SET_COOKIE, value);
+    }
+}
+
+/// A `303 See Other` to `to`.
+fn see_other(to: &'static str) -> Response {
+    (StatusCode::SEE_OTHER, [(header::LOCATION, to)]).into_response()
+}
+
+async fn style() -> Response {
+    ([(header::CONTENT_TYPE, "text/css; charset=utf-8"), (header::CACHE_CONTROL, "max-age=3600")], STYLE)
+        .into_response()
+}
+
+async fn index(State(app): State<Arc<App>>, headers: HeaderMap) -> Response {
+    let viewer = viewer(&app, &headers).await;
+    let now = clock::now();
+    let mut tasks = Vec::new();
+    for task in &app.campaign.served.tasks {
+        let (board, note) = match board(&app, &task.name, None, viewer.as_ref()).await {
+            Ok(board) => (Some(views::board(&task.name, &board)), String::new()),
+            Err(refusal) => (None, views::sentence(&refusal.message)),
+        };
+        tasks.push(json!({
+            "name": task.name,
+            "id": views::element_id(&task.name),
+            "family": task.task.family().name(),
+            "primary": task.primary,
+            "phases": views::task_phases(&app.campaign, task),
+            "board": board,
+            "note": note,
+        }));
+    }
+    let context = json!({
+        "now": views::utc(now),
+        "current": app.campaign.phase_at(now).map(|p| p.name.clone()),
+        "phases": views::phases(&app.campaign, now),
+        "tasks": tasks,
+    });
+    page(&app, viewer.as_ref(), StatusCode::OK, "index.html", context)
+}
+
+async fn task_page(
+    State(app): State<Arc<App>>,
+    Path(task): Path<String>,
+    Query(query): Query<HashMap<String, String>>,
+    headers: HeaderMap,
+) -> Response {
+    let viewer = viewer(&app, &headers).await;
+    let Some(served) = app.campaign.served.task(&task) else {
+        let refusal = Refusal::new(StatusCode::NOT_FOUND, "not_found", "found no such task");
+        return refused(&app, viewer.as_ref(), &refusal, "/");
+    };
+    let phases: Vec<&str> =
+        app.campaign.phases.iter().filter(|p| served.open_in(&p.name)).map(|p| p.name.as_str()).collect();
+    let (board, note, shown, code) =
+        match board(&app, &task, query.get("phase").map(String::as_str), viewer.as_ref()).await {
+            Ok(board) => {
+                let shown = board.phase.name.clone();
+                (Some(views::board(&task, &board)), String::new(), Some(shown), StatusCode::OK)
+            }
+            Err(refusal) => (None, views::sentence(&refusal.message), query.get("phase").cloned(), refusal.code),
+        };
+    let context = json!({
+        "task": task,
+        "task_id": views::element_id(&task),
+        "family": served.task.family().name(),
+        "phases": phases,
+        "shown": shown,
+        "board": board,
+        "note": note,
+    });
+    page(&app, viewer.as_ref(), code, "task.html", context)
+}
+
+/// The upload form, and the signed-in team's latest submissions.
+async fn submit_page(State(app): State<Arc<App>>, headers: HeaderMap) -> Response {
+    let viewer = viewer(&app, &headers).await;
+    form_page(&app, viewer.as_ref(), StatusCode::OK, None).await
+}
+
+async fn form_page(app: &Arc<App>, viewer: Option<&Team>, code: StatusCode, message: Option<&str>) -> Response {
+    let now = clock::now();
+    let open = app.campaign.phase_at(now).map(|p| p.name.clone());
+    let tasks: Vec<Value> = app
+        .campaign
+        .served
+        .tasks
+        .iter()
+        .map(|t| {
+            json!({
+                "name": t.name,
+                "family": t.task.family().name(),
+                "open": open.as_deref().is_some_and(|p| t.open_in(p)),
+            })
+        })
+        .collect();
+    let submissions = match viewer {
+        Some(team) => {
+            let id = team.id;
+            app.db(move |store| store.submissions_of(id, 100)).await.unwrap_or_else(|e| {
+                tracing::error!("{e}");
+                Vec::new()
+            })
+        }
+        None => Vec::new(),
+    };
+    let submissions: Vec<Value> = submissions.iter().map(|s| views::listed(app, s)).collect();
+    let context = json!({
+        "tasks": tasks,
+        "message": message,
+        "max_upload": app.campaign.max_upload,
+        "submissions": submissions,
+    });
+    page(app, viewer, code, "submit.html", context)
+}
+
+/// `POST /submit`: the form's token (else the cookie's team), task, system name and file;
+/// checked, scored and stored as an API upload; answered with the submission's page (201,
+/// 422 with the located error, 500) or the refusal's.
+async fn submit_form(State(app): State<Arc<App>>, headers: HeaderMap, body: Body) -> Response {
+    let limit = usize::try_from(app.campaign.max_upload).unwrap_or(usize::MAX).saturating_add(64 << 10);
+    let signed_in = viewer(&app, &headers).await;
+    let bad = |message: String| Refusal::new(StatusCode::BAD_REQUEST, "bad_request", message);
+    let Ok(bytes) = to_bytes(body, limit).await else {
+        let refusal = Refusal::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "too_large",
+            format!("found an upload over the limit of {} bytes", app.campaign.max_upload),
+        );
+        return refused(&app, signed_in.as_ref(), &refusal, "/submit");
+    };
+    let content_type = headers.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or_default();
+    let Some(boundary) = multipart::boundary(content_type) else {
+        let refusal = bad(format!("found Content-Type {content_type:?}, expected multipart/form-data"));
+        return refused(&app, signed_in.as_ref(), &refusal, "/submit");
+    };
+    let parts = match multipart::parse(&bytes, &boundary) {
+        Ok(parts) => parts,
+        Err(e) => return refused(&app, signed_in.as_ref(), &bad(e.to_string()), "/submit"),
+    };
+    let text = |name: &str| {
+        parts
+            .iter()
+            .find(|p| p.name == name)
+            .map(|p| String::from_utf8_lossy(&p.body).trim().to_owned())
+            .filter(|t| !t.is_empty())
+    };
+    let typed = text("token");
+    let team = match &typed {
+        Some(token) => authenticate(&app, token.clone()).await,
+        None => signed_in.clone(),
+    };
+    let Some(team) = team else {
+        let message = if typed.is_some() { "found no team with this token" } else { "expected your team's token" };
+        return form_page(&app, signed_in.as_ref(), StatusCode::UNAUTHORIZED, Some(message)).await;
+    };
+    let Some(task) = text("task") else {
+        return refused(&app, Some(&team), &bad("expected a task".to_owned()), "/submit");
+    };
+    let Some(file) = parts.iter().find(|p| p.name == "file" && !p.body.is_empty()) else {
+        return refused(&app, Some(&team), &bad("found no file (or an empty one), expected one".to_owned()), "/submit");
+    };
+    let system = text("system");
+    let checked = match check(&app, team.clone(), &task, system.as_deref()).await {
+        Ok(checked) => checked,
+        Err(refusal) => return refused(&app, Some(&team), &refusal, "/submit"),
+    };
+    let mut response = match accept(&app, checked, file.body.clone()).await {
+        Ok(accepted) => {
+            let context = json!({ "s": views::submission(&accepted.submission, accepted.feedback) });
+            page(&app, Some(&team), accepted.code, "submission.html", context)
+        }
+        Err(refusal) => refused(&app, Some(&team), &refusal, "/submit"),
+    };
+    if let Some(token) = typed.filter(|_| signed_in.as_ref().is_none_or(|t| t.id != team.id)) {
+        set_cookie(&mut response, Some(&token));
+    }
+    response
+}
+
+/// A submission's page, for its team (or an organiser): status, the located error, scores
+/// and per-item values as its phase's feedback allows.
+async fn submission_page(State(app): State<Arc<App>>, Path(id): Path<String>, headers: HeaderMap) -> Response {
+    let Some(viewer) = viewer(&app, &headers).await else {
+        let refusal = Refusal::new(
+            StatusCode::UNAUTHORIZED,
+            "unauthorized",
+            "sign in with your team's token to see a submission",
+        );
+        return refused(&app, None, &refusal, "/login");
+    };
+    let not_found = Refusal::new(StatusCode::NOT_FOUND, "not_found", "found no submission of yours with this id");
+    let Ok(id) = id.parse::<i64>() else { return refused(&app, Some(&viewer), &not_found, "/submit") };
+    let app2 = Arc::clone(&app);
+    let found = app
+        .db(move |store| {
+            let Some(head) = store.submission(id, "")? else { return Ok(None) };
+            store.submission(id, &app2.scorer(&head.task))
+        })
+        .await;
+    match found {
+        Ok(Some(s)) if s.team == viewer.id || viewer.organiser => {
+            let feedback = crate::api::feedback_for(&app, &viewer, &s);
+            let context = json!({ "s": views::submission(&s, feedback) });
+            page(&app, Some(&viewer), StatusCode::OK, "submission.html", context)
+        }
+        Ok(_) => refused(&app, Some(&viewer), &not_found, "/submit"),
+        Err(e) => refused(&app, Some(&viewer), &Refusal::internal(&e), "/submit"),
+    }
+}
+
+async fn login_page(State(app): State<Arc<App>>, headers: HeaderMap) -> Response {
+    let viewer = viewer(&app, &headers).await;
+    page(&app, viewer.as_ref(), StatusCode::OK, "login.html", json!({}))
+}
+
+/// `POST /login` (`token=…`): a valid token is kept in the cookie and the browser sent to
+/// `/submit`; a wrong one gets the form again with 401.
+async fn login(State(app): State<Arc<App>>, Form(form): Form<HashMap<String, String>>) -> Response {
+    let token = form.get("token").map(|t| t.trim().to_owned()).unwrap_or_default();
+    match authenticate(&app, token.clone()).await {
+        Some(_) => {
+            let mut response = see_other("/submit");
+            set_cookie(&mut response, Some(&token));
+            response
+        }
+        None => page(
+            &app,
+            None,
+            StatusCode::UNAUTHORIZED,
+            "login.html",
+            json!({ "message": "found no team with this token" }),
+        ),
+    }
+}
+
+async fn logout() -> Response {
+    let mut response = see_other("/");
+    set_cookie(&mut response, None);
+    response
+}
