@@ -230,10 +230,12 @@ impl Served {
     }
 }
 
-/// `kgeval trec`'s summary value of `measure` for `run`.
+/// `kgeval trec -c`'s summary value of `measure` for `run` (a served trec task counts every
+/// judged topic).
 fn kgeval_trec(run: &str, measure: &str) -> f64 {
     let output = crate::kgeval(&[
         "trec",
+        "-c",
         "testdata/trec_eval/test/qrels.test",
         run,
         "-m",
@@ -445,6 +447,13 @@ fn a_bad_campaign_file_is_a_located_error() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.starts_with(&format!("error: {}:13:10: found counts = \"worst\"", file.display())), "{stderr}");
     assert!(output.stdout.is_empty());
+    // A served trec task counts every judged topic: `complete = false` is refused where it is.
+    std::fs::write(&file, format!("{}[serve]\n{}", trec_task("adhoc", "complete = false"), open_phase("p", "")))
+        .expect("written");
+    let output = serve_command(&file, &["--add-team", "A"]);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.starts_with(&format!("error: {}:7:12: found complete = false", file.display())), "{stderr}");
 }
 
 #[test]

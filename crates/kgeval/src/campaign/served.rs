@@ -171,7 +171,20 @@ fn served_task(reader: &Reader<'_>, table: ManifestTable<'_>, name: String) -> R
         )));
     }
     let phases = phases(m, table)?;
-    let task = m.task_with(table, &SERVED_KEYS, &[(system_keys[0], Value::Array(Array::new()))])?.resolved(reader.base);
+    let mut task =
+        m.task_with(table, &SERVED_KEYS, &[(system_keys[0], Value::Array(Array::new()))])?.resolved(reader.base);
+    if let Task::Trec(trec) = &mut task {
+        // Every judged topic counts (trec_eval -c): averaged over the topics an upload holds,
+        // a run of its one best topic would top the leaderboard.
+        if table.table.get("complete").and_then(toml_edit::Item::as_bool) == Some(false) {
+            return Err(m.error(
+                m.value_at(table, "complete"),
+                "found complete = false in a served trec task, expected every judged topic to count (a run of one \
+                 good topic would otherwise top the leaderboard)",
+            ));
+        }
+        trec.complete = true;
+    }
     reader.check_inputs(table, &task.input_paths())?;
     Ok(ServedTask { name, task, primary: primary.to_owned(), primary_at, phases })
 }
