@@ -53,6 +53,10 @@ pub(crate) struct CompareArgs {
     /// A TREC run, NAME=PATH or PATH; repeat for each system (needs --qrels).
     #[arg(long = "run", value_name = "NAME=PATH")]
     runs: Vec<String>,
+    /// With --qrels: how tied scores are valued, as `kgeval trec --ties` (trec, expected,
+    /// optimistic, pessimistic); the per-topic tables compared are that policy's.
+    #[arg(long, value_parser = parse_ties)]
+    ties: Option<kgeval_model::trec::Ties>,
     /// A metric to compare (canonical name or alias; with --qrels a kgeval trec -m measure);
     /// repeatable. Default: the inputs' headline metrics (with --qrels: trec_eval's official
     /// set).
@@ -203,6 +207,9 @@ pub(crate) fn run(args: &CompareArgs) -> anyhow::Result<Outcome> {
     task.inputs = args.inputs.iter().map(|s| SystemInput::parse(s)).collect();
     task.qrels = args.qrels.as_ref().map(Input::path);
     task.runs = args.runs.iter().map(|s| SystemInput::parse(s)).collect();
+    if let Some(ties) = args.ties {
+        task.ties = ties;
+    }
     task.metrics.clone_from(&args.metrics);
     task.test = args.test.unwrap_or(task.test);
     task.correction = args.correction.unwrap_or(task.correction);
@@ -243,4 +250,9 @@ pub(crate) fn run(args: &CompareArgs) -> anyhow::Result<Outcome> {
     };
     write_output(args.output.as_deref(), &evaluation.render(args.format.into(), &options))?;
     Ok(Outcome::Ok)
+}
+
+fn parse_ties(name: &str) -> Result<kgeval_model::trec::Ties, String> {
+    kgeval_model::trec::Ties::from_name(name)
+        .ok_or_else(|| "expected one of trec, expected, optimistic, pessimistic, range".to_owned())
 }

@@ -147,10 +147,12 @@ pub(crate) fn evaluate_runs(
     qrels: &Input,
     runs: &[SystemInput],
     measures: &[String],
+    ties: kgeval_model::trec::Ties,
     progress: &dyn crate::Progress,
 ) -> Result<(ScoreTable, Vec<crate::Warning>), Error> {
     let mut task = crate::trec::TrecTask::new(qrels.clone());
     task.runs = runs.to_vec();
+    task.ties = ties;
     for measure in measures {
         task = task.measure(measure);
     }

@@ -25,6 +25,7 @@ use crate::SystemInput;
 pub use kgeval_formats::meta::detect::MetaInputFormat;
 pub use kgeval_meta::MissingPolicy;
 pub use kgeval_model::meta::agreement::TauVariant;
+use kgeval_model::trec::Ties;
 pub use kgeval_model::meta::compare::{CompareConventions, CompareResult, MetricComparison, PublishedPower};
 pub use kgeval_model::meta::sensitivity::{Sensitivity, SubsetSource};
 pub use kgeval_model::meta::significance::{Correction, SignificanceTest};
@@ -75,6 +76,11 @@ pub struct CompareTask {
     /// TREC runs (`NAME=PATH`), evaluated against `qrels` with `kgeval trec`'s engine.
     #[serde(default, alias = "run", deserialize_with = "one_or_many")]
     pub runs: Vec<SystemInput>,
+    /// With `qrels`: how the runs' tied scores are valued (`kgeval trec --ties`: `trec`, the
+    /// default, `expected`, `optimistic`, `pessimistic`); the per-topic tables compared are
+    /// that policy's.
+    #[serde(default, deserialize_with = "ties")]
+    pub ties: Ties,
     /// The metrics to compare (canonical names or aliases; with `qrels`, `kgeval trec -m`
     /// measures such as `map`, `ndcg_cut.10`, `P.5,10`); empty: the default set.
     #[serde(default, alias = "metric", deserialize_with = "one_or_many")]
@@ -177,6 +183,10 @@ fn correction<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Correction, 
     by_name(deserializer, Correction::from_name, "holm, bonferroni or none")
 }
 
+fn ties<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Ties, D::Error> {
+    by_name(deserializer, Ties::from_name, "trec, expected, optimistic, pessimistic or range")
+}
+
 fn tau<'de, D: Deserializer<'de>>(deserializer: D) -> Result<TauVariant, D::Error> {
     by_name(deserializer, TauVariant::from_name, "a, b or c")
 }
@@ -203,6 +213,7 @@ impl CompareTask {
             inputs: Vec::new(),
             qrels: None,
             runs: Vec::new(),
+            ties: Ties::default(),
             metrics: Vec::new(),
             test: SignificanceTest::default(),
             correction: Correction::default(),

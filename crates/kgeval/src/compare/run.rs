@@ -4,6 +4,7 @@ use kgeval_meta::{MetaError, MissingPolicy, PairedScores};
 use kgeval_model::meta::agreement::{GroupKey, SystemMetricTable};
 use kgeval_model::meta::compare::{CompareConventions, CompareResult, MetricComparison};
 use kgeval_model::metric_names::{canonical_metric_name, Direction, Level};
+use kgeval_model::trec::Ties;
 use kgeval_model::{Diagnostic, MetricId, ScoreTable, SystemId};
 use kgeval_report::{OutputFormat, RenderOptions};
 
@@ -93,13 +94,19 @@ impl CompareTask {
                 if self.runs.is_empty() {
                     return Err(Error::invalid("compare: --qrels needs runs (--run NAME=PATH, at least two)"));
                 }
-                let (table, run_warnings) = evaluate_runs(qrels, &self.runs, &self.metrics, progress)?;
+                let (table, run_warnings) = evaluate_runs(qrels, &self.runs, &self.metrics, self.ties, progress)?;
                 warnings.extend(run_warnings);
                 (Side::Items { table: Box::new(table), formats: Vec::new() }, "qrels+runs".to_owned())
             }
             None => {
                 if !self.runs.is_empty() {
                     return Err(Error::invalid("compare: --run needs --qrels"));
+                }
+                if self.ties != Ties::Trec {
+                    return Err(Error::invalid(format!(
+                        "compare: found --ties {}, which values runs against --qrels; score tables carry their values",
+                        self.ties
+                    )));
                 }
                 let side = read_side(&self.inputs, self.input_format)?;
                 let name = side.format_names();

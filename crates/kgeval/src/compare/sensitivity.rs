@@ -47,11 +47,17 @@ impl CompareTask {
         let table = match &self.qrels {
             Some(qrels) => {
                 conventions.input_format = "qrels+runs".to_owned();
-                let (table, run_warnings) = evaluate_runs(qrels, &self.runs, &self.metrics, progress)?;
+                let (table, run_warnings) = evaluate_runs(qrels, &self.runs, &self.metrics, self.ties, progress)?;
                 warnings.extend(run_warnings);
                 table
             }
             None => {
+                if self.ties != kgeval_model::trec::Ties::Trec {
+                    return Err(Error::invalid(format!(
+                        "compare: found --ties {}, which values runs against --qrels; score tables carry their values",
+                        self.ties
+                    )));
+                }
                 let side = read_side(&self.inputs, self.input_format)?;
                 conventions.input_format = side.format_names();
                 side_table(side)?
