@@ -211,3 +211,45 @@ fn tie_report_counts_and_moves() {
     ]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn compare_evaluates_runs_under_the_tie_policy() {
+    // The per-topic tables compared are the policy's: each mean equals kgeval trec's summary
+    // under the same --ties.
+    let (qrels, run) = (format!("{TIES}/qrels"), format!("{TIES}/run"));
+    let compare = |ties: &str| {
+        kgeval_json(&[
+            "compare",
+            "--qrels",
+            &qrels,
+            "--run",
+            &format!("a={run}"),
+            "--run",
+            &format!("b={run}"),
+            "--ties",
+            ties,
+            "-m",
+            "map",
+            "-m",
+            "P.10",
+            "--missing",
+            "zero",
+        ])
+    };
+    for ties in ["trec", "expected", "optimistic"] {
+        let v = compare(ties);
+        let trec = kgeval_json(&["trec", "--ties", ties, "-m", "map", "-m", "P.10", &qrels, &run]);
+        let map = v["metrics"].as_array().and_then(|m| m.iter().find(|m| m["metric"] == "map")).expect("map compared");
+        assert!((f(&map["means"], "a") - f(&trec["runs"][0]["summary"], "map")).abs() < 1e-12, "--ties {ties}");
+    }
+    // Score tables carry their own values: --ties is refused with them.
+    let out = kgeval(&[
+        "compare",
+        "--ties",
+        "expected",
+        "testdata/trec_eval/test/out.test",
+        "testdata/trec_eval/test/out.test.a",
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--ties expected"));
+}

@@ -77,8 +77,9 @@ pub struct CampaignComparison {
     pub task: CompareTask,
 }
 
-/// Keys of a task's `compare` that name inputs: a task's comparison reads none.
-const INPUT_KEYS: [&str; 13] = [
+/// Keys of a task's `compare` that name inputs (or, `ties`, how runs are evaluated: the
+/// task's own `ties` decides): a task's comparison reads none.
+const INPUT_KEYS: [&str; 14] = [
     "inputs",
     "input",
     "qrels",
@@ -92,6 +93,7 @@ const INPUT_KEYS: [&str; 13] = [
     "ratios",
     "repeats",
     "pvalues",
+    "ties",
 ];
 
 /// The longest task or comparison name: it names a CSV file (`NAME.csv`).
