@@ -43,7 +43,7 @@ pub fn render_tie_report(report: &TieReport, format: OutputFormat, tab_separated
 /// {"trec", "expected", "pessimistic", "optimistic", "moved"}}, "topic_intervals": {QID: {NAME:
 /// [low, high]}}}], "orderings": {NAME: tau_b}}`; `moved` is true when trec and expected differ
 /// by more than 0.001; `orderings` (two runs or more) is Kendall's tau-b between the runs'
-/// orderings under trec and under expected.
+/// orderings under trec and under expected (`null` when the runs tie on the measure).
 #[must_use]
 pub fn tie_report_json(report: &TieReport) -> Value {
     let orderings: serde_json::Map<String, Value> =
@@ -94,7 +94,13 @@ pub fn tie_report_json(report: &TieReport) -> Value {
 /// The orderings line: per measure, tau-b between the runs' orderings under the two policies.
 fn orderings_line(report: &TieReport) -> Option<String> {
     (!report.orderings.is_empty()).then(|| {
-        let taus: Vec<String> = report.orderings.iter().map(|(m, tau)| format!("{m} {tau:.4}")).collect();
+        let taus: Vec<String> = report
+            .orderings
+            .iter()
+            .map(
+                |(m, tau)| if tau.is_nan() { format!("{m} undefined (the runs tie)") } else { format!("{m} {tau:.4}") },
+            )
+            .collect();
         format!("Kendall's tau-b between the runs' orderings under trec and expected: {}", taus.join(", "))
     })
 }

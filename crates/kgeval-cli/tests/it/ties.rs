@@ -253,3 +253,40 @@ fn compare_evaluates_runs_under_the_tie_policy() {
     assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--ties expected"));
 }
+
+#[test]
+fn a_campaign_report_says_what_the_ties_can_move() {
+    let dir = tempfile::tempdir().expect("temporary folder");
+    let manifest = dir.path().join("ties.toml");
+    let (qrels, run) = (root().join(TIES).join("qrels"), root().join(TIES).join("run"));
+    std::fs::write(
+        &manifest,
+        format!(
+            "title = \"ties\"\n[[task]]\nname = \"ties200\"\nfamily = \"trec\"\nqrels = {:?}\nruns = [{:?}]\n\
+             measures = [\"map\", \"P.10\"]\n",
+            qrels.display().to_string(),
+            format!("a={}", run.display())
+        ),
+    )
+    .expect("manifest");
+    let out = dir.path().join("out");
+    let status = kgeval(&["run", manifest.to_str().expect("utf-8"), "-o", out.to_str().expect("utf-8")]);
+    assert!(status.status.success(), "{}", String::from_utf8_lossy(&status.stderr));
+    let report = std::fs::read_to_string(out.join("report.md")).expect("report.md");
+    assert!(report.contains("### Tied scores"), "{report}");
+    // The tie report's own numbers: 123 of 196 topics, P_10 moved (0.0480 → 0.0456).
+    assert!(
+        report.contains("- a: 123 of 196 topics with ties; 215 tie groups (2562 documents), 88 holding"),
+        "{report}"
+    );
+    assert!(
+        report.contains("P\\_10 0.0480 (expected 0.0456, [0.0342, 0.0673])")
+            || report.contains("P_10 0.0480 (expected 0.0456, [0.0342, 0.0673])"),
+        "{report}"
+    );
+    // The page and the LaTeX carry the table of the summaries a tie order moves.
+    let page = std::fs::read_to_string(out.join("index.html")).expect("index.html");
+    assert!(page.contains("Tied scores: each summary under the tie-break"), "index.html");
+    let latex = std::fs::read_to_string(out.join("tables.tex")).expect("tables.tex");
+    assert!(latex.contains("Tied scores"), "tables.tex");
+}

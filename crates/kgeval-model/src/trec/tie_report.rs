@@ -89,7 +89,8 @@ impl RunTieReport {
 pub struct TieReport {
     /// One report per run, in input order.
     pub runs: Vec<RunTieReport>,
-    /// `(measure, tau-b)`: 1 when the ties change no pair of runs; empty with one run.
+    /// `(measure, tau-b)`: 1 when the ties change no pair of runs, NaN when every run scores
+    /// the same under one policy (tau-b is undefined); empty with one run.
     pub orderings: Vec<(String, f64)>,
 }
 

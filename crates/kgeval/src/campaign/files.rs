@@ -269,6 +269,14 @@ fn task_markdown(out: &mut String, task: &TaskOutcome, options: &RenderOptions) 
     out.push_str(&format!("Conventions: {}\n\n", md(&conventions_text(evaluation))));
     let markdown = evaluation.render(OutputFormat::Markdown, options);
     out.push_str(&demoted(&split_comments(&markdown).1));
+    match &task.ties {
+        None => {}
+        Some(Ok(report)) => {
+            out.push_str("\n### Tied scores\n\n");
+            out.push_str(&tie_summary(report));
+        }
+        Some(Err(e)) => out.push_str(&format!("\n### Tied scores\n\n**Failed:** {}\n", md(&one_line(e)))),
+    }
     match &task.compare {
         None => {}
         Some(Ok(compare)) => {
@@ -279,6 +287,66 @@ fn task_markdown(out: &mut String, task: &TaskOutcome, options: &RenderOptions) 
         Some(Err(e)) => out.push_str(&format!("\n### Meta-evaluation\n\n**Failed:** {}\n", md(&one_line(e)))),
     }
     warnings_markdown(out, &evaluation.warnings, "Warnings");
+}
+
+/// The tie section of a trec task: per run its counts and the summaries a tie order moves
+/// visibly (by more than 0.001 between trec and expected), with their intervals.
+fn tie_summary(report: &kgeval_model::trec::TieReport) -> String {
+    use kgeval_model::trec::TIE_MOVE_THRESHOLD;
+    let mut out = String::from(
+        "Documents sharing a score are ordered by the tie-break (trec_eval: docno descending); \
+         `expected` is the mean over every order of each tie group, the interval the worst and best \
+         order (docs/ties.md).\n\n",
+    );
+    for run in &report.runs {
+        let c = &run.counts;
+        out.push_str(&format!(
+            "- {}: {} of {} topics with ties; {} tie groups ({} documents), {} holding relevant and non-relevant \
+             documents.",
+            md(&run.run),
+            c.topics_with_ties,
+            c.topics,
+            c.groups,
+            c.tied_documents,
+            c.mixed_groups
+        ));
+        let moved: Vec<String> = run
+            .moved(TIE_MOVE_THRESHOLD)
+            .map(|m| {
+                format!(
+                    "{} {:.4} (expected {:.4}, [{:.4}, {:.4}])",
+                    md(&m.measure),
+                    m.trec,
+                    m.expected,
+                    m.range.0,
+                    m.range.1
+                )
+            })
+            .collect();
+        if moved.is_empty() {
+            out.push_str(&format!(" No summary moves by more than {TIE_MOVE_THRESHOLD}.\n"));
+        } else {
+            out.push_str(&format!(" Moved by more than {TIE_MOVE_THRESHOLD}: {}.\n", moved.join("; ")));
+        }
+    }
+    if !report.orderings.is_empty() {
+        // Only the measures whose run ordering a tie order changes (tau-b below 1).
+        let changed: Vec<String> = report
+            .orderings
+            .iter()
+            .filter(|(_, tau)| *tau < 1.0)
+            .map(|(m, tau)| format!("{} {tau:.4}", md(m)))
+            .collect();
+        if changed.is_empty() {
+            out.push_str("\nThe runs are ordered alike under trec and expected on every measure.\n");
+        } else {
+            out.push_str(&format!(
+                "\nKendall's tau-b between the run orderings under trec and expected, where they differ: {}.\n",
+                changed.join(", ")
+            ));
+        }
+    }
+    out
 }
 
 fn comparison_markdown(out: &mut String, comparison: &ComparisonOutcome, options: &RenderOptions) {

@@ -104,6 +104,15 @@ fn task_view(task: &TaskOutcome) -> TaskView {
         view.plots.extend(plots::compare_plots(&view.id, compare));
         view.tables = tables::compare_tables(&compare.result);
     }
+    match &task.ties {
+        None => {}
+        Some(Ok(report)) => {
+            let (table, notes) = tables::tie_table(report);
+            view.tables.extend(table);
+            view.notes.extend(notes);
+        }
+        Some(Err(error)) => view.notes.push(format!("The tie report of this task failed: {}", one_line(error))),
+    }
     view
 }
 

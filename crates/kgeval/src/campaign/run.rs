@@ -107,11 +107,31 @@ impl Campaign {
             .map(|((task, (evaluation, compare)), late)| TaskOutcome {
                 name: task.name.clone(),
                 family: task.task.family(),
+                ties: tie_report(task, &evaluation),
                 evaluation,
                 compare: late.or(compare),
             })
             .collect();
         CampaignOutcome { title: self.title.clone(), tasks, manifest: self.manifest.clone(), comparisons }
+    }
+}
+
+/// A trec task's tie report when some run ranks tied documents (it says whether a relevant
+/// and a non-relevant one share a score); `None` for other families, failed tasks and runs
+/// without ties.
+fn tie_report(
+    task: &CampaignTask,
+    evaluation: &Result<Evaluation, Error>,
+) -> Option<Result<kgeval_model::trec::TieReport, Error>> {
+    let (crate::Task::Trec(trec), Ok(evaluation)) = (&task.task, evaluation) else { return None };
+    let crate::evaluation::FamilyResult::Trec(result) = &evaluation.result else { return None };
+    if result.runs.iter().all(|run| run.topics_with_tied_scores == 0) {
+        return None;
+    }
+    let report = trec.tie_report(&crate::NoProgress);
+    match report {
+        Ok(report) if report.runs.iter().all(|run| run.counts.mixed_groups == 0) => None,
+        other => Some(other),
     }
 }
 

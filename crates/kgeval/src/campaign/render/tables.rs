@@ -184,3 +184,46 @@ fn capitalised(text: &str) -> String {
     let mut chars = text.chars();
     chars.next().map_or_else(String::new, |c| c.to_uppercase().chain(chars).collect())
 }
+
+/// A trec task's tie report on the page and in LaTeX: per run, the summaries whose interval
+/// over tie orders shows at 4 decimals, under trec and expected with the interval; the counts
+/// of every run as notes.
+pub(super) fn tie_table(report: &kgeval_model::trec::TieReport) -> (Option<PlainTable>, Vec<String>) {
+    let notes = report
+        .runs
+        .iter()
+        .map(|run| {
+            let c = &run.counts;
+            format!(
+                "Tied scores, {}: {} of {} topics with ties; {} tie groups ({} documents), {} holding relevant and \
+                 non-relevant documents (docs/ties.md).",
+                run.run, c.topics_with_ties, c.topics, c.groups, c.tied_documents, c.mixed_groups
+            )
+        })
+        .collect();
+    let rows: Vec<Vec<PlainCell>> = report
+        .runs
+        .iter()
+        .flat_map(|run| {
+            run.measures.iter().filter(|m| m.range.1 - m.range.0 >= 0.000_05).map(|m| {
+                vec![
+                    PlainCell::Text(run.run.clone()),
+                    PlainCell::Text(metric_label(&m.measure)),
+                    PlainCell::Number(m.trec),
+                    PlainCell::Number(m.expected),
+                    PlainCell::Number(m.range.0),
+                    PlainCell::Number(m.range.1),
+                ]
+            })
+        })
+        .collect();
+    let table = (!rows.is_empty()).then(|| PlainTable {
+        caption: "Tied scores: each summary under the tie-break's order (trec) and its expectation over every \
+                  order of the tie groups, with the worst and best order's values."
+            .to_owned(),
+        header: ["run", "measure", "trec", "expected", "pessimistic", "optimistic"].map(str::to_owned).to_vec(),
+        key_columns: 2,
+        rows,
+    });
+    (table, notes)
+}
