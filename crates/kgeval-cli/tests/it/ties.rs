@@ -287,6 +287,8 @@ fn a_campaign_report_says_what_the_ties_can_move() {
     // The page and the LaTeX carry the table of the summaries a tie order moves.
     let page = std::fs::read_to_string(out.join("index.html")).expect("index.html");
     assert!(page.contains("Tied scores: each summary under the tie-break"), "index.html");
+    // The per-topic plot draws each topic's interval as a bar.
+    assert!(page.contains("Per-topic MAP by run (bars: each topic&#x27;s range over the orders"), "index.html");
     let latex = std::fs::read_to_string(out.join("tables.tex")).expect("tables.tex");
     assert!(latex.contains("Tied scores"), "tables.tex");
 }

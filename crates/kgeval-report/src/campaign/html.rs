@@ -316,6 +316,7 @@ mod tests {
                 panels: Vec::new(),
                 x_axis: crate::campaign::Axis::AUTO,
                 y_axis: crate::campaign::Axis::UNIT,
+                intervals: Vec::new(),
             }],
             notes: Vec::new(),
             power: vec![PowerTable {

@@ -110,6 +110,7 @@ fn task_view(task: &TaskOutcome) -> TaskView {
             let (table, notes) = tables::tie_table(report);
             view.tables.extend(table);
             view.notes.extend(notes);
+            plots::add_tie_intervals(&view.id, &mut view.plots, evaluation, report);
         }
         Some(Err(error)) => view.notes.push(format!("The tie report of this task failed: {}", one_line(error))),
     }

@@ -170,7 +170,8 @@ fn draw(area: &Area<'_>, plot: &Plot, panels: &[Panel], marks: &mut String) -> R
                 let names: Vec<String> = panel.series.iter().map(|s| s.name.clone()).collect();
                 let mut chart = categorical_chart(area, &labels, &names, &ys)?;
                 for (i, series) in panel.series.iter().enumerate() {
-                    draw_box(&mut chart, i, series, &ys)?;
+                    let intervals = plot.intervals.get(i).filter(|v| v.len() == series.points.len());
+                    draw_box(&mut chart, i, series, intervals.map(Vec::as_slice), &ys)?;
                 }
             }
         }
@@ -344,12 +345,29 @@ fn quantile(sorted: &[f64], q: f64) -> f64 {
 }
 
 /// A box (quartiles), a median line, whiskers to min and max, and every value as a dot.
-fn draw_box<'a, 'b: 'a>(chart: &mut Chart<'a, 'b>, i: usize, series: &Series, ys: &Scale) -> Result<(), String> {
-    let mut values: Vec<f64> = series.points.iter().map(|p| p.1).filter(|v| v.is_finite()).map(|v| ys.map(v)).collect();
+fn draw_box<'a, 'b: 'a>(
+    chart: &mut Chart<'a, 'b>,
+    i: usize,
+    series: &Series,
+    intervals: Option<&[(f64, f64)]>,
+    ys: &Scale,
+) -> Result<(), String> {
+    // Each finite value with its interval (itself when none), sorted by value.
+    let mut dotted: Vec<(f64, (f64, f64))> = series
+        .points
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| p.1.is_finite())
+        .map(|(k, p)| {
+            let (low, high) = intervals.map_or((p.1, p.1), |v| v[k]);
+            (ys.map(p.1), (ys.map(low), ys.map(high)))
+        })
+        .collect();
+    dotted.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let values: Vec<f64> = dotted.iter().map(|d| d.0).collect();
     if values.is_empty() {
         return Ok(());
     }
-    values.sort_by(f64::total_cmp);
     let x = i as f64;
     let [min, q1, median, q3, max] = [0.0, 0.25, 0.5, 0.75, 1.0].map(|q| quantile(&values, q));
     let (r, g, b) = PALETTE[i % PALETTE.len()];
@@ -370,10 +388,15 @@ fn draw_box<'a, 'b: 'a>(chart: &mut Chart<'a, 'b>, i: usize, series: &Series, ys
         .map_err(err)?;
     let count = values.len().max(2) as f64;
     // Spread the dots over the box's width so that equal values stay visible.
-    let dots = values
+    let at = |k: usize| x - 0.18 + 0.36 * k as f64 / (count - 1.0);
+    // A topic's range over tie orders: a thin bar through its dot.
+    let bars = dotted
         .iter()
         .enumerate()
-        .map(|(k, &v)| Circle::new((x - 0.18 + 0.36 * k as f64 / (count - 1.0), v), 2, c.mix(0.7).filled()));
+        .filter(|(_, d)| d.1 .0 < d.1 .1)
+        .map(|(k, d)| PathElement::new(vec![(at(k), d.1 .0), (at(k), d.1 .1)], BLACK.mix(0.55).stroke_width(1)));
+    chart.draw_series(bars).map_err(err)?;
+    let dots = values.iter().enumerate().map(|(k, &v)| Circle::new((at(k), v), 2, c.mix(0.7).filled()));
     chart.draw_series(dots).map_err(err)?;
     Ok(())
 }

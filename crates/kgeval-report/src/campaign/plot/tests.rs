@@ -128,3 +128,18 @@ fn panels_share_one_legend() {
     assert!(labels.iter().any(|t| t == "recall") && labels.iter().any(|t| t == "F-measure"), "{labels:?}");
     assert!(geometry.covered_points().is_empty());
 }
+
+#[test]
+fn box_dots_carry_their_intervals_as_bars() {
+    let points = [(0.0, 0.2), (1.0, 0.5), (2.0, 0.4)];
+    let plain = plot(PlotKind::Boxes, vec![series("a", &points)]);
+    let mut barred = plain.clone();
+    // The second topic can be anything from 0.1 to 0.9; the others do not move.
+    barred.intervals = vec![vec![(0.2, 0.2), (0.1, 0.9), (0.4, 0.4)]];
+    let count = |svg: &str| svg.matches("<polyline").count();
+    let (without, with) = (render_plot_svg(&plain), render_plot_svg(&barred));
+    assert_eq!(count(&with), count(&without) + 1, "one bar, for the one topic that moves");
+    // Intervals of another length than the points are not drawn.
+    barred.intervals = vec![vec![(0.1, 0.9)]];
+    assert_eq!(count(&render_plot_svg(&barred)), count(&without));
+}

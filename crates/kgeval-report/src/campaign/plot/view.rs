@@ -31,6 +31,9 @@ pub struct Plot {
     pub x_axis: Axis,
     /// The y axis.
     pub y_axis: Axis,
+    /// Per series of [`Plot::series`], per point, the [low, high] interval of its value (a
+    /// topic's range over tie orders), drawn as an error bar on a box plot's dot; empty: none.
+    pub intervals: Vec<Vec<(f64, f64)>>,
 }
 
 impl Plot {
@@ -48,6 +51,7 @@ impl Plot {
             panels: Vec::new(),
             x_axis: Axis::AUTO,
             y_axis: Axis::AUTO,
+            intervals: Vec::new(),
         }
     }
 

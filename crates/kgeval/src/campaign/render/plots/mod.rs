@@ -126,10 +126,7 @@ pub(super) fn family_plots(key: &str, evaluation: &Evaluation) -> (Vec<Plot>, Ve
         }
         FamilyResult::Trec(_) => {
             let table = &evaluation.table;
-            let metric = ["map", "ndcg_cut_10", "P_10", "recip_rank"]
-                .into_iter()
-                .find_map(|m| table.find_metric(m).map(|id| (m, id)));
-            if let Some((name, metric)) = metric {
+            if let Some((name, metric)) = per_topic_metric(table) {
                 let series: Vec<Series> = evaluation
                     .systems
                     .iter()
@@ -160,6 +157,50 @@ pub(super) fn family_plots(key: &str, evaluation: &Evaluation) -> (Vec<Plot>, Ve
         _ => {}
     }
     (plots.into_iter().map(one_x_as_dots).collect(), notes)
+}
+
+/// The measure a trec task's per-topic plot shows: the first of map, ndcg_cut_10, P_10 and
+/// recip_rank its table has.
+fn per_topic_metric(table: &kgeval_model::ScoreTable) -> Option<(&'static str, kgeval_model::MetricId)> {
+    ["map", "ndcg_cut_10", "P_10", "recip_rank"].into_iter().find_map(|m| table.find_metric(m).map(|id| (m, id)))
+}
+
+/// Adds to a trec task's per-topic plot (`{key}-per-topic`) each topic's [pessimistic,
+/// optimistic] interval of the plotted measure from the task's tie report, drawn as error
+/// bars; topics whose order of ties changes nothing get none.
+pub(super) fn add_tie_intervals(
+    key: &str,
+    plots: &mut [Plot],
+    evaluation: &Evaluation,
+    report: &kgeval_model::trec::TieReport,
+) {
+    let table = &evaluation.table;
+    let Some((name, metric)) = per_topic_metric(table) else { return };
+    let Some(plot) = plots.iter_mut().find(|p| p.id == format!("{key}-per-topic")) else { return };
+    let items: Vec<&str> = table.items().map(|i| i.name.as_str()).collect();
+    plot.title.push_str(" (bars: each topic's range over the orders of its tied documents)");
+    plot.intervals = plot
+        .series
+        .iter()
+        .map(|series| {
+            let run = report.runs.iter().find(|r| r.run == series.name);
+            let interval_of = |qid: &str| {
+                run?.topics
+                    .iter()
+                    .find(|t| t.qid == qid)?
+                    .intervals
+                    .iter()
+                    .find(|(m, _, _)| m == name)
+                    .map(|&(_, low, high)| (low, high))
+            };
+            let Some(system) = table.find_system(&series.name) else { return Vec::new() };
+            table
+                .column(system, metric)
+                .into_iter()
+                .map(|(item, value)| interval_of(items[item.0 as usize]).unwrap_or((value, value)))
+                .collect()
+        })
+        .collect();
 }
 
 /// The lowest p-value a log axis shows: published p-values reach 1e-300, and a range of 300
