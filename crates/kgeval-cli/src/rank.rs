@@ -55,7 +55,8 @@ pub(crate) struct RankArgs {
     /// Conventions of a reference scorer: diso (default), bioml, deeponto, ontoaligner, biollm.
     #[arg(long, value_parser = parse_profile)]
     profile: Option<RankingProfile>,
-    /// How equal scores are ordered (default: the profile's): stable, lexicographic, trec-eval,
+    /// How equal scores are ordered (default: the profile's): stable, lexicographic, trec-eval
+    /// (or trec, as `kgeval trec --ties` says it),
     /// optimistic, pessimistic, realistic (the mean rank of the tie), expected (the rank uniform
     /// over the tied places: reciprocal rank and hits are expectations), rounded-mean.
     #[arg(long, value_parser = parse_ties)]

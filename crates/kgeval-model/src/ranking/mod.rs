@@ -71,6 +71,7 @@ impl fmt::Display for TieBreak {
 /// ```
 /// use kgeval_model::ranking::{TieBreak, TiePolicy};
 /// assert_eq!(TiePolicy::from_name("expected"), Some(TiePolicy::Expected));
+/// assert_eq!(TiePolicy::from_name("trec"), Some(TiePolicy::TREC_EVAL));
 /// assert_eq!(TiePolicy::Realistic.name(), "realistic");
 /// assert_eq!(TiePolicy::TREC_EVAL, TiePolicy::Order(TieBreak::DocnoDescending));
 /// assert_eq!(TiePolicy::default().name(), "stable");
@@ -140,9 +141,13 @@ impl TiePolicy {
         }
     }
 
-    /// Parses a name as printed by [`TiePolicy::name`], and a [`TieBreak`] name for its order.
+    /// Parses a name as printed by [`TiePolicy::name`], a [`TieBreak`] name for its order, and
+    /// `trec` (the word of `kgeval trec --ties`) for `trec-eval`.
     #[must_use]
     pub fn from_name(name: &str) -> Option<Self> {
+        if name == "trec" {
+            return Some(TiePolicy::TREC_EVAL);
+        }
         Self::ALL.into_iter().find(|p| p.name() == name).or_else(|| TieBreak::from_name(name).map(TiePolicy::Order))
     }
 
