@@ -11,6 +11,28 @@ use kgeval_model::trec::{Measure, MeasureFamily};
 use super::super::gain::{self, Gains};
 use super::{TieGroup, TiedRanking};
 
+/// The most terms [`TiedRanking::inf_ap`] sums exactly (positions × compositions).
+const INF_AP_WORK: f64 = 2e7;
+
+/// ln C(n, k) for n up to a bound, from a table of ln k!.
+struct LnChoose(Vec<f64>);
+
+impl LnChoose {
+    fn new(n: usize) -> Self {
+        let mut table = Vec::with_capacity(n + 1);
+        table.push(0.0);
+        for k in 1..=n {
+            table.push(table[k - 1] + (k as f64).ln());
+        }
+        LnChoose(table)
+    }
+
+    /// ln C(n, k), k ≤ n.
+    fn of(&self, n: usize, k: usize) -> f64 {
+        self.0[n] - self.0[k] - self.0[n - k]
+    }
+}
+
 /// Where each position lies: `None` outside every tie group, else the group's index.
 fn slots(ranking: &TiedRanking) -> Vec<Option<usize>> {
     let mut slots = vec![None; ranking.relevance.ranked.len()];
@@ -141,8 +163,8 @@ impl TiedRanking {
             }
             MeasureFamily::RbpResid => self.rbp_resid(measure.numbers.first().copied().unwrap_or(0.9)),
             MeasureFamily::BinG => self.bin_g(),
+            MeasureFamily::InfAp => return self.inf_ap(),
             MeasureFamily::Yaap
-            | MeasureFamily::InfAp
             | MeasureFamily::IprecAtRecall
             | MeasureFamily::ElevenPtAvg
             | MeasureFamily::G
@@ -329,6 +351,104 @@ impl TiedRanking {
         let n = t.ranked.len() as i32;
         any * p.powi(n)
             + (1.0 - p) * self.expected_sum(usize::MAX, |i| p.powi(i as i32), |l| f64::from(u8::from(unjudged(l))))
+    }
+
+    /// `m_infap.c` in expectation, exactly: a relevant document's term depends on its rank and
+    /// the relevant, judged non-relevant and pooled-unjudged documents before it; in its group
+    /// those before it are a multivariate hypergeometric sample of the others, summed over
+    /// every composition. `None` when that is more than [`INF_AP_WORK`] terms (then estimated).
+    fn inf_ap(&self) -> Option<f64> {
+        const EPSILON: f64 = 0.00001;
+        let t = &self.relevance;
+        let term = |j: usize, rel: f64, nonrel: f64, unjudged: f64| {
+            if j == 0 {
+                1.0
+            } else {
+                let fj = j as f64;
+                1.0 / (fj + 1.0)
+                    + (fj / (fj + 1.0))
+                        * ((rel + nonrel + unjudged) / fj)
+                        * ((rel + EPSILON) / (rel + nonrel + 2.0 * EPSILON))
+            }
+        };
+        // The labels' kinds: relevant, judged non-relevant, pooled unjudged, not pooled.
+        let kind = |l: i64| match l {
+            super::super::NOT_POOLED => 3,
+            super::super::NOT_JUDGED => 2,
+            l if l >= 0 && l < t.relevance_level => 1,
+            _ => 0,
+        };
+        let work: f64 = self
+            .groups
+            .iter()
+            .map(|g| {
+                let mut c = [0usize; 4];
+                self.labels(g).for_each(|l| c[kind(l)] += 1);
+                g.len as f64 * (c[0] as f64) * (c[1] + 1) as f64 * (c[2] + 1) as f64
+            })
+            .sum();
+        if work > INF_AP_WORK {
+            return None;
+        }
+        let slots = slots(self);
+        let (mut before, mut sum) = ([0usize; 3], 0.0);
+        let mut i = 0;
+        while i < slots.len() {
+            match slots[i] {
+                None => {
+                    let k = kind(t.ranked[i]);
+                    if k == 0 {
+                        sum += term(i, before[0] as f64, before[1] as f64, before[2] as f64);
+                    }
+                    if k < 3 {
+                        before[k] += 1;
+                    }
+                    i += 1;
+                }
+                Some(index) => {
+                    let g = &self.groups[index];
+                    let mut c = [0usize; 4];
+                    self.labels(g).for_each(|l| c[kind(l)] += 1);
+                    let n = g.size();
+                    let ln_choose = LnChoose::new(n);
+                    let (m, q, w, v) = (c[0], c[1], c[2], c[3]);
+                    if m > 0 {
+                        for offset in 0..g.len {
+                            // The `offset` documents before it: a of the m − 1 other relevant,
+                            // b of the q judged non-relevant, u of the w pooled unjudged, the
+                            // rest of the v not pooled.
+                            let total = ln_choose.of(n - 1, offset);
+                            let mut expected = 0.0;
+                            for a in 0..=offset.min(m - 1) {
+                                for b in 0..=(offset - a).min(q) {
+                                    for u in 0..=(offset - a - b).min(w) {
+                                        let rest = offset - a - b - u;
+                                        if rest > v {
+                                            continue;
+                                        }
+                                        let ln_p = ln_choose.of(m - 1, a)
+                                            + ln_choose.of(q, b)
+                                            + ln_choose.of(w, u)
+                                            + ln_choose.of(v, rest)
+                                            - total;
+                                        let (rel, nonrel, unjudged) =
+                                            ((before[0] + a) as f64, (before[1] + b) as f64, (before[2] + u) as f64);
+                                        expected += ln_p.exp() * term(g.start + offset, rel, nonrel, unjudged);
+                                    }
+                                }
+                            }
+                            sum += (m as f64 / n as f64) * expected;
+                        }
+                    }
+                    before[0] += m;
+                    before[1] += q;
+                    before[2] += w;
+                    i = g.start + g.len;
+                }
+            }
+        }
+        let r = t.num_rel();
+        Some(if r > 0 { sum / r as f64 } else { sum })
     }
 
     /// E[(relevant retrieved)²]: the group the depth cuts keeps a hypergeometric number of its
