@@ -14,6 +14,39 @@ use super::{TieGroup, TiedRanking};
 /// The most terms [`TiedRanking::inf_ap`] sums exactly (positions × compositions).
 const INF_AP_WORK: f64 = 2e7;
 
+/// The most placements of a group's relevant documents [`TiedRanking::interpolated_precision`]
+/// enumerates.
+const IPREC_PLACEMENTS: f64 = 20_000.0;
+
+/// Every placement of `m` relevant documents among a group's `n` places (starting at rank
+/// `start` + 1, `before` relevant documents ahead of it): the greatest precision j / rank_j
+/// over its relevant documents j ≥ `first` (−∞ when none is). `None` beyond
+/// [`IPREC_PLACEMENTS`].
+fn placement_maxima(n: usize, m: usize, start: usize, before: usize, first: usize) -> Option<Vec<f64>> {
+    let placements = (0..m).fold(1.0, |c, k| c * (n - k) as f64 / (k + 1) as f64);
+    if placements > IPREC_PLACEMENTS {
+        return None;
+    }
+    let mut places: Vec<usize> = (0..m).collect();
+    let mut out = Vec::with_capacity(placements as usize);
+    loop {
+        let best = places
+            .iter()
+            .enumerate()
+            .filter(|(k, _)| before + k + 1 >= first)
+            .map(|(k, &p)| (before + k + 1) as f64 / (start + p + 1) as f64)
+            .fold(f64::NEG_INFINITY, f64::max);
+        out.push(best);
+        // The next combination in lexicographic order.
+        let Some(k) = (0..m).rev().find(|&k| places[k] < n - m + k) else { break };
+        places[k] += 1;
+        for j in k + 1..m {
+            places[j] = places[j - 1] + 1;
+        }
+    }
+    Some(out)
+}
+
 /// ln C(n, k) for n up to a bound, from a table of ln k!.
 struct LnChoose(Vec<f64>);
 
@@ -164,12 +197,20 @@ impl TiedRanking {
             MeasureFamily::RbpResid => self.rbp_resid(measure.numbers.first().copied().unwrap_or(0.9)),
             MeasureFamily::BinG => self.bin_g(),
             MeasureFamily::InfAp => return self.inf_ap(),
-            MeasureFamily::Yaap
-            | MeasureFamily::IprecAtRecall
-            | MeasureFamily::ElevenPtAvg
-            | MeasureFamily::G
-            | MeasureFamily::NdcgRel
-            | MeasureFamily::Rndcg => return None,
+            MeasureFamily::IprecAtRecall => return self.interpolated_precision(measure.recall_level.unwrap_or(0.0)),
+            MeasureFamily::ElevenPtAvg => {
+                // trec_eval walks the levels from the last: exact for ascending levels only.
+                let levels = &measure.numbers;
+                if levels.is_empty() || t.ranked.is_empty() || levels.windows(2).any(|w| w[0] > w[1]) {
+                    return None;
+                }
+                let mut sum = 0.0;
+                for &level in levels {
+                    sum += self.interpolated_precision(level)?;
+                }
+                sum / levels.len() as f64
+            }
+            MeasureFamily::Yaap | MeasureFamily::G | MeasureFamily::NdcgRel | MeasureFamily::Rndcg => return None,
         })
     }
 
@@ -449,6 +490,69 @@ impl TiedRanking {
         }
         let r = t.num_rel();
         Some(if r > 0 { sum / r as f64 } else { sum })
+    }
+
+    /// `m_iprec_at_recall.c` in expectation, exactly: the interpolated precision at the c-th
+    /// relevant document is the greatest precision j / rank_j over the relevant documents j ≥ c
+    /// (c ≥ 1). Groups are independent, so it is the maximum of a fixed part and one random
+    /// maximum per group, each group's distribution taken over the C(n, m) places of its
+    /// relevant documents. `None` (then estimated) when a group has more than
+    /// [`IPREC_PLACEMENTS`] of them or a `-M` depth cuts a group.
+    fn interpolated_precision(&self, level: f64) -> Option<f64> {
+        let t = &self.relevance;
+        if self.groups.iter().any(|g| g.beyond > 0) {
+            return None;
+        }
+        let num_rel_ret = t.ranked.iter().filter(|&&l| t.is_relevant(l)).count();
+        let cutoff = (level * t.num_rel() as f64).round() as usize;
+        if t.ranked.is_empty() || cutoff > num_rel_ret || num_rel_ret == 0 {
+            return Some(0.0);
+        }
+        let first = cutoff.max(1);
+        let slots = slots(self);
+        let (mut fixed, mut seen) = (f64::NEG_INFINITY, 0usize);
+        // Per group: its possible maxima, each as likely.
+        let mut maxima: Vec<Vec<f64>> = Vec::new();
+        let mut i = 0;
+        while i < slots.len() {
+            match slots[i] {
+                None => {
+                    if t.is_relevant(t.ranked[i]) {
+                        seen += 1;
+                        if seen >= first {
+                            fixed = fixed.max(seen as f64 / (i + 1) as f64);
+                        }
+                    }
+                    i += 1;
+                }
+                Some(index) => {
+                    let g = &self.groups[index];
+                    let (n, m) = self.group_count(g, |l| t.is_relevant(l));
+                    if m > 0 && seen + m >= first {
+                        maxima.push(placement_maxima(n, m, g.start, seen, first)?);
+                    }
+                    seen += m;
+                    i = g.start + g.len;
+                }
+            }
+        }
+        // E[max] from the distribution function: P(max ≤ v) = [fixed ≤ v] Π P(group max ≤ v).
+        for values in &mut maxima {
+            values.sort_by(f64::total_cmp);
+        }
+        let mut atoms: Vec<f64> = maxima.iter().flatten().copied().chain([fixed]).filter(|v| v.is_finite()).collect();
+        atoms.sort_by(f64::total_cmp);
+        atoms.dedup();
+        let (mut expected, mut below) = (0.0, 0.0);
+        for &v in &atoms {
+            let mut at_most = if fixed <= v { 1.0 } else { 0.0 };
+            for values in &maxima {
+                at_most *= values.partition_point(|&x| x <= v) as f64 / values.len() as f64;
+            }
+            expected += v * (at_most - below);
+            below = at_most;
+        }
+        Some(expected)
     }
 
     /// E[(relevant retrieved)²]: the group the depth cuts keeps a hypergeometric number of its
