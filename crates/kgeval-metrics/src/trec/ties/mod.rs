@@ -28,6 +28,7 @@
 //! assert_eq!(range[0].range, Some((1.0 / 3.0, 1.0)));
 //! ```
 
+mod compositions;
 mod counts;
 mod expected;
 mod orders;
