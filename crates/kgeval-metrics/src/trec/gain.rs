@@ -212,17 +212,23 @@ pub(super) fn ndcg_rel(topic: &RankedRelevance, overrides: &[(i64, f64)]) -> f64
 /// the ranking when it ends after the positive gains). trec_eval divides 0 by 0 when no such
 /// point exists (all positive-gain levels empty); kgeval gives 0 there.
 pub(super) fn rndcg(topic: &RankedRelevance, overrides: &[(i64, f64)]) -> f64 {
+    let gains = Gains::new(topic, overrides);
+    rndcg_of(topic, &gains, |i| gains.gain(topic.ranked[i]))
+}
+
+/// [`rndcg`] with the gain at each rank given by `results_gain` (linear in it: the tie
+/// policies pass each rank's expected gain).
+pub(super) fn rndcg_of(topic: &RankedRelevance, gains: &Gains, results_gain_at: impl Fn(usize) -> f64) -> f64 {
     if topic.num_rel() == 0 {
         return 0.0;
     }
-    let gains = Gains::new(topic, overrides);
     let mut ideal = gains.ideal();
     let mut old_ideal_gain = ideal.gain;
     let (mut results_dcg, mut ideal_dcg, mut sum) = (0.0, 0.0, 0.0);
     let mut changes = 0u64;
     let mut i = 0;
     while i < topic.ranked.len() && ideal.gain > 0.0 {
-        let results_gain = gains.gain(topic.ranked[i]);
+        let results_gain = results_gain_at(i);
         let ideal_gain = ideal.step();
         if old_ideal_gain != ideal_gain {
             if ideal_dcg > 0.0 {
@@ -240,8 +246,8 @@ pub(super) fn rndcg(topic: &RankedRelevance, overrides: &[(i64, f64)]) -> f64 {
         i += 1;
     }
     if i < topic.ranked.len() {
-        for (i, &rel) in topic.ranked.iter().enumerate().skip(i) {
-            let results_gain = gains.gain(rel);
+        for i in i..topic.ranked.len() {
+            let results_gain = results_gain_at(i);
             if results_gain != 0.0 {
                 results_dcg += results_gain / discount(i);
             }

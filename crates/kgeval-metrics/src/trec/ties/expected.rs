@@ -57,6 +57,14 @@ impl TiedRanking {
         })
     }
 
+    /// E[f(label)] at every rank: the label's own value, or its group's mean.
+    fn position_means(&self, f: impl Fn(i64) -> f64) -> Vec<f64> {
+        let means: Vec<f64> =
+            self.groups.iter().map(|g| self.labels(g).map(&f).sum::<f64>() / g.size() as f64).collect();
+        let ranked = &self.relevance.ranked;
+        slots(self).iter().enumerate().map(|(i, slot)| slot.map_or_else(|| f(ranked[i]), |g| means[g])).collect()
+    }
+
     /// The expected count of the first `k` positions whose label satisfies `f`.
     fn expected_count(&self, k: usize, f: impl Fn(i64) -> bool) -> f64 {
         self.expected_sum(k, |_| 1.0, |l| f64::from(u8::from(f(l))))
@@ -155,7 +163,13 @@ impl TiedRanking {
                 }
                 sum / levels.len() as f64
             }
-            MeasureFamily::Yaap | MeasureFamily::G | MeasureFamily::NdcgRel | MeasureFamily::Rndcg => return None,
+            MeasureFamily::Rndcg => {
+                // Linear in the gain at each rank: trec_eval's loop on the expected gains.
+                let gains = Gains::new(t, &measure.gains);
+                let expected = self.position_means(|l| gains.gain(l));
+                gain::rndcg_of(t, &gains, |i| expected[i])
+            }
+            MeasureFamily::Yaap | MeasureFamily::G | MeasureFamily::NdcgRel => return None,
         })
     }
 

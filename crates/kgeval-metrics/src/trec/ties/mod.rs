@@ -3,12 +3,13 @@
 //!
 //! A ranking is cut into tie groups (equal scores, as the ranking core compares them). Every
 //! group is ordered uniformly at random, independently (McSherry & Najork, ECIR 2008):
-//! - [`expected`](TiedRanking::values) uses a closed form where one exists (linear measures
-//!   through each position's expected label, AP through pairs within a group, reciprocal rank
-//!   and success through the first relevant offset, bpref and binG through the counts before
-//!   each relevant document);
-//! - the measures with a maximum or a logarithm of a sum inside (`iprec_at_recall`,
-//!   `11pt_avg`, `yaap`, `infAP`, `G`, `ndcg_rel`, `Rndcg`) are averaged over every
+//! - [`expected`](TiedRanking::values) uses a closed form where one exists (linear measures,
+//!   Rndcg included, through each position's expected label, AP through pairs within a group,
+//!   reciprocal rank and success through the first relevant offset, bpref and binG through the
+//!   counts before each relevant document); infAP sums over the compositions of the documents
+//!   before each relevant one, the interpolated precisions take the maximum of independent
+//!   group maxima (`compositions.rs`);
+//! - `yaap`, `G`, `ndcg_rel` (and the exact forms beyond their budgets) are averaged over every
 //!   arrangement of the groups when they are few, else estimated from seeded random orders,
 //!   with the standard error beside the value;
 //! - optimistic and pessimistic order each group best first or worst first for the measure.
