@@ -232,7 +232,7 @@ impl Served {
 
 /// `kgeval trec -c`'s summary value of `measure` for `run` (a served trec task counts every
 /// judged topic).
-fn kgeval_trec(run: &str, measure: &str) -> f64 {
+pub(crate) fn kgeval_trec(run: &str, measure: &str) -> f64 {
     let output = crate::kgeval(&[
         "trec",
         "-c",
