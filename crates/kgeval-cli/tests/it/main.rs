@@ -47,6 +47,7 @@ mod repeats;
 mod serve;
 mod serve_browser;
 mod serve_export;
+mod serve_load;
 mod serve_pages;
 mod serve_qald;
 mod shell;

@@ -49,6 +49,13 @@ pub(crate) fn open_phase(name: &str, extra: &str) -> String {
     format!("[[serve.phase]]\nname = \"{name}\"\nfrom = \"2000-01-01T00:00:00Z\"\nuntil = \"2100-01-01T00:00:00Z\"\n{extra}\n")
 }
 
+/// The blob folder of the database `db`: `DB.blobs` beside it.
+pub(crate) fn blob_dir(db: &Path) -> PathBuf {
+    let mut name = db.file_name().expect("a file name").to_os_string();
+    name.push(".blobs");
+    db.with_file_name(name)
+}
+
 /// Runs `kgeval serve CAMPAIGN ARGS` to its end.
 pub(crate) fn serve_command(campaign: &Path, args: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_kgeval")).arg("serve").arg(campaign).args(args).output().expect("run kgeval serve")
@@ -111,6 +118,11 @@ impl Served {
         };
         let agent = ureq::AgentBuilder::new().timeout(Duration::from_secs(60)).build();
         Served { child, url, dir, agent, file: file.to_path_buf(), db: None }
+    }
+
+    /// The server's process id (for a `kill -9` in the middle of a load).
+    pub(crate) fn pid(&self) -> u32 {
+        self.child.id()
     }
 
     /// Adds a team (`--add-team NAME`) and returns its token.
