@@ -16,7 +16,7 @@ use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::timeout::TimeoutLayer;
 use tower_http::trace::TraceLayer;
 
-use crate::app::App;
+use crate::app::{App, BoardKey};
 use crate::board::{csv, leaderboard, mark};
 use crate::config::{Feedback, Phase};
 use crate::store::{Submission, Team};
@@ -205,12 +205,33 @@ pub async fn board(app: &Arc<App>, task: &str, phase: Option<&str>, viewer: Opti
             format!("the leaderboard of phase {} is hidden", phase.name),
         ));
     }
+    // Which submissions count (a cheap query, no per-item values); the marked rows of that
+    // set are computed once and kept (`App::boards`): a request then costs that query alone.
     let (task_name, phase_name, scorer) = (task.to_owned(), phase.name.clone(), app.scorer(task));
-    let scored =
-        app.db(move |store| store.scored(&task_name, &phase_name, &scorer)).await.map_err(|e| Refusal::internal(&e))?;
+    let heads = app
+        .db(move |store| store.scored_heads(&task_name, &phase_name, &scorer))
+        .await
+        .map_err(|e| Refusal::internal(&e))?;
+    let counted: Vec<i64> = leaderboard(&heads, &[], phase.counts).iter().filter_map(|r| r.submission).collect();
+    let key = BoardKey { task: task.to_owned(), phase: phase.name.clone(), scorer: app.scorer(task), counted };
+    if let Some((rows, significance)) = app.cached_board(&key) {
+        return Ok(Board { phase, rows, significance });
+    }
+    let (ids, scorer) = (key.counted.clone(), key.scorer.clone());
+    let scored = app
+        .db(move |store| {
+            let mut full = Vec::with_capacity(ids.len());
+            for id in ids {
+                full.extend(store.submission(id, &scorer)?);
+            }
+            Ok(full)
+        })
+        .await
+        .map_err(|e| Refusal::internal(&e))?;
     let baselines: Vec<_> = app.baselines.iter().filter(|b| b.task == task).collect();
     let mut rows = leaderboard(&scored, &baselines, phase.counts);
     let significance = mark(served, &mut rows);
+    app.keep_board(key, &rows, &significance);
     Ok(Board { phase, rows, significance })
 }
 

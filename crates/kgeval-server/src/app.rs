@@ -1,5 +1,6 @@
 //! The server's state: the campaign, the database, the blob folder, each task's scorer
-//! version, the scored baselines, and the bounded pool uploads are scored on.
+//! version, the scored baselines, the bounded pool uploads are scored on, and the last
+//! leaderboard of each task and phase.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -11,6 +12,7 @@ use sha2::{Digest as _, Sha256};
 use tokio::sync::Semaphore;
 
 use crate::blobs::Blobs;
+use crate::board::Row;
 use crate::config::Campaign;
 use crate::store::{Score, Store};
 use crate::token::hex;
@@ -36,7 +38,27 @@ pub struct App {
     /// One lock per (team, task): a team's uploads to a task are checked against the limits,
     /// scored and stored one after the other, so a limit is exact under concurrency.
     pub team_locks: Mutex<TeamLocks>,
+    /// The last leaderboard computed for each (task, phase), with what it was computed from.
+    pub boards: Mutex<HashMap<(String, String), CachedBoard>>,
 }
+
+/// What a leaderboard is a function of: the task, the phase, the scorer version and the
+/// counted submissions (their scores under a scorer version never change: rows are only
+/// added; the baselines are scored once at start).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BoardKey {
+    /// The task.
+    pub task: String,
+    /// The phase.
+    pub phase: String,
+    /// The scorer version.
+    pub scorer: String,
+    /// The counted submissions' ids, in leaderboard order.
+    pub counted: Vec<i64>,
+}
+
+/// A leaderboard kept with its key: its marked rows and how the marks were decided.
+pub type CachedBoard = (BoardKey, Arc<(Vec<Row>, String)>);
 
 /// The upload lock of each (team id, task).
 pub type TeamLocks = HashMap<(i64, String), Arc<tokio::sync::Mutex<()>>>;
@@ -103,6 +125,7 @@ impl App {
             baselines,
             pool: Arc::new(Semaphore::new(workers)),
             team_locks: Mutex::new(HashMap::new()),
+            boards: Mutex::new(HashMap::new()),
         })
     }
 
@@ -117,6 +140,23 @@ impl App {
     pub fn team_lock(&self, team: i64, task: &str) -> Arc<tokio::sync::Mutex<()>> {
         let mut locks = self.team_locks.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         Arc::clone(locks.entry((team, task.to_owned())).or_default())
+    }
+
+    /// The leaderboard kept for `key`, if the last one computed for its task and phase had
+    /// this key.
+    #[must_use]
+    pub fn cached_board(&self, key: &BoardKey) -> Option<(Vec<Row>, String)> {
+        let boards = self.boards.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let (kept, board) = boards.get(&(key.task.clone(), key.phase.clone()))?;
+        (kept == key).then(|| (board.0.clone(), board.1.clone()))
+    }
+
+    /// Keeps the leaderboard `rows` (marked as `significance` says) of `key`, replacing the
+    /// one of the same task and phase.
+    pub fn keep_board(&self, key: BoardKey, rows: &[Row], significance: &str) {
+        let mut boards = self.boards.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let slot = (key.task.clone(), key.phase.clone());
+        boards.insert(slot, (key, Arc::new((rows.to_vec(), significance.to_owned()))));
     }
 
     /// Runs `f` on the database, on a blocking thread.
