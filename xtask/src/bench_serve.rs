@@ -126,7 +126,7 @@ fn measure(
     let solo: Vec<Duration> =
         (0..SOLO_UPLOADS).map(|_| upload(&solo_agent, &tokens[0])).collect::<anyhow::Result<_>>()?;
     let _ = writeln!(report, "1 uploader, {SOLO_UPLOADS} uploads: {}", percentiles(solo));
-    let started = Instant::now();
+    let (started, cpu_before) = (Instant::now(), server.cpu_seconds());
     let all: Vec<Duration> = std::thread::scope(|scope| {
         let handles: Vec<_> = tokens
             .iter()
@@ -147,13 +147,16 @@ fn measure(
     .flatten()
     .collect();
     let wall = started.elapsed().as_secs_f64();
+    let cpu = server.cpu_seconds().zip(cpu_before).map_or(0.0, |(after, before)| after - before);
     let count = all.len();
     let _ = writeln!(
         report,
-        "{UPLOADERS} concurrent uploaders × {uploads}: {} ({count} uploads in {wall:.1} s, {:.1} uploads/s, {:.0} MB/s)",
+        "{UPLOADERS} concurrent uploaders × {uploads}: {} ({count} uploads in {wall:.1} s, {:.1} uploads/s, {:.0} MB/s; \
+         server CPU {:.1} ms an upload)",
         percentiles(all),
         count as f64 / wall,
-        count as f64 * base.len() as f64 / 1e6 / wall
+        count as f64 * base.len() as f64 / 1e6 / wall,
+        cpu * 1e3 / count as f64
     );
     let rate = leaderboard_rate(url, seconds, tokens.len() + 1)?;
     let _ = writeln!(
@@ -261,6 +264,15 @@ impl Server {
             .lines()
             .find_map(|l| l.strip_prefix("VmHWM:"))
             .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+    }
+
+    /// User + system CPU seconds the server used so far (`/proc/PID/stat`).
+    fn cpu_seconds(&self) -> Option<f64> {
+        let stat = std::fs::read_to_string(format!("/proc/{}/stat", self.child.id())).ok()?;
+        // The fields after the command's `(name)`: utime and stime are the 12th and 13th.
+        let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+        let ticks: f64 = fields.get(11)?.parse::<f64>().ok()? + fields.get(12)?.parse::<f64>().ok()?;
+        Some(ticks / 100.0)
     }
 
     fn stop(&mut self) {

@@ -205,8 +205,13 @@ pub async fn board(app: &Arc<App>, task: &str, phase: Option<&str>, viewer: Opti
             format!("the leaderboard of phase {} is hidden", phase.name),
         ));
     }
-    // Which submissions count (a cheap query, no per-item values); the marked rows of that
-    // set are computed once and kept (`App::boards`): a request then costs that query alone.
+    // Nothing stored since the last leaderboard of this task and phase: it is current.
+    // Otherwise, which submissions count (a cheap query, no per-item values): the marked rows
+    // of that set are computed once and kept (`App::boards`).
+    let generation = app.generation.load(std::sync::atomic::Ordering::SeqCst);
+    if let Some((rows, significance)) = app.current_board(task, &phase.name, &app.scorer(task)) {
+        return Ok(Board { phase, rows, significance });
+    }
     let (task_name, phase_name, scorer) = (task.to_owned(), phase.name.clone(), app.scorer(task));
     let heads = app
         .db(move |store| store.scored_heads(&task_name, &phase_name, &scorer))
@@ -214,7 +219,7 @@ pub async fn board(app: &Arc<App>, task: &str, phase: Option<&str>, viewer: Opti
         .map_err(|e| Refusal::internal(&e))?;
     let counted: Vec<i64> = leaderboard(&heads, &[], phase.counts).iter().filter_map(|r| r.submission).collect();
     let key = BoardKey { task: task.to_owned(), phase: phase.name.clone(), scorer: app.scorer(task), counted };
-    if let Some((rows, significance)) = app.cached_board(&key) {
+    if let Some((rows, significance)) = app.cached_board(&key, generation) {
         return Ok(Board { phase, rows, significance });
     }
     let (ids, scorer) = (key.counted.clone(), key.scorer.clone());
@@ -231,7 +236,7 @@ pub async fn board(app: &Arc<App>, task: &str, phase: Option<&str>, viewer: Opti
     let baselines: Vec<_> = app.baselines.iter().filter(|b| b.task == task).collect();
     let mut rows = leaderboard(&scored, &baselines, phase.counts);
     let significance = mark(served, &mut rows);
-    app.keep_board(key, &rows, &significance);
+    app.keep_board(key, generation, &rows, &significance);
     Ok(Board { phase, rows, significance })
 }
 

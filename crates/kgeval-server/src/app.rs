@@ -4,6 +4,7 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use kgeval::campaign::{headlines, item_values, ServedTask};
@@ -40,6 +41,11 @@ pub struct App {
     pub team_locks: Mutex<TeamLocks>,
     /// The last leaderboard computed for each (task, phase), with what it was computed from.
     pub boards: Mutex<HashMap<(String, String), CachedBoard>>,
+    /// Bumped after every submission this server stores: a leaderboard computed at the same
+    /// count is still current (nothing else adds rows of this server's scorer versions:
+    /// `--rescore` adds rows of the scorer version of the gold it reads, which a running server
+    /// picks up only when restarted).
+    pub generation: AtomicU64,
 }
 
 /// What a leaderboard is a function of: the task, the phase, the scorer version and the
@@ -57,8 +63,9 @@ pub struct BoardKey {
     pub counted: Vec<i64>,
 }
 
-/// A leaderboard kept with its key: its marked rows and how the marks were decided.
-pub type CachedBoard = (BoardKey, Arc<(Vec<Row>, String)>);
+/// A leaderboard kept with its key and the [`App::generation`] it was computed at: its
+/// marked rows and how the marks were decided.
+pub type CachedBoard = (BoardKey, u64, Arc<(Vec<Row>, String)>);
 
 /// The upload lock of each (team id, task).
 pub type TeamLocks = HashMap<(i64, String), Arc<tokio::sync::Mutex<()>>>;
@@ -126,6 +133,7 @@ impl App {
             pool: Arc::new(Semaphore::new(workers)),
             team_locks: Mutex::new(HashMap::new()),
             boards: Mutex::new(HashMap::new()),
+            generation: AtomicU64::new(0),
         })
     }
 
@@ -142,21 +150,35 @@ impl App {
         Arc::clone(locks.entry((team, task.to_owned())).or_default())
     }
 
-    /// The leaderboard kept for `key`, if the last one computed for its task and phase had
-    /// this key.
+    /// The leaderboard kept for `task` and `phase` under `scorer` if no submission was stored
+    /// since it was computed.
     #[must_use]
-    pub fn cached_board(&self, key: &BoardKey) -> Option<(Vec<Row>, String)> {
+    pub fn current_board(&self, task: &str, phase: &str, scorer: &str) -> Option<(Vec<Row>, String)> {
         let boards = self.boards.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        let (kept, board) = boards.get(&(key.task.clone(), key.phase.clone()))?;
-        (kept == key).then(|| (board.0.clone(), board.1.clone()))
+        let (key, generation, board) = boards.get(&(task.to_owned(), phase.to_owned()))?;
+        (key.scorer == scorer && *generation == self.generation.load(Ordering::SeqCst))
+            .then(|| (board.0.clone(), board.1.clone()))
     }
 
-    /// Keeps the leaderboard `rows` (marked as `significance` says) of `key`, replacing the
-    /// one of the same task and phase.
-    pub fn keep_board(&self, key: BoardKey, rows: &[Row], significance: &str) {
+    /// The leaderboard kept for `key`, if the last one computed for its task and phase had
+    /// this key; it is then current at `generation`.
+    #[must_use]
+    pub fn cached_board(&self, key: &BoardKey, generation: u64) -> Option<(Vec<Row>, String)> {
+        let mut boards = self.boards.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let (kept, at, board) = boards.get_mut(&(key.task.clone(), key.phase.clone()))?;
+        if kept != key {
+            return None;
+        }
+        *at = (*at).max(generation);
+        Some((board.0.clone(), board.1.clone()))
+    }
+
+    /// Keeps the leaderboard `rows` (marked as `significance` says) of `key`, computed at
+    /// `generation`, replacing the one of the same task and phase.
+    pub fn keep_board(&self, key: BoardKey, generation: u64, rows: &[Row], significance: &str) {
         let mut boards = self.boards.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         let slot = (key.task.clone(), key.phase.clone());
-        boards.insert(slot, (key, Arc::new((rows.to_vec(), significance.to_owned()))));
+        boards.insert(slot, (key, generation, Arc::new((rows.to_vec(), significance.to_owned()))));
     }
 
     /// Runs `f` on the database, on a blocking thread.

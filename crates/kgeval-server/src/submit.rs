@@ -337,6 +337,7 @@ async fn store(
             created: row.now,
         };
         let id = store.insert(&new, score.as_ref())?;
+        app2.generation.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
         store
             .submission(id, &app2.scorer(&row.task))?
             .ok_or_else(|| Error::Database(format!("submission {id} vanished")))
