@@ -89,7 +89,9 @@ impl Browser {
     fn try_call(&mut self, method: &str, params: Value) -> Result<Value, String> {
         self.next_id += 1;
         let id = self.next_id;
-        send_text(&mut self.socket, &json!({ "id": id, "method": method, "params": params }).to_string());
+        let mut message = json!({ "id": id, "method": method });
+        message["params"] = params;
+        send_text(&mut self.socket, &message.to_string());
         let deadline = Instant::now() + PATIENCE;
         loop {
             assert!(Instant::now() < deadline, "{method}: no answer within {PATIENCE:?}");

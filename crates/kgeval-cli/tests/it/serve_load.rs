@@ -297,10 +297,10 @@ fn verify(db: &Path, sent: &[Sent], crashed: bool) -> HashMap<(usize, String), u
         // Every row is an acknowledged upload, or (after a crash) one whose answer was lost.
         match acked.get(&row.id) {
             Some(s) => {
-                assert_eq!((s.team, s.task, s.sha256.as_str()), (row.team, row.task.as_str(), row.sha256.as_str()))
+                assert_eq!((s.team, s.task, s.sha256.as_str()), (row.team, row.task.as_str(), row.sha256.as_str()));
             }
             None => {
-                assert!(crashed && in_flight.contains(row.sha256.as_str()), "row {} was never acknowledged", row.id)
+                assert!(crashed && in_flight.contains(row.sha256.as_str()), "row {} was never acknowledged", row.id);
             }
         }
         // No half row: a scored submission has its one score row, an invalid one none.
