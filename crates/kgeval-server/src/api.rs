@@ -76,11 +76,25 @@ fn bearer(headers: &HeaderMap) -> Option<String> {
     scheme.eq_ignore_ascii_case("bearer").then(|| token.trim().to_owned()).filter(|t| !t.is_empty())
 }
 
-/// The team of a request's token: `Ok(None)` without a token, 401 for a wrong one.
+/// The team of a request's token: `Ok(None)` without a token, 401 for a wrong one, 429 (with
+/// `Retry-After`) for a team over its request rate.
 pub async fn team(app: &Arc<App>, headers: &HeaderMap) -> Result<Option<Team>, Response> {
     let Some(token) = bearer(headers) else { return Ok(None) };
     match app.db(move |store| store.authenticate(&token)).await {
-        Ok(Some(team)) => Ok(Some(team)),
+        Ok(Some(team)) => match app.rate.take(team.id, std::time::Instant::now()) {
+            Ok(()) => Ok(Some(team)),
+            Err(wait) => {
+                let message = format!(
+                    "found more than {} requests a minute from this team, expected at most that many",
+                    app.campaign.requests_per_minute
+                );
+                let mut response = refusal(StatusCode::TOO_MANY_REQUESTS, "rate_limited", &message);
+                if let Ok(value) = HeaderValue::from_str(&wait.to_string()) {
+                    response.headers_mut().insert(header::RETRY_AFTER, value);
+                }
+                Err(response)
+            }
+        },
         Ok(None) => Err(unauthorized()),
         Err(e) => Err(internal(&e)),
     }

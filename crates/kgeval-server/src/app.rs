@@ -15,6 +15,7 @@ use tokio::sync::Semaphore;
 use crate::blobs::Blobs;
 use crate::board::Row;
 use crate::config::Campaign;
+use crate::rate::RateLimit;
 use crate::store::{Score, Store};
 use crate::token::hex;
 use crate::Error;
@@ -46,6 +47,8 @@ pub struct App {
     /// `--rescore` adds rows of the scorer version of the gold it reads, which a running server
     /// picks up only when restarted).
     pub generation: AtomicU64,
+    /// Each team's request rate.
+    pub rate: RateLimit,
 }
 
 /// What a leaderboard is a function of: the task, the phase, the scorer version and the
@@ -125,7 +128,6 @@ impl App {
         }
         let workers = std::thread::available_parallelism().map_or(2, std::num::NonZeroUsize::get);
         Ok(App {
-            campaign,
             store: Mutex::new(store),
             blobs,
             scorers,
@@ -134,6 +136,8 @@ impl App {
             team_locks: Mutex::new(HashMap::new()),
             boards: Mutex::new(HashMap::new()),
             generation: AtomicU64::new(0),
+            rate: RateLimit::new(campaign.requests_per_minute),
+            campaign,
         })
     }
 

@@ -495,3 +495,27 @@ fn a_failed_scoring_is_recorded_and_not_counted() {
     let (_, board) = server.get("/api/tasks/adhoc/leaderboard", None);
     assert!(board.contains("\"rows\":[]"), "{board}");
 }
+
+#[test]
+fn a_team_over_its_request_rate_gets_429_and_nothing_is_stored() {
+    let campaign = format!("{}[serve]\nrequests_per_minute = 3\n{}", trec_task("adhoc", ""), open_phase("p", ""));
+    let server = Served::start(&campaign);
+    let (a, b) = (server.add_team("A", false), server.add_team("B", false));
+    let run = bytes("testdata/trec_eval/test/results.test");
+    assert_eq!(server.upload("adhoc", Some(&a), &run).0, 201);
+    assert_eq!(server.get("/api/submissions/1", Some(&a)).0, 200);
+    assert_eq!(server.get("/api/submissions/999", Some(&a)).0, 404);
+    // The fourth request within the minute, an upload: refused before it is read, not stored.
+    let stored = server.stored_files();
+    let (code, limited, retry) = server.upload("adhoc", Some(&a), &bytes("testdata/trec_eval/test/results.trunc"));
+    assert_eq!((code, limited["status"].as_str()), (429, Some("rate_limited")), "{limited}");
+    let seconds: u64 = retry.expect("Retry-After").parse().expect("seconds");
+    assert!((1..=20).contains(&seconds), "one request every 20 s: {seconds}");
+    assert_eq!(server.stored_files(), stored);
+    assert_eq!(server.get("/api/submissions/1", Some(&a)).0, 429);
+    // Another team has its own rate; requests without a token (the leaderboard) have none.
+    assert_eq!(server.upload("adhoc", Some(&b), &run).0, 201);
+    for _ in 0..5 {
+        assert_eq!(server.get("/api/tasks/adhoc/leaderboard", None).0, 200);
+    }
+}
