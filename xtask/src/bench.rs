@@ -26,6 +26,7 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
     match args.first().map(String::as_str) {
         Some("meta") => return crate::bench_meta::run(&args[1..]),
         Some("meta-elinor") => return crate::bench_meta::run_elinor(&args[1..]),
+        Some("serve") => return crate::bench_serve::run(&args[1..]),
         _ => {}
     }
     if args.first().map(String::as_str) != Some("align") {

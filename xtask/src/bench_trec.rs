@@ -181,7 +181,7 @@ fn has_module(python: &Path, module: &str) -> bool {
 /// Writes the run (`qid Q0 docno rank score tag`, scores descending with ~5 % equal to the
 /// previous one) and the qrels (about 28 judgments per query: 20 among the top 200 retrieved,
 /// 8 never retrieved; relevance 0, 1 or 2).
-fn generate(qrels: &Path, run: &Path, queries: usize, docs: usize) -> anyhow::Result<()> {
+pub(crate) fn generate(qrels: &Path, run: &Path, queries: usize, docs: usize) -> anyhow::Result<()> {
     let mut rng = ChaCha8Rng::seed_from_u64(SEED);
     let mut run_out = BufWriter::with_capacity(1 << 20, std::fs::File::create(run)?);
     let mut qrels_out = BufWriter::new(std::fs::File::create(qrels)?);

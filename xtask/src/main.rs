@@ -1,10 +1,11 @@
 //! Project automation: `cargo xtask fixtures [--check]`, `cargo xtask tidy`, `cargo xtask bench
-//! align|kgc|trec`.
+//! align|kgc|trec|meta|serve`.
 
 mod bench;
 mod bench_kgc;
 mod bench_layouts;
 mod bench_meta;
+mod bench_serve;
 mod bench_trec;
 mod fixtures;
 mod tidy;
@@ -24,7 +25,7 @@ fn main() -> anyhow::Result<()> {
         Some("bench") => bench::run(&args[1..]),
         Some("tidy") => tidy::run(),
         _ => bail!(
-            "usage: cargo xtask fixtures [--check] | cargo xtask tidy | cargo xtask bench align [--cells N] | cargo xtask bench kgc [--rows N] | cargo xtask bench trec [--queries N --docs M] | cargo xtask bench meta [--items N --iterations B]"
+            "usage: cargo xtask fixtures [--check] | cargo xtask tidy | cargo xtask bench align [--cells N] | cargo xtask bench kgc [--rows N] | cargo xtask bench trec [--queries N --docs M] | cargo xtask bench meta [--items N --iterations B] | cargo xtask bench serve [--queries N --uploads N --seconds S]"
         ),
     }
 }

@@ -16,7 +16,7 @@ use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::timeout::TimeoutLayer;
 use tower_http::trace::TraceLayer;
 
-use crate::app::App;
+use crate::app::{App, BoardKey};
 use crate::board::{csv, leaderboard, mark};
 use crate::config::{Feedback, Phase};
 use crate::store::{Submission, Team};
@@ -76,11 +76,25 @@ fn bearer(headers: &HeaderMap) -> Option<String> {
     scheme.eq_ignore_ascii_case("bearer").then(|| token.trim().to_owned()).filter(|t| !t.is_empty())
 }
 
-/// The team of a request's token: `Ok(None)` without a token, 401 for a wrong one.
+/// The team of a request's token: `Ok(None)` without a token, 401 for a wrong one, 429 (with
+/// `Retry-After`) for a team over its request rate.
 pub async fn team(app: &Arc<App>, headers: &HeaderMap) -> Result<Option<Team>, Response> {
     let Some(token) = bearer(headers) else { return Ok(None) };
     match app.db(move |store| store.authenticate(&token)).await {
-        Ok(Some(team)) => Ok(Some(team)),
+        Ok(Some(team)) => match app.rate.take(team.id, std::time::Instant::now()) {
+            Ok(()) => Ok(Some(team)),
+            Err(wait) => {
+                let message = format!(
+                    "found more than {} requests a minute from this team, expected at most that many",
+                    app.campaign.requests_per_minute
+                );
+                let mut response = refusal(StatusCode::TOO_MANY_REQUESTS, "rate_limited", &message);
+                if let Ok(value) = HeaderValue::from_str(&wait.to_string()) {
+                    response.headers_mut().insert(header::RETRY_AFTER, value);
+                }
+                Err(response)
+            }
+        },
         Ok(None) => Err(unauthorized()),
         Err(e) => Err(internal(&e)),
     }
@@ -205,12 +219,38 @@ pub async fn board(app: &Arc<App>, task: &str, phase: Option<&str>, viewer: Opti
             format!("the leaderboard of phase {} is hidden", phase.name),
         ));
     }
+    // Nothing stored since the last leaderboard of this task and phase: it is current.
+    // Otherwise, which submissions count (a cheap query, no per-item values): the marked rows
+    // of that set are computed once and kept (`App::boards`).
+    let generation = app.generation.load(std::sync::atomic::Ordering::SeqCst);
+    if let Some((rows, significance)) = app.current_board(task, &phase.name, &app.scorer(task)) {
+        return Ok(Board { phase, rows, significance });
+    }
     let (task_name, phase_name, scorer) = (task.to_owned(), phase.name.clone(), app.scorer(task));
-    let scored =
-        app.db(move |store| store.scored(&task_name, &phase_name, &scorer)).await.map_err(|e| Refusal::internal(&e))?;
+    let heads = app
+        .db(move |store| store.scored_heads(&task_name, &phase_name, &scorer))
+        .await
+        .map_err(|e| Refusal::internal(&e))?;
+    let counted: Vec<i64> = leaderboard(&heads, &[], phase.counts).iter().filter_map(|r| r.submission).collect();
+    let key = BoardKey { task: task.to_owned(), phase: phase.name.clone(), scorer: app.scorer(task), counted };
+    if let Some((rows, significance)) = app.cached_board(&key, generation) {
+        return Ok(Board { phase, rows, significance });
+    }
+    let (ids, scorer) = (key.counted.clone(), key.scorer.clone());
+    let scored = app
+        .db(move |store| {
+            let mut full = Vec::with_capacity(ids.len());
+            for id in ids {
+                full.extend(store.submission(id, &scorer)?);
+            }
+            Ok(full)
+        })
+        .await
+        .map_err(|e| Refusal::internal(&e))?;
     let baselines: Vec<_> = app.baselines.iter().filter(|b| b.task == task).collect();
     let mut rows = leaderboard(&scored, &baselines, phase.counts);
     let significance = mark(served, &mut rows);
+    app.keep_board(key, generation, &rows, &significance);
     Ok(Board { phase, rows, significance })
 }
 

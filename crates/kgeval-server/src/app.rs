@@ -1,8 +1,10 @@
 //! The server's state: the campaign, the database, the blob folder, each task's scorer
-//! version, the scored baselines, and the bounded pool uploads are scored on.
+//! version, the scored baselines, the bounded pool uploads are scored on, and the last
+//! leaderboard of each task and phase.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use kgeval::campaign::{headlines, item_values, ServedTask};
@@ -11,7 +13,9 @@ use sha2::{Digest as _, Sha256};
 use tokio::sync::Semaphore;
 
 use crate::blobs::Blobs;
+use crate::board::Row;
 use crate::config::Campaign;
+use crate::rate::RateLimit;
 use crate::store::{Score, Store};
 use crate::token::hex;
 use crate::Error;
@@ -36,7 +40,35 @@ pub struct App {
     /// One lock per (team, task): a team's uploads to a task are checked against the limits,
     /// scored and stored one after the other, so a limit is exact under concurrency.
     pub team_locks: Mutex<TeamLocks>,
+    /// The last leaderboard computed for each (task, phase), with what it was computed from.
+    pub boards: Mutex<HashMap<(String, String), CachedBoard>>,
+    /// Bumped after every submission this server stores: a leaderboard computed at the same
+    /// count is still current (nothing else adds rows of this server's scorer versions:
+    /// `--rescore` adds rows of the scorer version of the gold it reads, which a running server
+    /// picks up only when restarted).
+    pub generation: AtomicU64,
+    /// Each team's request rate.
+    pub rate: RateLimit,
 }
+
+/// What a leaderboard is a function of: the task, the phase, the scorer version and the
+/// counted submissions (their scores under a scorer version never change: rows are only
+/// added; the baselines are scored once at start).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BoardKey {
+    /// The task.
+    pub task: String,
+    /// The phase.
+    pub phase: String,
+    /// The scorer version.
+    pub scorer: String,
+    /// The counted submissions' ids, in leaderboard order.
+    pub counted: Vec<i64>,
+}
+
+/// A leaderboard kept with its key and the [`App::generation`] it was computed at: its
+/// marked rows and how the marks were decided.
+pub type CachedBoard = (BoardKey, u64, Arc<(Vec<Row>, String)>);
 
 /// The upload lock of each (team id, task).
 pub type TeamLocks = HashMap<(i64, String), Arc<tokio::sync::Mutex<()>>>;
@@ -96,13 +128,16 @@ impl App {
         }
         let workers = std::thread::available_parallelism().map_or(2, std::num::NonZeroUsize::get);
         Ok(App {
-            campaign,
             store: Mutex::new(store),
             blobs,
             scorers,
             baselines,
             pool: Arc::new(Semaphore::new(workers)),
             team_locks: Mutex::new(HashMap::new()),
+            boards: Mutex::new(HashMap::new()),
+            generation: AtomicU64::new(0),
+            rate: RateLimit::new(campaign.requests_per_minute),
+            campaign,
         })
     }
 
@@ -117,6 +152,37 @@ impl App {
     pub fn team_lock(&self, team: i64, task: &str) -> Arc<tokio::sync::Mutex<()>> {
         let mut locks = self.team_locks.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         Arc::clone(locks.entry((team, task.to_owned())).or_default())
+    }
+
+    /// The leaderboard kept for `task` and `phase` under `scorer` if no submission was stored
+    /// since it was computed.
+    #[must_use]
+    pub fn current_board(&self, task: &str, phase: &str, scorer: &str) -> Option<(Vec<Row>, String)> {
+        let boards = self.boards.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let (key, generation, board) = boards.get(&(task.to_owned(), phase.to_owned()))?;
+        (key.scorer == scorer && *generation == self.generation.load(Ordering::SeqCst))
+            .then(|| (board.0.clone(), board.1.clone()))
+    }
+
+    /// The leaderboard kept for `key`, if the last one computed for its task and phase had
+    /// this key; it is then current at `generation`.
+    #[must_use]
+    pub fn cached_board(&self, key: &BoardKey, generation: u64) -> Option<(Vec<Row>, String)> {
+        let mut boards = self.boards.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let (kept, at, board) = boards.get_mut(&(key.task.clone(), key.phase.clone()))?;
+        if kept != key {
+            return None;
+        }
+        *at = (*at).max(generation);
+        Some((board.0.clone(), board.1.clone()))
+    }
+
+    /// Keeps the leaderboard `rows` (marked as `significance` says) of `key`, computed at
+    /// `generation`, replacing the one of the same task and phase.
+    pub fn keep_board(&self, key: BoardKey, generation: u64, rows: &[Row], significance: &str) {
+        let mut boards = self.boards.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let slot = (key.task.clone(), key.phase.clone());
+        boards.insert(slot, (key, generation, Arc::new((rows.to_vec(), significance.to_owned()))));
     }
 
     /// Runs `f` on the database, on a blocking thread.

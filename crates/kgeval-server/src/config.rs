@@ -17,6 +17,9 @@ pub const DEFAULT_MAX_UPLOAD: u64 = 64 << 20;
 /// The default scoring time limit, in seconds.
 pub const DEFAULT_TIME_LIMIT: f64 = 60.0;
 
+/// The default number of authenticated requests a team may make in a minute.
+pub const DEFAULT_REQUESTS_PER_MINUTE: u32 = 600;
+
 /// A campaign as `kgeval serve` runs it.
 #[derive(Debug, Clone)]
 pub struct Campaign {
@@ -30,6 +33,9 @@ pub struct Campaign {
     pub max_upload: u64,
     /// The longest one scoring may take, in seconds.
     pub time_limit: f64,
+    /// The authenticated requests a team may make in a minute (a burst of as many, then one
+    /// every `60 / N` seconds).
+    pub requests_per_minute: u32,
 }
 
 /// What a team sees of its own submission in a phase.
@@ -147,6 +153,8 @@ struct ServeRow {
     max_upload: Option<u64>,
     #[serde(default)]
     time_limit: Option<f64>,
+    #[serde(default)]
+    requests_per_minute: Option<u32>,
 }
 
 impl Campaign {
@@ -258,7 +266,16 @@ impl Campaign {
         if max_upload == 0 {
             return Err(at(&m, serve, "max_upload", "found max_upload = 0, expected a positive number of bytes"));
         }
-        Ok(Campaign { served, phases, baselines, max_upload, time_limit })
+        let requests_per_minute = row.requests_per_minute.unwrap_or(DEFAULT_REQUESTS_PER_MINUTE);
+        if requests_per_minute == 0 {
+            return Err(at(
+                &m,
+                serve,
+                "requests_per_minute",
+                "found requests_per_minute = 0, expected a positive number of requests",
+            ));
+        }
+        Ok(Campaign { served, phases, baselines, max_upload, time_limit, requests_per_minute })
     }
 
     /// The phase open at `now`, if any.

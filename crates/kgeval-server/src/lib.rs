@@ -10,6 +10,7 @@ pub mod config;
 pub mod export;
 pub mod multipart;
 pub mod pages;
+pub mod rate;
 pub mod rescore;
 pub mod store;
 pub mod submit;

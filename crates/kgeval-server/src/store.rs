@@ -137,6 +137,11 @@ const SUBMISSION_COLUMNS: &str =
     "s.id, s.team, t.name, s.task, s.phase, s.system, s.sha256, s.size, s.status, s.error, \
      s.created, c.scorer, c.metric, c.value, c.higher_is_better, c.headlines, c.items";
 
+/// [`SUBMISSION_COLUMNS`] without the headlines and per-item values (empty strings): enough
+/// to tell which submissions a leaderboard counts.
+const HEAD_COLUMNS: &str = "s.id, s.team, t.name, s.task, s.phase, s.system, s.sha256, s.size, s.status, s.error, \
+     s.created, c.scorer, c.metric, c.value, c.higher_is_better, '', ''";
+
 fn submission_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<Submission> {
     let scorer: Option<String> = row.get(11)?;
     let score = match scorer {
@@ -329,6 +334,22 @@ impl Store {
 }
 
 impl Store {
+    /// [`Store::scored`] without each score's headlines and per-item values (empty): the
+    /// cheap query a leaderboard request starts with.
+    ///
+    /// # Errors
+    /// [`Error::Database`].
+    pub fn scored_heads(&self, task: &str, phase: &str, scorer: &str) -> Result<Vec<Submission>, Error> {
+        let query = format!(
+            "SELECT {HEAD_COLUMNS} FROM submissions s JOIN teams t ON t.id = s.team \
+             JOIN scores c ON c.submission = s.id AND c.scorer = ?3 \
+             WHERE s.task = ?1 AND s.phase = ?2 AND s.status = 'scored' ORDER BY s.id"
+        );
+        let mut statement = self.connection.prepare_cached(&query).map_err(sql)?;
+        let rows = statement.query_map(params![task, phase, scorer], submission_row).map_err(sql)?;
+        rows.collect::<Result<Vec<_>, _>>().map_err(sql)
+    }
+
     /// The `limit` latest submissions of `team` (every task and phase, newest first), without
     /// scores.
     ///

@@ -13,7 +13,7 @@ use crate::{kgeval, root};
 mod page_checks;
 
 /// The Chromium binary: `KGEVAL_CHROMIUM`, else the first of the usual names that runs.
-fn chromium() -> Option<String> {
+pub(crate) fn chromium() -> Option<String> {
     let candidates = std::env::var("KGEVAL_CHROMIUM")
         .into_iter()
         .chain(["chromium", "chromium-browser", "google-chrome", "google-chrome-stable"].map(str::to_owned));

@@ -49,6 +49,13 @@ pub(crate) fn open_phase(name: &str, extra: &str) -> String {
     format!("[[serve.phase]]\nname = \"{name}\"\nfrom = \"2000-01-01T00:00:00Z\"\nuntil = \"2100-01-01T00:00:00Z\"\n{extra}\n")
 }
 
+/// The blob folder of the database `db`: `DB.blobs` beside it.
+pub(crate) fn blob_dir(db: &Path) -> PathBuf {
+    let mut name = db.file_name().expect("a file name").to_os_string();
+    name.push(".blobs");
+    db.with_file_name(name)
+}
+
 /// Runs `kgeval serve CAMPAIGN ARGS` to its end.
 pub(crate) fn serve_command(campaign: &Path, args: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_kgeval")).arg("serve").arg(campaign).args(args).output().expect("run kgeval serve")
@@ -111,6 +118,11 @@ impl Served {
         };
         let agent = ureq::AgentBuilder::new().timeout(Duration::from_secs(60)).build();
         Served { child, url, dir, agent, file: file.to_path_buf(), db: None }
+    }
+
+    /// The server's process id (for a `kill -9` in the middle of a load).
+    pub(crate) fn pid(&self) -> u32 {
+        self.child.id()
     }
 
     /// Adds a team (`--add-team NAME`) and returns its token.
@@ -232,7 +244,7 @@ impl Served {
 
 /// `kgeval trec -c`'s summary value of `measure` for `run` (a served trec task counts every
 /// judged topic).
-fn kgeval_trec(run: &str, measure: &str) -> f64 {
+pub(crate) fn kgeval_trec(run: &str, measure: &str) -> f64 {
     let output = crate::kgeval(&[
         "trec",
         "-c",
@@ -482,4 +494,28 @@ fn a_failed_scoring_is_recorded_and_not_counted() {
     }
     let (_, board) = server.get("/api/tasks/adhoc/leaderboard", None);
     assert!(board.contains("\"rows\":[]"), "{board}");
+}
+
+#[test]
+fn a_team_over_its_request_rate_gets_429_and_nothing_is_stored() {
+    let campaign = format!("{}[serve]\nrequests_per_minute = 2\n{}", trec_task("adhoc", ""), open_phase("p", ""));
+    let server = Served::start(&campaign);
+    let (a, b) = (server.add_team("A", false), server.add_team("B", false));
+    let run = bytes("testdata/trec_eval/test/results.test");
+    assert_eq!(server.upload("adhoc", Some(&a), &run).0, 201);
+    assert_eq!(server.get("/api/submissions/1", Some(&a)).0, 200);
+    // The third request within 30 s (a token comes back every 30 s at 2 a minute), an upload:
+    // refused before it is read, not stored.
+    let stored = server.stored_files();
+    let (code, limited, retry) = server.upload("adhoc", Some(&a), &bytes("testdata/trec_eval/test/results.trunc"));
+    assert_eq!((code, limited["status"].as_str()), (429, Some("rate_limited")), "{limited}");
+    let seconds: u64 = retry.expect("Retry-After").parse().expect("seconds");
+    assert!((1..=30).contains(&seconds), "one request every 30 s: {seconds}");
+    assert_eq!(server.stored_files(), stored);
+    assert_eq!(server.get("/api/submissions/1", Some(&a)).0, 429);
+    // Another team has its own rate; requests without a token (the leaderboard) have none.
+    assert_eq!(server.upload("adhoc", Some(&b), &run).0, 201);
+    for _ in 0..5 {
+        assert_eq!(server.get("/api/tasks/adhoc/leaderboard", None).0, 200);
+    }
 }

@@ -137,3 +137,52 @@ fn help_examples_add_teams() {
     }
     assert_eq!(ran, 2, "{examples}");
 }
+
+/// An XML upload cannot make the server expand entities without bound ("billion laughs") or
+/// read a file it names (an external entity): each is refused at its declaration with the
+/// XML guard's located line (422, recorded as invalid, not counted), nothing of the named
+/// file comes back, and the server goes on scoring.
+#[test]
+fn xml_entity_bombs_and_external_entities_are_refused_where_declared() {
+    let campaign = format!(
+        "[[task]]\nname = \"qa\"\nfamily = \"qald\"\ngold = {:?}\nprimary = \"qald_f\"\n[serve]\n{}",
+        data("testdata/qald/qald3/dbpedia-test-answers.xml"),
+        open_phase("training", "feedback = \"items\"\nlimit = { total = 1 }")
+    );
+    let server = Served::start(&campaign);
+    let token = server.add_team("A", false);
+    // Ten levels of ten references: 10^10 copies of "lol" once expanded.
+    let mut bomb = String::from("<?xml version=\"1.0\"?>\n<!DOCTYPE dataset [\n<!ENTITY l0 \"lol\">\n");
+    for level in 1..=10 {
+        let refs: String = (0..10).map(|_| format!("&l{};", level - 1)).collect();
+        bomb.push_str(&format!("<!ENTITY l{level} \"{refs}\">\n"));
+    }
+    bomb.push_str("]>\n<dataset id=\"x\"><question id=\"1\"><string>&l10;</string></question></dataset>\n");
+    let secret = tempfile::NamedTempFile::new().expect("a file");
+    std::fs::write(secret.path(), "kgeval-secret-content").expect("written");
+    let xxe = format!(
+        "<?xml version=\"1.0\"?>\n<!DOCTYPE dataset [\n<!ENTITY s SYSTEM \"file://{}\">\n]>\n\
+         <dataset id=\"x\"><question id=\"1\"><string>&s;</string></question></dataset>\n",
+        secret.path().display()
+    );
+    for (what, body, line) in [
+        // &l6; is the first entity over 1 MiB: refused where it is declared, line 9.
+        ("bomb", bomb.as_bytes(), "upload:9:1: entity expansion limit exceeded"),
+        ("external entity", xxe.as_bytes(), "upload:3:1: found external entity &s;"),
+    ] {
+        let (code, invalid, _) = server.upload("qa", Some(&token), body);
+        assert_eq!((code, invalid["status"].as_str()), (422, Some("invalid")), "{what}: {invalid}");
+        let error = invalid["error"].as_str().unwrap_or_default();
+        assert!(error.starts_with(line), "{what}: {error}");
+        assert!(!invalid.to_string().contains("kgeval-secret-content"), "{what} leaked: {invalid}");
+        let id = invalid["id"].as_i64().expect("recorded");
+        let (code, read) = server.get(&format!("/api/submissions/{id}"), Some(&token));
+        assert_eq!(code, 200);
+        assert!(read.contains("\"status\":\"invalid\"") && !read.contains("kgeval-secret-content"), "{read}");
+    }
+    // Neither counted against the limit of one: the real answers still score.
+    let answers = std::fs::read(data("testdata/qald/qald3/dbpedia-test-answers.xml")).expect("data");
+    let (code, scored, _) = server.upload("qa", Some(&token), &answers);
+    assert_eq!((code, scored["scores"]["qald_f"].as_f64()), (201, Some(1.0)), "{scored}");
+    assert_eq!(server.get("/api/health", None).0, 200);
+}
