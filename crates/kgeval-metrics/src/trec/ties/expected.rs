@@ -20,6 +20,16 @@ pub(super) fn slots(ranking: &TiedRanking) -> Vec<Option<usize>> {
     slots
 }
 
+/// Where [`TiedRanking::first_relevant`] finds the first relevant document.
+enum FirstRelevant<'a> {
+    /// At this 0-based rank, no tie group before it holding one.
+    At(usize),
+    /// In this group, of `n` documents, `m` relevant.
+    InGroup(&'a TieGroup, usize, usize),
+    /// Not within the cutoff.
+    None,
+}
+
 /// The distribution of the successes in `draws` draws without replacement from `population`
 /// items of which `successes` succeed: `(first count, probabilities from it on)`.
 fn hypergeometric(population: usize, successes: usize, draws: usize) -> (usize, Vec<f64>) {
@@ -208,64 +218,63 @@ impl TiedRanking {
         sum
     }
 
-    /// E[1 / rank of the first relevant document], 0 past rank `k`: the first group holding a
-    /// relevant document decides it, its first relevant offset j having probability
-    /// C(n−1−j, m−1) / C(n, m).
-    fn reciprocal_rank(&self, k: usize) -> f64 {
+    /// Where the first relevant document within the first `k` can be: at a fixed rank, or in
+    /// the first group holding one (with the group's size and relevant count).
+    fn first_relevant(&self, k: usize) -> FirstRelevant<'_> {
         let t = &self.relevance;
         let slots = slots(self);
         let mut i = 0;
         while i < slots.len().min(k) {
             match slots[i] {
-                None if t.is_relevant(t.ranked[i]) => return 1.0 / (i + 1) as f64,
+                None if t.is_relevant(t.ranked[i]) => return FirstRelevant::At(i),
                 None => i += 1,
                 Some(index) => {
                     let g = &self.groups[index];
                     let (n, m) = self.group_count(g, |l| t.is_relevant(l));
-                    if m == 0 {
-                        i = g.start + g.len;
-                        continue;
+                    if m > 0 {
+                        return FirstRelevant::InGroup(g, n, m);
                     }
-                    let (mut sum, mut p) = (0.0, m as f64 / n as f64);
-                    for j in 0..g.len.min(k - g.start) {
-                        sum += p / (g.start + j + 1) as f64;
-                        if n - j <= m {
-                            break;
-                        }
-                        p *= (n - j - m) as f64 / (n - 1 - j) as f64;
-                    }
-                    return sum;
+                    i = g.start + g.len;
                 }
             }
         }
-        0.0
+        FirstRelevant::None
+    }
+
+    /// E[1 / rank of the first relevant document], 0 past rank `k`: the first group holding a
+    /// relevant document decides it, its first relevant offset j having probability
+    /// C(n−1−j, m−1) / C(n, m).
+    fn reciprocal_rank(&self, k: usize) -> f64 {
+        match self.first_relevant(k) {
+            FirstRelevant::At(i) => 1.0 / (i + 1) as f64,
+            FirstRelevant::InGroup(g, n, m) => {
+                let (mut sum, mut p) = (0.0, m as f64 / n as f64);
+                for j in 0..g.len.min(k - g.start) {
+                    sum += p / (g.start + j + 1) as f64;
+                    if n - j <= m {
+                        break;
+                    }
+                    p *= (n - j - m) as f64 / (n - 1 - j) as f64;
+                }
+                sum
+            }
+            FirstRelevant::None => 0.0,
+        }
     }
 
     /// P(a relevant document within the first `k`): 1 − P(none in the part of the first group
     /// holding one that lies within `k`) = 1 − C(n−m, d) / C(n, d).
     fn success(&self, k: usize) -> f64 {
-        let t = &self.relevance;
-        let slots = slots(self);
-        let mut i = 0;
-        while i < slots.len().min(k) {
-            match slots[i] {
-                None if t.is_relevant(t.ranked[i]) => return 1.0,
-                None => i += 1,
-                Some(index) => {
-                    let g = &self.groups[index];
-                    let (n, m) = self.group_count(g, |l| t.is_relevant(l));
-                    if m == 0 {
-                        i = g.start + g.len;
-                        continue;
-                    }
-                    let d = (g.start + g.len).min(k) - g.start;
-                    let none =
-                        (0..d).fold(1.0, |p, j| if n - m > j { p * (n - m - j) as f64 / (n - j) as f64 } else { 0.0 });
-                    return 1.0 - none;
-                }
+        match self.first_relevant(k) {
+            FirstRelevant::At(_) => 1.0,
+            FirstRelevant::InGroup(g, n, m) => {
+                let d = (g.start + g.len).min(k) - g.start;
+                let none =
+                    (0..d).fold(1.0, |p, j| if n - m > j { p * (n - m - j) as f64 / (n - j) as f64 } else { 0.0 });
+                1.0 - none
             }
+            FirstRelevant::None => 0.0,
         }
-        0.0
     }
 
     /// E[Σ over relevant retrieved documents of value(counted before it)] ÷ R for bpref and
