@@ -254,6 +254,60 @@ fn compare_evaluates_runs_under_the_tie_policy() {
 }
 
 #[test]
+fn compare_gives_kendall_tau_between_the_orderings_under_trec_and_expected() {
+    // One topic, "a" relevant, "b" and "c" not. Run A ties all three: trec_eval's order
+    // (docno descending) puts "a" last, AP = 1/3; in expectation AP = (1 + 1/2 + 1/3) / 3.
+    // Run B ranks b, a, c: AP = 1/2. Run C ranks "a" first: AP = 1. Under trec A < B < C,
+    // under expected B < A < C: one pair of three swaps, tau-b = (2 - 1) / 3. Topic 2 (the
+    // significance tests need two items) is the same for every run: "x" first, AP = 1.
+    let dir = tempfile::tempdir().expect("temporary folder");
+    let write = |name: &str, text: &str| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).expect("written");
+        path.display().to_string()
+    };
+    let qrels = write("qrels", "1 0 a 1\n1 0 b 0\n1 0 c 0\n2 0 x 1\n");
+    let a = write("a", "1 Q0 a 1 1 A\n1 Q0 b 2 1 A\n1 Q0 c 3 1 A\n2 Q0 x 1 1 A\n");
+    let b = write("b", "1 Q0 b 1 3 B\n1 Q0 a 2 2 B\n1 Q0 c 3 1 B\n2 Q0 x 1 1 B\n");
+    let c = write("c", "1 Q0 a 1 3 C\n1 Q0 b 2 2 C\n1 Q0 c 3 1 C\n2 Q0 x 1 1 C\n");
+    let trec = kgeval_json(&["trec", "-m", "map", &qrels, &a]);
+    assert!(
+        (f(&trec["runs"][0]["summary"], "map") - (1.0 / 3.0 + 1.0) / 2.0).abs() < 1e-12,
+        "trec_eval's order: {trec}"
+    );
+    let args = || {
+        let mut args: Vec<String> =
+            ["compare", "--qrels", &qrels, "-m", "map"].iter().map(|s| (*s).to_owned()).collect();
+        for (name, run) in [("A", &a), ("B", &b), ("C", &c)] {
+            args.extend(["--run".to_owned(), format!("{name}={run}")]);
+        }
+        args
+    };
+    let json = args();
+    let v = kgeval_json(&json.iter().map(String::as_str).collect::<Vec<_>>());
+    let orderings = v["tie_orderings"].as_array().expect("tie_orderings with ties");
+    let map = orderings.iter().find(|o| o["measure"] == "map").expect("map ordered");
+    assert!((map["tau_b"].as_f64().expect("a number") - 1.0 / 3.0).abs() < 1e-12, "{map}");
+    let text = args();
+    let out = kgeval(&text.iter().map(String::as_str).collect::<Vec<_>>());
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("run orderings under --ties trec and expected"), "{stdout}");
+    // Without ties there is nothing to say: B and C alone.
+    let plain = kgeval_json(&[
+        "compare",
+        "--qrels",
+        &qrels,
+        "-m",
+        "map",
+        "--run",
+        &format!("B={b}"),
+        "--run",
+        &format!("C={c}"),
+    ]);
+    assert!(plain.get("tie_orderings").is_none(), "{plain}");
+}
+
+#[test]
 fn a_campaign_report_says_what_the_ties_can_move() {
     let dir = tempfile::tempdir().expect("temporary folder");
     let manifest = dir.path().join("ties.toml");

@@ -66,6 +66,11 @@ pub struct CompareResult {
     pub sensitivity: Option<Sensitivity>,
     /// Discriminative power from published p-value matrices (`--pvalues`), one per matrix.
     pub published_power: Vec<PublishedPower>,
+    /// With qrels and two runs or more of which one ties scores: per summary measure,
+    /// `(measure, Kendall's tau-b)` between the runs' ordering under `--ties trec` and under
+    /// `expected` (1: the tie order changes no pair; NaN: every run scores the same under one
+    /// policy). Empty otherwise.
+    pub tie_orderings: Vec<(String, f64)>,
 }
 
 /// The discriminative power of every metric of one published p-value matrix (kgc-sparsity's

@@ -22,7 +22,8 @@ use crate::RenderOptions;
 /// "groups_only_left", "groups_only_right"}, "warnings": [{"scope", "severity", "code",
 /// "message", "location"}]}`, and with `--pvalues` `"published_power": [{"name", "source",
 /// "systems", "metrics": [{"metric", "alpha", "pairs", "significant", "significant_at_0_01",
-/// "area", "median_p", "curve"}]}]`; full precision, non-finite numbers as `null`.
+/// "area", "median_p", "curve"}]}]`, and with qrels, two runs or more and tied scores
+/// `"tie_orderings": [{"measure", "tau_b"}]`; full precision, non-finite numbers as `null`.
 #[must_use]
 pub fn compare_json(result: &CompareResult, warnings: &[(&str, &Diagnostic)], options: &RenderOptions) -> Value {
     let c = &result.conventions;
@@ -64,6 +65,12 @@ pub fn compare_json(result: &CompareResult, warnings: &[(&str, &Diagnostic)], op
     if let (false, Value::Object(map)) = (result.published_power.is_empty(), &mut root) {
         let sets: Vec<Value> = result.published_power.iter().map(published_json).collect();
         map.insert("published_power".into(), Value::Array(sets));
+    }
+    // Only with qrels, two runs or more and tied scores: other comparisons' JSON stays as it was.
+    if let (false, Value::Object(map)) = (result.tie_orderings.is_empty(), &mut root) {
+        let orderings: Vec<Value> =
+            result.tie_orderings.iter().map(|(measure, tau)| json!({"measure": measure, "tau_b": tau})).collect();
+        map.insert("tie_orderings".into(), Value::Array(orderings));
     }
     root
 }

@@ -31,7 +31,22 @@ pub(super) fn render(result: &CompareResult, options: &RenderOptions, markdown: 
         out.push('\n');
         published_block(&mut out, set, result.conventions.alpha, options, markdown);
     }
+    if !result.tie_orderings.is_empty() {
+        out.push('\n');
+        tie_orderings_block(&mut out, &result.tie_orderings, options, markdown);
+    }
     out
+}
+
+/// Per measure, Kendall's tau-b between the runs' orderings under `--ties trec` and under
+/// `expected` (docs/ties.md).
+fn tie_orderings_block(out: &mut String, orderings: &[(String, f64)], options: &RenderOptions, markdown: bool) {
+    heading(out, "run orderings under --ties trec and expected (Kendall tau-b; 1: no pair of runs swaps)", markdown);
+    let mut rows = Table::new(&["measure", "tau_b"], &[false, true]);
+    for (measure, tau) in orderings {
+        rows.row(vec![measure.clone(), number(*tau, options)]);
+    }
+    table(out, &rows, markdown);
 }
 
 /// One published p-value matrix: per metric its pairs, how many are significant at α and at

@@ -142,14 +142,16 @@ pub(super) fn renamed(table: &ScoreTable, name: &str) -> ScoreTable {
 }
 
 /// The qrels and runs evaluated in-process by [`crate::trec::TrecTask`] (`measures` as
-/// `kgeval trec -m` takes them; empty: trec_eval's `official` set).
+/// `kgeval trec -m` takes them; empty: trec_eval's `official` set). With `tie_orderings`, also
+/// [`crate::trec::TrecTask::tie_orderings`] (else empty).
 pub(crate) fn evaluate_runs(
     qrels: &Input,
     runs: &[SystemInput],
     measures: &[String],
     ties: kgeval_model::trec::Ties,
+    tie_orderings: bool,
     progress: &dyn crate::Progress,
-) -> Result<(ScoreTable, Vec<crate::Warning>), Error> {
+) -> Result<EvaluatedRuns, Error> {
     let mut task = crate::trec::TrecTask::new(qrels.clone());
     task.runs = runs.to_vec();
     task.ties = ties;
@@ -157,9 +159,25 @@ pub(crate) fn evaluate_runs(
         task = task.measure(measure);
     }
     let evaluation = task.run(progress).context("evaluating the runs against the qrels")?;
+    let orderings = match (&evaluation.result, tie_orderings) {
+        (crate::evaluation::FamilyResult::Trec(result), true) => {
+            task.tie_orderings(&result.runs, progress).context("ordering the runs under trec and expected")?
+        }
+        _ => Vec::new(),
+    };
     let warnings =
         evaluation.warnings.into_iter().filter(|w| w.diagnostic.code != crate::trec::TOPICS_EVALUATED).collect();
-    Ok((evaluation.table, warnings))
+    Ok(EvaluatedRuns { table: evaluation.table, warnings, tie_orderings: orderings })
+}
+
+/// What [`evaluate_runs`] gives.
+pub(crate) struct EvaluatedRuns {
+    /// The per-topic values of every run.
+    pub(crate) table: ScoreTable,
+    /// The evaluation's warnings (without the topic count).
+    pub(crate) warnings: Vec<crate::Warning>,
+    /// Per measure, Kendall's tau-b between the orderings under `trec` and `expected`.
+    pub(crate) tie_orderings: Vec<(String, f64)>,
 }
 
 /// A wide system × metric CSV (kgc-sparsity `evaluation.csv`, `pooling_depth.csv`).

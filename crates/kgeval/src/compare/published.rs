@@ -83,6 +83,7 @@ impl CompareTask {
                 agreement: None,
                 sensitivity: None,
                 published_power: sets,
+                tie_orderings: Vec::new(),
             },
         })
     }

@@ -86,6 +86,7 @@ impl CompareTask {
             return Err(Error::invalid("compare: KGC ranks and --subsets are inputs of --sensitivity"));
         }
         let mut warnings = Vec::new();
+        let mut tie_orderings = Vec::new();
         let (side, input_format) = match &self.qrels {
             Some(qrels) => {
                 if !self.inputs.is_empty() {
@@ -94,8 +95,10 @@ impl CompareTask {
                 if self.runs.is_empty() {
                     return Err(Error::invalid("compare: --qrels needs runs (--run NAME=PATH, at least two)"));
                 }
-                let (table, run_warnings) = evaluate_runs(qrels, &self.runs, &self.metrics, self.ties, progress)?;
-                warnings.extend(run_warnings);
+                let evaluated = evaluate_runs(qrels, &self.runs, &self.metrics, self.ties, true, progress)?;
+                warnings.extend(evaluated.warnings);
+                tie_orderings = evaluated.tie_orderings;
+                let table = evaluated.table;
                 (Side::Items { table: Box::new(table), formats: Vec::new() }, "qrels+runs".to_owned())
             }
             None => {
@@ -127,7 +130,10 @@ impl CompareTask {
             conventions.against_format = Some(against.format_names());
             Some((against, source_names(&self.against)))
         };
-        self.evaluate(Sides { left: side, left_source, against }, conventions, metrics, warnings, progress)
+        let mut evaluation =
+            self.evaluate(Sides { left: side, left_source, against }, conventions, metrics, warnings, progress)?;
+        evaluation.result.tie_orderings = tie_orderings;
+        Ok(evaluation)
     }
 
     /// Compares the systems of a table already evaluated (a campaign task's
@@ -187,6 +193,7 @@ impl CompareTask {
                     agreement: Some(agreement),
                     sensitivity: None,
                     published_power: Vec::new(),
+                    tie_orderings: Vec::new(),
                 },
             });
         }
@@ -226,6 +233,7 @@ impl CompareTask {
                 agreement: None,
                 sensitivity: None,
                 published_power: Vec::new(),
+                tie_orderings: Vec::new(),
             },
         })
     }

@@ -47,7 +47,8 @@ impl CompareTask {
         let table = match &self.qrels {
             Some(qrels) => {
                 conventions.input_format = "qrels+runs".to_owned();
-                let (table, run_warnings) = evaluate_runs(qrels, &self.runs, &self.metrics, self.ties, progress)?;
+                let super::inputs::EvaluatedRuns { table, warnings: run_warnings, .. } =
+                    evaluate_runs(qrels, &self.runs, &self.metrics, self.ties, false, progress)?;
                 warnings.extend(run_warnings);
                 table
             }
@@ -134,6 +135,7 @@ fn evaluation(
             agreement: None,
             sensitivity: Some(sensitivity),
             published_power: Vec::new(),
+            tie_orderings: Vec::new(),
         },
     }
 }

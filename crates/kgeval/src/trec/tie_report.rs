@@ -5,7 +5,9 @@ use kgeval_formats::trec::{read_qrels, read_qrels_bytes, RunFile};
 use kgeval_meta::kendall::kendall_tau;
 use kgeval_metrics::trec::run_tie_counts;
 use kgeval_model::meta::agreement::TauVariant;
-use kgeval_model::trec::{MeasureFamily, RunEvaluation, RunTieReport, TieReport, TieSensitivity, Ties, TopicInterval};
+use kgeval_model::trec::{
+    MeasureFamily, MeasureSet, RunEvaluation, RunTieReport, TieReport, TieSensitivity, Ties, TopicInterval,
+};
 
 use super::{run_names, TrecTask};
 use crate::evaluation::FamilyResult;
@@ -41,13 +43,13 @@ impl TrecTask {
                 read_qrels_bytes(opened.bytes(), opened.name())?.value
             }
         };
+        let orderings = orderings(&measures, &trec, &range)?;
         let names = run_names(&self.runs)?;
         let options = self.options();
         let mut reports = Vec::with_capacity(self.runs.len());
         for (((system, name), trec), range) in self.runs.iter().zip(names).zip(trec).zip(range) {
             let run = RunFile::from_input(system.input.open()?)?;
             let counts = run_tie_counts(&qrels, &run, &options, &cutoffs).map_err(Error::from)?;
-            let valued = |family: MeasureFamily| !matches!(family, MeasureFamily::Runid | MeasureFamily::Relstring);
             let sensitivity = measures
                 .measures()
                 .iter()
@@ -76,15 +78,65 @@ impl TrecTask {
                 .collect();
             reports.push(RunTieReport { run: name, counts, measures: sensitivity, topics });
         }
-        let mut orderings = Vec::new();
-        if reports.len() > 1 {
-            for (i, measure) in reports[0].measures.iter().enumerate() {
-                let trec: Vec<f64> = reports.iter().map(|r| r.measures[i].trec).collect();
-                let expected: Vec<f64> = reports.iter().map(|r| r.measures[i].expected).collect();
-                let tau = kendall_tau(&trec, &expected, TauVariant::B).map_err(|e| Error::invalid(e.to_string()))?;
-                orderings.push((measure.measure.clone(), tau.tau));
-            }
-        }
         Ok(TieReport { runs: reports, orderings })
     }
+
+    /// Per summary measure, Kendall's tau-b between the runs' orderings under `--ties trec`
+    /// and under `expected` (`kgeval compare --qrels`); empty with fewer than two runs or when
+    /// no run ties scores. `evaluated` are this task's runs already evaluated under its own
+    /// policy, reused when that is one of the two.
+    ///
+    /// # Errors
+    /// As [`TrecTask::run`].
+    pub fn tie_orderings(
+        &self,
+        evaluated: &[RunEvaluation],
+        progress: &dyn Progress,
+    ) -> Result<Vec<(String, f64)>, Error> {
+        if evaluated.len() < 2 || evaluated.iter().all(|run| run.topics_with_tied_scores == 0) {
+            return Ok(Vec::new());
+        }
+        let under = |ties: Ties| -> Result<std::borrow::Cow<'_, [RunEvaluation]>, Error> {
+            if ties == self.ties {
+                return Ok(std::borrow::Cow::Borrowed(evaluated));
+            }
+            let evaluation: Evaluation = TrecTask { ties, ..self.clone() }.run(progress)?;
+            match evaluation.result {
+                FamilyResult::Trec(result) => Ok(std::borrow::Cow::Owned(result.runs)),
+                _ => Err(Error::invalid("trec: the evaluation returned another family's result")),
+            }
+        };
+        orderings(&self.measure_set()?, &under(Ties::Trec)?, &under(Ties::Expected)?)
+    }
+}
+
+/// Whether a measure's summary is a value (not the run id or the relevance string).
+fn valued(family: MeasureFamily) -> bool {
+    !matches!(family, MeasureFamily::Runid | MeasureFamily::Relstring)
+}
+
+/// Per measure with a summary value, Kendall's tau-b between the runs' summaries in `trec`
+/// and in `expected` (the same runs in the same order; a `range` evaluation's summaries are
+/// the expected values); empty with fewer than two runs.
+fn orderings(
+    measures: &MeasureSet,
+    trec: &[RunEvaluation],
+    expected: &[RunEvaluation],
+) -> Result<Vec<(String, f64)>, Error> {
+    if trec.len() < 2 {
+        return Ok(Vec::new());
+    }
+    measures
+        .measures()
+        .iter()
+        .enumerate()
+        .filter(|(_, m)| valued(m.family) && m.family.has_summary())
+        .map(|(i, m)| {
+            let under_trec: Vec<f64> = trec.iter().map(|r| r.summary[i]).collect();
+            let under_expected: Vec<f64> = expected.iter().map(|r| r.summary[i]).collect();
+            let tau =
+                kendall_tau(&under_trec, &under_expected, TauVariant::B).map_err(|e| Error::invalid(e.to_string()))?;
+            Ok((m.name.clone(), tau.tau))
+        })
+        .collect()
 }
