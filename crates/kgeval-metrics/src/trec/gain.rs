@@ -208,6 +208,30 @@ pub(super) fn ndcg_rel(topic: &RankedRelevance, overrides: &[(i64, f64)]) -> f64
     }
 }
 
+/// `m_ndcg_rel.c`'s ideal side, which no order of the run changes: the ideal DCG at each
+/// rank of the ranking (through that rank), the whole ideal DCG and the number of positive
+/// ideal gains (R).
+pub(super) fn ndcg_rel_ideal(topic: &RankedRelevance, gains: &Gains) -> (Vec<f64>, f64, u64) {
+    let mut ideal = gains.ideal();
+    let (mut ideal_dcg, mut num_rel) = (0.0, 0u64);
+    let mut at = Vec::with_capacity(topic.ranked.len());
+    let mut i = 0;
+    while i < topic.ranked.len() || ideal.gain > 0.0 {
+        if ideal.gain > 0.0 {
+            let ideal_gain = ideal.step();
+            if ideal_gain > 0.0 {
+                num_rel += 1;
+                ideal_dcg += ideal_gain / discount(i);
+            }
+        }
+        if i < topic.ranked.len() {
+            at.push(ideal_dcg);
+        }
+        i += 1;
+    }
+    (at, ideal_dcg, num_rel)
+}
+
 /// `m_Rndcg.c`: ndcg averaged at the points where the ideal gain changes (and at the end of
 /// the ranking when it ends after the positive gains). trec_eval divides 0 by 0 when no such
 /// point exists (all positive-gain levels empty); kgeval gives 0 there.

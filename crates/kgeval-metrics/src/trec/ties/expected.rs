@@ -179,7 +179,8 @@ impl TiedRanking {
                 let expected = self.position_means(|l| gains.gain(l));
                 gain::rndcg_of(t, &gains, |i| expected[i])
             }
-            MeasureFamily::Yaap | MeasureFamily::G | MeasureFamily::NdcgRel => return None,
+            MeasureFamily::NdcgRel => return self.ndcg_rel(&Gains::new(t, &measure.gains)),
+            MeasureFamily::Yaap | MeasureFamily::G => return None,
         })
     }
 
@@ -360,6 +361,87 @@ impl TiedRanking {
         let n = t.ranked.len() as i32;
         any * p.powi(n)
             + (1.0 - p) * self.expected_sum(usize::MAX, |i| p.powi(i as i32), |l| f64::from(u8::from(unjudged(l))))
+    }
+
+    /// `m_ndcg_rel.c` in expectation: (Σ over the ranks i with a positive gain of D_i / I_i
+    /// + (R − positive retrieved) · D / I) / R, with D_i the DCG through rank i and I_i the
+    /// ideal's (fixed). E[1(g_i > 0) · D_i] needs the pairs inside i's group: for two of its
+    /// positions, E[1(g_i > 0) · g_j] = (p·S − S⁺) / (n(n−1)) (n documents, p with a positive
+    /// gain, gains summing to S, the positive ones to S⁺); the other groups are independent of
+    /// i's. Only the group the depth cuts makes R − positive retrieved random, and its product
+    /// with D is taken the same way. `None` when a ranked gain is negative: trec_eval's
+    /// "sum > 0" test then makes the value nonlinear.
+    fn ndcg_rel(&self, gains: &Gains) -> Option<f64> {
+        let t = &self.relevance;
+        if t.ranked.iter().chain(&self.beyond).any(|&l| gains.gain(l) < 0.0) {
+            return None;
+        }
+        let (ideal_at, ideal, num_rel) = gain::ndcg_rel_ideal(t, gains);
+        if num_rel == 0 {
+            return Some(0.0);
+        }
+        // Per group: (n, p, S, S⁺, E[1(g_i > 0) g_j] for two of its positions).
+        let stats: Vec<(f64, f64, f64, f64, f64)> = self
+            .groups
+            .iter()
+            .map(|g| {
+                let n = g.size() as f64;
+                let (mut p, mut total, mut positive) = (0.0, 0.0, 0.0);
+                for l in self.labels(g) {
+                    let gain = gains.gain(l);
+                    total += gain;
+                    if gain > 0.0 {
+                        p += 1.0;
+                        positive += gain;
+                    }
+                }
+                (n, p, total, positive, (p * total - positive) / (n * (n - 1.0)))
+            })
+            .collect();
+        let slots = slots(self);
+        let (mut dcg, mut within, mut sum, mut positive_fixed) = (0.0, 0.0, 0.0, 0.0);
+        // The group the depth cuts: Σ 1/discount over its ranks.
+        let mut cut_weights = 0.0;
+        for (i, slot) in slots.iter().enumerate() {
+            let d = gain::discount(i);
+            let mean = match *slot {
+                None => {
+                    let g = gains.gain(t.ranked[i]);
+                    if g > 0.0 {
+                        positive_fixed += 1.0;
+                        sum += (dcg + g / d) / ideal_at[i];
+                    }
+                    g
+                }
+                Some(index) => {
+                    let group = &self.groups[index];
+                    let (n, p, total, positive, pair) = stats[index];
+                    if i == group.start {
+                        within = 0.0;
+                    }
+                    let others = dcg - total / n * within;
+                    sum += (p / n * others + pair * within + positive / n / d) / ideal_at[i];
+                    within += 1.0 / d;
+                    if group.beyond > 0 {
+                        cut_weights += 1.0 / d;
+                    } else if i + 1 == group.start + group.len {
+                        positive_fixed += p;
+                    }
+                    total / n
+                }
+            };
+            dcg += mean / d;
+        }
+        // E[(R − positive retrieved) · D]: R − fixed − Y, Y the cut group's positives within
+        // the depth.
+        let mut tail = (num_rel as f64 - positive_fixed) * dcg;
+        if let Some((index, group)) = self.groups.iter().enumerate().last().filter(|(_, g)| g.beyond > 0) {
+            let (n, p, total, positive, pair) = stats[index];
+            let len = group.len as f64;
+            let others = dcg - total / n * cut_weights;
+            tail -= len * p / n * others + cut_weights * ((len - 1.0) * pair + positive / n);
+        }
+        Some((sum + tail / ideal) / num_rel as f64)
     }
 
     /// E[(relevant retrieved)²]: the group the depth cuts keeps a hypergeometric number of its

@@ -6,10 +6,10 @@
 //! - [`expected`](TiedRanking::values) uses a closed form where one exists (linear measures,
 //!   Rndcg included, through each position's expected label, AP through pairs within a group,
 //!   reciprocal rank and success through the first relevant offset, bpref and binG through the
-//!   counts before each relevant document); infAP sums over the compositions of the documents
+//!   counts before each relevant document, ndcg_rel through pairs within a group); infAP sums over the compositions of the documents
 //!   before each relevant one, the interpolated precisions take the maximum of independent
 //!   group maxima (`compositions.rs`);
-//! - `yaap`, `G`, `ndcg_rel` (and the exact forms beyond their budgets) are averaged over every
+//! - `yaap`, `G` (and the exact forms beyond their budgets) are averaged over every
 //!   arrangement of the groups when they are few, else estimated from seeded random orders,
 //!   with the standard error beside the value;
 //! - optimistic and pessimistic order each group best first or worst first for the measure.

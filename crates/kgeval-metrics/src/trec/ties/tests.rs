@@ -27,6 +27,9 @@ fn measures() -> MeasureSet {
         "rbp.p=0.7",
         "rbp_resid.p=0.7",
         "ndcg.1=3,2=0.5",
+        "ndcg_rel.1=3,2=0.5",
+        "ndcg_rel.0=1,2=0,3=2",
+        "ndcg_rel.1=-1,2=2",
         "utility.2,-1,-3,0.5",
     ];
     let requests: Vec<MeasureRequest> = names.iter().map(|n| MeasureRequest::parse(n).expect(n)).collect();
