@@ -200,3 +200,35 @@ fn python_with_rdflib() -> anyhow::Result<PathBuf> {
     }
     Ok(python)
 }
+
+/// A bench's `--help` and `--FLAG N` arguments, read against its usage line.
+pub(crate) struct BenchArgs<'a> {
+    args: &'a [String],
+    usage: &'static str,
+}
+
+impl<'a> BenchArgs<'a> {
+    /// `args` of a bench whose usage line is `usage`.
+    pub(crate) fn new(args: &'a [String], usage: &'static str) -> Self {
+        BenchArgs { args, usage }
+    }
+
+    /// Prints the usage line and says so when `--help` or `-h` is given.
+    pub(crate) fn help(&self) -> bool {
+        let asked = self.args.iter().any(|a| a == "--help" || a == "-h");
+        if asked {
+            println!("{}", self.usage);
+        }
+        asked
+    }
+
+    /// The number after `flag`, else `default`.
+    pub(crate) fn number(&self, flag: &str, default: usize) -> anyhow::Result<usize> {
+        match self.args.iter().position(|a| a == flag) {
+            None => Ok(default),
+            Some(i) => {
+                self.args.get(i + 1).and_then(|v| v.parse().ok()).with_context(|| format!("{flag} N\n{}", self.usage))
+            }
+        }
+    }
+}

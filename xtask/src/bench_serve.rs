@@ -32,16 +32,11 @@ const SOLO_UPLOADS: usize = 20;
 const READERS: usize = 4;
 
 pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
-    if args.iter().any(|a| a == "--help" || a == "-h") {
-        println!("{USAGE}");
+    let parsed = crate::bench::BenchArgs::new(args, USAGE);
+    if parsed.help() {
         return Ok(());
     }
-    let value = |flag: &str, default: usize| -> anyhow::Result<usize> {
-        match args.iter().position(|a| a == flag) {
-            None => Ok(default),
-            Some(i) => args.get(i + 1).and_then(|v| v.parse().ok()).with_context(|| format!("{flag} N\n{USAGE}")),
-        }
-    };
+    let value = |flag: &str, default: usize| parsed.number(flag, default);
     let queries = value("--queries", 120)?;
     let uploads = value("--uploads", 5)?.max(1);
     let seconds = value("--seconds", 5)?.max(1);

@@ -28,16 +28,11 @@ const MEASURES: [&str; 4] = ["map", "ndcg_cut.10", "recip_rank", "P.10"];
 const USAGE: &str = "usage: cargo xtask bench trec [--queries N] [--docs M] [--runs R] [--no-peers] [--ranx]";
 
 pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
-    if args.iter().any(|a| a == "--help" || a == "-h") {
-        println!("{USAGE}");
+    let parsed = crate::bench::BenchArgs::new(args, USAGE);
+    if parsed.help() {
         return Ok(());
     }
-    let value = |flag: &str, default: usize| -> anyhow::Result<usize> {
-        match args.iter().position(|a| a == flag) {
-            None => Ok(default),
-            Some(i) => args.get(i + 1).and_then(|v| v.parse().ok()).with_context(|| format!("{flag} N\n{USAGE}")),
-        }
-    };
+    let value = |flag: &str, default: usize| parsed.number(flag, default);
     let queries = value("--queries", 10_000)?;
     let docs = value("--docs", 1_000)?;
     let runs = value("--runs", 3)?.max(1);

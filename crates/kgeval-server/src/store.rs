@@ -284,22 +284,7 @@ impl Store {
             .map_err(sql)?;
         let id = transaction.last_insert_rowid();
         if let Some(score) = score {
-            transaction
-                .execute(
-                    "INSERT INTO scores (submission, scorer, metric, value, higher_is_better, headlines, items, created) \
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-                    params![
-                        id,
-                        score.scorer,
-                        score.metric,
-                        score.value,
-                        score.higher_is_better,
-                        score.headlines,
-                        score.items,
-                        submission.created
-                    ],
-                )
-                .map_err(sql)?;
+            insert_score(&transaction, id, score, submission.created)?;
         }
         transaction.commit().map_err(sql)?;
         Ok(id)
@@ -407,25 +392,36 @@ impl Store {
     pub fn add_scores(&mut self, rows: &[(i64, Score)], now: i64) -> Result<(), Error> {
         let transaction = self.connection.transaction().map_err(sql)?;
         for (submission, score) in rows {
-            transaction
-                .execute(
-                    "INSERT INTO scores (submission, scorer, metric, value, higher_is_better, headlines, items, created) \
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-                    params![
-                        submission,
-                        score.scorer,
-                        score.metric,
-                        score.value,
-                        score.higher_is_better,
-                        score.headlines,
-                        score.items,
-                        now
-                    ],
-                )
-                .map_err(sql)?;
+            insert_score(&transaction, *submission, score, now)?;
         }
         transaction.commit().map_err(sql)
     }
+}
+
+/// Adds the score row of `submission` inside `transaction`.
+fn insert_score(
+    transaction: &rusqlite::Transaction<'_>,
+    submission: i64,
+    score: &Score,
+    created: i64,
+) -> Result<(), Error> {
+    transaction
+        .execute(
+            "INSERT INTO scores (submission, scorer, metric, value, higher_is_better, headlines, items, created) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+            params![
+                submission,
+                score.scorer,
+                score.metric,
+                score.value,
+                score.higher_is_better,
+                score.headlines,
+                score.items,
+                created
+            ],
+        )
+        .map(drop)
+        .map_err(sql)
 }
 
 fn db(path: &Path, error: &rusqlite::Error) -> Error {

@@ -11,7 +11,7 @@ use serde_json::Value;
 use crate::serve::{open_phase, Served};
 
 /// `multipart/form-data` of `fields` (name, file name, bytes) with boundary `XyZ`.
-fn form(fields: &[(&str, Option<&str>, &[u8])]) -> Vec<u8> {
+pub(crate) fn form(fields: &[(&str, Option<&str>, &[u8])]) -> Vec<u8> {
     let mut body = Vec::new();
     for (name, filename, bytes) in fields {
         body.extend_from_slice(b"--XyZ\r\nContent-Disposition: form-data; name=\"");
@@ -28,7 +28,7 @@ fn form(fields: &[(&str, Option<&str>, &[u8])]) -> Vec<u8> {
     body
 }
 
-const FORM_TYPE: (&str, &str) = ("Content-Type", "multipart/form-data; boundary=XyZ");
+pub(crate) const FORM_TYPE: (&str, &str) = ("Content-Type", "multipart/form-data; boundary=XyZ");
 
 /// `POST /submit` with a token field (or a cookie): status, page, headers.
 fn upload_form(

@@ -1,0 +1,208 @@
+//! `kgeval serve` on the DISO families: the bundled `serve-diso.toml` (Task 1 alignment, Task 2
+//! local ranking over two pairs) starts and its baselines score as `kgeval align` / `kgeval
+//! rank`; with its phases moved to now, multipart uploads (one part per pair, a `name` part)
+//! score as the CLI on the same files, a malformed part is located by its pair's name (never
+//! the client's file name), and the leaderboards show the teams and the baselines, marked.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use crate::serve::Served;
+use crate::serve_pages::{form, FORM_TYPE};
+use crate::{kgeval_json, root};
+
+const CAMPAIGN: &str = "testdata/campaigns/serve-diso.toml";
+const REFERENCE: &str = "testdata/diso/brick-smartenv/Rplus.rdf";
+
+/// `kgeval align --profile diso`'s micro P/R/F of `system` against R+ (brick-smartenv).
+fn align(system: &str) -> Value {
+    let json = kgeval_json(&["align", "--profile", "diso", "--reference", REFERENCE, "--system", system]);
+    json["systems"][0]["micro"]["primary"].clone()
+}
+
+/// `kgeval rank --manifest` on the bundled Task 2 pools and gold with `submissions` (one file
+/// per pair, uco-stix then stix-d3fend): its MACRO block.
+fn rank(dir: &Path, submissions: [&Path; 2]) -> Value {
+    let manifest = dir.join("task2.toml");
+    let data = root().join("testdata/ranking");
+    let mut text = String::from("profile = \"diso\"\nsystem = \"cli\"\n");
+    for (pair, submission) in ["uco-stix", "stix-d3fend"].iter().zip(submissions) {
+        text.push_str(&format!(
+            "[[pair]]\nname = \"{pair}\"\npools = {:?}\ngold = {:?}\nsubmission = {:?}\n",
+            data.join(format!("diso-oaei/pools/{pair}/pools.jsonl")),
+            data.join(format!("diso-synthetic/{pair}/gold.tsv")),
+            submission
+        ));
+    }
+    std::fs::write(&manifest, text).expect("manifest written");
+    kgeval_json(&["rank", "--manifest", manifest.to_str().expect("UTF-8")])["MACRO"].clone()
+}
+
+fn lexical(pair: &str) -> PathBuf {
+    root().join(format!("testdata/ranking/diso-synthetic/{pair}/lexical.jsonl"))
+}
+
+fn read(path: &Path) -> Vec<u8> {
+    std::fs::read(path).expect("bundled data")
+}
+
+/// The leaderboard rows of `path` as `token` reads them.
+fn rows(server: &Served, path: &str, token: &str) -> Vec<Value> {
+    let (code, body) = server.get(path, Some(token));
+    assert_eq!(code, 200, "{path}: {body}");
+    let board: Value = serde_json::from_str(&body).expect("JSON");
+    board["rows"].as_array().cloned().unwrap_or_default()
+}
+
+/// `POST /api/tasks/TASK/submissions` of a form: status and JSON.
+fn upload_form(server: &Served, task: &str, token: &str, fields: &[(&str, Option<&str>, &[u8])]) -> (u16, Value) {
+    let auth = format!("Bearer {token}");
+    let (code, body, _) = server.request(
+        "POST",
+        &format!("/api/tasks/{task}/submissions"),
+        &[FORM_TYPE, ("Authorization", &auth)],
+        Some(&form(fields)),
+    );
+    (code, serde_json::from_str(&body).unwrap_or_else(|e| panic!("{e}: {body}")))
+}
+
+#[test]
+fn the_bundled_diso_campaign_serves_its_baselines() {
+    let server = Served::start_file(&root().join(CAMPAIGN));
+    let organiser = server.add_team("org", true);
+    let task1 = rows(&server, "/api/tasks/task1/leaderboard?phase=validation", &organiser);
+    assert_eq!(task1.len(), 1);
+    assert_eq!((task1[0]["baseline"].as_bool(), task1[0]["system"].as_str()), (Some(true), Some("Rapprox")));
+    let cli = align("testdata/diso/brick-smartenv/Rapprox.rdf");
+    for metric in ["precision", "recall", "f1"] {
+        assert_eq!(task1[0]["scores"][metric].as_f64(), cli[metric].as_f64(), "{metric}: {cli}");
+    }
+    let task2 = rows(&server, "/api/tasks/task2/leaderboard?phase=final", &organiser);
+    assert_eq!(task2.len(), 1);
+    let dir = tempfile::tempdir().expect("a folder");
+    let cli = rank(dir.path(), [&lexical("uco-stix"), &lexical("stix-d3fend")]);
+    assert_eq!(task2[0]["scores"]["recip_rank"].as_f64(), cli["mrr"].as_f64(), "{cli}");
+    assert_eq!(task2[0]["scores"]["hits@1"].as_f64(), cli["hits_at_1"].as_f64(), "{cli}");
+}
+
+/// The bundled campaign with its validation phase open now (paths made absolute).
+fn open_campaign(dir: &Path) -> PathBuf {
+    let text = std::fs::read_to_string(root().join(CAMPAIGN)).expect("the campaign");
+    let text = text
+        .replace("\"../", &format!("\"{}/testdata/", root().display()))
+        .replace("2026-06-01T00:00:00Z", "2000-01-01T00:00:00Z")
+        .replace("2026-09-01T00:00:00Z", "2100-01-01T00:00:00Z")
+        .replace(
+            "from = \"2100-01-01T00:00:00Z\"\nuntil = \"2026-10-01T00:00:00Z\"",
+            "from = \"2100-01-01T00:00:00Z\"\nuntil = \"2101-01-01T00:00:00Z\"",
+        );
+    let file = dir.join("serve-diso.toml");
+    std::fs::write(&file, text).expect("written");
+    file
+}
+
+#[test]
+fn multipart_uploads_score_as_kgeval_align_and_rank() {
+    let dir = tempfile::tempdir().expect("a folder");
+    let server = Served::start_file(&open_campaign(dir.path()));
+    let (a, b) = (server.add_team("A", false), server.add_team("B", false));
+
+    // Task 1: one part named by the pair, and a `name` part; then the raw body (one pair).
+    let incorrect = read(&root().join("testdata/diso/brick-smartenv/incorrect.rdf"));
+    let (code, scored) = upload_form(
+        &server,
+        "task1",
+        &a,
+        &[("name", None, b"incorrect"), ("brick-smartenv", Some("/home/a/secret/incorrect.rdf"), &incorrect)],
+    );
+    assert_eq!(code, 201, "{scored}");
+    assert_eq!(scored["system"], "incorrect");
+    let cli = align("testdata/diso/brick-smartenv/incorrect.rdf");
+    for metric in ["precision", "recall", "f1"] {
+        assert_eq!(scored["scores"][metric].as_f64(), cli[metric].as_f64(), "{metric}: {cli}");
+    }
+    assert!(scored["items"].as_array().is_some_and(|i| !i.is_empty()), "per-item feedback: {scored}");
+    let (code, raw, _) = server.upload("task1", Some(&b), &read(&root().join(REFERENCE)));
+    assert_eq!((code, raw["scores"]["f1"].as_f64()), (201, align(REFERENCE)["f1"].as_f64()), "{raw}");
+    // A malformed alignment is located by the pair's name, never the client's file name, and
+    // the XML guard refuses an external entity where it is declared.
+    let (code, invalid) = upload_form(
+        &server,
+        "task1",
+        &a,
+        &[("brick-smartenv", Some("/home/a/secret/x.rdf"), b"<rdf:RDF>\n<Alignment>\n<map")],
+    );
+    assert_eq!((code, invalid["status"].as_str()), (422, Some("invalid")), "{invalid}");
+    let error = invalid["error"].as_str().unwrap_or_default();
+    assert!(error.starts_with("brick-smartenv:") && !invalid.to_string().contains("secret"), "{invalid}");
+    let xxe = b"<?xml version=\"1.0\"?>\n<!DOCTYPE rdf:RDF [\n<!ENTITY s SYSTEM \"file:///etc/passwd\">\n]>\n<rdf:RDF>&s;</rdf:RDF>\n";
+    let (code, guarded) = upload_form(&server, "task1", &a, &[("brick-smartenv", None, xxe)]);
+    assert_eq!(code, 422, "{guarded}");
+    assert!(
+        guarded["error"].as_str().is_some_and(|e| e.starts_with("brick-smartenv:3:1: found external entity")),
+        "{guarded}"
+    );
+
+    // Task 2: one part per pair, in any order, scored as `kgeval rank` on the same files.
+    let (uco, stix) = (read(&lexical("uco-stix")), read(&lexical("stix-d3fend")));
+    let (code, scored) = upload_form(
+        &server,
+        "task2",
+        &a,
+        &[
+            ("stix-d3fend", Some("s.jsonl"), &stix),
+            ("uco-stix", Some("u.jsonl"), &uco),
+            ("name", None, b"lexical again"),
+        ],
+    );
+    assert_eq!(code, 201, "{scored}");
+    let cli = rank(dir.path(), [&lexical("uco-stix"), &lexical("stix-d3fend")]);
+    assert_eq!(scored["scores"]["recip_rank"].as_f64(), cli["mrr"].as_f64(), "{cli}");
+    assert_eq!(scored["scores"]["hits@10"].as_f64(), cli["hits_at_10"].as_f64(), "{cli}");
+    // Another ranking: stix-d3fend with every ranking reversed.
+    let reversed: String = String::from_utf8(stix.clone())
+        .expect("UTF-8")
+        .lines()
+        .map(|line| {
+            let mut query: Value = serde_json::from_str(line).expect("a query");
+            if let Some(ranking) = query["ranking"].as_array_mut() {
+                ranking.reverse();
+            }
+            format!("{query}\n")
+        })
+        .collect();
+    let reversed_file = dir.path().join("reversed.jsonl");
+    std::fs::write(&reversed_file, &reversed).expect("written");
+    let (code, other) =
+        upload_form(&server, "task2", &b, &[("uco-stix", None, &uco), ("stix-d3fend", None, reversed.as_bytes())]);
+    assert_eq!(code, 201, "{other}");
+    let cli = rank(dir.path(), [&lexical("uco-stix"), &reversed_file]);
+    assert_eq!(other["scores"]["recip_rank"].as_f64(), cli["mrr"].as_f64(), "{cli}");
+    // A bad part is located in it, by its pair's name; a missing pair or a raw body is named.
+    let (code, invalid) = upload_form(
+        &server,
+        "task2",
+        &a,
+        &[("uco-stix", None, &uco), ("stix-d3fend", Some("/tmp/secret.jsonl"), b"{\"qid\": 0, \"ranking\": [\n")],
+    );
+    assert_eq!(code, 422, "{invalid}");
+    assert!(invalid["error"].as_str().is_some_and(|e| e.starts_with("stix-d3fend:1:")), "{invalid}");
+    assert!(!invalid.to_string().contains("secret"), "{invalid}");
+    let (code, missing) = upload_form(&server, "task2", &a, &[("uco-stix", None, &uco)]);
+    assert_eq!(code, 422, "{missing}");
+    assert!(missing["error"].as_str().is_some_and(|e| e.starts_with("found no part \"stix-d3fend\"")), "{missing}");
+    let (code, raw, _) = server.upload("task2", Some(&a), &uco);
+    assert_eq!(code, 422, "{raw}");
+    assert!(raw["error"].as_str().is_some_and(|e| e.contains("expected one part per pair")), "{raw}");
+
+    // The leaderboard: both teams and the baseline, each marked with a tier and a letter.
+    let task2 = rows(&server, "/api/tasks/task2/leaderboard", &a);
+    let teams: Vec<(&str, bool)> =
+        task2.iter().map(|r| (r["team"].as_str().unwrap_or(""), r["baseline"].as_bool().unwrap_or(false))).collect();
+    assert_eq!(teams.len(), 3, "{task2:?}");
+    assert!(teams.contains(&("A", false)) && teams.contains(&("B", false)) && teams.iter().any(|t| t.1), "{teams:?}");
+    assert!(task2.iter().all(|r| r["letter"].is_string() && r["tier"].is_number()), "{task2:?}");
+    let task1 = rows(&server, "/api/tasks/task1/leaderboard", &a);
+    assert_eq!(task1.len(), 3, "{task1:?}");
+}
