@@ -160,14 +160,16 @@ fn multipart_uploads_score_as_kgeval_align_and_rank() {
     let cli = rank(dir.path(), [&lexical("uco-stix"), &lexical("stix-d3fend")]);
     assert_eq!(scored["scores"]["recip_rank"].as_f64(), cli["mrr"].as_f64(), "{cli}");
     assert_eq!(scored["scores"]["hits@10"].as_f64(), cli["hits_at_10"].as_f64(), "{cli}");
-    // Another ranking: stix-d3fend with every ranking reversed.
+    // Another submission: stix-d3fend with every score turned around (1 - score).
     let reversed: String = String::from_utf8(stix.clone())
         .expect("UTF-8")
         .lines()
         .map(|line| {
             let mut query: Value = serde_json::from_str(line).expect("a query");
-            if let Some(ranking) = query["ranking"].as_array_mut() {
-                ranking.reverse();
+            if let Some(scores) = query.get_mut("scores").and_then(Value::as_object_mut) {
+                for score in scores.values_mut() {
+                    *score = Value::from(1.0 - score.as_f64().unwrap_or(0.0));
+                }
             }
             format!("{query}\n")
         })
