@@ -207,4 +207,23 @@ fn multipart_uploads_score_as_kgeval_align_and_rank() {
     assert!(task2.iter().all(|r| r["letter"].is_string() && r["tier"].is_number()), "{task2:?}");
     let task1 = rows(&server, "/api/tasks/task1/leaderboard", &a);
     assert_eq!(task1.len(), 3, "{task1:?}");
+
+    // The export reads the stored parts back: Task 1 compared as its leaderboard, Task 2 one
+    // report task per counted submission (a rank task scores one system), in leaderboard
+    // order, each with the value the leaderboard shows.
+    let (db, out) = (server.dir.path().join("campaign.sqlite"), dir.path().join("report"));
+    let file = dir.path().join("serve-diso.toml");
+    let output = crate::serve::serve_command(
+        &file,
+        &["--db", db.to_str().expect("UTF-8"), "--export", out.to_str().expect("UTF-8")],
+    );
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let report: Value = serde_json::from_slice(&read(&out.join("results.json"))).expect("JSON");
+    let names: Vec<&str> =
+        report["tasks"].as_array().expect("tasks").iter().filter_map(|t| t["name"].as_str()).collect();
+    assert_eq!(names, ["task1", "task2.1", "task2.2", "task2.3"], "{report}");
+    for (i, row) in task2.iter().enumerate() {
+        let exported = &report["tasks"][i + 1]["result"]["MACRO"]["mrr"];
+        assert_eq!(exported.as_f64(), row["scores"]["recip_rank"].as_f64(), "{row}: {exported}");
+    }
 }
