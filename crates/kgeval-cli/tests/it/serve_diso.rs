@@ -227,3 +227,35 @@ fn multipart_uploads_score_as_kgeval_align_and_rank() {
         assert_eq!(exported.as_f64(), row["scores"]["recip_rank"].as_f64(), "{row}: {exported}");
     }
 }
+
+/// The multipart `curl` line of docs/serve.md's DISO section, run as written against a server
+/// (its token and address substituted), scores as `kgeval rank` on the same files.
+#[test]
+fn the_docs_curl_example_uploads_task2() {
+    let docs = std::fs::read_to_string(root().join("docs/serve.md")).expect("docs/serve.md");
+    let section = docs.split("## DISO").nth(1).expect("a DISO section");
+    let block = section.split("```console\n").nth(1).and_then(|b| b.split("```").next()).expect("a console block");
+    let command: String = block
+        .lines()
+        .skip_while(|l| !l.starts_with("$ curl"))
+        .take_while(|l| !l.starts_with('{'))
+        .map(|l| l.trim_start_matches("$ ").trim_end_matches('\\').trim())
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(command.starts_with("curl ") && command.contains("-F uco-stix=@"), "{command}");
+    let dir = tempfile::tempdir().expect("a folder");
+    let server = Served::start_file(&open_campaign(dir.path()));
+    let token = server.add_team("Team A", false);
+    let output = std::process::Command::new("bash")
+        .arg("-c")
+        .arg(command.replace("http://127.0.0.1:8080", &server.url))
+        .env("TOKEN", &token)
+        .current_dir(root())
+        .output()
+        .expect("curl");
+    let answer: Value = serde_json::from_slice(&output.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&output.stdout)));
+    assert_eq!((answer["status"].as_str(), answer["system"].as_str()), (Some("scored"), Some("lexical")), "{answer}");
+    let cli = rank(dir.path(), [&lexical("uco-stix"), &lexical("stix-d3fend")]);
+    assert_eq!(answer["scores"]["recip_rank"].as_f64(), cli["mrr"].as_f64(), "{cli}");
+}

@@ -336,12 +336,12 @@ mod tests {
             .bundle(vec![("stix-d3fend".into(), lexical("stix-d3fend")), ("uco-stix".into(), lexical("uco-stix"))])
             .expect("both pairs");
         let evaluation = task.score("team", Input::from_bytes("upload", stored)).expect("scored");
-        let cli = crate::read_family_toml::<crate::rank::RankTask>(Path::new(
-            "../../testdata/ranking/diso-synthetic/task2.toml",
-        ))
-        .expect("the manifest")
-        .run(&NoProgress)
-        .expect("kgeval rank");
+        let dir = Path::new("../../testdata/ranking/diso-synthetic");
+        let cli = crate::read_family_toml::<crate::rank::RankTask>(&dir.join("task2.toml"), crate::Family::Rank)
+            .expect("the manifest")
+            .resolved(dir)
+            .run(&NoProgress)
+            .expect("kgeval rank");
         let system = &cli.systems[0];
         for metric in ["mrr", "hits@1", "hits@10"] {
             assert_eq!(evaluation.headline("team", metric), cli.headline(system, metric), "{metric}");
@@ -354,8 +354,9 @@ mod tests {
                 ("stix-d3fend".into(), Arc::from(&b"{\"qid\": 0,\n"[..])),
             ])
             .expect("both pairs");
-        let error = task.score("team", Input::from_bytes("upload", bad)).expect_err("malformed").to_string();
-        assert!(error.starts_with("stix-d3fend:1:"), "{error}");
+        let error = task.score("team", Input::from_bytes("upload", bad)).expect_err("malformed");
+        let mut causes = std::iter::successors(Some(&error as &dyn std::error::Error), |e| e.source());
+        assert!(causes.any(|e| e.to_string().starts_with("stix-d3fend:1:")), "{error:?}");
         // One file, an unknown part, a missing pair: refused, naming the parts.
         let one = task.score("team", Input::from_bytes("upload", lexical("uco-stix"))).expect_err("one file");
         assert!(one.to_string().starts_with("upload: found one file, expected one part per pair"), "{one}");
@@ -389,10 +390,10 @@ mod tests {
         assert_eq!(Some(primary.value), cli.headline("team", "f1"));
         // A pair naming its system, or a track, is refused where it is written.
         let error = |extra: &str| read(&format!("{text}{extra}")).expect_err("refused").to_string();
-        assert!(
-            error("system = \"a.rdf\"\n").starts_with(&format!("{FILE}:8:1: found `system` in a served task's pair"))
-        );
-        assert!(error("track = \"diso\"\n").starts_with(&format!("{FILE}:8:1: found `track`")));
+        let system = error("system = \"a.rdf\"\n");
+        assert!(system.starts_with(&format!("{FILE}:9:1: found `system` in a served task's pair")), "{system}");
+        let track = error("track = \"diso\"\n");
+        assert!(track.starts_with(&format!("{FILE}:9:1: found `track`")), "{track}");
     }
 
     #[test]
