@@ -86,22 +86,6 @@ fn the_bundled_diso_campaign_serves_its_baselines() {
     assert_eq!(task2[0]["scores"]["hits@1"].as_f64(), cli["hits_at_1"].as_f64(), "{cli}");
 }
 
-/// The bundled campaign with its validation phase open now (paths made absolute).
-fn open_campaign(dir: &Path) -> PathBuf {
-    let text = std::fs::read_to_string(root().join(CAMPAIGN)).expect("the campaign");
-    let text = text
-        .replace("\"../", &format!("\"{}/testdata/", root().display()))
-        .replace("2026-06-01T00:00:00Z", "2000-01-01T00:00:00Z")
-        .replace("2026-09-01T00:00:00Z", "2100-01-01T00:00:00Z")
-        .replace(
-            "from = \"2100-01-01T00:00:00Z\"\nuntil = \"2026-10-01T00:00:00Z\"",
-            "from = \"2100-01-01T00:00:00Z\"\nuntil = \"2101-01-01T00:00:00Z\"",
-        );
-    let file = dir.join("serve-diso.toml");
-    std::fs::write(&file, text).expect("written");
-    file
-}
-
 #[test]
 fn multipart_uploads_score_as_kgeval_align_and_rank() {
     let dir = tempfile::tempdir().expect("a folder");
@@ -258,4 +242,20 @@ fn the_docs_curl_example_uploads_task2() {
     assert_eq!((answer["status"].as_str(), answer["system"].as_str()), (Some("scored"), Some("lexical")), "{answer}");
     let cli = rank(dir.path(), [&lexical("uco-stix"), &lexical("stix-d3fend")]);
     assert_eq!(answer["scores"]["recip_rank"].as_f64(), cli["mrr"].as_f64(), "{cli}");
+}
+
+/// The bundled campaign with its validation phase open now (paths made absolute).
+fn open_campaign(dir: &Path) -> PathBuf {
+    let text = std::fs::read_to_string(root().join(CAMPAIGN)).expect("the campaign");
+    let text = text
+        .replace("\"../", &format!("\"{}/testdata/", root().display()))
+        .replace("2026-06-01T00:00:00Z", "2000-01-01T00:00:00Z")
+        .replace("2026-09-01T00:00:00Z", "2100-01-01T00:00:00Z")
+        .replace(
+            "from = \"2100-01-01T00:00:00Z\"\nuntil = \"2026-10-01T00:00:00Z\"",
+            "from = \"2100-01-01T00:00:00Z\"\nuntil = \"2101-01-01T00:00:00Z\"",
+        );
+    let file = dir.join("serve-diso.toml");
+    std::fs::write(&file, text).expect("written");
+    file
 }

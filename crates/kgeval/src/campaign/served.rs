@@ -343,16 +343,18 @@ pub fn item_values(evaluation: &Evaluation, system: &str) -> Vec<(String, String
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use std::path::Path;
 
     use super::ServedCampaign;
     use crate::toml_doc::TomlManifest;
     use crate::Input;
 
-    const FILE: &str = "../../testdata/campaigns/s.toml";
+    /// The campaign file the tests' campaigns are read as (its folder: the bundled campaigns').
+    pub(in crate::campaign) const FILE: &str = "../../testdata/campaigns/s.toml";
 
-    fn read(text: &str) -> Result<ServedCampaign, crate::Error> {
+    /// A served campaign from `text`, as the file [`FILE`].
+    pub(in crate::campaign) fn read(text: &str) -> Result<ServedCampaign, crate::Error> {
         let manifest = TomlManifest::parse(text, FILE)?;
         ServedCampaign::from_manifest(&manifest, text, Path::new(FILE), &["serve"])
     }

@@ -304,16 +304,8 @@ mod tests {
     use std::path::Path;
     use std::sync::Arc;
 
-    use crate::campaign::ServedCampaign;
-    use crate::toml_doc::TomlManifest;
+    use crate::campaign::served::tests::{read, FILE};
     use crate::{Input, NoProgress};
-
-    const FILE: &str = "../../testdata/campaigns/s.toml";
-
-    fn read(text: &str) -> Result<ServedCampaign, crate::Error> {
-        let manifest = TomlManifest::parse(text, FILE)?;
-        ServedCampaign::from_manifest(&manifest, text, Path::new(FILE), &["serve"])
-    }
 
     fn bytes(path: &str) -> Arc<[u8]> {
         Arc::from(std::fs::read(Path::new("../../testdata").join(path)).expect("bundled data"))
