@@ -343,8 +343,8 @@ pub fn form_file(
         }
         [_] if pairs.is_empty() => Ok(files.into_iter().next().map(|p| p.body).unwrap_or_default()),
         _ => {
-            let named = files.into_iter().map(|p| (p.name, std::sync::Arc::from(p.body))).collect();
-            task.bundle(named).map(|bytes| bytes.to_vec()).map_err(|e| invalid(e.to_string()))
+            let named: Vec<(String, Arc<[u8]>)> = files.into_iter().map(|p| (p.name, Arc::from(p.body))).collect();
+            task.bundle(&named).map(|bytes| bytes.to_vec()).map_err(|e| invalid(e.to_string()))
         }
     }
 }

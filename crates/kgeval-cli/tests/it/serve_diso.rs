@@ -145,7 +145,7 @@ fn multipart_uploads_score_as_kgeval_align_and_rank() {
     assert_eq!(scored["scores"]["recip_rank"].as_f64(), cli["mrr"].as_f64(), "{cli}");
     assert_eq!(scored["scores"]["hits@10"].as_f64(), cli["hits_at_10"].as_f64(), "{cli}");
     // Another submission: stix-d3fend with every score turned around (1 - score).
-    let reversed: String = String::from_utf8(stix.clone())
+    let reversed: String = String::from_utf8(stix)
         .expect("UTF-8")
         .lines()
         .map(|line| {

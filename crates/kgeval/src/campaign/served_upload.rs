@@ -129,7 +129,7 @@ impl ServedTask {
     /// # Errors
     /// [`Error::Invalid`], one line naming the part: a part no pair of the task has, a pair
     /// given twice or not at all, a family whose upload is one file.
-    pub fn bundle(&self, parts: Vec<(String, Arc<[u8]>)>) -> Result<Arc<[u8]>, Error> {
+    pub fn bundle(&self, parts: &[(String, Arc<[u8]>)]) -> Result<Arc<[u8]>, Error> {
         let pairs = self.pair_names();
         let expected = || pairs.iter().map(|p| kgeval_formats::echo(p)).collect::<Vec<_>>().join(", ");
         if pairs.is_empty() {
@@ -255,7 +255,7 @@ impl ServedTask {
                 std::fs::read(path).map_err(|e| Error::invalid(format!("{}: cannot read: {e}", path.display())))?;
             parts.push((pair.clone(), Arc::from(bytes)));
         }
-        self.bundle(parts)
+        self.bundle(&parts)
     }
 }
 
@@ -325,7 +325,7 @@ mod tests {
         let lexical = |pair: &str| bytes(&format!("ranking/diso-synthetic/{pair}/lexical.jsonl"));
         // Parts in any order are stored in the task's order.
         let stored = task
-            .bundle(vec![("stix-d3fend".into(), lexical("stix-d3fend")), ("uco-stix".into(), lexical("uco-stix"))])
+            .bundle(&[("stix-d3fend".into(), lexical("stix-d3fend")), ("uco-stix".into(), lexical("uco-stix"))])
             .expect("both pairs");
         let evaluation = task.score("team", Input::from_bytes("upload", stored)).expect("scored");
         let dir = Path::new("../../testdata/ranking/diso-synthetic");
@@ -341,7 +341,7 @@ mod tests {
         assert!(evaluation.headline("team", "mrr").is_some());
         // A malformed part is located in it, by its pair's name.
         let bad = task
-            .bundle(vec![
+            .bundle(&[
                 ("uco-stix".into(), lexical("uco-stix")),
                 ("stix-d3fend".into(), Arc::from(&b"{\"qid\": 0,\n"[..])),
             ])
@@ -352,9 +352,9 @@ mod tests {
         // One file, an unknown part, a missing pair: refused, naming the parts.
         let one = task.score("team", Input::from_bytes("upload", lexical("uco-stix"))).expect_err("one file");
         assert!(one.to_string().starts_with("upload: found one file, expected one part per pair"), "{one}");
-        let unknown = task.bundle(vec![("uco".into(), lexical("uco-stix"))]).expect_err("unknown").to_string();
+        let unknown = task.bundle(&[("uco".into(), lexical("uco-stix"))]).expect_err("unknown").to_string();
         assert!(unknown.starts_with("found part \"uco\", expected one part per pair of the task"), "{unknown}");
-        let missing = task.bundle(vec![("uco-stix".into(), lexical("uco-stix"))]).expect_err("missing").to_string();
+        let missing = task.bundle(&[("uco-stix".into(), lexical("uco-stix"))]).expect_err("missing").to_string();
         assert!(missing.starts_with("found no part \"stix-d3fend\""), "{missing}");
     }
 
@@ -366,7 +366,7 @@ mod tests {
         let task = &campaign.tasks[0];
         assert!(task.parts().is_empty(), "one pair: one file");
         let rapprox = bytes("diso/brick-smartenv/Rapprox.rdf");
-        let stored = task.bundle(vec![("brick-smartenv".into(), Arc::clone(&rapprox))]).expect("the pair");
+        let stored = task.bundle(&[("brick-smartenv".into(), Arc::clone(&rapprox))]).expect("the pair");
         assert_eq!(stored, rapprox, "a one-pair upload is stored as its file");
         let evaluation = task.score("team", Input::from_bytes("upload", stored)).expect("scored");
         let pair = crate::align::AlignPair::new("../../testdata/diso/brick-smartenv/Rplus.rdf")
