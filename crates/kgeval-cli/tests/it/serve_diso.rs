@@ -244,6 +244,42 @@ fn the_docs_curl_example_uploads_task2() {
     assert_eq!(answer["scores"]["recip_rank"].as_f64(), cli["mrr"].as_f64(), "{cli}");
 }
 
+/// The pages' form shows a file field per pair of Task 2 and takes one part per pair: the
+/// submission's page shows the score (as the API's), a malformed part its pair's located line.
+#[test]
+fn the_upload_form_takes_one_file_per_pair() {
+    let dir = tempfile::tempdir().expect("a folder");
+    let server = Served::start_file(&open_campaign(dir.path()));
+    let token = server.add_team("A", false);
+    let cookie = format!("kgeval_token={token}");
+    let (code, page, _) = server.request("GET", "/submit", &[("Cookie", &cookie)], None);
+    assert_eq!(code, 200);
+    for pair in ["uco-stix", "stix-d3fend"] {
+        assert!(page.contains(&format!("name=\"{pair}\" type=\"file\"")), "{pair}: {page}");
+    }
+    assert!(!page.contains("name=\"brick-smartenv\""), "a one-pair task takes the File field: {page}");
+    let (uco, stix) = (read(&lexical("uco-stix")), read(&lexical("stix-d3fend")));
+    let send = |stix: &[u8]| {
+        // The browser sends every file field, the empty ones (File, Task 1's) with no bytes.
+        let fields: [(&str, Option<&str>, &[u8]); 5] = [
+            ("task", None, b"task2"),
+            ("system", None, b"lexical"),
+            ("file", Some(""), b""),
+            ("uco-stix", Some("u.jsonl"), &uco),
+            ("stix-d3fend", Some("C:\\secret\\s.jsonl"), stix),
+        ];
+        server.request("POST", "/submit", &[FORM_TYPE, ("Cookie", &cookie)], Some(&form(&fields)))
+    };
+    let (code, page, _) = send(&stix);
+    assert_eq!(code, 201, "{page}");
+    let cli = rank(dir.path(), [&lexical("uco-stix"), &lexical("stix-d3fend")]);
+    let mrr = cli["mrr"].as_f64().expect("mrr");
+    assert!(page.contains(&format!("{mrr:.4}")) || page.contains(&mrr.to_string()), "{mrr}: {page}");
+    let (code, page, _) = send(b"{\"qid\": 0,\n");
+    assert_eq!(code, 422, "{page}");
+    assert!(page.contains("stix-d3fend:1:") && !page.contains("secret"), "{page}");
+}
+
 /// The bundled campaign with its validation phase open now (paths made absolute).
 fn open_campaign(dir: &Path) -> PathBuf {
     let text = std::fs::read_to_string(root().join(CAMPAIGN)).expect("the campaign");
