@@ -1,12 +1,14 @@
 //! `POST /api/tasks/{task}/submissions`: authenticate, find the task open in the current
-//! phase, check the team's limits, read the body (at most the campaign's `max_upload`),
+//! phase, check the team's limits, read the body (at most the campaign's `max_upload`; the
+//! file itself, or `multipart/form-data` with one part per pair and an optional `name`),
 //! score it on the bounded pool under the time limit while its bytes are stored (fsynced),
 //! then commit the row (one transaction), and only then answer.
 //!
 //! | answer | when | counted |
 //! |---|---|---|
 //! | 201 `scored` (or `received` in a `feedback = "none"` phase) | scored | yes |
-//! | 422 `invalid` + the reader's `upload:LINE:COL: …` line | malformed or unfitting | no |
+//! | 422 `invalid` + the reader's `upload:LINE:COL: …` line (`PAIR:LINE:COL: …` for a pair's part) | malformed or unfitting | no |
+//! | 422 `invalid`, nothing stored | a form whose parts do not fit the task's pairs | no |
 //! | 500 `failed` | the scorer failed or ran out of time | no |
 //! | 401 / 404 / 413 / 429 (+ `reset`, `Retry-After`) | refused before scoring; nothing stored | — |
 

@@ -208,7 +208,9 @@ fn served_task(reader: &Reader<'_>, table: ManifestTable<'_>, name: String) -> R
         rank.pair_names().map_err(|e| m.error(table.span, &e.to_string()))?;
     }
     reader.check_inputs(table, &task.input_paths())?;
-    Ok(ServedTask { name, task, primary: primary.to_owned(), primary_at, phases })
+    let served = ServedTask { name, task, primary: primary.to_owned(), primary_at, phases };
+    super::served_upload::check_pair_names(&served.pair_names()).map_err(|e| m.error(table.span, &e))?;
+    Ok(served)
 }
 
 /// A task's `phases = ["…", …]`: names, at least one, each once.

@@ -98,6 +98,32 @@ pub(super) fn with_placeholders(
     Ok(Some(copy))
 }
 
+/// The names a form's fields have beside the parts named by pairs (the system's `name`, and
+/// the pages' `file`, `token`, `task`, `system`): no pair of a served task may take one.
+pub const FORM_FIELDS: [&str; 5] = ["name", "file", "token", "task", "system"];
+
+/// Checks the pairs' names of a served task: each once, none a form field's
+/// ([`FORM_FIELDS`]), no control character (a part's name is a line of the stored parts).
+///
+/// # Errors
+/// One line naming the pair.
+pub(super) fn check_pair_names(names: &[String]) -> Result<(), String> {
+    for (i, name) in names.iter().enumerate() {
+        if names[..i].contains(name) {
+            return Err(format!("found pair {} twice, expected each pair once", kgeval_formats::echo(name)));
+        }
+        if FORM_FIELDS.contains(&name.as_str()) || name.chars().any(char::is_control) {
+            return Err(format!(
+                "found pair {} in a served task, expected a name without control characters and other than {} \
+                 (the upload form's fields)",
+                kgeval_formats::echo(name),
+                FORM_FIELDS.join(", ")
+            ));
+        }
+    }
+    Ok(())
+}
+
 impl ServedTask {
     /// The parts an upload has: the pairs' names of an `align` or `rank` task of two or more
     /// pairs, in the task's order; empty when an upload is one file.
@@ -384,6 +410,8 @@ mod tests {
         let error = |extra: &str| read(&format!("{text}{extra}")).expect_err("refused").to_string();
         let system = error("system = \"a.rdf\"\n");
         assert!(system.starts_with(&format!("{FILE}:9:1: found `system` in a served task's pair")), "{system}");
+        let named = read(&text.replace("name = \"brick-smartenv\"", "name = \"name\"")).expect_err("a form field");
+        assert!(named.to_string().contains("found pair \"name\" in a served task"), "{named}");
         let track = error("track = \"diso\"\n");
         assert!(track.starts_with(&format!("{FILE}:9:1: found `track`")), "{track}");
     }
