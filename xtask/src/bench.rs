@@ -208,18 +208,14 @@ pub(crate) struct BenchArgs<'a> {
 }
 
 impl<'a> BenchArgs<'a> {
-    /// `args` of a bench whose usage line is `usage`.
-    pub(crate) fn new(args: &'a [String], usage: &'static str) -> Self {
-        BenchArgs { args, usage }
-    }
-
-    /// Prints the usage line and says so when `--help` or `-h` is given.
-    pub(crate) fn help(&self) -> bool {
-        let asked = self.args.iter().any(|a| a == "--help" || a == "-h");
-        if asked {
-            println!("{}", self.usage);
+    /// `args` of a bench whose usage line is `usage`; `None` (the usage printed) when they ask
+    /// for `--help` or `-h`.
+    pub(crate) fn new(args: &'a [String], usage: &'static str) -> Option<Self> {
+        if args.iter().any(|a| a == "--help" || a == "-h") {
+            println!("{usage}");
+            return None;
         }
-        asked
+        Some(BenchArgs { args, usage })
     }
 
     /// The number after `flag`, else `default`.

@@ -27,14 +27,10 @@ const MEASURES: [&str; 4] = ["map", "ndcg_cut.10", "recip_rank", "P.10"];
 const USAGE: &str = "usage: cargo xtask bench trec [--queries N] [--docs M] [--runs R] [--no-peers] [--ranx]";
 
 pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
-    let parsed = crate::bench::BenchArgs::new(args, USAGE);
-    if parsed.help() {
-        return Ok(());
-    }
-    let value = |flag: &str, default: usize| parsed.number(flag, default);
-    let queries = value("--queries", 10_000)?;
-    let docs = value("--docs", 1_000)?;
-    let runs = value("--runs", 3)?.max(1);
+    let Some(parsed) = crate::bench::BenchArgs::new(args, USAGE) else { return Ok(()) };
+    let queries = parsed.number("--queries", 10_000)?;
+    let docs = parsed.number("--docs", 1_000)?;
+    let runs = parsed.number("--runs", 3)?.max(1);
     let peers = !args.iter().any(|a| a == "--no-peers");
     let with_ranx = args.iter().any(|a| a == "--ranx");
 

@@ -307,8 +307,13 @@ impl Store {
     /// # Errors
     /// [`Error::Database`].
     pub fn scored(&self, task: &str, phase: &str, scorer: &str) -> Result<Vec<Submission>, Error> {
+        self.scored_columns(SUBMISSION_COLUMNS, task, phase, scorer)
+    }
+
+    /// [`Store::scored`] reading `columns` ([`SUBMISSION_COLUMNS`] or [`HEAD_COLUMNS`]).
+    fn scored_columns(&self, columns: &str, task: &str, phase: &str, scorer: &str) -> Result<Vec<Submission>, Error> {
         let query = format!(
-            "SELECT {SUBMISSION_COLUMNS} FROM submissions s JOIN teams t ON t.id = s.team \
+            "SELECT {columns} FROM submissions s JOIN teams t ON t.id = s.team \
              JOIN scores c ON c.submission = s.id AND c.scorer = ?3 \
              WHERE s.task = ?1 AND s.phase = ?2 AND s.status = 'scored' ORDER BY s.id"
         );
@@ -325,14 +330,7 @@ impl Store {
     /// # Errors
     /// [`Error::Database`].
     pub fn scored_heads(&self, task: &str, phase: &str, scorer: &str) -> Result<Vec<Submission>, Error> {
-        let query = format!(
-            "SELECT {HEAD_COLUMNS} FROM submissions s JOIN teams t ON t.id = s.team \
-             JOIN scores c ON c.submission = s.id AND c.scorer = ?3 \
-             WHERE s.task = ?1 AND s.phase = ?2 AND s.status = 'scored' ORDER BY s.id"
-        );
-        let mut statement = self.connection.prepare_cached(&query).map_err(sql)?;
-        let rows = statement.query_map(params![task, phase, scorer], submission_row).map_err(sql)?;
-        rows.collect::<Result<Vec<_>, _>>().map_err(sql)
+        self.scored_columns(HEAD_COLUMNS, task, phase, scorer)
     }
 
     /// The `limit` latest submissions of `team` (every task and phase, newest first), without
