@@ -1,4 +1,4 @@
-//! `kgeval serve` on the DISO families: the bundled `serve-diso.toml` (Task 1 alignment, Task 2
+//! `kgeval serve` on the DISO families (and KGC ranks): the bundled `serve-diso.toml` (Task 1 alignment, Task 2
 //! local ranking over two pairs) starts and its baselines score as `kgeval align` / `kgeval
 //! rank`; with its phases moved to now, multipart uploads (one part per pair, a `name` part)
 //! score as the CLI on the same files, a malformed part is located by its pair's name (never
@@ -278,6 +278,44 @@ fn the_upload_form_takes_one_file_per_pair() {
     let (code, page, _) = send(b"{\"qid\": 0,\n");
     assert_eq!(code, 422, "{page}");
     assert!(page.contains("stix-d3fend:1:") && !page.contains("secret"), "{page}");
+}
+
+/// A served `kgc` task: an upload is a ranks file, scored as `kgeval kgc --ranks` on it, with
+/// per-question feedback; a malformed line is located in the upload.
+#[test]
+fn a_kgc_upload_is_a_ranks_file_scored_as_kgeval_kgc() {
+    let mini = root().join("testdata/kgc/mini");
+    let campaign = format!(
+        "[[task]]\nname = \"lp\"\nfamily = \"kgc\"\ntest = {:?}\nfilters = [{:?}]\nprimary = \"micro_mrr\"\n[serve]\n{}",
+        mini.join("test.txt"),
+        mini.join("train.txt"),
+        crate::serve::open_phase("p", "feedback = \"items\"")
+    );
+    let server = Served::start(&campaign);
+    let token = server.add_team("A", false);
+    let (code, scored, _) = server.upload("lp", Some(&token), &read(&mini.join("ranks.tsv")));
+    assert_eq!(code, 201, "{scored}");
+    let cli = kgeval_json(&[
+        "kgc",
+        "--test",
+        "testdata/kgc/mini/test.txt",
+        "--filter",
+        "testdata/kgc/mini/train.txt",
+        "--ranks",
+        "testdata/kgc/mini/ranks.tsv",
+    ]);
+    let both = &cli["systems"][0]["scopes"]["both"];
+    for metric in ["micro_mrr", "micro_hits@1", "macro_mrr"] {
+        assert_eq!(scored["scores"][metric].as_f64(), both[metric].as_f64(), "{metric}: {both}");
+    }
+    assert!(scored["items"].as_array().is_some_and(|i| !i.is_empty()), "per-question feedback: {scored}");
+    let (code, invalid, _) = server.upload(
+        "lp",
+        Some(&token),
+        b"# filter: train test\nhead\trelation\ttail\tside\trank\ne5\tr0\te0\thead\tx\n",
+    );
+    assert_eq!(code, 422, "{invalid}");
+    assert!(invalid["error"].as_str().is_some_and(|e| e.starts_with("upload:3:")), "{invalid}");
 }
 
 /// The bundled campaign with its validation phase open now (paths made absolute).
