@@ -200,3 +200,31 @@ fn python_with_rdflib() -> anyhow::Result<PathBuf> {
     }
     Ok(python)
 }
+
+/// A bench's `--help` and `--FLAG N` arguments, read against its usage line.
+pub(crate) struct BenchArgs<'a> {
+    args: &'a [String],
+    usage: &'static str,
+}
+
+impl<'a> BenchArgs<'a> {
+    /// `args` of a bench whose usage line is `usage`; `None` (the usage printed) when they ask
+    /// for `--help` or `-h`.
+    pub(crate) fn new(args: &'a [String], usage: &'static str) -> Option<Self> {
+        if args.iter().any(|a| a == "--help" || a == "-h") {
+            println!("{usage}");
+            return None;
+        }
+        Some(BenchArgs { args, usage })
+    }
+
+    /// The number after `flag`, else `default`.
+    pub(crate) fn number(&self, flag: &str, default: usize) -> anyhow::Result<usize> {
+        match self.args.iter().position(|a| a == flag) {
+            None => Ok(default),
+            Some(i) => {
+                self.args.get(i + 1).and_then(|v| v.parse().ok()).with_context(|| format!("{flag} N\n{}", self.usage))
+            }
+        }
+    }
+}

@@ -32,19 +32,10 @@ const SOLO_UPLOADS: usize = 20;
 const READERS: usize = 4;
 
 pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
-    if args.iter().any(|a| a == "--help" || a == "-h") {
-        println!("{USAGE}");
-        return Ok(());
-    }
-    let value = |flag: &str, default: usize| -> anyhow::Result<usize> {
-        match args.iter().position(|a| a == flag) {
-            None => Ok(default),
-            Some(i) => args.get(i + 1).and_then(|v| v.parse().ok()).with_context(|| format!("{flag} N\n{USAGE}")),
-        }
-    };
-    let queries = value("--queries", 120)?;
-    let uploads = value("--uploads", 5)?.max(1);
-    let seconds = value("--seconds", 5)?.max(1);
+    let Some(parsed) = crate::bench::BenchArgs::new(args, USAGE) else { return Ok(()) };
+    let queries = parsed.number("--queries", 120)?;
+    let uploads = parsed.number("--uploads", 5)?.max(1);
+    let seconds = parsed.number("--seconds", 5)?.max(1);
 
     let dir = PathBuf::from("target/bench-serve");
     let _ = std::fs::remove_dir_all(&dir);

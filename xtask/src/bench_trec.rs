@@ -15,7 +15,6 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use anyhow::Context as _;
 use rand::{Rng as _, SeedableRng as _};
 use rand_chacha::ChaCha8Rng;
 
@@ -28,19 +27,10 @@ const MEASURES: [&str; 4] = ["map", "ndcg_cut.10", "recip_rank", "P.10"];
 const USAGE: &str = "usage: cargo xtask bench trec [--queries N] [--docs M] [--runs R] [--no-peers] [--ranx]";
 
 pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
-    if args.iter().any(|a| a == "--help" || a == "-h") {
-        println!("{USAGE}");
-        return Ok(());
-    }
-    let value = |flag: &str, default: usize| -> anyhow::Result<usize> {
-        match args.iter().position(|a| a == flag) {
-            None => Ok(default),
-            Some(i) => args.get(i + 1).and_then(|v| v.parse().ok()).with_context(|| format!("{flag} N\n{USAGE}")),
-        }
-    };
-    let queries = value("--queries", 10_000)?;
-    let docs = value("--docs", 1_000)?;
-    let runs = value("--runs", 3)?.max(1);
+    let Some(parsed) = crate::bench::BenchArgs::new(args, USAGE) else { return Ok(()) };
+    let queries = parsed.number("--queries", 10_000)?;
+    let docs = parsed.number("--docs", 1_000)?;
+    let runs = parsed.number("--runs", 3)?.max(1);
     let peers = !args.iter().any(|a| a == "--no-peers");
     let with_ranx = args.iter().any(|a| a == "--ranx");
 

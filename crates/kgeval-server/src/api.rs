@@ -32,8 +32,14 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/health", get(health))
         .route("/api/tasks/{task}/submissions", post(crate::submit::submit))
         .route("/api/submissions/{id}", get(submission))
-        .route("/api/tasks/{task}/leaderboard", get(leaderboard_json))
-        .route("/api/tasks/{task}/leaderboard.csv", get(leaderboard_csv))
+        .route(
+            "/api/tasks/{task}/leaderboard",
+            get(|State(app), Path(task), Query(query), headers| leaderboard_answer(app, task, query, headers, false)),
+        )
+        .route(
+            "/api/tasks/{task}/leaderboard.csv",
+            get(|State(app), Path(task), Query(query), headers| leaderboard_answer(app, task, query, headers, true)),
+        )
         .merge(crate::pages::routes())
         .fallback(|| async { refusal(StatusCode::NOT_FOUND, "not_found", "found no such route") })
         .layer(DefaultBodyLimit::disable())
@@ -76,28 +82,40 @@ fn bearer(headers: &HeaderMap) -> Option<String> {
     scheme.eq_ignore_ascii_case("bearer").then(|| token.trim().to_owned()).filter(|t| !t.is_empty())
 }
 
-/// The team of a request's token: `Ok(None)` without a token, 401 for a wrong one, 429 (with
-/// `Retry-After`) for a team over its request rate.
-pub async fn team(app: &Arc<App>, headers: &HeaderMap) -> Result<Option<Team>, Response> {
+/// The team of a request's bearer token, if any, without taking from its request rate:
+/// `Ok(None)` without a token, 401 for a wrong one.
+pub async fn bearer_team(app: &Arc<App>, headers: &HeaderMap) -> Result<Option<Team>, Response> {
     let Some(token) = bearer(headers) else { return Ok(None) };
     match app.db(move |store| store.authenticate(&token)).await {
-        Ok(Some(team)) => match app.rate.take(team.id, std::time::Instant::now()) {
-            Ok(()) => Ok(Some(team)),
-            Err(wait) => {
-                let message = format!(
-                    "found more than {} requests a minute from this team, expected at most that many",
-                    app.campaign.requests_per_minute
-                );
-                let mut response = refusal(StatusCode::TOO_MANY_REQUESTS, "rate_limited", &message);
-                if let Ok(value) = HeaderValue::from_str(&wait.to_string()) {
-                    response.headers_mut().insert(header::RETRY_AFTER, value);
-                }
-                Err(response)
-            }
-        },
+        Ok(Some(team)) => Ok(Some(team)),
         Ok(None) => Err(unauthorized()),
         Err(e) => Err(internal(&e)),
     }
+}
+
+/// The team of a request's token: `Ok(None)` without a token, 401 for a wrong one, 429 (with
+/// `Retry-After`) for a team over its request rate.
+pub async fn team(app: &Arc<App>, headers: &HeaderMap) -> Result<Option<Team>, Response> {
+    let team = bearer_team(app, headers).await?;
+    if let Some(team) = &team {
+        take_rate(app, team).map_err(|refused| refused.json())?;
+    }
+    Ok(team)
+}
+
+/// Takes one request of `team` from its rate (whichever way it signed in: a bearer token, the
+/// pages' cookie or the upload form's token field).
+///
+/// # Errors
+/// 429 `rate_limited`, with the seconds until the next request is allowed.
+pub fn take_rate(app: &App, team: &Team) -> Result<(), Refusal> {
+    app.rate.take(team.id, std::time::Instant::now()).map_err(|wait| {
+        let message = format!(
+            "found more than {} requests a minute from this team, expected at most that many",
+            app.campaign.requests_per_minute
+        );
+        Refusal { retry: Some(wait), ..Refusal::new(StatusCode::TOO_MANY_REQUESTS, "rate_limited", message) }
+    })
 }
 
 /// 401 with its challenge.
@@ -151,22 +169,36 @@ async fn submission(State(app): State<Arc<App>>, Path(id): Path<String>, headers
         Ok(None) => return unauthorized(),
         Err(response) => return response,
     };
-    let not_found = || refusal(StatusCode::NOT_FOUND, "not_found", "found no submission of yours with this id");
-    let Ok(id) = id.parse::<i64>() else { return not_found() };
-    let app2 = Arc::clone(&app);
+    match visible_submission(&app, &team, &id).await {
+        Ok(Some((s, feedback))) => Json(submission_json(&s, feedback)).into_response(),
+        Ok(None) => refusal(StatusCode::NOT_FOUND, "not_found", "found no submission of yours with this id"),
+        Err(e) => internal(&e),
+    }
+}
+
+/// The submission `id` (as written in the URL) with its score under its task's scorer and
+/// what `viewer` may see of it, if it is `viewer`'s (or `viewer` is an organiser); `None` for
+/// another team's, a missing one or a malformed id alike.
+///
+/// # Errors
+/// [`Error::Database`].
+pub async fn visible_submission(
+    app: &Arc<App>,
+    viewer: &Team,
+    id: &str,
+) -> Result<Option<(Submission, Feedback)>, Error> {
+    let Ok(id) = id.parse::<i64>() else { return Ok(None) };
+    let app2 = Arc::clone(app);
     let found = app
         .db(move |store| {
             let Some(head) = store.submission(id, "")? else { return Ok(None) };
             store.submission(id, &app2.scorer(&head.task))
         })
-        .await;
-    match found {
-        Ok(Some(s)) if s.team == team.id || team.organiser => {
-            Json(submission_json(&s, feedback_for(&app, &team, &s))).into_response()
-        }
-        Ok(_) => not_found(),
-        Err(e) => internal(&e),
-    }
+        .await?;
+    Ok(found.filter(|s| s.team == viewer.id || viewer.organiser).map(|s| {
+        let feedback = feedback_for(app, viewer, &s);
+        (s, feedback)
+    }))
 }
 
 /// What `viewer` may see of `submission`: everything for an organiser, else what its phase's
@@ -265,35 +297,29 @@ async fn requested_board(
     board(app, task, query.get("phase").map(String::as_str), viewer.as_ref()).await.map_err(|r| r.json())
 }
 
-async fn leaderboard_json(
-    State(app): State<Arc<App>>,
-    Path(task): Path<String>,
-    Query(query): Query<HashMap<String, String>>,
+/// `GET /api/tasks/{task}/leaderboard` (JSON) and `….csv` (`csv`: the rows as CSV).
+async fn leaderboard_answer(
+    app: Arc<App>,
+    task: String,
+    query: HashMap<String, String>,
     headers: HeaderMap,
+    as_csv: bool,
 ) -> Response {
-    match requested_board(&app, &task, &query, &headers).await {
-        Ok(board) => Json(json!({
-            "task": task,
-            "phase": board.phase.name,
-            "counts": board.phase.counts,
-            "primary": app.campaign.served.task(&task).map(|t| t.primary.clone()),
-            "scorer": app.scorer(&task),
-            "significance": board.significance,
-            "rows": board.rows,
-        }))
-        .into_response(),
-        Err(response) => response,
+    let board = match requested_board(&app, &task, &query, &headers).await {
+        Ok(board) => board,
+        Err(response) => return response,
+    };
+    if as_csv {
+        return ([(header::CONTENT_TYPE, "text/csv; charset=utf-8")], csv(&board.rows)).into_response();
     }
-}
-
-async fn leaderboard_csv(
-    State(app): State<Arc<App>>,
-    Path(task): Path<String>,
-    Query(query): Query<HashMap<String, String>>,
-    headers: HeaderMap,
-) -> Response {
-    match requested_board(&app, &task, &query, &headers).await {
-        Ok(board) => ([(header::CONTENT_TYPE, "text/csv; charset=utf-8")], csv(&board.rows)).into_response(),
-        Err(response) => response,
-    }
+    Json(json!({
+        "task": task,
+        "phase": board.phase.name,
+        "counts": board.phase.counts,
+        "primary": app.campaign.served.task(&task).map(|t| t.primary.clone()),
+        "scorer": app.scorer(&task),
+        "significance": board.significance,
+        "rows": board.rows,
+    }))
+    .into_response()
 }

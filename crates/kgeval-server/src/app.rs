@@ -117,9 +117,7 @@ impl App {
         let mut baselines = Vec::new();
         for baseline in &campaign.baselines {
             let Some(task) = campaign.served.task(&baseline.task) else { continue };
-            let bytes = std::fs::read(&baseline.file)
-                .map_err(|e| Error::Campaign(format!("{}: cannot read the baseline: {e}", baseline.file.display())))?;
-            let input = Input::from_bytes(baseline.file.display().to_string(), bytes);
+            let input = baseline.upload(task)?;
             let scorer = scorers.get(&task.name).cloned().unwrap_or_default();
             let score = score(task, &baseline.name, input, &scorer).map_err(|e| {
                 Error::Campaign(format!("baseline {} of task {}: {}", baseline.name, task.name, chain(&e)))

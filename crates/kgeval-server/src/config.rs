@@ -112,16 +112,39 @@ impl Phase {
     }
 }
 
-/// One `[[serve.baseline]]`: an organiser's file, scored at start and shown on the task's
-/// leaderboards, marked.
+/// One `[[serve.baseline]]`: an organiser's upload, scored at start and shown on the task's
+/// leaderboards, marked: `file = "PATH"`, or for a task of several pairs `files = { PAIR =
+/// "PATH", … }` (one file per pair, as a team uploads one part per pair).
 #[derive(Debug, Clone)]
 pub struct Baseline {
     /// The task.
     pub task: String,
     /// The system's name on the leaderboard.
     pub name: String,
-    /// The file, resolved against the campaign file's folder.
-    pub file: PathBuf,
+    /// The files, resolved against the campaign file's folder: `("", file)`, or `(pair,
+    /// file)` per pair.
+    pub files: Vec<(String, PathBuf)>,
+}
+
+impl Baseline {
+    /// The baseline as an upload of `task` (read now): its one file, or its files bundled as
+    /// the facade stores the parts of an upload.
+    ///
+    /// # Errors
+    /// A file that cannot be read; files that do not fit the task's pairs.
+    pub fn upload(&self, task: &kgeval::campaign::ServedTask) -> Result<kgeval::Input, Error> {
+        let name = format!("baseline {}", self.name);
+        if let [(pair, file)] = self.files.as_slice() {
+            if pair.is_empty() {
+                let bytes = std::fs::read(file)
+                    .map_err(|e| Error::Campaign(format!("{}: cannot read the baseline: {e}", file.display())))?;
+                return Ok(kgeval::Input::from_bytes(file.display().to_string(), bytes));
+            }
+        }
+        let files: Vec<(String, &Path)> = self.files.iter().map(|(p, f)| (p.clone(), f.as_path())).collect();
+        let bytes = task.bundle_files(&files).map_err(|e| Error::Campaign(format!("{name}: {e}")))?;
+        Ok(kgeval::Input::from_bytes(name, bytes))
+    }
 }
 
 #[derive(Deserialize)]
@@ -143,7 +166,10 @@ struct PhaseRow {
 struct BaselineRow {
     task: String,
     name: String,
-    file: PathBuf,
+    #[serde(default)]
+    file: Option<PathBuf>,
+    #[serde(default)]
+    files: std::collections::BTreeMap<String, PathBuf>,
 }
 
 #[derive(Deserialize)]
@@ -244,19 +270,34 @@ impl Campaign {
                     &format!("found baseline {:?} twice for task {:?}", row.name, row.task),
                 ));
             }
-            let file = base.join(&row.file);
-            if !file.is_file() {
-                return Err(at(
+            let given: Vec<(String, PathBuf)> = match (&row.file, row.files.is_empty()) {
+                (Some(file), true) => vec![(String::new(), file.clone())],
+                (None, false) => row.files.iter().map(|(pair, file)| (pair.clone(), file.clone())).collect(),
+                _ => return Err(at(
                     &m,
                     table,
                     "file",
-                    &format!(
-                        "found no file {}, expected a baseline file (paths are relative to the campaign)",
-                        file.display()
-                    ),
-                ));
+                    "expected file = \"PATH\" or files = { PAIR = \"PATH\", … } (one file per pair), one of the two",
+                )),
+            };
+            let mut files = Vec::with_capacity(given.len());
+            for (pair, file) in given {
+                let file = base.join(file);
+                if !file.is_file() {
+                    let key = if pair.is_empty() { "file" } else { "files" };
+                    return Err(at(
+                        &m,
+                        table,
+                        key,
+                        &format!(
+                            "found no file {}, expected a baseline file (paths are relative to the campaign)",
+                            file.display()
+                        ),
+                    ));
+                }
+                files.push((pair, file));
             }
-            baselines.push(Baseline { task: row.task, name: row.name, file });
+            baselines.push(Baseline { task: row.task, name: row.name, files });
         }
         let time_limit = row.time_limit.unwrap_or(DEFAULT_TIME_LIMIT);
         if !(time_limit.is_finite() && time_limit > 0.0) {

@@ -5,10 +5,10 @@
 //! blob folder and the baselines from their files, in leaderboard order; the facade runs and
 //! writes the campaign exactly as `kgeval run` would on a manifest listing those files.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use kgeval::campaign::{export_into, CampaignOutcome};
-use kgeval::RenderOptions;
+use kgeval::{Input, RenderOptions};
 
 use crate::app::App;
 use crate::board::{leaderboard, Row};
@@ -33,8 +33,8 @@ pub fn export(
     Ok(export_into(&report, dir, options)?)
 }
 
-/// A task's name and the `(system name, file)` of each row of its leaderboard.
-pub type TaskFiles = (String, Vec<(String, PathBuf)>);
+/// A task's name and the `(system name, upload)` of each row of its leaderboard.
+pub type TaskFiles = (String, Vec<(String, Input)>);
 
 /// The name a leaderboard row has as a system of the report: the team, `team: system` when
 /// the system has its own name, `NAME (baseline)` for a baseline.
@@ -49,7 +49,7 @@ pub fn system_label(row: &Row) -> String {
     }
 }
 
-/// Per task, the `(system name, file)` of every row of its default leaderboard at `now`, in
+/// Per task, the `(system name, upload)` of every row of its default leaderboard at `now`, in
 /// leaderboard order (empty when no phase of the task has started).
 ///
 /// # Errors
@@ -66,17 +66,15 @@ pub fn counted_files(app: &App, now: i64) -> Result<Vec<TaskFiles>, Error> {
         let baselines: Vec<_> = app.baselines.iter().filter(|b| b.task == task.name).collect();
         let mut files = Vec::new();
         for row in leaderboard(&scored, &baselines, phase.counts) {
-            let file = match row.submission {
-                Some(id) => scored.iter().find(|s| s.id == id).map(|s| app.blobs.path(&s.sha256)),
-                None => app
-                    .campaign
-                    .baselines
-                    .iter()
-                    .find(|b| b.task == task.name && b.name == row.system)
-                    .map(|b| b.file.clone()),
+            let input = match row.submission {
+                Some(id) => scored.iter().find(|s| s.id == id).map(|s| Input::path(app.blobs.path(&s.sha256))),
+                None => match app.campaign.baselines.iter().find(|b| b.task == task.name && b.name == row.system) {
+                    Some(baseline) => Some(baseline.upload(task)?),
+                    None => None,
+                },
             };
-            if let Some(file) = file {
-                files.push((system_label(&row), file));
+            if let Some(input) = input {
+                files.push((system_label(&row), input));
             }
         }
         out.push((task.name.clone(), files));

@@ -284,22 +284,7 @@ impl Store {
             .map_err(sql)?;
         let id = transaction.last_insert_rowid();
         if let Some(score) = score {
-            transaction
-                .execute(
-                    "INSERT INTO scores (submission, scorer, metric, value, higher_is_better, headlines, items, created) \
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-                    params![
-                        id,
-                        score.scorer,
-                        score.metric,
-                        score.value,
-                        score.higher_is_better,
-                        score.headlines,
-                        score.items,
-                        submission.created
-                    ],
-                )
-                .map_err(sql)?;
+            insert_score(&transaction, id, score, submission.created)?;
         }
         transaction.commit().map_err(sql)?;
         Ok(id)
@@ -322,8 +307,13 @@ impl Store {
     /// # Errors
     /// [`Error::Database`].
     pub fn scored(&self, task: &str, phase: &str, scorer: &str) -> Result<Vec<Submission>, Error> {
+        self.scored_columns(SUBMISSION_COLUMNS, task, phase, scorer)
+    }
+
+    /// [`Store::scored`] reading `columns` ([`SUBMISSION_COLUMNS`] or [`HEAD_COLUMNS`]).
+    fn scored_columns(&self, columns: &str, task: &str, phase: &str, scorer: &str) -> Result<Vec<Submission>, Error> {
         let query = format!(
-            "SELECT {SUBMISSION_COLUMNS} FROM submissions s JOIN teams t ON t.id = s.team \
+            "SELECT {columns} FROM submissions s JOIN teams t ON t.id = s.team \
              JOIN scores c ON c.submission = s.id AND c.scorer = ?3 \
              WHERE s.task = ?1 AND s.phase = ?2 AND s.status = 'scored' ORDER BY s.id"
         );
@@ -340,14 +330,7 @@ impl Store {
     /// # Errors
     /// [`Error::Database`].
     pub fn scored_heads(&self, task: &str, phase: &str, scorer: &str) -> Result<Vec<Submission>, Error> {
-        let query = format!(
-            "SELECT {HEAD_COLUMNS} FROM submissions s JOIN teams t ON t.id = s.team \
-             JOIN scores c ON c.submission = s.id AND c.scorer = ?3 \
-             WHERE s.task = ?1 AND s.phase = ?2 AND s.status = 'scored' ORDER BY s.id"
-        );
-        let mut statement = self.connection.prepare_cached(&query).map_err(sql)?;
-        let rows = statement.query_map(params![task, phase, scorer], submission_row).map_err(sql)?;
-        rows.collect::<Result<Vec<_>, _>>().map_err(sql)
+        self.scored_columns(HEAD_COLUMNS, task, phase, scorer)
     }
 
     /// The `limit` latest submissions of `team` (every task and phase, newest first), without
@@ -407,25 +390,36 @@ impl Store {
     pub fn add_scores(&mut self, rows: &[(i64, Score)], now: i64) -> Result<(), Error> {
         let transaction = self.connection.transaction().map_err(sql)?;
         for (submission, score) in rows {
-            transaction
-                .execute(
-                    "INSERT INTO scores (submission, scorer, metric, value, higher_is_better, headlines, items, created) \
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-                    params![
-                        submission,
-                        score.scorer,
-                        score.metric,
-                        score.value,
-                        score.higher_is_better,
-                        score.headlines,
-                        score.items,
-                        now
-                    ],
-                )
-                .map_err(sql)?;
+            insert_score(&transaction, *submission, score, now)?;
         }
         transaction.commit().map_err(sql)
     }
+}
+
+/// Adds the score row of `submission` inside `transaction`.
+fn insert_score(
+    transaction: &rusqlite::Transaction<'_>,
+    submission: i64,
+    score: &Score,
+    created: i64,
+) -> Result<(), Error> {
+    transaction
+        .execute(
+            "INSERT INTO scores (submission, scorer, metric, value, higher_is_better, headlines, items, created) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+            params![
+                submission,
+                score.scorer,
+                score.metric,
+                score.value,
+                score.higher_is_better,
+                score.headlines,
+                score.items,
+                created
+            ],
+        )
+        .map(drop)
+        .map_err(sql)
 }
 
 fn db(path: &Path, error: &rusqlite::Error) -> Error {

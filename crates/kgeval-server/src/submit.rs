@@ -1,12 +1,14 @@
 //! `POST /api/tasks/{task}/submissions`: authenticate, find the task open in the current
-//! phase, check the team's limits, read the body (at most the campaign's `max_upload`),
+//! phase, check the team's limits, read the body (at most the campaign's `max_upload`; the
+//! file itself, or `multipart/form-data` with one part per pair and an optional `name`),
 //! score it on the bounded pool under the time limit while its bytes are stored (fsynced),
 //! then commit the row (one transaction), and only then answer.
 //!
 //! | answer | when | counted |
 //! |---|---|---|
 //! | 201 `scored` (or `received` in a `feedback = "none"` phase) | scored | yes |
-//! | 422 `invalid` + the reader's `upload:LINE:COL: …` line | malformed or unfitting | no |
+//! | 422 `invalid` + the reader's `upload:LINE:COL: …` line (`PAIR:LINE:COL: …` for a pair's part) | malformed or unfitting | no |
+//! | 422 `invalid`, nothing stored | a form whose parts do not fit the task's pairs | no |
 //! | 500 `failed` | the scorer failed or ran out of time | no |
 //! | 401 / 404 / 413 / 429 (+ `reset`, `Retry-After`) | refused before scoring; nothing stored | — |
 
@@ -26,7 +28,7 @@ use crate::api::{submission_json, team, unauthorized};
 use crate::app::{chain, score, App, UPLOAD_NAME};
 use crate::config::Feedback;
 use crate::store::{NewSubmission, Score, Submission};
-use crate::{clock, Error};
+use crate::{clock, multipart, Error};
 
 /// The longest system name.
 pub const MAX_SYSTEM_NAME: usize = 100;
@@ -44,13 +46,15 @@ pub struct Refusal {
     pub message: String,
     /// When the daily limit resets (Unix seconds).
     pub reset: Option<i64>,
+    /// Seconds until the request rate allows another request (`Retry-After`).
+    pub retry: Option<u64>,
 }
 
 impl Refusal {
     /// A refusal without a reset time.
     #[must_use]
     pub fn new(code: StatusCode, status: &'static str, message: impl Into<String>) -> Refusal {
-        Refusal { code, status, message: message.into(), reset: None }
+        Refusal { code, status, message: message.into(), reset: None, retry: None }
     }
 
     /// A failure of the server (logged; the team reads only that it failed).
@@ -71,12 +75,16 @@ impl Refusal {
             body["reset"] = json!(self.reset.map(clock::format));
         }
         let mut response = (self.code, Json(body)).into_response();
-        if let Some(seconds) = self.reset.map(|r| (r - clock::now()).max(0)) {
-            if let Ok(value) = HeaderValue::from_str(&seconds.to_string()) {
-                response.headers_mut().insert(header::RETRY_AFTER, value);
-            }
-        }
+        self.retry_after(&mut response);
         response
+    }
+
+    /// Adds `Retry-After` (seconds) to `response` when the refusal has a reset or a wait.
+    pub fn retry_after(&self, response: &mut Response) {
+        let seconds = self.retry.or_else(|| self.reset.map(|r| u64::try_from(r - clock::now()).unwrap_or(0)));
+        if let Some(value) = seconds.and_then(|s| HeaderValue::from_str(&s.to_string()).ok()) {
+            response.headers_mut().insert(header::RETRY_AFTER, value);
+        }
     }
 }
 
@@ -113,10 +121,38 @@ pub async fn submit(
         Ok(checked) => checked,
         Err(refused) => return drain_then(body, max, refused.json()).await,
     };
-    let Ok(bytes) = to_bytes(body, usize::try_from(max).unwrap_or(usize::MAX)).await else {
+    // The body and the form's part headers: the router's body limit allows the upload limit
+    // plus 64 KiB; the upload itself (the parts' bytes) is held to the limit in `accept`.
+    let limit = usize::try_from(max).unwrap_or(usize::MAX).saturating_add(64 << 10);
+    let Ok(bytes) = to_bytes(body, limit).await else {
         return too_large(max).json();
     };
-    match accept(&app, checked, Vec::from(bytes)).await {
+    let content_type = headers.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or_default();
+    let bytes = match multipart::boundary(content_type) {
+        Some(boundary) => {
+            // One part per pair, and an optional `name` part naming the system.
+            let parts = match multipart::parse(&bytes, &boundary) {
+                Ok(parts) => parts,
+                Err(e) => return Refusal::new(StatusCode::BAD_REQUEST, "bad_request", e.to_string()).json(),
+            };
+            let mut checked = checked;
+            let named = field(&parts, "name");
+            let file = checked.rename(named.as_deref()).and_then(|()| form_file(&checked.task, parts, &["name"]));
+            match file {
+                Ok(file) => return answer(&app, checked, file).await,
+                Err(refused) => return refused.json(),
+            }
+        }
+        None if bytes.len() as u64 > max => return too_large(max).json(),
+        None => Vec::from(bytes),
+    };
+    answer(&app, checked, bytes).await
+}
+
+/// Stores and scores an upload, and answers as the API does (201 + `Location`, 422, 500, or
+/// the refusal).
+async fn answer(app: &Arc<App>, checked: Checked, bytes: Vec<u8>) -> Response {
+    match accept(app, checked, bytes).await {
         Ok(accepted) => {
             let body = submission_json(&accepted.submission, accepted.feedback);
             let mut response = (accepted.code, Json(body)).into_response();
@@ -208,14 +244,7 @@ pub async fn check(
             "found the task closed: no phase of it is open now",
         ));
     };
-    let system = system.map(str::trim).filter(|s| !s.is_empty()).map_or_else(|| team.name.clone(), str::to_owned);
-    if system.chars().count() > MAX_SYSTEM_NAME || system.chars().any(char::is_control) {
-        return Err(Refusal::new(
-            StatusCode::BAD_REQUEST,
-            "bad_request",
-            format!("found a system name with control characters or longer than {MAX_SYSTEM_NAME}"),
-        ));
-    }
+    let system = system_name(&team, system)?;
     // One upload of a team to a task at a time: the limit check and the insert see each other.
     let guard = app.team_lock(team.id, &task.name).lock_owned().await;
     let (team_id, task_key, phase_key) = (team.id, task.name.clone(), phase.name.clone());
@@ -245,6 +274,83 @@ pub async fn check(
     Ok(Checked { team, task, phase, system, now, _guard: guard })
 }
 
+/// The system's name of an upload: `given` trimmed, else the team's name.
+fn system_name(team: &crate::store::Team, given: Option<&str>) -> Result<String, Refusal> {
+    let system = given.map(str::trim).filter(|s| !s.is_empty()).map_or_else(|| team.name.clone(), str::to_owned);
+    if system.chars().count() > MAX_SYSTEM_NAME || system.chars().any(char::is_control) {
+        return Err(Refusal::new(
+            StatusCode::BAD_REQUEST,
+            "bad_request",
+            format!("found a system name with control characters or longer than {MAX_SYSTEM_NAME}"),
+        ));
+    }
+    Ok(system)
+}
+
+impl Checked {
+    /// The task the upload goes to.
+    #[must_use]
+    pub fn task(&self) -> &kgeval::campaign::ServedTask {
+        &self.task
+    }
+
+    /// Names the system `system` when given (a form's field read with the body).
+    ///
+    /// # Errors
+    /// 400 for a name with control characters or over [`MAX_SYSTEM_NAME`] characters.
+    pub fn rename(&mut self, system: Option<&str>) -> Result<(), Refusal> {
+        if system.is_some_and(|s| !s.trim().is_empty()) {
+            self.system = system_name(&self.team, system)?;
+        }
+        Ok(())
+    }
+}
+
+/// The text of a form's field `name` (trimmed; `None` when missing or blank).
+#[must_use]
+pub fn field(parts: &[multipart::Part], name: &str) -> Option<String> {
+    parts
+        .iter()
+        .find(|p| p.name == name)
+        .map(|p| String::from_utf8_lossy(&p.body).trim().to_owned())
+        .filter(|t| !t.is_empty())
+}
+
+/// The upload a form carries besides its `fields`: a part named `file` (one file, whatever
+/// the task), else the parts named by the task's pairs, stored as the facade bundles them.
+/// Empty parts (a browser's file input left empty) are left out.
+///
+/// # Errors
+/// 422 `invalid` (nothing stored, nothing counted): no file, a part the task has no pair
+/// of, a pair missing or given twice.
+pub fn form_file(
+    task: &kgeval::campaign::ServedTask,
+    parts: Vec<multipart::Part>,
+    fields: &[&str],
+) -> Result<Vec<u8>, Refusal> {
+    let invalid = |message: String| Refusal::new(StatusCode::UNPROCESSABLE_ENTITY, "invalid", message);
+    let files: Vec<multipart::Part> =
+        parts.into_iter().filter(|p| !fields.contains(&p.name.as_str()) && !p.body.is_empty()).collect();
+    if let Some(file) = files.iter().position(|p| p.name == "file") {
+        if files.len() == 1 {
+            return Ok(files.into_iter().nth(file).map(|p| p.body).unwrap_or_default());
+        }
+    }
+    let pairs = task.pair_names();
+    match files.as_slice() {
+        [] => {
+            let expected =
+                if pairs.is_empty() { "a file".to_owned() } else { format!("one per pair: {}", pairs.join(", ")) };
+            Err(invalid(format!("found no file (or only empty ones), expected {expected}")))
+        }
+        [_] if pairs.is_empty() => Ok(files.into_iter().next().map(|p| p.body).unwrap_or_default()),
+        _ => {
+            let named: Vec<(String, Arc<[u8]>)> = files.into_iter().map(|p| (p.name, Arc::from(p.body))).collect();
+            task.bundle(&named).map(|bytes| bytes.to_vec()).map_err(|e| invalid(e.to_string()))
+        }
+    }
+}
+
 /// What scoring an upload gave.
 enum Scored {
     Yes(Score),
@@ -263,6 +369,8 @@ async fn score_on_pool(
     let Ok(permit) = Arc::clone(&app.pool).acquire_owned().await else {
         return Scored::Failed("the scoring pool is closed".to_owned());
     };
+    let mut names = task.pair_names();
+    names.push(UPLOAD_NAME.to_owned());
     let (task, system, scorer) = (task.clone(), system.to_owned(), scorer.to_owned());
     let handle = tokio::task::spawn_blocking(move || {
         let _permit = permit;
@@ -275,9 +383,10 @@ async fn score_on_pool(
         Ok(Ok(Ok(score))) => Scored::Yes(score),
         Ok(Ok(Err(e))) => {
             let line = chain(&e);
-            // The upload's own problem names it (`upload:3:7: …`, `run upload: …`); anything
-            // else (a gold file gone) is the server's.
-            if let Some(located) = located(&e) {
+            // The upload's own problem names it or one of its parts (`upload:3:7: …`,
+            // `brick-smartenv:3:7: …`, `run upload: …`); anything else (a gold file gone) is
+            // the server's.
+            if let Some(located) = located(&e, &names) {
                 Scored::Invalid(located)
             } else if line.contains(UPLOAD_NAME) || matches!(e, kgeval::Error::Invalid(_)) {
                 Scored::Invalid(line)
@@ -289,14 +398,13 @@ async fn score_on_pool(
     }
 }
 
-/// The reader's own line when the error (or a cause) is one located in the upload
-/// (`upload:LINE:COL: …`), without the context around it.
-fn located(error: &(dyn std::error::Error + 'static)) -> Option<String> {
+/// The reader's own line when the error (or a cause) is one located in the upload or one of
+/// its parts (`NAME:LINE:COL: …`, NAME one of `names`), without the context around it.
+fn located(error: &(dyn std::error::Error + 'static), names: &[String]) -> Option<String> {
     let mut cause: Option<&(dyn std::error::Error + 'static)> = Some(error);
-    let prefix = format!("{UPLOAD_NAME}:");
     while let Some(e) = cause {
         let text = e.to_string();
-        if text.starts_with(&prefix) {
+        if names.iter().any(|n| text.strip_prefix(n.as_str()).is_some_and(|rest| rest.starts_with(':'))) {
             return Some(text);
         }
         cause = e.source();
@@ -350,5 +458,5 @@ fn too_large(max: u64) -> Refusal {
 }
 
 fn limited(message: String, reset: Option<i64>) -> Refusal {
-    Refusal { code: StatusCode::TOO_MANY_REQUESTS, status: "limited", message, reset }
+    Refusal { reset, ..Refusal::new(StatusCode::TOO_MANY_REQUESTS, "limited", message) }
 }

@@ -46,6 +46,7 @@ mod readme_compare;
 mod repeats;
 mod serve;
 mod serve_browser;
+mod serve_diso;
 mod serve_export;
 mod serve_load;
 mod serve_pages;

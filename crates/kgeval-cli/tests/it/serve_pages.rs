@@ -11,7 +11,7 @@ use serde_json::Value;
 use crate::serve::{open_phase, Served};
 
 /// `multipart/form-data` of `fields` (name, file name, bytes) with boundary `XyZ`.
-fn form(fields: &[(&str, Option<&str>, &[u8])]) -> Vec<u8> {
+pub(crate) fn form(fields: &[(&str, Option<&str>, &[u8])]) -> Vec<u8> {
     let mut body = Vec::new();
     for (name, filename, bytes) in fields {
         body.extend_from_slice(b"--XyZ\r\nContent-Disposition: form-data; name=\"");
@@ -28,7 +28,7 @@ fn form(fields: &[(&str, Option<&str>, &[u8])]) -> Vec<u8> {
     body
 }
 
-const FORM_TYPE: (&str, &str) = ("Content-Type", "multipart/form-data; boundary=XyZ");
+pub(crate) const FORM_TYPE: (&str, &str) = ("Content-Type", "multipart/form-data; boundary=XyZ");
 
 /// `POST /submit` with a token field (or a cookie): status, page, headers.
 fn upload_form(
@@ -320,4 +320,31 @@ fn login_keeps_the_token_in_a_cookie_and_logout_clears_it() {
     let (code, css, headers) = server.request("GET", "/style.css", &[], None);
     assert_eq!((code, header(&headers, "content-type")), (200, Some("text/css; charset=utf-8")));
     assert!(css.contains("--accent"));
+}
+
+/// The request rate holds per team for the pages' form uploads too, whether the form carries
+/// the token or the browser its cookie, and one bucket serves the form and the API.
+#[test]
+fn form_uploads_take_from_the_teams_request_rate() {
+    let campaign =
+        format!("{}[serve]\nrequests_per_minute = 2\n{}", crate::serve::trec_task("adhoc", ""), open_phase("p", ""));
+    let server = Served::start(&campaign);
+    let (a, b) = (server.add_team("A", false), server.add_team("B", false));
+    let run = std::fs::read(crate::serve::data("testdata/trec_eval/test/results.test")).expect("a run");
+    // A burst of two (a token back every 30 s): the token field, then the cookie.
+    assert_eq!(upload_form(&server, Some(&a), None, "adhoc", "", &run).0, 201);
+    assert_eq!(upload_form(&server, None, Some(&a), "adhoc", "", &run).0, 201);
+    let stored = server.stored_files();
+    for (token, cookie) in [(Some(a.as_str()), None), (None, Some(a.as_str()))] {
+        let (code, body, headers) = upload_form(&server, token, cookie, "adhoc", "", &run);
+        check_page("POST /submit", code, &body, &headers);
+        assert_eq!(code, 429, "{body}");
+        let seconds: u64 = header(&headers, "retry-after").expect("Retry-After").parse().expect("seconds");
+        assert!((1..=30).contains(&seconds), "{seconds}");
+        assert!(body.contains("requests a minute"), "{body}");
+    }
+    assert_eq!(server.stored_files(), stored, "nothing stored");
+    // The API shares the bucket; another team has its own.
+    assert_eq!(server.upload("adhoc", Some(&a), &run).0, 429);
+    assert_eq!(upload_form(&server, None, Some(&b), "adhoc", "", &run).0, 201);
 }

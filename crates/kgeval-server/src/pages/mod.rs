@@ -28,7 +28,7 @@ use serde_json::{json, Value};
 use crate::api::board;
 use crate::app::App;
 use crate::store::Team;
-use crate::submit::{accept, check, Refusal};
+use crate::submit::{accept, check, field, form_file, Refusal};
 use crate::{clock, multipart};
 
 /// The cookie that holds a signed-in team's token.
@@ -110,6 +110,7 @@ fn refused(app: &App, viewer: Option<&Team>, refusal: &Refusal, back: &str) -> R
         StatusCode::PAYLOAD_TOO_LARGE => "Too large",
         StatusCode::TOO_MANY_REQUESTS => "Limit reached",
         StatusCode::BAD_REQUEST => "Bad request",
+        StatusCode::UNPROCESSABLE_ENTITY => "Invalid upload",
         _ => "Server error",
     };
     let context = json!({
@@ -118,7 +119,9 @@ fn refused(app: &App, viewer: Option<&Team>, refusal: &Refusal, back: &str) -> R
         "reset": refusal.reset.map(views::utc),
         "back": back,
     });
-    page(app, viewer, refusal.code, "message.html", context)
+    let mut response = page(app, viewer, refusal.code, "message.html", context);
+    refusal.retry_after(&mut response);
+    response
 }
 
 /// The token of the request's cookie, if any.
@@ -254,9 +257,12 @@ async fn form_page(app: &Arc<App>, viewer: Option<&Team>, code: StatusCode, mess
                 "name": t.name,
                 "family": t.task.family().name(),
                 "open": open.as_deref().is_some_and(|p| t.open_in(p)),
+                "id": views::element_id(&t.name),
+                "parts": t.parts(),
             })
         })
         .collect();
+    let parted = app.campaign.served.tasks.iter().any(|t| !t.parts().is_empty());
     let submissions = match viewer {
         Some(team) => {
             let id = team.id;
@@ -272,17 +278,26 @@ async fn form_page(app: &Arc<App>, viewer: Option<&Team>, code: StatusCode, mess
         "tasks": tasks,
         "message": message,
         "max_upload": app.campaign.max_upload,
+        "parted": parted,
         "submissions": submissions,
     });
     page(app, viewer, code, "submit.html", context)
 }
 
-/// `POST /submit`: the form's token (else the cookie's team), task, system name and file;
-/// checked, scored and stored as an API upload; answered with the submission's page (201,
-/// 422 with the located error, 500) or the refusal's.
+/// `POST /submit`: the form's token (else the cookie's team), task, system name (`system` or
+/// `name`) and file (`file`, or one part per pair named by the pair); the team's request
+/// rate, then checked, scored and stored as an API upload; answered with the submission's
+/// page (201, 422 with the located error, 500) or the refusal's.
 async fn submit_form(State(app): State<Arc<App>>, headers: HeaderMap, body: Body) -> Response {
     let limit = usize::try_from(app.campaign.max_upload).unwrap_or(usize::MAX).saturating_add(64 << 10);
-    let signed_in = viewer(&app, &headers).await;
+    // Who is signed in, without taking from the rate: the upload takes one below, once.
+    let signed_in = match crate::api::bearer_team(&app, &headers).await {
+        Ok(Some(team)) => Some(team),
+        _ => match cookie_token(&headers) {
+            Some(token) => authenticate(&app, token).await,
+            None => None,
+        },
+    };
     let bad = |message: String| Refusal::new(StatusCode::BAD_REQUEST, "bad_request", message);
     let Ok(bytes) = to_bytes(body, limit).await else {
         let refusal = Refusal::new(
@@ -301,14 +316,7 @@ async fn submit_form(State(app): State<Arc<App>>, headers: HeaderMap, body: Body
         Ok(parts) => parts,
         Err(e) => return refused(&app, signed_in.as_ref(), &bad(e.to_string()), "/submit"),
     };
-    let text = |name: &str| {
-        parts
-            .iter()
-            .find(|p| p.name == name)
-            .map(|p| String::from_utf8_lossy(&p.body).trim().to_owned())
-            .filter(|t| !t.is_empty())
-    };
-    let typed = text("token");
+    let typed = field(&parts, "token");
     let team = match &typed {
         Some(token) => authenticate(&app, token.clone()).await,
         None => signed_in.clone(),
@@ -317,18 +325,22 @@ async fn submit_form(State(app): State<Arc<App>>, headers: HeaderMap, body: Body
         let message = if typed.is_some() { "found no team with this token" } else { "expected your team's token" };
         return form_page(&app, signed_in.as_ref(), StatusCode::UNAUTHORIZED, Some(message)).await;
     };
-    let Some(task) = text("task") else {
+    if let Err(refusal) = crate::api::take_rate(&app, &team) {
+        return refused(&app, Some(&team), &refusal, "/submit");
+    }
+    let Some(task) = field(&parts, "task") else {
         return refused(&app, Some(&team), &bad("expected a task".to_owned()), "/submit");
     };
-    let Some(file) = parts.iter().find(|p| p.name == "file" && !p.body.is_empty()) else {
-        return refused(&app, Some(&team), &bad("found no file (or an empty one), expected one".to_owned()), "/submit");
-    };
-    let system = text("system");
+    let system = field(&parts, "system").or_else(|| field(&parts, "name"));
     let checked = match check(&app, team.clone(), &task, system.as_deref()).await {
         Ok(checked) => checked,
         Err(refusal) => return refused(&app, Some(&team), &refusal, "/submit"),
     };
-    let mut response = match accept(&app, checked, file.body.clone()).await {
+    let file = match form_file(checked.task(), parts, &["token", "task", "system", "name"]) {
+        Ok(file) => file,
+        Err(refusal) => return refused(&app, Some(&team), &refusal, "/submit"),
+    };
+    let mut response = match accept(&app, checked, file).await {
         Ok(accepted) => {
             let context = json!({ "s": views::submission(&accepted.submission, accepted.feedback) });
             page(&app, Some(&team), accepted.code, "submission.html", context)
@@ -352,22 +364,16 @@ async fn submission_page(State(app): State<Arc<App>>, Path(id): Path<String>, he
         );
         return refused(&app, None, &refusal, "/login");
     };
-    let not_found = Refusal::new(StatusCode::NOT_FOUND, "not_found", "found no submission of yours with this id");
-    let Ok(id) = id.parse::<i64>() else { return refused(&app, Some(&viewer), &not_found, "/submit") };
-    let app2 = Arc::clone(&app);
-    let found = app
-        .db(move |store| {
-            let Some(head) = store.submission(id, "")? else { return Ok(None) };
-            store.submission(id, &app2.scorer(&head.task))
-        })
-        .await;
-    match found {
-        Ok(Some(s)) if s.team == viewer.id || viewer.organiser => {
-            let feedback = crate::api::feedback_for(&app, &viewer, &s);
+    match crate::api::visible_submission(&app, &viewer, &id).await {
+        Ok(Some((s, feedback))) => {
             let context = json!({ "s": views::submission(&s, feedback) });
             page(&app, Some(&viewer), StatusCode::OK, "submission.html", context)
         }
-        Ok(_) => refused(&app, Some(&viewer), &not_found, "/submit"),
+        Ok(None) => {
+            let not_found =
+                Refusal::new(StatusCode::NOT_FOUND, "not_found", "found no submission of yours with this id");
+            refused(&app, Some(&viewer), &not_found, "/submit")
+        }
         Err(e) => refused(&app, Some(&viewer), &Refusal::internal(&e), "/submit"),
     }
 }

@@ -9,6 +9,7 @@ mod run;
 mod served;
 mod served_export;
 mod served_significance;
+mod served_upload;
 
 use crate::compare::CompareEvaluation;
 use crate::{Error, Evaluation, Family};
@@ -19,6 +20,7 @@ pub use run::{run_into, CampaignProgress};
 pub use served::{headlines, item_values, PrimaryValue, ServedCampaign, ServedTask};
 pub use served_export::{export_into, leaderboard_compare};
 pub use served_significance::{ordering_tau, EntryMarks, ServedEntry, ServedSignificance};
+pub use served_upload::{decode_parts, encode_parts, FORM_FIELDS};
 
 /// What running a campaign gives: every task's outcome, in manifest order. A failing task
 /// keeps its error; the others still finish.

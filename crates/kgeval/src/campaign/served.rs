@@ -17,10 +17,13 @@ use crate::{Error, Evaluation, Family, Input, NoProgress, SystemInput, Task};
 
 /// The families whose tasks can be served, with the keys that name their systems (which a
 /// served task leaves out: its uploads are its systems).
-const SERVED: [(Family, &[&str]); 3] = [
+const SERVED: [(Family, &[&str]); 6] = [
     (Family::Trec, &["runs", "run"]),
     (Family::Qald, &["systems", "system"]),
     (Family::Lexicon, &["systems", "system"]),
+    (Family::Align, &["systems", "system"]),
+    (Family::Rank, &["system"]),
+    (Family::Kgc, &["ranks", "scores", "run"]),
 ];
 
 /// The keys a served task has besides its family's.
@@ -171,8 +174,13 @@ fn served_task(reader: &Reader<'_>, table: ManifestTable<'_>, name: String) -> R
         )));
     }
     let phases = phases(m, table)?;
-    let mut task =
-        m.task_with(table, &SERVED_KEYS, &[(system_keys[0], Value::Array(Array::new()))])?.resolved(reader.base);
+    let edited = super::served_upload::with_placeholders(m, table, family)?;
+    let mut task = match &edited {
+        // Align and rank pairs hold a placeholder system, replaced by each upload.
+        Some(copy) => m.task_with(ManifestTable { table: copy, span: table.span }, &SERVED_KEYS, &[])?,
+        None => m.task_with(table, &SERVED_KEYS, &[(system_keys[0], Value::Array(Array::new()))])?,
+    }
+    .resolved(reader.base);
     if let Task::Trec(trec) = &mut task {
         // Every judged topic counts (trec_eval -c): averaged over the topics an upload holds,
         // a run of its one best topic would top the leaderboard.
@@ -185,8 +193,24 @@ fn served_task(reader: &Reader<'_>, table: ManifestTable<'_>, name: String) -> R
         }
         trec.complete = true;
     }
+    if let Task::Kgc(kgc) = &mut task {
+        // The leaderboard's significance test reads every question's values.
+        if table.table.get("per_item").and_then(toml_edit::Item::as_bool) == Some(false) {
+            return Err(m.error(
+                m.value_at(table, "per_item"),
+                "found per_item = false in a served kgc task, expected per-question values (the leaderboard's \
+                 significance test reads them)",
+            ));
+        }
+        kgc.per_item = true;
+    }
+    if let Task::Rank(rank) = &task {
+        rank.pair_names().map_err(|e| m.error(table.span, &e.to_string()))?;
+    }
     reader.check_inputs(table, &task.input_paths())?;
-    Ok(ServedTask { name, task, primary: primary.to_owned(), primary_at, phases })
+    let served = ServedTask { name, task, primary: primary.to_owned(), primary_at, phases };
+    super::served_upload::check_pair_names(&served.pair_names()).map_err(|e| m.error(table.span, &e))?;
+    Ok(served)
 }
 
 /// A task's `phases = ["…", …]`: names, at least one, each once.
@@ -321,16 +345,18 @@ pub fn item_values(evaluation: &Evaluation, system: &str) -> Vec<(String, String
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use std::path::Path;
 
     use super::ServedCampaign;
     use crate::toml_doc::TomlManifest;
     use crate::Input;
 
-    const FILE: &str = "../../testdata/campaigns/s.toml";
+    /// The campaign file the tests' campaigns are read as (its folder: the bundled campaigns').
+    pub(in crate::campaign) const FILE: &str = "../../testdata/campaigns/s.toml";
 
-    fn read(text: &str) -> Result<ServedCampaign, crate::Error> {
+    /// A served campaign from `text`, as the file [`FILE`].
+    pub(in crate::campaign) fn read(text: &str) -> Result<ServedCampaign, crate::Error> {
         let manifest = TomlManifest::parse(text, FILE)?;
         ServedCampaign::from_manifest(&manifest, text, Path::new(FILE), &["serve"])
     }

@@ -4,30 +4,15 @@
 //! (`kgeval compare`'s default test, a missing item value counted as 0); then the campaign
 //! runs and its files are written as `kgeval run -o DIR` writes them, all or nothing.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use kgeval_meta::MissingPolicy;
 use kgeval_report::RenderOptions;
 
-use super::{Campaign, CampaignOutcome, CampaignTask, ServedCampaign, ServedTask, TaskCompare};
+use super::{Campaign, CampaignOutcome, CampaignTask, ServedCampaign, TaskCompare};
 use crate::compare::CompareTask;
 use crate::write::OutputDirectory;
 use crate::{Error, Input, NoProgress, SystemInput, Task};
-
-impl ServedTask {
-    /// The task's gold and options with `systems` as its systems.
-    ///
-    /// # Errors
-    /// [`Error::Invalid`] for a family that cannot be served.
-    pub fn with_systems(&self, systems: Vec<SystemInput>) -> Result<Task, Error> {
-        Ok(match &self.task {
-            Task::Trec(task) => Task::Trec(crate::trec::TrecTask { runs: systems, ..task.clone() }),
-            Task::Qald(task) => Task::Qald(crate::qald::QaldTask { systems, ..task.clone() }),
-            Task::Lexicon(task) => Task::Lexicon(crate::lexicon::LexiconTask { systems, ..task.clone() }),
-            other => return Err(Error::invalid(format!("a {} task cannot be served", other.family()))),
-        })
-    }
-}
 
 /// The comparison a served leaderboard runs, as a campaign task's `compare = { missing =
 /// "zero" }`.
@@ -37,18 +22,29 @@ pub fn leaderboard_compare() -> CompareTask {
 }
 
 impl ServedCampaign {
-    /// The `kgeval run` campaign of `systems`: per task name, the `(system name, file)` that
-    /// count, in leaderboard order. A task without a system is left out; a task with two or
-    /// more is compared as its leaderboard is ([`leaderboard_compare`]).
+    /// The `kgeval run` campaign of `systems`: per task name, the `(system name, upload)` that
+    /// count, in leaderboard order (an upload as the server stores it: a file, or the parts of
+    /// a multi-pair task, [`super::encode_parts`]). A task without a system is left out; a
+    /// task with two or more is compared as its leaderboard is ([`leaderboard_compare`]). A
+    /// `rank` task scores one system: each of its systems is a task of its own, `NAME.1`,
+    /// `NAME.2`, … in leaderboard order (not compared).
     ///
     /// # Errors
     /// A task name the campaign does not have; no system at all.
-    pub fn report_campaign(&self, systems: &[(String, Vec<(String, PathBuf)>)]) -> Result<Campaign, Error> {
+    pub fn report_campaign(&self, systems: &[(String, Vec<(String, Input)>)]) -> Result<Campaign, Error> {
         let mut tasks = Vec::new();
         for (name, files) in systems.iter().filter(|(_, files)| !files.is_empty()) {
             let served = self.task(name).ok_or_else(|| Error::invalid(format!("found no task {name:?}")))?;
-            let inputs = files.iter().map(|(system, path)| SystemInput::named(system, Input::path(path))).collect();
-            let compare = (files.len() >= 2).then(|| TaskCompare { task: leaderboard_compare(), against: None });
+            let inputs: Vec<SystemInput> =
+                files.iter().map(|(system, input)| SystemInput::named(system, input.clone())).collect();
+            if matches!(served.task, Task::Rank(_)) && inputs.len() >= 2 {
+                for (i, input) in inputs.into_iter().enumerate() {
+                    let task = served.with_systems(vec![input])?;
+                    tasks.push(CampaignTask { name: format!("{name}.{}", i + 1), task, compare: None });
+                }
+                continue;
+            }
+            let compare = (inputs.len() >= 2).then(|| TaskCompare { task: leaderboard_compare(), against: None });
             tasks.push(CampaignTask { name: name.clone(), task: served.with_systems(inputs)?, compare });
         }
         if tasks.is_empty() {
