@@ -363,9 +363,9 @@ impl TiedRanking {
             + (1.0 - p) * self.expected_sum(usize::MAX, |i| p.powi(i as i32), |l| f64::from(u8::from(unjudged(l))))
     }
 
-    /// `m_ndcg_rel.c` in expectation: (Σ over the ranks i with a positive gain of D_i / I_i
-    /// + (R − positive retrieved) · D / I) / R, with D_i the DCG through rank i and I_i the
-    /// ideal's (fixed). E[1(g_i > 0) · D_i] needs the pairs inside i's group: for two of its
+    /// `m_ndcg_rel.c` in expectation: the sum over the ranks i with a positive gain of
+    /// D_i / I_i, plus (R − positive retrieved) · D / I, over R; D_i is the DCG through rank i
+    /// and I_i the ideal's (fixed). E[1(g_i > 0) · D_i] needs the pairs inside i's group: for two of its
     /// positions, E[1(g_i > 0) · g_j] = (p·S − S⁺) / (n(n−1)) (n documents, p with a positive
     /// gain, gains summing to S, the positive ones to S⁺); the other groups are independent of
     /// i's. Only the group the depth cuts makes R − positive retrieved random, and its product
@@ -435,7 +435,7 @@ impl TiedRanking {
         // E[(R − positive retrieved) · D]: R − fixed − Y, Y the cut group's positives within
         // the depth.
         let mut tail = (num_rel as f64 - positive_fixed) * dcg;
-        if let Some((index, group)) = self.groups.iter().enumerate().last().filter(|(_, g)| g.beyond > 0) {
+        if let Some((index, group)) = self.groups.iter().enumerate().next_back().filter(|(_, g)| g.beyond > 0) {
             let (n, p, total, positive, pair) = stats[index];
             let len = group.len as f64;
             let others = dcg - total / n * cut_weights;
