@@ -27,6 +27,8 @@ mod judgments;
 mod run;
 mod scores;
 mod shards;
+#[cfg(test)]
+mod shards_tests;
 mod table;
 
 pub use adjusted::adjusted_metrics;
