@@ -73,7 +73,9 @@ impl<'a> Reader<'a> {
     /// A message saying what was found instead of the header of `kind`.
     pub(crate) fn with_header(bytes: &'a [u8], kind: u8, what: &str) -> Result<(Self, u16), String> {
         if bytes.len() < 11 || &bytes[..8] != MAGIC {
-            return Err(format!("found no kgeval accumulator (the bytes do not start with {MAGIC:?}), expected {what}"));
+            return Err(format!(
+                "found no kgeval accumulator (the bytes do not start with {MAGIC:?}), expected {what}"
+            ));
         }
         if bytes[8] != kind {
             return Err(format!("found an accumulator of kind {}, expected {what} (kind {kind})", bytes[8]));

@@ -13,7 +13,9 @@ use crate::kgc_mapped::Scores;
 
 /// A 1-D int64 array (Python converts other integer dtypes).
 fn ints<'py>(value: &Bound<'py, PyAny>, what: &str) -> PyResult<PyReadonlyArray1<'py, i64>> {
-    value.extract::<PyReadonlyArray1<'py, i64>>().map_err(|_| invalid(format!("{what}: expected a 1-D int64 numpy array")))
+    value
+        .extract::<PyReadonlyArray1<'py, i64>>()
+        .map_err(|_| invalid(format!("{what}: expected a 1-D int64 numpy array")))
 }
 
 /// The values of a 1-D array (copied only when it is not contiguous).
@@ -86,7 +88,9 @@ impl KgcRankAccumulator {
         let block = Scores::borrow(scores, "scores")?;
         let rows = block.rows("scores")?;
         let mask = match &mask {
-            Some(m) if !m.is_c_contiguous() => return Err(invalid("filter_mask: found a non-C-contiguous array, expected C order")),
+            Some(m) if !m.is_c_contiguous() => {
+                return Err(invalid("filter_mask: found a non-C-contiguous array, expected C order"))
+            }
             Some(m) => Some(m.as_slice().map_err(|e| invalid(format!("filter_mask: {e}")))?),
             None => None,
         };

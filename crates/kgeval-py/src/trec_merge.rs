@@ -69,12 +69,18 @@ impl TrecAccumulator {
     /// `({measure: value}, trec_eval's text)` of the merged partitions; `qrels` (a path, a
     /// dict or columns) are needed under `complete=True`.
     #[pyo3(signature = (qrels=None))]
-    fn finalize<'py>(&self, py: Python<'py>, qrels: Option<&Bound<'py, PyAny>>) -> PyResult<(Bound<'py, PyDict>, String)> {
+    fn finalize<'py>(
+        &self,
+        py: Python<'py>,
+        qrels: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<(Bound<'py, PyDict>, String)> {
         let qrels = qrels.map(|q| qrels_of(py, q)).transpose()?;
         let task = TrecTask::for_accumulator(&self.0, Input::path("qrels"));
         let accumulator = self.0.clone();
         let evaluation = py
-            .allow_threads(|| task.finalize_accumulators(qrels.as_ref(), "qrels", vec![("run".to_owned(), accumulator)]))
+            .allow_threads(|| {
+                task.finalize_accumulators(qrels.as_ref(), "qrels", vec![("run".to_owned(), accumulator)])
+            })
             .map_err(|e| to_py(py, &e))?;
         let text = evaluation.render(OutputFormat::Text, &RenderOptions::default());
         Ok((summary(py, &evaluation)?, text))

@@ -66,8 +66,8 @@ def test_random_partitions_merge_to_the_one_machine_summary(seed, complete):
     for name, value in whole.items():
         assert math.isclose(summary[name], value, rel_tol=1e-12, abs_tol=1e-12), name
     lines = back.text(qrels).splitlines()
-    assert lines[0].split("\t")[0].strip() == "runid"
-    for line in lines[1:]:
+    assert [line.split("\t")[0].strip() for line in lines] == list(summary)
+    for line in lines:
         name, _, printed = line.split("\t")[:3]
         assert printed == (f"{int(summary[name.strip()])}" if name.startswith("num_") else f"{summary[name.strip()]:6.4f}")
 

@@ -6,12 +6,12 @@ use std::borrow::Cow;
 use kgeval_model::kgc::{
     AnswerObservation, FilterScope, KgcVocabulary, KnownAnswers, RankObservation, Side, TestSet, Triple, TripleFile,
 };
-use kgeval_model::ranking::{RowOptions, ScoreRow, TiePolicy};
+use kgeval_model::ranking::{ScoreRow, TiePolicy};
 use proptest::prelude::*;
 use proptest::test_runner::{RngAlgorithm, RngSeed};
 
 use super::{default_ir_measures, evaluate_kgc, CountAccumulator, KgcData, KgcInput, KgcOptions};
-use crate::ranking::{count_shard, rank_row, ShardCounts};
+use crate::ranking::{count_shard, rank_row, RowOptions, ShardCounts};
 
 const POLICIES: [TiePolicy; 5] =
     [TiePolicy::Optimistic, TiePolicy::Pessimistic, TiePolicy::Realistic, TiePolicy::Expected, TiePolicy::RoundedMean];

@@ -15,13 +15,8 @@ use crate::Error;
 
 /// The tie policies [`ShardAccumulator::finalize`] reports, in order: PyKEEN's three rank
 /// types, the expectation over the tied places, LibKGE's rounded mean.
-pub const SHARD_POLICIES: [TiePolicy; 5] = [
-    TiePolicy::Optimistic,
-    TiePolicy::Pessimistic,
-    TiePolicy::Realistic,
-    TiePolicy::Expected,
-    TiePolicy::RoundedMean,
-];
+pub const SHARD_POLICIES: [TiePolicy; 5] =
+    [TiePolicy::Optimistic, TiePolicy::Pessimistic, TiePolicy::Realistic, TiePolicy::Expected, TiePolicy::RoundedMean];
 
 /// Per-answer comparison counts summed over shards (see the module's text).
 ///
@@ -140,11 +135,8 @@ impl ShardAccumulator {
         let groups = groups.map(|g| ids_of("groups", g)).transpose()?;
         let mut batch = CountAccumulator::new();
         for i in 0..n {
-            let counts = ShardCounts {
-                greater: greater[i],
-                tied: tied[i],
-                compared: compared.as_ref().map_or(0, |c| c[i]),
-            };
+            let counts =
+                ShardCounts { greater: greater[i], tied: tied[i], compared: compared.as_ref().map_or(0, |c| c[i]) };
             batch
                 .add(ids[i], counts, compared.is_some(), groups.as_ref().map(|g| g[i]))
                 .map_err(|e| Error::invalid(e.to_string()))?;

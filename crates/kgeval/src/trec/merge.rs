@@ -92,9 +92,9 @@ impl TrecTask {
     pub fn accumulate_interned(&self, qrels: &Qrels, run: &InternedRun) -> Result<RunPartition, Error> {
         match run.first_problem() {
             None => self.accumulate_source(qrels, run),
-            Some((qid, docno, Some(score))) => Err(Error::invalid(format!(
-                "topic {qid}: document {docno} has score {score}, expected a finite score"
-            ))),
+            Some((qid, docno, Some(score))) => {
+                Err(Error::invalid(format!("topic {qid}: document {docno} has score {score}, expected a finite score")))
+            }
             Some((qid, docno, None)) => {
                 Err(Error::invalid(format!("topic {qid}: document {docno} is retrieved twice")))
             }
@@ -110,8 +110,7 @@ impl TrecTask {
         let measures = self.measure_set()?;
         let options = self.options();
         let partition = kgeval_model::trec::IrOptions { query_set: QuerySet::Intersection, ..options.clone() };
-        let evaluation =
-            evaluate_run(qrels, run, &measures, &partition).map_err(|e| Error::invalid(e.to_string()))?;
+        let evaluation = evaluate_run(qrels, run, &measures, &partition).map_err(|e| Error::invalid(e.to_string()))?;
         let accumulator = RunAccumulator::from_partition(self.measures.clone(), &measures, &options, &evaluation);
         Ok(RunPartition { evaluation, accumulator })
     }
@@ -169,7 +168,8 @@ impl TrecTask {
                 )));
             }
             let mut result = accumulator.finalize(&evaluation.measures, qrels)?;
-            let added = if options.query_set == QuerySet::Complete { result.qrels_topics_missing_from_run.len() } else { 0 };
+            let added =
+                if options.query_set == QuerySet::Complete { result.qrels_topics_missing_from_run.len() } else { 0 };
             let topics = accumulator.topics() + added;
             if topics == 0 {
                 return Err(Error::invalid(format!(

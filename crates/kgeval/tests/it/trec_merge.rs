@@ -93,7 +93,8 @@ fn check(task: &TrecTask, case: &Case, assignment: &[usize], parts: usize, order
     let one = task.run_in_memory(&case.qrels, "qrels", &[("run".to_owned(), whole)]);
     let accumulators: Vec<RunAccumulator> = (0..parts)
         .map(|p| {
-            let topics: Vec<_> = case.topics.iter().zip(assignment).filter(|(_, &a)| a % parts == p).map(|(t, _)| t).collect();
+            let topics: Vec<_> =
+                case.topics.iter().zip(assignment).filter(|(_, &a)| a % parts == p).map(|(t, _)| t).collect();
             task.accumulate_in_memory(&case.qrels, &run_of(&topics)).expect("partition").accumulator
         })
         .collect();
@@ -115,7 +116,9 @@ fn check(task: &TrecTask, case: &Case, assignment: &[usize], parts: usize, order
             let text = |e: &kgeval::Evaluation| e.render(OutputFormat::Text, &RenderOptions::default());
             let mut every = a.clone();
             for (x, y) in ranges(&one).iter().zip(ranges(&finalized)) {
-                assert!((x.0 - y.0).abs() <= 1e-12 * x.0.abs().max(1.0) && (x.1 - y.1).abs() <= 1e-12 * x.1.abs().max(1.0));
+                assert!(
+                    (x.0 - y.0).abs() <= 1e-12 * x.0.abs().max(1.0) && (x.1 - y.1).abs() <= 1e-12 * x.1.abs().max(1.0)
+                );
                 every.extend([x.0, x.1]);
             }
             same_text_but_knife_edges(&text(&one), &text(&finalized), &every);
@@ -198,7 +201,10 @@ fn a_topic_in_two_partitions_is_an_error() {
     let mut a = task.accumulate_in_memory(&qrels, &run).expect("partition").accumulator;
     let b = a.clone();
     let error = a.merge(&b).expect_err("q1 twice");
-    assert_eq!(error.to_string(), "1 topics are in two partitions (the first: q1), expected each topic in one partition");
+    assert_eq!(
+        error.to_string(),
+        "1 topics are in two partitions (the first: q1), expected each topic in one partition"
+    );
     // Nothing was merged.
     assert_eq!(a, b);
     let other = TrecTask::new("qrels").measure("P.5").accumulate_in_memory(&qrels, &Run::default()).expect("empty");
