@@ -282,7 +282,7 @@ mod tests {
         prop_oneof![
             any::<f64>().prop_filter("finite", |v| v.is_finite()),
             -1.0..1.0f64,
-            (0u64..1 << 20).prop_map(|b| f64::from_bits(b)),
+            (0u64..1 << 20).prop_map(f64::from_bits),
         ]
     }
 

@@ -126,6 +126,7 @@ impl KgcRankAccumulator {
 
     /// `{policy: {metric: value}}` under every tie policy.
     #[pyo3(signature = (k=None, ir_measures=None))]
+    #[allow(clippy::needless_pass_by_value)] // PyO3 extracts arguments by value
     fn finalize<'py>(
         &self,
         py: Python<'py>,

@@ -109,7 +109,7 @@ impl TrecTask {
     {
         let measures = self.measure_set()?;
         let options = self.options();
-        let partition = kgeval_model::trec::IrOptions { query_set: QuerySet::Intersection, ..options.clone() };
+        let partition = kgeval_model::trec::IrOptions { query_set: QuerySet::Intersection, ..options };
         let evaluation = evaluate_run(qrels, run, &measures, &partition).map_err(|e| Error::invalid(e.to_string()))?;
         let accumulator = RunAccumulator::from_partition(self.measures.clone(), &measures, &options, &evaluation);
         Ok(RunPartition { evaluation, accumulator })

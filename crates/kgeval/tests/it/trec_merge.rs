@@ -114,7 +114,7 @@ fn check(task: &TrecTask, case: &Case, assignment: &[usize], parts: usize, order
                 assert!((x - y).abs() <= 1e-12 * x.abs().max(1.0), "{x} vs {y}");
             }
             let text = |e: &kgeval::Evaluation| e.render(OutputFormat::Text, &RenderOptions::default());
-            let mut every = a.clone();
+            let mut every = a;
             for (x, y) in ranges(&one).iter().zip(ranges(&finalized)) {
                 assert!(
                     (x.0 - y.0).abs() <= 1e-12 * x.0.abs().max(1.0) && (x.1 - y.1).abs() <= 1e-12 * x.1.abs().max(1.0)
