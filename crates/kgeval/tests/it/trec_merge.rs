@@ -135,12 +135,14 @@ fn check(task: &TrecTask, case: &Case, assignment: &[usize], parts: usize, order
 /// (docs/trec.md, "Partitioned evaluation"). Those lines must differ by one unit of the 4th
 /// decimal in such numbers only.
 fn same_text_but_knife_edges(one: &str, merged: &str, values: &[f64]) {
+    let mut differing = 0;
     let (one, merged): (Vec<&str>, Vec<&str>) = (one.lines().collect(), merged.lines().collect());
     assert_eq!(one.len(), merged.len());
     for (a, b) in one.iter().zip(&merged) {
         if a == b {
             continue;
         }
+        differing += 1;
         let numbers = |line: &str| -> Vec<f64> {
             line.split(['\t', '[', ']', ',', ' ']).filter_map(|f| f.parse::<f64>().ok()).collect()
         };
@@ -159,6 +161,7 @@ fn same_text_but_knife_edges(one: &str, merged: &str, values: &[f64]) {
             }
         }
     }
+    eprintln!("case: {differing} of {} summary lines at a knife-edge", one.len());
 }
 
 fn config() -> ProptestConfig {
