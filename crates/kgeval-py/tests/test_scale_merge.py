@@ -191,3 +191,21 @@ def test_dlpack_blocks_merge_and_bad_inputs():
         assert "\n" not in str(error.value)
     # A failed batch adds nothing.
     assert a == b
+
+
+@pytest.mark.parametrize("measures, golden", [("official", "out.test"), ("all_trec", "out.test.a")])
+def test_partition_files_merge_to_trec_eval_s_own_output(tmp_path, measures, golden):
+    """results.test cut into one run file per topic, accumulated from the files and merged in
+    reverse: trec_eval 10.0's out.test / out.test.a (NIST's conformance data) byte for byte."""
+    data = Path(__file__).resolve().parents[3] / "testdata" / "trec_eval" / "test"
+    topics = {}
+    for line in (data / "results.test").read_text().splitlines(keepends=True):
+        topics.setdefault(line.split()[0], []).append(line)
+    paths = []
+    for i, lines in enumerate(topics.values()):
+        paths.append(tmp_path / f"part{i}.txt")
+        paths[-1].write_text("".join(lines))
+    assert len(paths) == 3
+    accumulators = [kgeval.trec.accumulate(data / "qrels.test", path, measures) for path in reversed(paths)]
+    merged = kgeval.trec.Accumulator.merge_all(accumulators)
+    assert merged.text(data / "qrels.test") == (data / golden).read_text()
