@@ -108,9 +108,11 @@ fn summary<'py>(py: Python<'py>, evaluation: &Evaluation) -> PyResult<Bound<'py,
 }
 
 /// Evaluates one partition of a run: `(per_query, accumulator)`, `per_query` being
-/// `{qid: {measure: value}}` of the partition's judged topics (`None` unless asked for).
+/// `{qid: {measure: value}}` of the partition's judged topics (`None` unless asked for);
+/// `keep_topics`: the accumulator keeps every topic's values (the one-machine summary, byte
+/// for byte, at a value per topic and measure).
 #[pyfunction]
-#[pyo3(signature = (qrels, run, measures=None, *, complete=None, level=None, ndcg_level=None, max_docs=None, tie_break=None, ties=None, per_query=false))]
+#[pyo3(signature = (qrels, run, measures=None, *, complete=None, level=None, ndcg_level=None, max_docs=None, tie_break=None, ties=None, per_query=false, keep_topics=false))]
 #[allow(clippy::too_many_arguments, clippy::needless_pass_by_value)]
 pub(crate) fn trec_accumulate<'py>(
     py: Python<'py>,
@@ -124,6 +126,7 @@ pub(crate) fn trec_accumulate<'py>(
     tie_break: Option<String>,
     ties: Option<String>,
     per_query: bool,
+    keep_topics: bool,
 ) -> PyResult<(Option<Bound<'py, PyDict>>, TrecAccumulator)> {
     let mut task = crate::trec::task(Input::path("qrels"), measures, level, tie_break, ties)?;
     task.complete = complete.unwrap_or(task.complete);
@@ -131,7 +134,7 @@ pub(crate) fn trec_accumulate<'py>(
     task.max_docs = max_docs.or(task.max_docs);
     task.measure_set().map_err(|e| to_py(py, &e))?;
     let qrels = qrels_of(py, qrels)?;
-    let partition: RunPartition = match path_of(run)? {
+    let mut partition: RunPartition = match path_of(run)? {
         Some(path) => py.allow_threads(|| task.accumulate_file(&qrels, &Input::path(&path))),
         None => {
             let run = read_run(run, "run")?;
@@ -160,5 +163,8 @@ pub(crate) fn trec_accumulate<'py>(
     } else {
         None
     };
+    if keep_topics {
+        partition.accumulator.keep_topics(&partition.evaluation).map_err(|e| to_py(py, &e.into()))?;
+    }
     Ok((rows, TrecAccumulator(partition.accumulator)))
 }

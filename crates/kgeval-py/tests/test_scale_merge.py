@@ -65,6 +65,10 @@ def test_random_partitions_merge_to_the_one_machine_summary(seed, complete):
     assert summary.keys() == whole.keys()
     for name, value in whole.items():
         assert math.isclose(summary[name], value, rel_tol=1e-12, abs_tol=1e-12), name
+    kept = [kgeval.trec.accumulate(qrels, p, MEASURES, complete=complete, keep_topics=True) for p in partitions(run, 5, rng)]
+    rng.shuffle(kept)
+    ledger = pickle.loads(pickle.dumps(kgeval.trec.Accumulator.merge_all(kept)))
+    assert ledger.finalize(qrels) == whole  # the one-machine sums, bit for bit
     lines = back.text(qrels).splitlines()
     assert [line.split("\t")[0].strip() for line in lines] == list(summary)
     for line in lines:
@@ -206,6 +210,8 @@ def test_partition_files_merge_to_trec_eval_s_own_output(tmp_path, measures, gol
         paths.append(tmp_path / f"part{i}.txt")
         paths[-1].write_text("".join(lines))
     assert len(paths) == 3
-    accumulators = [kgeval.trec.accumulate(data / "qrels.test", path, measures) for path in reversed(paths)]
-    merged = kgeval.trec.Accumulator.merge_all(accumulators)
-    assert merged.text(data / "qrels.test") == (data / golden).read_text()
+    for keep_topics in (False, True):
+        accumulators = [kgeval.trec.accumulate(data / "qrels.test", path, measures, keep_topics=keep_topics)
+                        for path in reversed(paths)]
+        merged = kgeval.trec.Accumulator.merge_all(accumulators)
+        assert merged.text(data / "qrels.test") == (data / golden).read_text()

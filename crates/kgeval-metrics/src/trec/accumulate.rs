@@ -13,12 +13,13 @@
 //! finalised accumulator gives the *correctly rounded* exact mean, which does not depend on
 //! the partition: the two differ by a few units in the last place (|Δ| ≤ n·2⁻⁵³·Σ|v|/n), so
 //! they agree to 1e-12 and print the same four decimals except when a value lies within that
-//! distance of a rounding boundary (`x.xxxx5`).
+//! distance of a rounding boundary (`x.xxxx5`). An accumulator that keeps its topics
+//! ([`SummaryAccumulator::keep_topics`]) finalises through `assemble_run` itself: byte-identical.
 
 use kgeval_model::trec::{Aggregation, IrOptions, MeasureFamily, MeasureSet, Qrels, QuerySet, RunEvaluation, Ties};
 use kgeval_model::trec::{TieBreak, TopicScores};
 
-use super::{evaluate_topic, MIN_GEO_MEAN};
+use super::{assemble_run, evaluate_topic, TopicOutcome, MIN_GEO_MEAN};
 use crate::bytes::{Reader, Writer};
 use crate::exact::ExactSum;
 
@@ -99,6 +100,9 @@ pub struct SummaryAccumulator {
     unjudged: Vec<String>,
     tied_topics: u64,
     sums: Vec<MeasureSums>,
+    /// The evaluated topics kept whole with their relevance strings
+    /// ([`SummaryAccumulator::keep_topics`]), in qid order.
+    ledger: Option<Vec<(TopicScores, String)>>,
 }
 
 /// The value a measure's sums take from a topic value: itself, or its floored logarithm.
@@ -131,6 +135,7 @@ impl SummaryAccumulator {
             unjudged: evaluation.run_topics_missing_from_qrels.clone(),
             tied_topics: evaluation.topics_with_tied_scores as u64,
             sums: vec![MeasureSums::default(); measures.len()],
+            ledger: None,
         };
         for topic in evaluation.topics.iter().filter(|t| !t.missing_from_run) {
             accumulator.add_topic(measures, topic);
@@ -161,6 +166,37 @@ impl SummaryAccumulator {
                 sums.se_topics += 1;
             }
         }
+    }
+
+    /// Keeps the partition's topics whole (the *ledger*): finalisation then sums them in qid
+    /// order as one machine does ([`assemble_run`](super::assemble_run)), so the summary is
+    /// trec_eval's byte for byte whatever the partition, and the per-topic rows come back.
+    /// Costs a value per topic and measure; a merge keeps the ledger only when both sides
+    /// have one.
+    ///
+    /// # Errors
+    /// [`AccumulateError::Incompatible`] when `evaluation` is not the partition this
+    /// accumulator was made from.
+    pub fn keep_topics(&mut self, evaluation: &RunEvaluation) -> Result<(), AccumulateError> {
+        let mut topics: Vec<(TopicScores, String)> = evaluation
+            .topics
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| !t.missing_from_run)
+            .map(|(i, t)| (t.clone(), evaluation.relstrings.get(i).cloned().unwrap_or_default()))
+            .collect();
+        topics.sort_unstable_by(|a, b| a.0.qid.cmp(&b.0.qid));
+        if !topics.iter().map(|t| &t.0.qid).eq(&self.evaluated) {
+            return Err(AccumulateError::Incompatible("the topics of another partition".to_owned()));
+        }
+        self.ledger = Some(topics);
+        Ok(())
+    }
+
+    /// Whether the topics are kept whole ([`keep_topics`](Self::keep_topics)).
+    #[must_use]
+    pub fn keeps_topics(&self) -> bool {
+        self.ledger.is_some()
     }
 
     /// The evaluated topics (qrels topics of the run), in byte order.
@@ -211,6 +247,14 @@ impl SummaryAccumulator {
         self.run_ids = merge_sorted(&self.run_ids, &other.run_ids);
         self.run_ids.dedup();
         self.tied_topics += other.tied_topics;
+        self.ledger = match (self.ledger.take(), &other.ledger) {
+            (Some(mine), Some(theirs)) => {
+                let mut all: Vec<(TopicScores, String)> = mine.into_iter().chain(theirs.iter().cloned()).collect();
+                all.sort_unstable_by(|a, b| a.0.qid.cmp(&b.0.qid));
+                Some(all)
+            }
+            _ => None,
+        };
         for (a, b) in self.sums.iter_mut().zip(&other.sums) {
             a.value.merge(&b.value);
             a.low.merge(&b.low);
@@ -253,6 +297,19 @@ impl SummaryAccumulator {
             None => Vec::new(),
         };
         missing.sort_unstable();
+        if let Some(ledger) = &self.ledger {
+            let empty = Qrels::new();
+            let outcomes = ledger
+                .iter()
+                .map(|(t, relstring)| TopicOutcome { scores: t.clone(), relstring: relstring.clone(), tied: false })
+                .collect();
+            let run_id = self.run_ids.last().map_or("", String::as_str);
+            let mut result =
+                assemble_run(qrels.unwrap_or(&empty), run_id, &run_topics, outcomes, measures, &self.options);
+            result.topics_with_tied_scores += self.tied_topics as usize;
+            result.run_topics_missing_from_qrels.clone_from(&self.unjudged);
+            return Ok(result);
+        }
         let mut n = self.evaluated.len() as u64;
         if let (true, Some(qrels)) = (complete, qrels) {
             for qid in &missing {
@@ -354,6 +411,23 @@ impl SummaryAccumulator {
             }
             w.u64(s.se_topics);
         }
+        w.u8(u8::from(self.ledger.is_some()));
+        for (topic, relstring) in self.ledger.iter().flatten() {
+            w.str(&topic.qid);
+            w.str(relstring);
+            for &v in &topic.values {
+                w.u64(v.to_bits());
+            }
+            w.len(topic.ranges.len());
+            for &(low, high) in &topic.ranges {
+                w.u64(low.to_bits());
+                w.u64(high.to_bits());
+            }
+            w.len(topic.std_errors.len());
+            for se in &topic.std_errors {
+                w.u64(se.map_or(u64::MAX, f64::to_bits));
+            }
+        }
         w.out
     }
 
@@ -408,7 +482,33 @@ fn read_summary(r: &mut Reader<'_>) -> Option<SummaryAccumulator> {
         let (value, low, high, se, se_topics) = (r.sum()?, r.sum()?, r.sum()?, r.sum()?, r.u64()?);
         sums.push(MeasureSums { value, low, high, se, se_topics });
     }
-    Some(SummaryAccumulator { spec, names, options, run_ids, evaluated, unjudged, tied_topics, sums })
+    let ledger = match r.u8()? {
+        0 => None,
+        1 => Some(read_ledger(r, &evaluated, names.len())?),
+        _ => return None,
+    };
+    Some(SummaryAccumulator { spec, names, options, run_ids, evaluated, unjudged, tied_topics, sums, ledger })
+}
+
+/// The topics kept whole: one per evaluated qid, in order.
+fn read_ledger(r: &mut Reader<'_>, evaluated: &[String], measures: usize) -> Option<Vec<(TopicScores, String)>> {
+    let float = |r: &mut Reader<'_>| r.u64().map(f64::from_bits);
+    let mut topics = Vec::with_capacity(evaluated.len());
+    for qid in evaluated {
+        if &r.str()? != qid {
+            return None;
+        }
+        let relstring = r.str()?;
+        let values = (0..measures).map(|_| float(r)).collect::<Option<Vec<f64>>>()?;
+        let n = r.len()?;
+        let ranges = (0..n).map(|_| Some((float(r)?, float(r)?))).collect::<Option<Vec<_>>>()?;
+        let n = r.len()?;
+        let std_errors = (0..n)
+            .map(|_| r.u64().map(|bits| (bits != u64::MAX).then(|| f64::from_bits(bits))))
+            .collect::<Option<Vec<_>>>()?;
+        topics.push((TopicScores { qid: qid.clone(), missing_from_run: false, values, ranges, std_errors }, relstring));
+    }
+    Some(topics)
 }
 
 /// The sorted union of two sorted lists (duplicates kept).

@@ -6,7 +6,8 @@ subset of its topics) to a mergeable :class:`Accumulator`; accumulators merge in
 The finalised summary is the correctly rounded exact mean of the topic values; the
 one-machine :func:`~kgeval.trec.evaluate` keeps trec_eval's sequential sum. They agree to
 1e-12; the text differs only where a value sits on a 4th-decimal rounding boundary (see
-docs/trec.md, "Partitioned evaluation").
+docs/trec.md, "Partitioned evaluation"). ``accumulate(..., keep_topics=True)`` keeps every
+topic's values instead and gives the one-machine summary byte for byte.
 """
 
 from __future__ import annotations
@@ -92,6 +93,7 @@ def accumulate(
     tie_break: Optional[str] = None,
     ties: Optional[str] = None,
     per_query: bool = False,
+    keep_topics: bool = False,
     complete: Optional[bool] = None,
     relevance_level: Optional[int] = None,
     ndcg_uses_level: Optional[bool] = None,
@@ -101,7 +103,13 @@ def accumulate(
     ``qrels``, with :func:`kgeval.trec.evaluate`'s arguments. Returns its :class:`Accumulator`;
     with ``per_query=True`` also the partition's ``{qid: {measure: value}}`` first. Under
     ``complete=True`` the qrels topics missing from every partition are added once, by
-    :meth:`Accumulator.finalize`."""
+    :meth:`Accumulator.finalize`.
+
+    ``keep_topics=True`` keeps every topic's values in the accumulator (one float per topic
+    and measure): the merged summary is then summed in qid order as one machine sums it —
+    :func:`evaluate`'s values and trec_eval's text byte for byte. Otherwise it holds exact sums
+    only (constant size per measure) and finalises to the correctly rounded exact mean. A merge
+    keeps the topics only when both sides kept them."""
     rows, native = trec_accumulate(
         _inputs.qrels(qrels),
         _inputs.run(run),
@@ -113,6 +121,7 @@ def accumulate(
         tie_break=tie_break,
         ties=ties,
         per_query=per_query,
+        keep_topics=bool(keep_topics),
     )
     accumulator = Accumulator(native)
     return (rows, accumulator) if per_query else accumulator

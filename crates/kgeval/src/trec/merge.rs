@@ -134,8 +134,10 @@ impl TrecTask {
 
     /// The evaluation of merged runs: each `(name, accumulator)` finalised (trec_eval's summary
     /// lines over the union of its partitions; under `-c` the qrels topics missing from every
-    /// partition added once), with the note and headlines [`TrecTask::run`] gives, and no
-    /// per-topic rows. `qrels` are needed under `-c` (and list the qrels topics missing from
+    /// partition added once), with the note and headlines [`TrecTask::run`] gives. Per-topic
+    /// rows only for accumulators that kept their topics
+    /// ([`RunAccumulator::keep_topics`]: then the summary is the one-machine one, byte for
+    /// byte); otherwise the summary is the correctly rounded exact mean. `qrels` are needed under `-c` (and list the qrels topics missing from
     /// the run otherwise).
     ///
     /// # Errors
@@ -180,8 +182,12 @@ impl TrecTask {
             result.name.clone_from(&name);
             result.source.clone_from(&name);
             let mut note = topics_note(&result, &options);
-            // The note's count is the merged topics', not the (absent) per-topic rows'.
-            note.message = note.message.replacen("0 topics evaluated", &format!("{topics} topics evaluated"), 1);
+            if result.topics.is_empty() {
+                // Without a ledger: the merged topics' count, not the (absent) rows'.
+                if let Some(rest) = note.message.strip_prefix("0 topics evaluated") {
+                    note.message = format!("{topics} topics evaluated{rest}");
+                }
+            }
             warnings.push(Warning { scope: format!("run {name}"), diagnostic: note });
             tables.push(run_table(&result, &evaluation.measures));
             evaluation.runs.push(result);

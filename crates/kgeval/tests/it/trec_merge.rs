@@ -127,6 +127,38 @@ fn check(task: &TrecTask, case: &Case, assignment: &[usize], parts: usize, order
         (Err(_), Err(_)) => {}
         (one, finalized) => panic!("one machine {:?}, merged {:?}", one.map(|_| ()), finalized.map(|_| ())),
     }
+    // With their topics kept (the ledger), the merged partitions are the one-machine run byte
+    // for byte: summary, per-topic rows, note.
+    let kept: Vec<RunAccumulator> = (0..parts)
+        .map(|p| {
+            let topics: Vec<_> =
+                case.topics.iter().zip(assignment).filter(|(_, &a)| a % parts == p).map(|(t, _)| t).collect();
+            let partition = task.accumulate_in_memory(&case.qrels, &run_of(&topics)).expect("partition");
+            let mut accumulator = partition.accumulator;
+            accumulator.keep_topics(&partition.evaluation).expect("its own partition");
+            accumulator
+        })
+        .collect();
+    let ledger = merged(&kept, orders.last().map_or(&[][..], Vec::as_slice), true);
+    assert_eq!(RunAccumulator::from_bytes(&ledger.to_bytes()).expect("reads"), ledger);
+    let whole = run_of(&case.topics.iter().collect::<Vec<_>>());
+    let one = task.run_in_memory(&case.qrels, "qrels", &[("run".to_owned(), whole)]);
+    let finalized = task.finalize_accumulators(Some(&case.qrels), "qrels", vec![("run".to_owned(), ledger)]);
+    if let (Ok(one), Ok(finalized)) = (&one, &finalized) {
+        let options = RenderOptions {
+            trec_lines: kgeval::TrecTextLines { per_topic: true, summary: true },
+            ..RenderOptions::default()
+        };
+        let (a, b) = (finalized.render(OutputFormat::Text, &options), one.render(OutputFormat::Text, &options));
+        for (x, y) in a.lines().zip(b.lines()) {
+            assert_eq!(x, y);
+        }
+        assert_eq!(a, b);
+        assert_eq!(summary(finalized), summary(one));
+        assert_eq!(finalized.warnings[0].diagnostic.message, one.warnings[0].diagnostic.message);
+    } else {
+        assert_eq!(one.is_ok(), finalized.is_ok());
+    }
 }
 
 /// The texts are equal line by line, except where a printed number is a 4th-decimal
@@ -212,10 +244,21 @@ fn a_topic_in_two_partitions_is_an_error() {
     assert_eq!(a, b);
     let other = TrecTask::new("qrels").measure("P.5").accumulate_in_memory(&qrels, &Run::default()).expect("empty");
     assert!(a.merge(&other.accumulator).is_err());
-    let complete = TrecTask { complete: true, ..task };
+    let complete = TrecTask { complete: true, ..task.clone() };
     let c = complete.accumulate_in_memory(&qrels, &Run::default()).expect("empty").accumulator;
     assert!(complete.finalize_accumulators(None, "qrels", vec![("run".into(), c)]).is_err());
     assert!(RunAccumulator::from_bytes(b"KGEVACC\0\x01\x02\x00").is_err());
+    // The ledger: only the partition's own topics; kept by a merge only when both sides keep it.
+    let mut other_run = Run::default();
+    other_run.push("q2", "d1", 1.0);
+    qrels.topic_mut("q2").insert("d1", 1);
+    let other = task.accumulate_in_memory(&qrels, &other_run).expect("partition");
+    let mut kept = task.accumulate_in_memory(&qrels, &run).expect("partition");
+    assert!(kept.accumulator.keep_topics(&other.evaluation).is_err());
+    kept.accumulator.keep_topics(&kept.evaluation).expect("its own topics");
+    let mut mixed = kept.accumulator.clone();
+    mixed.merge(&other.accumulator).expect("disjoint");
+    assert!(kept.accumulator.keeps_topics() && !mixed.keeps_topics());
     let mut bytes = a.to_bytes();
     bytes.pop();
     assert!(RunAccumulator::from_bytes(&bytes).is_err());
