@@ -2,6 +2,8 @@
 #![deny(missing_docs)]
 
 pub mod align;
+mod bytes;
+pub mod exact;
 pub mod kgc;
 pub mod lexicon;
 pub mod qald;

@@ -65,7 +65,7 @@ impl MappedOptions {
 }
 
 /// A 2-D score block borrowed from numpy.
-enum Scores<'py> {
+pub(crate) enum Scores<'py> {
     F64(PyReadonlyArray2<'py, f64>),
     F32(PyReadonlyArray2<'py, f32>),
     F16(PyReadonlyArray2<'py, f16>),
@@ -73,7 +73,7 @@ enum Scores<'py> {
 
 impl<'py> Scores<'py> {
     /// Borrows `block` (`what` names it): a C-contiguous 2-D float64, float32 or float16 array.
-    fn borrow(block: &Bound<'py, PyAny>, what: &str) -> PyResult<Self> {
+    pub(crate) fn borrow(block: &Bound<'py, PyAny>, what: &str) -> PyResult<Self> {
         let type_name = || block.get_type().name().map(|n| n.to_string()).unwrap_or_default();
         let untyped = block.downcast::<PyUntypedArray>().map_err(|_| {
             invalid(format!("{what}: found {}, expected a 2-D numpy array of float64, float32 or float16", type_name()))
@@ -101,7 +101,7 @@ impl<'py> Scores<'py> {
     }
 
     /// The rows, borrowed.
-    fn rows(&self, what: &str) -> PyResult<ScoreRows<'_>> {
+    pub(crate) fn rows(&self, what: &str) -> PyResult<ScoreRows<'_>> {
         let contiguous = |c: bool| {
             if c {
                 Ok(())

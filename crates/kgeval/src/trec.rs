@@ -20,6 +20,7 @@ use crate::inputs::{by_name, one_or_many};
 use crate::{system_names, Conventions, Error, Evaluation, Family, FamilyResult, Progress, SystemInput, Warning};
 
 mod interned;
+mod merge;
 mod tie_report;
 
 /// Renders the runs' tie reports ([`TrecTask::tie_report`]): text, Markdown, JSON or CSV.
@@ -28,6 +29,7 @@ mod pytrec;
 mod stream;
 
 pub use interned::{InternedRun, TopicSlot};
+pub use merge::{RunAccumulator, RunPartition};
 pub use pytrec::{aggregate_measure, supported_measures};
 pub use stream::TopicStream;
 

@@ -207,7 +207,7 @@ pub fn evaluate_kgc(
 }
 
 /// The record of the best-ranked answer (tie flag included); absent when no answer is ranked.
-fn best_record(records: &[RankRecord]) -> RankRecord {
+pub(crate) fn best_record(records: &[RankRecord]) -> RankRecord {
     records
         .iter()
         .filter(|r| r.rank.is_some())

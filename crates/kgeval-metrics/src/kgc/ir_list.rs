@@ -77,7 +77,7 @@ pub(crate) fn evaluate_ir(
 /// answers' places, stand-ins that are in no qrels elsewhere, up to the last answer within
 /// `depth` (documents after the last relevant one change no cut-off measure); every answer is
 /// relevant (R = the question's answers).
-fn derived_topic(records: &[RankRecord], depth: Option<usize>) -> RankedRelevance {
+pub(crate) fn derived_topic(records: &[RankRecord], depth: Option<usize>) -> RankedRelevance {
     let places = answers::list_places(records);
     let end = places.iter().flatten().copied().filter(|&p| depth.is_none_or(|d| p <= d as u64)).max().unwrap_or(0);
     let mut ranked = vec![NOT_POOLED; end as usize];

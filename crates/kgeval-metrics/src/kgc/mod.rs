@@ -26,6 +26,9 @@ mod ir_list;
 mod judgments;
 mod run;
 mod scores;
+mod shards;
+#[cfg(test)]
+mod shards_tests;
 mod table;
 
 pub use adjusted::adjusted_metrics;
@@ -35,3 +38,4 @@ pub use evaluate::evaluate_kgc;
 pub use judgments::{depth_series_positives, judgment_qrels, judgments_up_to_depth, JudgmentQrels};
 pub use run::{observe_run, RunObservations};
 pub use scores::ScorePlan;
+pub use shards::{CountAccumulator, CountSummary, CountsError, COUNTS_KIND, COUNTS_VERSION};

@@ -22,6 +22,7 @@
 //! assert_eq!(evaluation.topics[0].values, [1.0 / 3.0, 0.0]);
 //! ```
 
+mod accumulate;
 mod extra;
 mod gain;
 mod measures;
@@ -34,6 +35,7 @@ use kgeval_model::trec::{
 use kgeval_model::{ScoreTable, SystemId};
 use rayon::prelude::*;
 
+pub use accumulate::{AccumulateError, SummaryAccumulator, SUMMARY_KIND, SUMMARY_VERSION};
 pub use measures::{RankedRelevance, NOT_JUDGED, NOT_POOLED};
 pub use ties::{run_tie_counts, topic_tie_counts, TieValue, TiedRanking};
 

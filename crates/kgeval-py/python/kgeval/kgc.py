@@ -46,7 +46,10 @@ from typing import Any, Dict, Iterable, Iterator, Optional, Tuple
 
 from kgeval._kgeval import InvalidInput, KgcEvaluator, ScoreTable, kgc_evaluate, kgc_mapped
 
-__all__ = ["evaluate", "Evaluator", "KgcResult", "MappedResult", "PYKEEN_METRICS"]
+__all__ = ["evaluate", "Evaluator", "KgcResult", "MappedResult", "PYKEEN_METRICS", "RankAccumulator"]
+
+# Sharded evaluation (issue 30 item 5): per-answer counts from many workers, merged.
+from kgeval._kgc_shards import RankAccumulator  # noqa: E402
 
 # Rows copied per block from an array that cannot be borrowed (Fortran order, strided, swapped
 # bytes): about this many bytes at a time.

@@ -41,7 +41,12 @@ __all__ = [
     "measure_names",
     "supported_measures",
     "compute_aggregated_measure",
+    "accumulate",
+    "Accumulator",
 ]
+
+# Partitioned evaluation (issue 30 item 3): mergeable summary accumulators.
+from kgeval._trec_merge import Accumulator, accumulate  # noqa: E402
 
 #: pytrec_eval's ``supported_measures``: the trec_eval measure families kgeval computes.
 supported_measures = frozenset(trec_supported_measures())

@@ -5,6 +5,7 @@ mod mapped;
 mod memory;
 mod read;
 mod sensitivity;
+mod shards;
 
 use std::path::Path;
 
@@ -26,6 +27,7 @@ use crate::inputs::{by_name, one_or_many};
 pub use mapped::{IdRows, MappedEvaluation, MappedKgc, PYKEEN_KS, PYKEEN_METRICS, RANK_TYPES};
 pub use memory::{ScoreEvaluator, ScoreRows, ScoreValues};
 pub use sensitivity::SENSITIVITY_METRICS;
+pub use shards::{ShardAccumulator, ShardEvaluation, SHARD_POLICIES};
 
 use crate::{system_names, Conventions, Error, Evaluation, Family, FamilyResult, Progress, SystemInput};
 
@@ -182,6 +184,20 @@ impl SystemOutput<'_> {
             SystemOutput::Ranks(s) | SystemOutput::Scores(s, _) | SystemOutput::Run(s, _) => s,
         }
     }
+}
+
+/// The macro IR measures `names` ask for (empty names skipped; none: an empty set).
+///
+/// # Errors
+/// [`Error::Invalid`] naming the first measure that names nothing known.
+fn ir_measure_set(names: &[String]) -> Result<MeasureSet, Error> {
+    let requests = names
+        .iter()
+        .filter(|m| !m.is_empty())
+        .map(|m| MeasureRequest::parse(m))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| Error::invalid(format!("--ir-measures: {e}")))?;
+    Ok(if requests.is_empty() { MeasureSet::default() } else { MeasureSet::from_requests(&requests) })
 }
 
 fn default_ties() -> TiePolicy {
@@ -345,15 +361,7 @@ impl KgcTask {
     }
 
     fn options(&self, splits: &mut read::Splits) -> Result<KgcOptions, Error> {
-        let requests = self
-            .ir_measures
-            .iter()
-            .filter(|m| !m.is_empty())
-            .map(|m| MeasureRequest::parse(m))
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(|e| Error::invalid(format!("--ir-measures: {e}")))?;
-        let ir_measures =
-            if requests.is_empty() { MeasureSet::default() } else { MeasureSet::from_requests(&requests) };
+        let ir_measures = ir_measure_set(&self.ir_measures)?;
         let weights = match &self.relation_weights {
             Some(spec) => Some(read::weights(spec, splits)?),
             None => None,

@@ -12,6 +12,7 @@ mod kgc_sensitivity;
 mod lexicon;
 mod page_checks;
 mod trec_interned;
+mod trec_merge;
 mod trec_stream;
 
 use std::path::{Path, PathBuf};

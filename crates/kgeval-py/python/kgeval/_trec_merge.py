@@ -1,0 +1,127 @@
+"""Partitioned trec_eval evaluation: :func:`accumulate` evaluates one partition of a run (any
+subset of its topics) to a mergeable :class:`Accumulator`; accumulators merge in any order
+(bit for bit), travel as bytes (``to_bytes`` / ``from_bytes``, also pickle) and finalise to
+:func:`kgeval.trec.evaluate`'s summary and trec_eval's text.
+
+The finalised summary is the correctly rounded exact mean of the topic values; the
+one-machine :func:`~kgeval.trec.evaluate` keeps trec_eval's sequential sum. They agree to
+1e-12; the text differs only where a value sits on a 4th-decimal rounding boundary (see
+docs/trec.md, "Partitioned evaluation"). ``accumulate(..., keep_topics=True)`` keeps every
+topic's values instead and gives the one-machine summary byte for byte.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, Iterable, Optional, Tuple
+
+from kgeval import _inputs
+from kgeval._kgeval import InvalidInput, TrecAccumulator, trec_accumulate
+
+
+class Accumulator:
+    """One run's summary state over the partitions merged into it."""
+
+    __slots__ = ("_native",)
+
+    def __init__(self, native: TrecAccumulator) -> None:
+        self._native = native
+
+    def merge(self, other: "Accumulator") -> "Accumulator":
+        """Adds ``other``'s partitions in place and returns ``self``. A topic in both raises
+        :class:`kgeval.InvalidInput` (it is never counted twice), as do other measures or
+        options."""
+        if not isinstance(other, Accumulator):
+            raise InvalidInput(f"other: found {type(other).__name__}, expected a kgeval.trec.Accumulator")
+        self._native.merge(other._native)
+        return self
+
+    @classmethod
+    def merge_all(cls, accumulators: Iterable["Accumulator"]) -> "Accumulator":
+        """A new accumulator holding every one of ``accumulators`` (none changed)."""
+        items = list(accumulators)
+        if not items:
+            raise InvalidInput("accumulators: found none, expected at least one")
+        merged = cls.from_bytes(items[0].to_bytes())
+        for item in items[1:]:
+            merged.merge(item)
+        return merged
+
+    def to_bytes(self) -> bytes:
+        """The canonical bytes: equal accumulators give equal bytes (layout: docs/ARCHITECTURE.md)."""
+        return bytes(self._native.to_bytes())
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> "Accumulator":
+        """Reads :meth:`to_bytes`' layout; other bytes raise :class:`kgeval.InvalidInput`."""
+        return cls(TrecAccumulator.from_bytes(bytes(data)))
+
+    def __reduce__(self) -> Tuple[Any, Tuple[bytes]]:
+        return (Accumulator.from_bytes, (self.to_bytes(),))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Accumulator) and self._native == other._native
+
+    __hash__ = None  # type: ignore[assignment]
+
+    @property
+    def topics(self) -> int:
+        """The evaluated topics merged so far."""
+        return self._native.topics
+
+    def finalize(self, qrels: Any = None) -> Dict[str, float]:
+        """``{measure: value}``, as ``evaluate(..., per_query=False)``. ``qrels`` are needed
+        under ``complete=True`` (the qrels topics missing from every partition are added)."""
+        return self._finalized(qrels)[0]
+
+    def text(self, qrels: Any = None) -> str:
+        """trec_eval's summary lines (``runid`` first), as ``kgeval trec`` prints them."""
+        return self._finalized(qrels)[1]
+
+    def _finalized(self, qrels: Any) -> "Tuple[Dict[str, float], str]":
+        summary, text = self._native.finalize(None if qrels is None else _inputs.qrels(qrels))
+        return dict(summary), text
+
+    def __repr__(self) -> str:
+        return f"kgeval.trec.Accumulator(topics={self.topics}, measures={self._native.measures!r})"
+
+
+def accumulate(
+    qrels: Any,
+    run: Any,
+    measures: "str | Iterable[str] | None" = None,
+    *,
+    tie_break: Optional[str] = None,
+    ties: Optional[str] = None,
+    per_query: bool = False,
+    keep_topics: bool = False,
+    complete: Optional[bool] = None,
+    relevance_level: Optional[int] = None,
+    ndcg_uses_level: Optional[bool] = None,
+    max_docs: Optional[int] = None,
+) -> "Accumulator | Tuple[Dict[str, Dict[str, float]], Accumulator]":
+    """Evaluates one partition of ``run`` (any subset of its topics, each topic whole) against
+    ``qrels``, with :func:`kgeval.trec.evaluate`'s arguments. Returns its :class:`Accumulator`;
+    with ``per_query=True`` also the partition's ``{qid: {measure: value}}`` first. Under
+    ``complete=True`` the qrels topics missing from every partition are added once, by
+    :meth:`Accumulator.finalize`.
+
+    ``keep_topics=True`` keeps every topic's values in the accumulator (one float per topic
+    and measure): the merged summary is then summed in qid order as one machine sums it —
+    :func:`evaluate`'s values and trec_eval's text byte for byte. Otherwise it holds exact sums
+    only (constant size per measure) and finalises to the correctly rounded exact mean. A merge
+    keeps the topics only when both sides kept them."""
+    rows, native = trec_accumulate(
+        _inputs.qrels(qrels),
+        _inputs.run(run),
+        _inputs.measures(measures),
+        complete=complete,
+        level=relevance_level,
+        ndcg_level=ndcg_uses_level,
+        max_docs=max_docs,
+        tie_break=tie_break,
+        ties=ties,
+        per_query=per_query,
+        keep_topics=bool(keep_topics),
+    )
+    accumulator = Accumulator(native)
+    return (rows, accumulator) if per_query else accumulator

@@ -1,0 +1,204 @@
+//! Partitioned evaluation: each partition of a run (any split of its topics, on any machine)
+//! is evaluated to its per-topic rows and a [`RunAccumulator`]; accumulators merge in any
+//! order, serialise to bytes, and finalise to the run's summary — trec_eval's summary lines
+//! over the union of the partitions.
+//!
+//! The finalised summary is the correctly rounded exact mean of the topic values (see
+//! [`kgeval_metrics::trec::SummaryAccumulator`]); [`TrecTask::run`] on one machine keeps
+//! trec_eval's sequential sum in qid order. They agree to 1e-12 and print the same four
+//! decimals but when a value lies within a few units in the last place of a rounding
+//! boundary (docs/trec.md, "Partitioned evaluation").
+
+use kgeval_metrics::trec::{evaluate_run, AccumulateError};
+use kgeval_model::trec::{IrEvaluation, Qrels, QuerySet, Run, RunEvaluation, RunSource};
+
+use super::{run_table, topics_note, InternedRun, TrecTask};
+use crate::evaluation::canonical_table;
+use crate::{Conventions, Error, Evaluation, Family, FamilyResult, Warning};
+
+/// One run's summary state over a partition of its topics: merge, serialise, finalise.
+pub use kgeval_metrics::trec::SummaryAccumulator as RunAccumulator;
+
+/// One partition of a run, evaluated: its per-topic rows (the topics of the partition that
+/// the qrels judge, in qid order; no `-c` rows, which finalisation adds once) and its
+/// accumulator.
+#[derive(Debug, Clone)]
+pub struct RunPartition {
+    /// The partition's topics, evaluated as [`TrecTask::run`] evaluates them.
+    pub evaluation: RunEvaluation,
+    /// The partition's summary state.
+    pub accumulator: RunAccumulator,
+}
+
+impl From<AccumulateError> for Error {
+    fn from(error: AccumulateError) -> Self {
+        Error::invalid(error.to_string())
+    }
+}
+
+impl TrecTask {
+    /// Evaluates one partition of a run held in memory (any subset of its topics, each topic
+    /// whole): its per-topic rows and its [`RunAccumulator`]. A partition may hold no judged
+    /// topic.
+    ///
+    /// ```
+    /// use kgeval::trec::TrecTask;
+    /// use kgeval_model::trec::{Qrels, Run};
+    /// let mut qrels = Qrels::new();
+    /// let (mut a, mut b) = (Run::default(), Run::default());
+    /// for (qid, run, rank_of_d1) in [("q1", &mut a, 1.0), ("q2", &mut b, 2.0)] {
+    ///     qrels.topic_mut(qid).insert("d1", 1);
+    ///     run.push(qid, "d1", 3.0 - rank_of_d1);
+    ///     run.push(qid, "d2", 1.5);
+    /// }
+    /// let task = TrecTask::new("qrels").measure("recip_rank");
+    /// let mut merged = task.accumulate_in_memory(&qrels, &b)?.accumulator;
+    /// merged.merge(&task.accumulate_in_memory(&qrels, &a)?.accumulator)?;
+    /// let bytes = merged.to_bytes();
+    /// let evaluation = task.finalize_accumulators(Some(&qrels), "qrels", vec![("run".into(), kgeval::trec::RunAccumulator::from_bytes(&bytes)?)])?;
+    /// assert_eq!(evaluation.headline("run", "recip_rank"), Some(0.75));
+    /// # Ok::<(), kgeval::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// An unknown measure; a document retrieved twice for one topic; a score that is not
+    /// finite.
+    pub fn accumulate_in_memory(&self, qrels: &Qrels, run: &Run) -> Result<RunPartition, Error> {
+        for (qid, docs) in &run.topics {
+            if let Some(doc) = docs.iter().find(|d| !d.score.is_finite()) {
+                return Err(Error::invalid(format!(
+                    "topic {qid}: document {} has score {}, expected a finite score",
+                    doc.docno, doc.score
+                )));
+            }
+        }
+        self.accumulate_source(qrels, run)
+    }
+
+    /// [`TrecTask::accumulate_in_memory`] for a partition in a run file (`qid Q0 docno rank
+    /// score tag` lines).
+    ///
+    /// # Errors
+    /// As [`TrecTask::accumulate_in_memory`]; a file that cannot be read or is malformed.
+    pub fn accumulate_file(&self, qrels: &Qrels, run: &kgeval_formats::Input) -> Result<RunPartition, Error> {
+        let run = kgeval_formats::trec::RunFile::from_input(run.open()?)?;
+        self.accumulate_source(qrels, &run)
+    }
+
+    /// [`TrecTask::accumulate_in_memory`] for a run whose document ids are interned.
+    ///
+    /// # Errors
+    /// As [`TrecTask::accumulate_in_memory`].
+    pub fn accumulate_interned(&self, qrels: &Qrels, run: &InternedRun) -> Result<RunPartition, Error> {
+        match run.first_problem() {
+            None => self.accumulate_source(qrels, run),
+            Some((qid, docno, Some(score))) => {
+                Err(Error::invalid(format!("topic {qid}: document {docno} has score {score}, expected a finite score")))
+            }
+            Some((qid, docno, None)) => {
+                Err(Error::invalid(format!("topic {qid}: document {docno} is retrieved twice")))
+            }
+        }
+    }
+
+    /// Evaluates a partition of any [`RunSource`] (the intersection of its topics with the
+    /// qrels; `-c` is applied by [`TrecTask::finalize_accumulators`]).
+    fn accumulate_source<S: RunSource>(&self, qrels: &Qrels, run: &S) -> Result<RunPartition, Error>
+    where
+        S::Error: std::fmt::Display,
+    {
+        let measures = self.measure_set()?;
+        let options = self.options();
+        let partition = kgeval_model::trec::IrOptions { query_set: QuerySet::Intersection, ..options };
+        let evaluation = evaluate_run(qrels, run, &measures, &partition).map_err(|e| Error::invalid(e.to_string()))?;
+        let accumulator = RunAccumulator::from_partition(self.measures.clone(), &measures, &options, &evaluation);
+        Ok(RunPartition { evaluation, accumulator })
+    }
+
+    /// The task an accumulator was made by: its measures and options, on `qrels` (only
+    /// named). What finalises bytes received from elsewhere.
+    #[must_use]
+    pub fn for_accumulator(accumulator: &RunAccumulator, qrels: impl Into<kgeval_formats::Input>) -> Self {
+        let options = accumulator.options();
+        TrecTask {
+            measures: accumulator.spec().to_vec(),
+            complete: options.query_set == QuerySet::Complete,
+            level: options.relevance_level,
+            ndcg_level: options.ndcg_uses_level,
+            max_docs: options.max_docs,
+            tie_break: options.tie_break,
+            ties: options.ties,
+            ..TrecTask::new(qrels)
+        }
+    }
+
+    /// The evaluation of merged runs: each `(name, accumulator)` finalised (trec_eval's summary
+    /// lines over the union of its partitions; under `-c` the qrels topics missing from every
+    /// partition added once), with the note and headlines [`TrecTask::run`] gives. Per-topic
+    /// rows only for accumulators that kept their topics
+    /// ([`RunAccumulator::keep_topics`]: then the summary is the one-machine one, byte for
+    /// byte); otherwise the summary is the correctly rounded exact mean. `qrels` are needed under `-c` (and list the qrels topics missing from
+    /// the run otherwise).
+    ///
+    /// # Errors
+    /// An accumulator made with other measures or options than this task's; `-c` without
+    /// qrels; no run, two runs with one name; a run with no evaluated topic (unless `-c`).
+    pub fn finalize_accumulators(
+        &self,
+        qrels: Option<&Qrels>,
+        qrels_name: &str,
+        runs: Vec<(String, RunAccumulator)>,
+    ) -> Result<Evaluation, Error> {
+        let measures = self.measure_set()?;
+        let options = self.options();
+        if runs.is_empty() {
+            return Err(Error::invalid("trec: expected at least one run"));
+        }
+        let names = crate::system_names(
+            &runs
+                .iter()
+                .map(|(name, _)| crate::SystemInput::named(name.clone(), kgeval_formats::Input::path(name)))
+                .collect::<Vec<_>>(),
+        )?;
+        let mut evaluation =
+            IrEvaluation { qrels_source: qrels_name.to_owned(), options: options.clone(), measures, runs: Vec::new() };
+        let (mut warnings, mut tables) = (Vec::new(), Vec::new());
+        for (name, accumulator) in runs {
+            if accumulator.spec() != self.measures.as_slice() || accumulator.options() != &options {
+                return Err(Error::invalid(format!(
+                    "run {name}: the accumulator was made by a task with other measures or options"
+                )));
+            }
+            let mut result = accumulator.finalize(&evaluation.measures, qrels)?;
+            let added =
+                if options.query_set == QuerySet::Complete { result.qrels_topics_missing_from_run.len() } else { 0 };
+            let topics = accumulator.topics() + added;
+            if topics == 0 {
+                return Err(Error::invalid(format!(
+                    "run {name}: no topic in common with {qrels_name} ({} run topics; -c scores every qrels topic)",
+                    result.run_topics_missing_from_qrels.len()
+                )));
+            }
+            result.name.clone_from(&name);
+            result.source.clone_from(&name);
+            let mut note = topics_note(&result, &options);
+            if result.topics.is_empty() {
+                // Without a ledger: the merged topics' count, not the (absent) rows'.
+                if let Some(rest) = note.message.strip_prefix("0 topics evaluated") {
+                    note.message = format!("{topics} topics evaluated{rest}");
+                }
+            }
+            warnings.push(Warning { scope: format!("run {name}"), diagnostic: note });
+            tables.push(run_table(&result, &evaluation.measures));
+            evaluation.runs.push(result);
+        }
+        Ok(Evaluation {
+            family: Family::Trec,
+            systems: names,
+            conventions: Conventions::Trec(options),
+            warnings,
+            table: canonical_table(&tables)?,
+            result: FamilyResult::Trec(evaluation),
+        })
+    }
+}
