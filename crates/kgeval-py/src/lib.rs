@@ -8,6 +8,10 @@
 
 mod errors;
 mod trec;
+// Arrow in and out (issue 30)
+mod arrow_columns;
+mod arrow_in;
+mod arrow_out;
 // align and rank (issue 16 items 2, 3)
 mod align;
 mod rank;
@@ -50,6 +54,8 @@ fn _kgeval(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<kgc::KgcEvaluator>()?;
     m.add_function(wrap_pyfunction!(kgc_mapped::kgc_mapped, m)?)?;
     m.add_function(wrap_pyfunction!(run::run_campaign, m)?)?;
+    m.add_class::<arrow_out::ArrowResults>()?;
+    m.add_function(wrap_pyfunction!(arrow_columns::arrow_columns, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }
