@@ -115,7 +115,7 @@ def test_missing_ill_typed_and_null_columns_raise_kgeval_errors():
         kgeval.trec.evaluate(qrels, pa.table({"qid": ["q1", "q1"], "docno": ["d1", None], "score": [1.0, 2.0]}))
     with pytest.raises(kgeval.Error, match=r"run run: row 1: column `score` is null, expected a score"):
         kgeval.trec.evaluate(qrels, pa.table({"qid": ["q1"], "docno": ["d1"], "score": pa.array([None], pa.float64())}))
-    with pytest.raises(kgeval.Error, match=r"qrels: column `rel`: found Double, expected an integer type"):
+    with pytest.raises(kgeval.Error, match=r"qrels: column `rel`: found Float64, expected an integer type"):
         kgeval.trec.evaluate(pa.table({"qid": ["q1"], "docno": ["d1"], "rel": [1.0]}), {"q1": {"d1": 1.0}})
     with pytest.raises(kgeval.Error, match=r"run run: topic q1: document d1 is retrieved twice"):
         kgeval.trec.evaluate(qrels, pa.table({"qid": ["q1", "q1"], "docno": ["d1", "d1"], "score": [1.0, 2.0]}))
