@@ -8,6 +8,8 @@ import subprocess
 import pytest
 
 import kgeval
+import kgeval.kgc
+import kgeval.rank
 import kgeval.trec
 
 pa = pytest.importorskip("pyarrow")
@@ -198,3 +200,45 @@ def test_a_10_million_row_table_is_read_without_a_copy():
     # A copy of the columns into the engine (an interned run: 16 bytes per row, plus the ids)
     # would grow the peak by more than 160 MB; reading in place keeps it to the jobs in flight.
     assert grown < 0.15 * table.nbytes, (grown, table.nbytes)
+
+
+@pytest.mark.filterwarnings("ignore:.*(sibling-gold|identical-pools|repaired)")
+def test_rank_submission_and_gold_as_arrow_tables(testdata):
+    import json as _json
+
+    pair = "uco-stix"
+    pools = testdata / "ranking/diso-oaei/pools" / pair / "pools.jsonl"
+    gold_path = testdata / "ranking/diso-synthetic" / pair / "gold.tsv"
+    lines = [_json.loads(l) for l in (testdata / "ranking/diso-synthetic" / pair / "lexical.jsonl").read_text().splitlines() if l.strip()]
+    gold = dict(line.split("\t") for line in gold_path.read_text().splitlines() if line.strip())
+    scores = {str(line["qid"]): line["scores"] for line in lines}
+    expected = kgeval.rank.evaluate(scores, gold=gold, pools=pools, system="lexical", name=pair)
+    rows = [(q, c, s) for q, cands in scores.items() for c, s in cands.items()]
+    submission = pa.table({"qid": [r[0] for r in rows], "candidate": [r[1] for r in rows], "score": [r[2] for r in rows]})
+    gold_table = pa.table({"qid": list(gold), "gold": list(gold.values())})
+    assert kgeval.rank.evaluate(submission, gold=gold_table, pools=pools, system="lexical", name=pair) == expected
+    # Without a score column: candidates ranked in row order, best first.
+    ranked = sorted(rows, key=lambda r: (r[0], -r[2]))
+    as_ranking = pa.table({"qid": [r[0] for r in ranked], "iri": [r[1] for r in ranked]})
+    lists = {}
+    for q, c, _ in ranked:
+        lists.setdefault(q, []).append(c)
+    from_arrow = kgeval.rank.evaluate(as_ranking, gold=gold, pools=pools, system="lexical", name=pair, repair=True)
+    assert from_arrow == kgeval.rank.evaluate(lists, gold=gold, pools=pools, system="lexical", name=pair, repair=True)
+    assert from_arrow["system"] == "lexical"
+    with pytest.raises(kgeval.Error, match=r"submission: found columns qid, score, expected a candidate column named one of candidate"):
+        kgeval.rank.evaluate(pa.table({"qid": ["q"], "score": [1.0]}), gold=gold, pools=pools)
+
+
+def test_kgc_mapped_triples_as_arrow_tables():
+    np = pytest.importorskip("numpy")
+    test = np.array([[0, 0, 0], [1, 0, 2], [4, 0, 2]])
+    tail = np.array([[2, 2, 1, 3, 5], [1, 1, 3, 4, 0], [1, 1, 3, 2, 0]], dtype=np.float64)
+    head = np.zeros((3, 5), dtype=np.float32)
+    expected = kgeval.kgc.evaluate(test=test, head_scores=head, tail_scores=tail, num_entities=5, num_relations=1, filters=[np.array([[0, 0, 1]])])
+    table = pa.table({"head": pa.array(test[:, 0], pa.int32()), "relation": test[:, 1], "tail": pa.array(test[:, 2], pa.uint16())})
+    known = pa.table({"h": [0], "r": [0], "t": [1]})
+    got = kgeval.kgc.evaluate(test=table, head_scores=head, tail_scores=tail, num_entities=5, num_relations=1, filters=[known])
+    assert got.to_flat_dict() == expected.to_flat_dict()
+    with pytest.raises(kgeval.Error, match=r"test: column tail: expected integer ids"):
+        kgeval.kgc.evaluate(test=table.set_column(2, "tail", pa.array(["a", "b", "c"])), head_scores=head, tail_scores=tail, num_entities=5, num_relations=1)
