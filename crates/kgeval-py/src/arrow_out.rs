@@ -34,6 +34,7 @@ impl ArrowResults {
     /// stream of one batch `(run: utf8, qid: utf8, measure: utf8, value: float64)`.
     /// `requested_schema` is not honoured (the interface allows that): the schema is fixed.
     #[pyo3(signature = (requested_schema=None))]
+    #[allow(clippy::needless_pass_by_value)] // PyO3 extracts arguments by value
     fn __arrow_c_stream__<'py>(
         &self,
         py: Python<'py>,
@@ -49,14 +50,5 @@ impl ArrowResults {
         // The capsule owns the stream: a consumer moves it out (leaving it released); an
         // unconsumed one is released when the capsule is dropped (FFI_ArrowArrayStream's Drop).
         PyCapsule::new(py, stream, Some(name))
-    }
-
-    /// How many rows the table has.
-    fn __len__(&self) -> PyResult<usize> {
-        Python::with_gil(|py| {
-            kgeval::trec::arrow::results_batch(&self.evaluation, self.per_query, true)
-                .map(|b| b.num_rows())
-                .map_err(|e| to_py(py, &e))
-        })
     }
 }
