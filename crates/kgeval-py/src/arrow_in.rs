@@ -193,12 +193,15 @@ enum Pass {
     NotGrouped { qid: String, row: u64 },
 }
 
+/// A topic's rows: (batch, rows) pairs in row order.
+type Pieces = Vec<(usize, Range<usize>)>;
+
 /// Consecutive topics on their way to a worker: the batches they lie in, and per topic its
 /// index, qid and pieces (batch in `batches`, rows).
 #[derive(Default)]
 struct Job {
     batches: Vec<(u64, RecordBatch)>,
-    topics: Vec<(usize, String, Vec<(usize, Range<usize>)>)>,
+    topics: Vec<(usize, String, Pieces)>,
     rows: usize,
 }
 
@@ -339,7 +342,7 @@ fn evaluate_held(
     let views: Vec<RunBatch<'_>> =
         batches.iter().map(|(first, batch)| columns.batch(batch, what, *first)).collect::<Result<_, _>>()?;
     let mut slots: FxHashMap<&str, usize> = FxHashMap::default();
-    let mut topics: Vec<(&str, Vec<(usize, Range<usize>)>)> = Vec::new();
+    let mut topics: Vec<(&str, Pieces)> = Vec::new();
     for (number, view) in views.iter().enumerate() {
         for (qid, rows) in view.topics() {
             let slot = *slots.entry(qid).or_insert_with(|| {

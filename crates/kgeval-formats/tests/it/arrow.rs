@@ -93,16 +93,16 @@ fn qrels_read_every_integer_type_and_refuse_repeats_and_floats() {
     let qrels = read_qrels(&good.schema(), [Ok(good.clone())], "qrels").expect("qrels");
     assert_eq!(qrels.topic("q1").map(|t| (t.get("d1"), t.get("d2"))), Some((Some(-1), Some(2))));
     let repeated = batch(Arc::new(Int8Array::from(vec![0, 1])), vec!["d1", "d1"]);
-    let error = read_qrels(&repeated.schema(), [Ok(good), Ok(repeated.clone())], "qrels").expect_err("repeat");
+    let error = read_qrels(&repeated.schema(), [Ok(good), Ok(repeated)], "qrels").expect_err("repeat");
     assert_eq!(
         error.to_string(),
         "qrels: row 3: found a second judgment for qid `q1`, docno `d1`, expected one judgment per (qid, docno)"
     );
     let huge = batch(Arc::new(UInt64Array::from(vec![1, u64::MAX])), vec!["d1", "d2"]);
-    let error = read_qrels(&huge.schema(), [Ok(huge.clone())], "qrels").expect_err("huge");
+    let error = read_qrels(&huge.schema(), [Ok(huge)], "qrels").expect_err("huge");
     assert_eq!(error.to_string(), "qrels: row 2: column `relevance`: found a value above 2^63 - 1, expected an int64");
     let floats = batch(Arc::new(Float32Array::from(vec![1.0, 0.0])), vec!["d1", "d2"]);
-    let error = read_qrels(&floats.schema(), [Ok(floats.clone())], "qrels").expect_err("floats");
+    let error = read_qrels(&floats.schema(), [Ok(floats)], "qrels").expect_err("floats");
     assert_eq!(
         error.to_string(),
         "qrels: column `relevance`: found Float32, expected an integer type (int8 … int64, uint8 … uint64)"
