@@ -89,6 +89,12 @@ def test_relevance_evaluator_takes_arrow_qrels_and_runs():
         assert ours == theirs, index
 
 
+def test_relevance_evaluator_with_no_topic_in_common_gives_nothing():
+    evaluator = kgeval.trec.RelevanceEvaluator({"q1": {"d1": 1}}, {"map"})
+    assert evaluator.evaluate({"q9": {"d1": 1.0}}) == {}
+    assert evaluator.evaluate(pa.table({"qid": ["q9"], "docno": ["d1"], "score": [1.0]})) == {}
+
+
 def test_polars_and_duckdb_inputs():
     pl = pytest.importorskip("polars")
     duckdb = pytest.importorskip("duckdb")

@@ -155,7 +155,13 @@ class RelevanceEvaluator:
         topic is in both the run and the qrels."""
         scores = _inputs.run(scores)
         if _inputs.is_arrow(scores):
-            return self._native.evaluate(scores)
+            try:
+                return self._native.evaluate(scores)
+            except InvalidInput as error:
+                # pytrec_eval's answer for a run with no topic in common: nothing.
+                if "no topic in common" in str(error):
+                    return {}
+                raise
         if not scores:
             return {}
         if self._qids is not None and hasattr(scores, "keys") and self._qids.isdisjoint(scores.keys()):
