@@ -155,6 +155,15 @@ def test_to_arrow_rows_equal_the_dict_and_the_clis_csv(tmp_path):
         assert summary.to_arrow().to_pylist() == [r for r in rows if r["qid"] == "all"]
 
 
+def test_results_pickle_and_copy_as_plain_dicts():
+    import copy
+    import pickle
+
+    result = kgeval.trec.evaluate({"q1": {"d1": 1}}, {"q1": {"d1": 1.0, "d2": 2.0}}, ["map"])
+    for again in (pickle.loads(pickle.dumps(result)), copy.deepcopy(result)):
+        assert type(again) is dict and again == result == {"q1": {"map": 0.5}}
+
+
 def test_arrow_stream_goes_to_polars_without_pyarrow_calls():
     pl = pytest.importorskip("polars")
     result = kgeval.trec.evaluate({"q1": {"d1": 1}}, {"q1": {"d1": 1.0, "d2": 2.0}}, ["map", "P.1"])

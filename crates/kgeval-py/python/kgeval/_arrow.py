@@ -23,6 +23,11 @@ class Result(dict):
         super().__init__(data)
         self._native = native
 
+    def __reduce__(self) -> Any:
+        # Pickled (multiprocessing, caches) and deep-copied as the plain dict it always was:
+        # the native rows do not travel.
+        return (dict, (dict(self),))
+
     def arrow_stream(self) -> Any:
         """The rows as an object with ``__arrow_c_stream__`` (each call a new stream)."""
         return self._native
