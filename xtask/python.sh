@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The Python package's checks (issue 16): creates or reuses .venv, installs maturin, pytest and
-# the pinned peers (pytrec_eval, ranx, pandas), builds crates/kgeval-py's wheel once
+# the pinned peers (pytrec_eval, ranx, pandas, pyarrow, polars, duckdb), builds crates/kgeval-py's wheel once
 # (`maturin build --release` into target/wheels, abi3 for CPython >= 3.9), installs that wheel
 # into .venv and runs the pytest suite, then installs the same wheel into a brand-new venv
 # (numpy comes as its declared dependency) and runs docs/python.md's examples there.
@@ -33,6 +33,10 @@ $py -c "import numpy" 2>/dev/null || $py -m pip install --quiet numpy
 $py -c "import pandas" 2>/dev/null || $py -m pip install --quiet pandas
 $py -c "import pytrec_eval" 2>/dev/null || $py -m pip install --quiet "pytrec-eval-terrier==0.5.11"
 $py -c "import ranx" 2>/dev/null || $py -m pip install --quiet "ranx==0.3.21"
+# Arrow in and out (issue 30): the producers kgeval reads through __arrow_c_stream__.
+$py -c "import pyarrow" 2>/dev/null || $py -m pip install --quiet "pyarrow==26.0.1"
+$py -c "import polars" 2>/dev/null || $py -m pip install --quiet "polars==2.1.0"
+$py -c "import duckdb" 2>/dev/null || $py -m pip install --quiet "duckdb==2.0.1"
 
 step "build the wheel once (maturin build) and install it into .venv"
 release=--release

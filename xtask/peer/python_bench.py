@@ -3,7 +3,7 @@
 dicts (issue 16): Q topics x D documents per topic (default 10,000 x 1,000), seeded, no score
 ties, 20 graded judgments per topic.
 
-Usage: python_bench.py [--topics Q] [--docs D] [--seed S] [--runs R] [--no-ranx]
+Usage: python_bench.py [--topics Q] [--docs D] [--seed S] [--runs R] [--no-ranx] [--arrow]
 
 Times (best of R, wall, CPU: process CPU seconds, every thread, and the main thread's CPU
 seconds: the part that holds the GIL) for map, P_10,
@@ -13,6 +13,8 @@ ndcg_cut_10, recip_rank:
 - `kgeval.trec.evaluate(qrels, run, per_query=False)`, the means only;
 - ranx: `Qrels(qrels)`, `Run(run)` (its conversion from dicts), then `evaluate` (numba
   compiled beforehand on a small case).
+- with ``--arrow``: the same run as a pyarrow table (``qid, docno, score``, grouped by qid),
+  ``kgeval.trec.evaluate(qrels, table, per_query=False)`` (issue 30).
 Checks that all agree on the means (1e-9) and prints kgeval's speed-up over pytrec_eval.
 Build kgeval first (xtask/python.sh).
 """
@@ -82,6 +84,24 @@ def main():
     summary_wall, summary_cpu, summary = timed(
         "kgeval.trec.evaluate(per_query=False)", lambda: kgeval.trec.evaluate(qrels, run, MEASURES, per_query=False), runs
     )
+    if "--arrow" in sys.argv:
+        # The same run as a pyarrow table (issue 30): built outside the timing, grouped by qid.
+        import pyarrow as pa
+
+        table = pa.table({
+            "qid": [q for q, docs in run.items() for _ in docs],
+            "docno": [d for docs in run.values() for d in docs],
+            "score": [s for docs in run.values() for s in docs.values()],
+        })
+        arrow_wall, arrow_cpu, from_arrow = timed(
+            "kgeval.trec.evaluate(pyarrow table, means)", lambda: kgeval.trec.evaluate(qrels, table, MEASURES, per_query=False), runs
+        )
+        for m in MEASURES:
+            assert abs(from_arrow[m] - summary[m]) < 1e-12, (m, from_arrow[m], summary[m])
+        print(
+            f"pyarrow table vs dicts (means): {summary_wall / arrow_wall:.1f}x wall; "
+            f"vs pytrec_eval: {theirs_wall / arrow_wall:.1f}x wall, {theirs_cpu / arrow_cpu:.1f}x CPU"
+        )
     assert set(ours) == set(theirs) and all(set(ours[q]) == set(theirs[q]) for q in theirs)
     expected = means(theirs)
     for m in MEASURES:

@@ -203,6 +203,10 @@ pub(crate) fn run(args: &CompareArgs) -> anyhow::Result<Outcome> {
         args.format != FormatArg::Tsv,
         "--format tsv: found `kgeval compare`, expected `kgeval trec` (use --format csv)"
     );
+    anyhow::ensure!(
+        !args.format.is_arrow(),
+        "--format parquet|arrow: found `kgeval compare`, expected `kgeval trec` (use --format csv)"
+    );
     let mut task = CompareTask::new();
     task.inputs = args.inputs.iter().map(|s| SystemInput::parse(s)).collect();
     task.qrels = args.qrels.as_ref().map(Input::path);

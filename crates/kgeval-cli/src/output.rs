@@ -104,6 +104,32 @@ pub(crate) enum FormatArg {
     Tsv,
     /// A Markdown table.
     Markdown,
+    /// Parquet (`kgeval trec`, with -o): rows `run, qid, measure, value`, summary under qid `all`.
+    #[cfg(feature = "arrow")]
+    Parquet,
+    /// An Arrow IPC file (`kgeval trec`, with -o): the rows of --format parquet.
+    #[cfg(feature = "arrow")]
+    Arrow,
+}
+
+impl FormatArg {
+    /// The Arrow file this format writes (`None`: a text format).
+    #[cfg(feature = "arrow")]
+    fn arrow_kind(self) -> Option<kgeval::arrow::ArrowFileKind> {
+        match self {
+            FormatArg::Parquet => Some(kgeval::arrow::ArrowFileKind::Parquet),
+            FormatArg::Arrow => Some(kgeval::arrow::ArrowFileKind::Ipc),
+            _ => None,
+        }
+    }
+
+    /// Whether this format writes a binary Arrow file.
+    pub(crate) fn is_arrow(self) -> bool {
+        #[cfg(feature = "arrow")]
+        return self.arrow_kind().is_some();
+        #[cfg(not(feature = "arrow"))]
+        false
+    }
 }
 
 impl From<FormatArg> for OutputFormat {
@@ -113,6 +139,9 @@ impl From<FormatArg> for OutputFormat {
             FormatArg::Json => OutputFormat::Json,
             FormatArg::Csv | FormatArg::Tsv => OutputFormat::Csv,
             FormatArg::Markdown => OutputFormat::Markdown,
+            // Binary files are written before any rendering (`render_and_check_with`).
+            #[cfg(feature = "arrow")]
+            FormatArg::Parquet | FormatArg::Arrow => OutputFormat::Csv,
         }
     }
 }
@@ -189,12 +218,23 @@ fn render_and_check_with(
     if out.format == FormatArg::Tsv && evaluation.family != kgeval::Family::Trec {
         anyhow::bail!("--format tsv: found `kgeval {}`, expected `kgeval trec` (use --format csv)", evaluation.family);
     }
+    if out.format.is_arrow() && evaluation.family != kgeval::Family::Trec {
+        anyhow::bail!("--format {}: found `kgeval {}`, expected `kgeval trec`", out.format_name(), evaluation.family);
+    }
     let gates = out.fail_under.iter().map(|s| kgeval::Gate::parse(s)).collect::<Result<Vec<_>, _>>()?;
     // Unknown gate metrics and, under --strict, coverage warnings are errors before anything
     // is written.
     evaluation.check_gates(&gates)?;
     if out.strict {
         evaluation.check_strict()?;
+    }
+    #[cfg(feature = "arrow")]
+    if let (Some(kind), Some(path)) = (out.format.arrow_kind(), out.output.as_deref()) {
+        let bytes = kgeval::trec::arrow::results_file(evaluation, kind, &path.display().to_string())?;
+        let mut files = extra.to_vec();
+        files.push((path, &bytes));
+        write_all_atomically(&files)?;
+        return check_gates(evaluation, &out.fail_under);
     }
     let rendered = evaluation.render(out.format.into(), options);
     let mut files = extra.to_vec();
@@ -253,10 +293,38 @@ impl OutputArgs {
         if self.format == FormatArg::Tsv && subcommand != "trec" {
             anyhow::bail!("--format tsv: found `kgeval {subcommand}`, expected `kgeval trec` (use --format csv)");
         }
+        if self.format.is_arrow() {
+            let name = self.format_name();
+            if subcommand != "trec" {
+                anyhow::bail!(
+                    "--format {name}: found `kgeval {subcommand}`, expected `kgeval trec` (use --format csv)"
+                );
+            }
+            if self.output.is_none() {
+                anyhow::bail!(
+                    "--format {name}: found no -o, expected -o FILE (a binary file is not written to a terminal)"
+                );
+            }
+        }
         for spec in &self.fail_under {
             kgeval::Gate::parse(spec)?;
         }
         Ok(())
+    }
+
+    /// `--format`'s value as typed.
+    fn format_name(&self) -> &'static str {
+        match self.format {
+            FormatArg::Text => "text",
+            FormatArg::Json => "json",
+            FormatArg::Csv => "csv",
+            FormatArg::Tsv => "tsv",
+            FormatArg::Markdown => "markdown",
+            #[cfg(feature = "arrow")]
+            FormatArg::Parquet => "parquet",
+            #[cfg(feature = "arrow")]
+            FormatArg::Arrow => "arrow",
+        }
     }
 
     /// The renderer options these flags ask for.

@@ -271,6 +271,9 @@ pub(crate) fn run(args: &PoolArgs) -> anyhow::Result<Outcome> {
     if out.format == FormatArg::Tsv {
         anyhow::bail!("--format tsv: found `kgeval pool`, expected `kgeval trec` (use --format csv)");
     }
+    if out.format.is_arrow() {
+        anyhow::bail!("--format parquet|arrow: found `kgeval pool`, expected `kgeval trec` (use --format csv)");
+    }
     crate::output::refuse_input_as_output(
         &task.input_paths(),
         &[("-o", out.output.as_deref()), ("--annotations", annotations.map(PathBuf::as_path))],

@@ -26,6 +26,9 @@ their parameters; measure and alias names (ranx, ir_measures) print under trec_e
 canonical name. With several runs,
 each run's block starts with a `# run: NAME` line (NAME=PATH, else the file's stem).
 Every summary value is a headline for --fail-under (`map`, `P_10`, `gm_map`, `num_q`…).
+Runs and qrels may be Parquet or Arrow IPC tables (by extension: .parquet, .arrow, .feather,
+.ipc) with columns qid, docno, score / rel (or query_id, doc_id, score / relevance);
+--format parquet|arrow -o FILE writes the rows run, qid, measure, value (summary: qid all).
 --format tsv writes the CSV with tabs (trec only).";
 
 /// Arguments of `kgeval trec`.
@@ -138,6 +141,9 @@ pub(crate) fn run(args: &TrecArgs) -> anyhow::Result<Outcome> {
     }
     crate::output::refuse_input_as_output(&task.input_paths(), &[("-o", args.out.output.as_deref())])?;
     if args.tie_report {
+        if args.out.format.is_arrow() {
+            anyhow::bail!("--tie-report: found a binary --format, expected text, markdown, json or csv");
+        }
         if !args.out.fail_under.is_empty() || args.out.per_item {
             anyhow::bail!("--tie-report: found --fail-under or --per-item, which apply to the measures' output");
         }

@@ -2,6 +2,8 @@
 #![deny(missing_docs)]
 
 pub mod align;
+#[cfg(feature = "arrow")]
+pub mod arrow;
 mod error;
 pub mod input;
 pub mod kgc;

@@ -8,6 +8,10 @@
 
 mod errors;
 mod trec;
+// Arrow in and out (issue 30)
+mod arrow_columns;
+mod arrow_in;
+mod arrow_out;
 // align and rank (issue 16 items 2, 3)
 mod align;
 mod rank;
@@ -57,6 +61,8 @@ fn _kgeval(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(trec_merge::trec_accumulate, m)?)?;
     m.add_class::<trec_merge::TrecAccumulator>()?;
     m.add_class::<kgc_accumulate::KgcRankAccumulator>()?;
+    m.add_class::<arrow_out::ArrowResults>()?;
+    m.add_function(wrap_pyfunction!(arrow_columns::arrow_columns, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -9,8 +9,9 @@ use kgeval_model::trec::{MeasureFamily, TieBreak, Ties};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
 
+use crate::arrow_in;
+use crate::arrow_out::ArrowResults;
 use crate::errors::{invalid, to_py};
-use crate::trec_convert::{read_qrels, read_run};
 use crate::trec_stream::evaluate_dicts;
 
 /// A qrels or run as given: a file, or values already in memory.
@@ -39,7 +40,7 @@ pub(crate) fn trec_evaluate(
     ties: Option<String>,
     per_query: bool,
 ) -> PyResult<PyObject> {
-    let mut qrels = given(qrels, "qrels", read_qrels)?;
+    let mut qrels = given(qrels, "qrels", arrow_in::read_qrels_any)?;
     let raw: Vec<(String, Bound<'_, PyAny>)> = runs.iter().map(|item| item.extract()).collect::<PyResult<_>>()?;
     let qrels_input = match &qrels {
         Given::Path(path) => Input::path(path),
@@ -49,20 +50,27 @@ pub(crate) fn trec_evaluate(
     task.complete = complete.unwrap_or(task.complete);
     task.ndcg_level = ndcg_level.unwrap_or(task.ndcg_level);
     task.max_docs = max_docs.or(task.max_docs);
-    if !raw.is_empty() && raw.iter().all(|(_, run)| run.is_instance_of::<PyDict>()) {
-        // Every run a dict: evaluated while it is walked (trec_stream), against qrels held.
+    let all_arrow = !raw.is_empty() && raw.iter().all(|(_, run)| arrow_in::is_arrow(run));
+    if !raw.is_empty() && (all_arrow || raw.iter().all(|(_, run)| run.is_instance_of::<PyDict>())) {
+        // Every run a dict (or every run Arrow): evaluated while it is walked (trec_stream,
+        // arrow_in), against qrels held.
         let held = Arc::new(match qrels {
             Given::Path(_) => py.allow_threads(|| task.read_qrels()).map_err(|e| to_py(py, &e))?,
             Given::Memory(qrels) => qrels,
         });
-        if let Some(evaluation) = evaluate_dicts(py, &task, &held, "qrels", &raw)? {
-            return results_dict(py, &evaluation, per_query);
+        let evaluated = if all_arrow {
+            Some(arrow_in::evaluate_arrow_runs(py, &task, &held, "qrels", &raw)?)
+        } else {
+            evaluate_dicts(py, &task, &held, "qrels", &raw)?
+        };
+        if let Some(evaluation) = evaluated {
+            return results_dict(py, evaluation, per_query);
         }
         qrels = Given::Memory(Arc::unwrap_or_clone(held));
     }
     let mut named = Vec::with_capacity(raw.len());
     for (name, run) in raw {
-        let run = given(&run, &format!("run {name}"), read_run)?;
+        let run = given(&run, &format!("run {name}"), arrow_in::read_run_any)?;
         named.push((name, run));
     }
     let all_paths = named.iter().all(|(_, run)| matches!(run, Given::Path(_)));
@@ -97,13 +105,17 @@ pub(crate) fn trec_evaluate(
         }
     }
     .map_err(|e| to_py(py, &e))?;
-    results_dict(py, &evaluation, per_query)
+    results_dict(py, evaluation, per_query)
 }
 
-/// `{name: {"run_id", "per_query", "summary"}}` of every run of `evaluation`.
-fn results_dict(py: Python<'_>, evaluation: &Evaluation, per_query: bool) -> PyResult<PyObject> {
+/// `{name: {"run_id", "per_query", "summary", "arrow"}}` of every run of `evaluation`
+/// (`"arrow"`: the evaluation's rows as an Arrow table, arrow_out).
+fn results_dict(py: Python<'_>, evaluation: Evaluation, per_query: bool) -> PyResult<PyObject> {
     let out = PyDict::new(py);
-    for (name, entry) in results(py, evaluation, per_query, true)? {
+    let evaluation = Arc::new(evaluation);
+    let arrow = Py::new(py, ArrowResults::new(Arc::clone(&evaluation), per_query))?;
+    for (name, entry) in results(py, &evaluation, per_query, true)? {
+        entry.set_item("arrow", &arrow)?;
         out.set_item(name, entry)?;
     }
     Ok(out.into_any().unbind())

@@ -9,9 +9,9 @@ use kgeval_model::trec::Qrels;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
 
+use crate::arrow_in::{read_qrels_any as read_qrels, read_run_any as read_run};
 use crate::errors::{invalid, to_py};
 use crate::trec::{evaluate_interned, results, task};
-use crate::trec_convert::{read_qrels, read_run};
 use crate::trec_stream::evaluate_dicts;
 
 /// Qrels held natively (converted once) with the measures and options; `evaluate(run)`
@@ -63,8 +63,13 @@ impl TrecEvaluator {
     /// is walked (`trec_stream`); anything else is converted first.
     fn evaluate<'py>(&self, py: Python<'py>, run: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyDict>> {
         let named = [("run".to_owned(), run.clone())];
-        let streamed =
-            if self.judged_only { None } else { evaluate_dicts(py, &self.task, &self.qrels, "qrels", &named)? };
+        let streamed = if self.judged_only {
+            None
+        } else if crate::arrow_in::is_arrow(run) {
+            Some(crate::arrow_in::evaluate_arrow_runs(py, &self.task, &self.qrels, "qrels", &named)?)
+        } else {
+            evaluate_dicts(py, &self.task, &self.qrels, "qrels", &named)?
+        };
         let evaluation = match streamed {
             Some(evaluation) => evaluation,
             None => {

@@ -27,6 +27,10 @@ pub use evaluation::{Conventions, Evaluation, FamilyResult, Warning};
 pub use gate::{Gate, GateFailure};
 pub use input_paths::same_file_as;
 pub use inputs::{check_name, system_names, SystemInput, RESERVED_NAMES};
+/// Arrow columns in and out (feature `arrow`): column roles and names, typed borrowed
+/// columns, Parquet / IPC files, and `arrow-array` itself for front ends.
+#[cfg(feature = "arrow")]
+pub use kgeval_formats::arrow;
 pub use kgeval_formats::input::{decompressed_limit, set_decompressed_limit, DEFAULT_DECOMPRESSED_LIMIT};
 pub use kgeval_formats::{FormatError, Input, InputBytes, SyntaxError};
 pub use kgeval_model::{Diagnostic, ScoreTable};

@@ -19,6 +19,8 @@ use crate::evaluation::canonical_table;
 use crate::inputs::{by_name, one_or_many};
 use crate::{system_names, Conventions, Error, Evaluation, Family, FamilyResult, Progress, SystemInput, Warning};
 
+#[cfg(feature = "arrow")]
+pub mod arrow;
 mod interned;
 mod merge;
 mod tie_report;
@@ -184,6 +186,10 @@ impl TrecTask {
         // The qrels and the first run are read at the same time (both cores).
         let (qrels, first_run) = rayon::join(
             || -> Result<_, Error> {
+                #[cfg(feature = "arrow")]
+                if let (Some(kind), Some(path)) = (arrow::arrow_kind(&self.qrels), self.qrels.as_path()) {
+                    return Ok(Read { value: arrow::read_qrels_file(path, kind)?, warnings: Vec::new() });
+                }
                 // A file is read in place; stdin and bytes through their opened content.
                 if let Some(path) = self.qrels.as_path().and_then(Path::to_str) {
                     return Ok(read_qrels(path)?);
@@ -191,7 +197,7 @@ impl TrecTask {
                 let opened = self.qrels.open()?;
                 Ok(read_qrels_bytes(opened.bytes(), opened.name())?)
             },
-            || -> Result<_, Error> { Ok(RunFile::from_input(self.runs[0].input.open()?)?) },
+            || open_run(&self.runs[0].input),
         );
         let Read { value: qrels, warnings: qrels_warnings } = qrels?;
         let mut first_run = Some(first_run?);
@@ -205,9 +211,17 @@ impl TrecTask {
         for (system, name) in self.runs.iter().zip(&names) {
             let run = match first_run.take() {
                 Some(run) => run,
-                None => RunFile::from_input(system.input.open()?)?,
+                None => open_run(&system.input)?,
             };
-            runs.add(&qrels, &run, name, source_name(&system.input), Error::from)?;
+            match run {
+                OpenedRun::Text(run) => runs.add(&qrels, &run, name, source_name(&system.input), Error::from)?,
+                #[cfg(feature = "arrow")]
+                OpenedRun::Arrow(run) => {
+                    let source = source_name(&system.input);
+                    check_interned(&source, &run)?;
+                    runs.add(&qrels, &run, name, source, |never| match never {})?;
+                }
+            }
             progress.advance(1);
         }
         progress.finish();
@@ -279,15 +293,7 @@ impl TrecTask {
         qrels_name: &str,
         runs: &[(String, InternedRun)],
     ) -> Result<Evaluation, Error> {
-        self.evaluate_sources(qrels, qrels_name, runs, |name, run| match run.first_problem() {
-            None => Ok(()),
-            Some((qid, docno, Some(score))) => Err(Error::invalid(format!(
-                "run {name}: topic {qid}: document {docno} has score {score}, expected a finite score"
-            ))),
-            Some((qid, docno, None)) => {
-                Err(Error::invalid(format!("run {name}: topic {qid}: document {docno} is retrieved twice")))
-            }
-        })
+        self.evaluate_sources(qrels, qrels_name, runs, |name, run| check_interned(&format!("run {name}"), run))
     }
 
     /// A [`TopicStream`] for one run against `qrels`, with this task's measures and options:
@@ -402,6 +408,38 @@ fn dotted(argument: &str) -> std::borrow::Cow<'_, str> {
         }
     }
     argument.into()
+}
+
+/// What a run that an interned run cannot hold: a score that is not finite, a docno twice in a
+/// topic (`WHAT: topic Q: …`).
+fn check_interned(what: &str, run: &InternedRun) -> Result<(), Error> {
+    match run.first_problem() {
+        None => Ok(()),
+        Some((qid, docno, Some(score))) => Err(Error::invalid(format!(
+            "{what}: topic {qid}: document {docno} has score {score}, expected a finite score"
+        ))),
+        Some((qid, docno, None)) => {
+            Err(Error::invalid(format!("{what}: topic {qid}: document {docno} is retrieved twice")))
+        }
+    }
+}
+
+/// A run file as opened: TREC text, or (feature `arrow`) a Parquet or Arrow IPC table.
+enum OpenedRun {
+    /// `qid Q0 docno rank score tag` lines.
+    Text(RunFile),
+    /// `qid, docno, score` columns.
+    #[cfg(feature = "arrow")]
+    Arrow(InternedRun),
+}
+
+/// Opens a run: by its extension a Parquet or IPC table (feature `arrow`), else a text file.
+fn open_run(input: &Input) -> Result<OpenedRun, Error> {
+    #[cfg(feature = "arrow")]
+    if let (Some(kind), Some(path)) = (arrow::arrow_kind(input), input.as_path()) {
+        return Ok(OpenedRun::Arrow(arrow::read_run_file(path, kind)?));
+    }
+    Ok(OpenedRun::Text(RunFile::from_input(input.open()?)?))
 }
 
 /// The runs evaluated so far against one qrels: the result, the warnings and the tables.

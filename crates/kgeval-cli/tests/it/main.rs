@@ -1,6 +1,8 @@
 //! End-to-end tests of the `kgeval` binary on real data, asserting published numbers directly.
 
 mod alignapi;
+#[cfg(feature = "arrow")]
+mod arrow;
 mod bad_input;
 mod campaign;
 mod campaign_bad;

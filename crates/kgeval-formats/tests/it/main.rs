@@ -1,5 +1,7 @@
 //! Integration tests of kgeval-formats on real and malformed files (one test binary).
 
+#[cfg(feature = "arrow")]
+mod arrow;
 mod echo_cap;
 mod kgc;
 mod lexicon;

@@ -1,5 +1,6 @@
 """Python idioms (data frames, ranx objects, path-likes) turned into what the native module
-takes: a path, a nested dict, or columns ``(ids, docids, values)``. Nothing here decides a
+takes: a path, a nested dict, columns ``(ids, docids, values)``, or an Arrow object (anything
+with ``__arrow_c_stream__``: pyarrow, polars, DuckDB), passed through as is. Nothing here decides a
 default or validates a value: the native module and the facade do."""
 
 from __future__ import annotations
@@ -30,6 +31,12 @@ def _pick(columns: Sequence[str], names: Tuple[str, ...], what: str, role: str) 
     )
 
 
+def is_arrow(value: Any) -> bool:
+    """Whether ``value`` offers the Arrow PyCapsule stream interface (``__arrow_c_stream__``)
+    and is not a pandas frame (those keep their own column path)."""
+    return hasattr(value, "__arrow_c_stream__") and not _is_frame(value)
+
+
 def to_native(value: Any, what: str, values: Tuple[str, ...]) -> Any:
     """A path, a nested mapping or columns: data frames become columns, ranx ``Qrels`` and
     ``Run`` objects their dict, path-likes their path; anything else goes through as is."""
@@ -42,6 +49,9 @@ def to_native(value: Any, what: str, values: Tuple[str, ...]) -> Any:
         v = _pick(columns, values, what, "value")
         # Ids as str, converted column-wise by pandas (not one Python call per row).
         return (value[q].astype(str).tolist(), value[d].astype(str).tolist(), value[v].tolist())
+    if is_arrow(value):
+        # pyarrow, polars, DuckDB…: read natively through the Arrow C stream (no copy).
+        return value
     if type(value).__name__ in ("Qrels", "Run") and hasattr(value, "to_dict"):
         return value.to_dict()
     return value

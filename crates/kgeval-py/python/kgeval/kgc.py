@@ -342,8 +342,19 @@ class MappedResult:
 
 
 def _ids(value: Any, what: str) -> Any:
-    """An (n, 3) integer numpy array as C-order int64 (a copy only when needed)."""
+    """An (n, 3) integer numpy array as C-order int64 (a copy only when needed); an Arrow
+    table (``__arrow_c_stream__``) of integer columns ``head, relation, tail`` (PyKEEN's
+    names) becomes one."""
     import numpy
+
+    if hasattr(value, "__arrow_c_stream__") and not hasattr(value, "iloc"):
+        from kgeval import _arrow
+
+        cols = _arrow.columns(value, what, {"head": ("head", "h"), "relation": ("relation", "r"), "tail": ("tail", "t")})
+        for role, column in cols.items():
+            if isinstance(column, list) or column.dtype.kind not in "iu":
+                raise InvalidInput(f"{what}: column {role}: expected integer ids (mapped triples)")
+        value = numpy.column_stack([cols["head"], cols["relation"], cols["tail"]])
 
     if not isinstance(value, numpy.ndarray):
         raise InvalidInput(
@@ -428,7 +439,8 @@ def evaluate(scores: Any = None, test: Any = None, **options: Any) -> "KgcResult
     """Evaluates one system's output on ``test`` (the evaluated split).
 
     In memory, the PyKEEN way: ``test`` (and each of ``filters``) an integer numpy array of
-    shape (n, 3) of (head, relation, tail) ids; ``head_scores`` and ``tail_scores`` float
+    shape (n, 3) of (head, relation, tail) ids, or an Arrow table (pyarrow, polars, DuckDB)
+    with integer columns ``head, relation, tail``; ``head_scores`` and ``tail_scores`` float
     arrays of shape (len(test), num_entities): row i scores every entity as the head (tail)
     of test triple i; ``num_entities`` and ``num_relations`` (or ``entity_labels`` and
     ``relation_labels``); ``k`` (default 1, 3, 5, 10), ``nan``, ``tie_tolerance``, ``name``.

@@ -9,6 +9,10 @@ Inputs are paths (every file form ``kgeval rank`` reads) or what a Python user h
   ``TgtEntity``, ``TgtCandidates``: the gold travels with them);
 - a gold key as ``{qid: gold}`` or a list of ``{"qid", "gold"}`` (``UnMatched`` = NIL);
 - pools as a list of DISO ``pools.jsonl`` objects (``{"qid", "source", "type", "candidates"}``);
+- a submission or a gold key as an Arrow table (anything with ``__arrow_c_stream__``: pyarrow,
+  polars, DuckDB): submission rows ``qid, candidate[, score]`` (``candidate`` also ``iri``,
+  ``target``; with ``score`` the candidates are scored, without it ranked in row order, best
+  first), gold rows ``qid, gold`` (``gold`` also ``target``);
 - under ``profile="ontoaligner"``: predictions ``[{"source", "target", "score"}]`` and
   references ``[{"source", "target"}]``.
 
@@ -26,6 +30,7 @@ import os
 import warnings
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Union
 
+from kgeval import _arrow
 from kgeval._evaluation import Evaluation
 from kgeval._kgeval import rank_evaluate
 
@@ -33,7 +38,11 @@ __all__ = ["evaluate"]
 
 
 def _is_frame(value: Any) -> bool:
-    return hasattr(value, "columns") and hasattr(value, "to_dict")
+    return hasattr(value, "columns") and hasattr(value, "to_dict") and hasattr(value, "iloc")
+
+
+def _is_arrow(value: Any) -> bool:
+    return hasattr(value, "__arrow_c_stream__") and not _is_frame(value)
 
 
 def _path_or(value: Any) -> Any:
@@ -50,8 +59,31 @@ def _first(value: Any) -> Any:
     return None
 
 
+# Arrow tables (anything with ``__arrow_c_stream__``): a submission's and a gold key's columns.
+_QID = ("qid", "query_id")
+_CANDIDATE = ("candidate", "iri", "target", "docno", "doc_id")
+_GOLD = ("gold", "target")
+
+
+def _arrow_submission(value: Any) -> Dict[str, Any]:
+    """Rows ``qid, candidate[, score]``: with scores ``{qid: {candidate: score}}``, without
+    ``{qid: [candidate, ...]}`` in row order (best first)."""
+    cols = _arrow.columns(value, "submission", {"qid": _QID, "candidate": _CANDIDATE, "score": ("score",)}, ("score",))
+    if cols["score"] is None:
+        ranked: Dict[str, List[str]] = {}
+        for qid, candidate in zip(cols["qid"], cols["candidate"]):
+            ranked.setdefault(qid, []).append(candidate)
+        return {"submission": [{"qid": q, "ranking": r} for q, r in ranked.items()]}
+    scored: Dict[str, Dict[str, float]] = {}
+    for qid, candidate, score in zip(cols["qid"], cols["candidate"], cols["score"].tolist()):
+        scored.setdefault(qid, {})[candidate] = score
+    return {"submission": [{"qid": q, "scores": s} for q, s in scored.items()]}
+
+
 def _submission(value: Any) -> Dict[str, Any]:
     """The native pair fields of a submission: ``submission`` or ``bioml_rows``."""
+    if _is_arrow(value):
+        return _arrow_submission(value)
     value = _path_or(value)
     if isinstance(value, Mapping):
         queries = []
@@ -80,6 +112,9 @@ def _submission(value: Any) -> Dict[str, Any]:
 
 
 def _gold(value: Any) -> Any:
+    if _is_arrow(value):
+        cols = _arrow.columns(value, "gold", {"qid": _QID, "gold": _GOLD})
+        return [{"qid": q, "gold": g} for q, g in zip(cols["qid"], cols["gold"])]
     value = _path_or(value)
     if isinstance(value, Mapping):
         return [{"qid": qid, "gold": gold} for qid, gold in value.items()]

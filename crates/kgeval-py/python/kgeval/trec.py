@@ -24,6 +24,7 @@ import collections
 from typing import Any, Dict, Iterable, Mapping, Optional
 
 from kgeval import _inputs
+from kgeval._arrow import Result
 from kgeval._kgeval import (
     InvalidInput,
     TrecEvaluator,
@@ -81,9 +82,13 @@ def evaluate(
     """Evaluates ``run`` against ``qrels`` with trec_eval's definitions.
 
     ``qrels``: a path, ``{qid: {docid: relevance}}``, a data frame (``q_id``/``query_id``,
-    ``doc_id``, ``score``/``relevance``) or a ranx ``Qrels``. ``run``: a path,
-    ``{qid: {docid: score}}``, a data frame (``q_id``/``query_id``, ``doc_id``, ``score``) or a
-    ranx ``Run``. ``measures``: one name or several (default: trec_eval's official set).
+    ``doc_id``, ``score``/``relevance``), a ranx ``Qrels`` or an Arrow object (anything with
+    ``__arrow_c_stream__``: a pyarrow Table, a polars DataFrame, a DuckDB relation; columns
+    ``qid, docno, rel`` or ``query_id, doc_id, relevance``). ``run``: a path,
+    ``{qid: {docid: score}}``, a data frame (``q_id``/``query_id``, ``doc_id``, ``score``), a
+    ranx ``Run`` or an Arrow object (``qid, docno, score`` or ``query_id, doc_id, score``; read
+    batch by batch without a copy, each topic evaluated once its rows are read when the rows
+    of each qid come together — see docs/python.md). ``measures``: one name or several (default: trec_eval's official set).
     Options left ``None`` take kgeval's defaults: ``tie_break="docno-desc"`` (trec_eval's),
     ``ties="trec"`` (the tie-break's order; ``"expected"``: the exact mean over every order of
     each group of tied scores, ``"optimistic"``, ``"pessimistic"``; ``"range"`` gives the
@@ -92,9 +97,11 @@ def evaluate(
     ``relevance_level=1``, no ``max_docs`` cut.
 
     Returns ``{qid: {measure: value}}`` (pytrec_eval's shape) when ``per_query``, else
-    ``{measure: value}``, trec_eval's summary (means; ``num_*`` summed; ``gm_*`` geometric).
+    ``{measure: value}``, trec_eval's summary (means; ``num_*`` summed; ``gm_*`` geometric):
+    a dict with :meth:`~kgeval._arrow.Result.to_arrow` (the values as a pyarrow Table
+    ``run, qid, measure, value``, summary rows under qid ``"all"``).
     """
-    out = trec_evaluate(
+    runs = trec_evaluate(
         _inputs.qrels(qrels),
         [("run", _inputs.run(run))],
         _inputs.measures(measures),
@@ -105,8 +112,9 @@ def evaluate(
         tie_break=tie_break,
         ties=ties,
         per_query=per_query,
-    )["run"]
-    return out["per_query"] if per_query else out["summary"]
+    )
+    out = runs["run"]
+    return Result(out["per_query"] if per_query else out["summary"], out["arrow"])
 
 
 def measure_names(measures: "str | Iterable[str] | None" = None) -> "list[str]":
@@ -151,6 +159,14 @@ class RelevanceEvaluator:
         """Per-topic values of the run ``scores`` (``{qid: {docid: score}}``); ``{}`` when no
         topic is in both the run and the qrels."""
         scores = _inputs.run(scores)
+        if _inputs.is_arrow(scores):
+            try:
+                return self._native.evaluate(scores)
+            except InvalidInput as error:
+                # pytrec_eval's answer for a run with no topic in common: nothing.
+                if "no topic in common" in str(error):
+                    return {}
+                raise
         if not scores:
             return {}
         if self._qids is not None and hasattr(scores, "keys") and self._qids.isdisjoint(scores.keys()):

@@ -1,0 +1,205 @@
+//! `kgeval trec` with Parquet and Arrow IPC inputs (by extension) gives the text files'
+//! output, and `--format parquet|arrow -o FILE` writes the CSV's rows as an Arrow table.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use kgeval_formats::arrow::arrow_array::cast::AsArray;
+use kgeval_formats::arrow::arrow_array::types::Float64Type;
+use kgeval_formats::arrow::arrow_array::types::Int16Type;
+use kgeval_formats::arrow::arrow_array::{
+    ArrayRef, DictionaryArray, Float32Array, Int32Array, RecordBatch, StringArray,
+};
+use kgeval_formats::arrow::ipc::writer::StreamWriter;
+use kgeval_formats::arrow::{open_batches, write_batch, ArrowFileKind};
+
+use crate::{kgeval, root};
+
+const T: &str = "testdata/trec_eval/test";
+
+/// The rows of a whitespace-separated text file, fields split.
+fn fields(path: &str) -> Vec<Vec<String>> {
+    let text = std::fs::read_to_string(root().join(path)).expect("testdata file");
+    text.lines().filter(|l| !l.trim().is_empty()).map(|l| l.split_whitespace().map(str::to_owned).collect()).collect()
+}
+
+fn column(values: impl IntoIterator<Item = String>) -> ArrayRef {
+    Arc::new(StringArray::from_iter_values(values))
+}
+
+/// qrels.test as (qid, docno, rel: int32) and results.test as (query_id, doc_id: dictionary,
+/// score: float64).
+fn tables() -> (RecordBatch, RecordBatch) {
+    let qrels = fields(&format!("{T}/qrels.test"));
+    let qrels = RecordBatch::try_from_iter([
+        ("qid", column(qrels.iter().map(|r| r[0].clone()))),
+        ("docno", column(qrels.iter().map(|r| r[2].clone()))),
+        (
+            "rel",
+            Arc::new(Int32Array::from_iter_values(qrels.iter().map(|r| r[3].parse::<i32>().expect("rel")))) as ArrayRef,
+        ),
+    ])
+    .expect("qrels batch");
+    let run = fields(&format!("{T}/results.test"));
+    let docnos: DictionaryArray<Int16Type> = run.iter().map(|r| r[2].as_str()).collect();
+    let run = RecordBatch::try_from_iter([
+        ("query_id", column(run.iter().map(|r| r[0].clone()))),
+        ("doc_id", Arc::new(docnos) as ArrayRef),
+        (
+            "score",
+            Arc::new(kgeval_formats::arrow::arrow_array::Float64Array::from_iter_values(
+                run.iter().map(|r| r[4].parse::<f64>().expect("score")),
+            )) as ArrayRef,
+        ),
+    ])
+    .expect("run batch");
+    (qrels, run)
+}
+
+fn write(path: &Path, kind: ArrowFileKind, batch: &RecordBatch) {
+    let file = std::fs::File::create(path).expect("create");
+    write_batch(file, kind, batch, &path.display().to_string()).expect("write");
+}
+
+fn stdout(args: &[&str]) -> String {
+    let out = kgeval(args);
+    assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).expect("utf-8")
+}
+
+/// trec_eval's text without the `runid` line (an Arrow run has no tag column: `kgeval`).
+fn without_runid(text: &str) -> String {
+    text.lines().filter(|l| !l.starts_with("runid")).collect::<Vec<_>>().join("\n")
+}
+
+#[test]
+fn parquet_and_ipc_inputs_print_the_text_files_output() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (qrels, run) = tables();
+    let expected = stdout(&["trec", "-q", "-m", "all_trec", &format!("{T}/qrels.test"), &format!("{T}/results.test")]);
+    for (extension, kind) in
+        [("parquet", ArrowFileKind::Parquet), ("arrow", ArrowFileKind::Ipc), ("feather", ArrowFileKind::Ipc)]
+    {
+        let (q, r) = (dir.path().join(format!("qrels.{extension}")), dir.path().join(format!("results.{extension}")));
+        write(&q, kind, &qrels);
+        write(&r, kind, &run);
+        let got = stdout(&["trec", "-q", "-m", "all_trec", q.to_str().expect("utf-8"), r.to_str().expect("utf-8")]);
+        assert_eq!(without_runid(&got), without_runid(&expected), "{extension}");
+        assert!(got.contains("runid                 \tall\tkgeval"), "{got}");
+        // Mixed: text qrels, Parquet run.
+        let got = stdout(&["trec", "-q", "-m", "all_trec", &format!("{T}/qrels.test"), r.to_str().expect("utf-8")]);
+        assert_eq!(without_runid(&got), without_runid(&expected), "{extension}, text qrels");
+    }
+    // The IPC stream format under .arrows / .ipc reads too.
+    let stream = dir.path().join("results.ipc");
+    let mut writer =
+        StreamWriter::try_new(std::fs::File::create(&stream).expect("create"), &run.schema()).expect("writer");
+    writer.write(&run).expect("write");
+    writer.finish().expect("finish");
+    let got = stdout(&["trec", "-q", "-m", "all_trec", &format!("{T}/qrels.test"), stream.to_str().expect("utf-8")]);
+    assert_eq!(without_runid(&got), without_runid(&expected));
+}
+
+#[test]
+fn parquet_and_arrow_outputs_hold_the_csv_rows() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let qrels = format!("{T}/qrels.test");
+    let runs = [format!("full={T}/results.test"), format!("trunc={T}/results.trunc")];
+    let csv = stdout(&[
+        "trec", "-m", "map", "-m", "P.5,10", "-m", "num_q", "-m", "gm_map", "--format", "csv", &qrels, &runs[0],
+        &runs[1],
+    ]);
+    let mut expected = Vec::new();
+    let mut lines = csv.lines();
+    let header: Vec<&str> = lines.next().expect("header").split(',').collect();
+    for line in lines {
+        let cells: Vec<&str> = line.split(',').collect();
+        for (name, cell) in header.iter().zip(&cells).skip(3) {
+            if cell.is_empty() {
+                continue;
+            }
+            expected.push((
+                cells[0].to_owned(),
+                cells[2].to_owned(),
+                (*name).to_owned(),
+                cell.parse::<f64>().expect("value"),
+            ));
+        }
+    }
+    expected.sort_by(|a, b| (&a.0, &a.1, &a.2).cmp(&(&b.0, &b.1, &b.2)));
+    for (format, kind) in [("parquet", ArrowFileKind::Parquet), ("arrow", ArrowFileKind::Ipc)] {
+        let path = dir.path().join(format!("out.{format}"));
+        let args = ["trec", "-m", "map", "-m", "P.5,10", "-m", "num_q", "-m", "gm_map", "--format", format, "-o"];
+        let out = kgeval(&[&args[..], &[path.to_str().expect("utf-8"), &qrels, &runs[0], &runs[1]]].concat());
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(out.stdout.is_empty());
+        let batches = open_batches(&path, kind, "out").expect("read back");
+        let names: Vec<&str> = batches.schema.fields().iter().map(|f| f.name().as_str()).collect();
+        assert_eq!(names, ["run", "qid", "measure", "value"]);
+        let mut got = Vec::new();
+        for batch in batches.batches {
+            let batch = batch.expect("batch");
+            let text = |i: usize| batch.column(i).as_string::<i32>().clone();
+            let (run, qid, measure) = (text(0), text(1), text(2));
+            let value = batch.column(3).as_primitive::<Float64Type>().clone();
+            for row in 0..batch.num_rows() {
+                got.push((
+                    run.value(row).to_owned(),
+                    qid.value(row).to_owned(),
+                    measure.value(row).to_owned(),
+                    value.value(row),
+                ));
+            }
+        }
+        got.sort_by(|a, b| (&a.0, &a.1, &a.2).cmp(&(&b.0, &b.1, &b.2)));
+        assert_eq!(got, expected, "{format}");
+    }
+}
+
+#[test]
+fn bad_arrow_inputs_and_outputs_are_one_line_errors_with_exit_2() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let bad = dir.path().join("run.parquet");
+    let batch = RecordBatch::try_from_iter([
+        ("qid", column(["q1".to_owned()])),
+        ("doc", column(["d1".to_owned()])),
+        ("score", Arc::new(Float32Array::from(vec![1.0f32])) as ArrayRef),
+    ])
+    .expect("batch");
+    write(&bad, ArrowFileKind::Parquet, &batch);
+    let bad_name = bad.to_str().expect("utf-8");
+    let out = kgeval(&["trec", &format!("{T}/qrels.test"), bad_name]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(&format!(
+            "{bad_name}: found columns qid, doc, score, expected a document id column named one of docno, doc_id, docid"
+        )),
+        "{stderr}"
+    );
+    assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
+    // Not Parquet at all.
+    let garbage = dir.path().join("qrels.parquet");
+    std::fs::write(&garbage, b"401 0 d1 1\n").expect("write");
+    let out = kgeval(&["trec", garbage.to_str().expect("utf-8"), &format!("{T}/results.test")]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains(&format!("{}: not a Parquet file this build reads", garbage.display())), "{stderr}");
+    // Binary formats need -o, and only `kgeval trec` writes them.
+    let out = kgeval(&["trec", "--format", "parquet", &format!("{T}/qrels.test"), &format!("{T}/results.test")]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--format parquet: found no -o, expected -o FILE"));
+    let out = kgeval(&[
+        "rank",
+        "--format",
+        "arrow",
+        "-o",
+        "x.arrow",
+        "--manifest",
+        "testdata/ranking/diso-synthetic/task2.toml",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("--format arrow: found `kgeval rank`, expected `kgeval trec`")
+    );
+}

@@ -1,0 +1,267 @@
+//! Typed, borrowed views of one record batch's id, score and relevance columns: every value
+//! is read in place from the batch's buffers (no copy of a column).
+
+use arrow_array::cast::AsArray;
+use arrow_array::types::{Int16Type, Int32Type, Int64Type, Int8Type, UInt16Type, UInt32Type, UInt64Type, UInt8Type};
+use arrow_array::{Array, ArrayRef, DictionaryArray, GenericStringArray, StringViewArray};
+use arrow_schema::DataType;
+
+/// An id column (`qid`, `docno`): string, large string, string view, or a dictionary of one
+/// of them with any integer key.
+#[derive(Debug, Clone, Copy)]
+pub enum IdColumn<'a> {
+    /// `utf8`.
+    Utf8(&'a GenericStringArray<i32>),
+    /// `large_utf8`.
+    LargeUtf8(&'a GenericStringArray<i64>),
+    /// `utf8_view`.
+    View(&'a StringViewArray),
+    /// `dictionary<K, utf8 | large_utf8 | utf8_view>`: keys and the dictionary's values.
+    Dictionary(Keys<'a>, IdValues<'a>),
+}
+
+/// The values of a dictionary-encoded id column (never itself a dictionary).
+#[derive(Debug, Clone, Copy)]
+pub enum IdValues<'a> {
+    /// `utf8`.
+    Utf8(&'a GenericStringArray<i32>),
+    /// `large_utf8`.
+    LargeUtf8(&'a GenericStringArray<i64>),
+    /// `utf8_view`.
+    View(&'a StringViewArray),
+}
+
+/// The keys of a dictionary column, as the slice of their native type.
+#[derive(Debug, Clone, Copy)]
+pub enum Keys<'a> {
+    /// `int8` keys.
+    I8(&'a [i8]),
+    /// `int16` keys.
+    I16(&'a [i16]),
+    /// `int32` keys.
+    I32(&'a [i32]),
+    /// `int64` keys.
+    I64(&'a [i64]),
+    /// `uint8` keys.
+    U8(&'a [u8]),
+    /// `uint16` keys.
+    U16(&'a [u16]),
+    /// `uint32` keys.
+    U32(&'a [u32]),
+    /// `uint64` keys.
+    U64(&'a [u64]),
+}
+
+impl Keys<'_> {
+    /// Key `i` as an index (keys out of range were refused when the column was checked).
+    #[inline]
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+    fn get(&self, i: usize) -> usize {
+        // Negative keys and keys past the dictionary were refused by `id_column`.
+        match *self {
+            Keys::I8(k) => k[i] as usize,
+            Keys::I16(k) => k[i] as usize,
+            Keys::I32(k) => k[i] as usize,
+            Keys::I64(k) => k[i] as usize,
+            Keys::U8(k) => k[i] as usize,
+            Keys::U16(k) => k[i] as usize,
+            Keys::U32(k) => k[i] as usize,
+            Keys::U64(k) => k[i] as usize,
+        }
+    }
+}
+
+impl<'a> IdValues<'a> {
+    #[inline]
+    fn get(&self, i: usize) -> &'a str {
+        match *self {
+            IdValues::Utf8(a) => a.value(i),
+            IdValues::LargeUtf8(a) => a.value(i),
+            IdValues::View(a) => a.value(i),
+        }
+    }
+
+    fn of(array: &'a dyn Array) -> Option<Self> {
+        match array.data_type() {
+            DataType::Utf8 => Some(IdValues::Utf8(array.as_string::<i32>())),
+            DataType::LargeUtf8 => Some(IdValues::LargeUtf8(array.as_string::<i64>())),
+            DataType::Utf8View => Some(IdValues::View(array.as_string_view())),
+            _ => None,
+        }
+    }
+}
+
+impl<'a> IdColumn<'a> {
+    /// The text of row `i` (its nulls were refused when the column was checked).
+    #[inline]
+    #[must_use]
+    pub fn get(&self, i: usize) -> &'a str {
+        match *self {
+            IdColumn::Utf8(a) => a.value(i),
+            IdColumn::LargeUtf8(a) => a.value(i),
+            IdColumn::View(a) => a.value(i),
+            IdColumn::Dictionary(keys, values) => values.get(keys.get(i)),
+        }
+    }
+}
+
+/// A numeric column read as `f64` (scores) or `i64` (relevance), in place.
+#[derive(Debug, Clone, Copy)]
+pub enum Numbers<'a> {
+    /// `float64`.
+    F64(&'a [f64]),
+    /// `float32`.
+    F32(&'a [f32]),
+    /// `int8`.
+    I8(&'a [i8]),
+    /// `int16`.
+    I16(&'a [i16]),
+    /// `int32`.
+    I32(&'a [i32]),
+    /// `int64`.
+    I64(&'a [i64]),
+    /// `uint8`.
+    U8(&'a [u8]),
+    /// `uint16`.
+    U16(&'a [u16]),
+    /// `uint32`.
+    U32(&'a [u32]),
+    /// `uint64`.
+    U64(&'a [u64]),
+}
+
+impl Numbers<'_> {
+    /// Row `i` as `f64` (integers above 2^53 round, as a run file's text would).
+    #[inline]
+    #[must_use]
+    #[allow(clippy::cast_precision_loss)]
+    pub fn f64(&self, i: usize) -> f64 {
+        match *self {
+            Numbers::F64(v) => v[i],
+            Numbers::F32(v) => f64::from(v[i]),
+            Numbers::I8(v) => f64::from(v[i]),
+            Numbers::I16(v) => f64::from(v[i]),
+            Numbers::I32(v) => f64::from(v[i]),
+            Numbers::I64(v) => v[i] as f64,
+            Numbers::U8(v) => f64::from(v[i]),
+            Numbers::U16(v) => f64::from(v[i]),
+            Numbers::U32(v) => f64::from(v[i]),
+            Numbers::U64(v) => v[i] as f64,
+        }
+    }
+
+    /// Row `i` as `i64`: `None` for a float column or a `uint64` above `i64::MAX`.
+    #[inline]
+    #[must_use]
+    pub fn i64(&self, i: usize) -> Option<i64> {
+        match *self {
+            Numbers::F64(_) | Numbers::F32(_) => None,
+            Numbers::I8(v) => Some(i64::from(v[i])),
+            Numbers::I16(v) => Some(i64::from(v[i])),
+            Numbers::I32(v) => Some(i64::from(v[i])),
+            Numbers::I64(v) => Some(v[i]),
+            Numbers::U8(v) => Some(i64::from(v[i])),
+            Numbers::U16(v) => Some(i64::from(v[i])),
+            Numbers::U32(v) => Some(i64::from(v[i])),
+            Numbers::U64(v) => i64::try_from(v[i]).ok(),
+        }
+    }
+
+    /// Whether the column holds floating-point numbers.
+    #[must_use]
+    pub fn is_float(&self) -> bool {
+        matches!(self, Numbers::F64(_) | Numbers::F32(_))
+    }
+}
+
+/// A numeric column's values; `None` for any other type.
+pub(crate) fn numbers(array: &ArrayRef) -> Option<Numbers<'_>> {
+    use arrow_array::types::{Float32Type, Float64Type};
+    Some(match array.data_type() {
+        DataType::Float64 => Numbers::F64(array.as_primitive::<Float64Type>().values()),
+        DataType::Float32 => Numbers::F32(array.as_primitive::<Float32Type>().values()),
+        DataType::Int8 => Numbers::I8(array.as_primitive::<Int8Type>().values()),
+        DataType::Int16 => Numbers::I16(array.as_primitive::<Int16Type>().values()),
+        DataType::Int32 => Numbers::I32(array.as_primitive::<Int32Type>().values()),
+        DataType::Int64 => Numbers::I64(array.as_primitive::<Int64Type>().values()),
+        DataType::UInt8 => Numbers::U8(array.as_primitive::<UInt8Type>().values()),
+        DataType::UInt16 => Numbers::U16(array.as_primitive::<UInt16Type>().values()),
+        DataType::UInt32 => Numbers::U32(array.as_primitive::<UInt32Type>().values()),
+        DataType::UInt64 => Numbers::U64(array.as_primitive::<UInt64Type>().values()),
+        _ => return None,
+    })
+}
+
+/// The first row of `array` that is null, if any.
+pub(crate) fn first_null(array: &dyn Array) -> Option<usize> {
+    // Logical: a dictionary row is null when its key is, or the value it points to.
+    let nulls = array.logical_nulls()?;
+    if nulls.null_count() == 0 {
+        return None;
+    }
+    (0..array.len()).find(|&i| nulls.is_null(i))
+}
+
+/// The id column of `array` (its nulls not checked here); `Err` with the problem: a type
+/// that holds no string, or a dictionary key out of range.
+pub(crate) fn id_column(array: &ArrayRef) -> Result<IdColumn<'_>, IdProblem> {
+    match array.data_type() {
+        DataType::Utf8 => Ok(IdColumn::Utf8(array.as_string::<i32>())),
+        DataType::LargeUtf8 => Ok(IdColumn::LargeUtf8(array.as_string::<i64>())),
+        DataType::Utf8View => Ok(IdColumn::View(array.as_string_view())),
+        DataType::Dictionary(key, _) => {
+            let (keys, values): (Keys<'_>, &dyn Array) = match key.as_ref() {
+                DataType::Int8 => dict::<Int8Type>(array, Keys::I8),
+                DataType::Int16 => dict::<Int16Type>(array, Keys::I16),
+                DataType::Int32 => dict::<Int32Type>(array, Keys::I32),
+                DataType::Int64 => dict::<Int64Type>(array, Keys::I64),
+                DataType::UInt8 => dict::<UInt8Type>(array, Keys::U8),
+                DataType::UInt16 => dict::<UInt16Type>(array, Keys::U16),
+                DataType::UInt32 => dict::<UInt32Type>(array, Keys::U32),
+                DataType::UInt64 => dict::<UInt64Type>(array, Keys::U64),
+                _ => return Err(IdProblem::Type),
+            };
+            let values_column = IdValues::of(values).ok_or(IdProblem::Type)?;
+            let size = values.len();
+            // Keys of null rows may hold anything; only valid rows index the dictionary.
+            let nulls = array.nulls();
+            for i in 0..array.len() {
+                if nulls.is_some_and(|n| n.is_null(i)) {
+                    continue;
+                }
+                let ok = match keys {
+                    Keys::I8(k) => usize::try_from(k[i]).is_ok_and(|k| k < size),
+                    Keys::I16(k) => usize::try_from(k[i]).is_ok_and(|k| k < size),
+                    Keys::I32(k) => usize::try_from(k[i]).is_ok_and(|k| k < size),
+                    Keys::I64(k) => usize::try_from(k[i]).is_ok_and(|k| k < size),
+                    Keys::U8(k) => usize::from(k[i]) < size,
+                    Keys::U16(k) => usize::from(k[i]) < size,
+                    Keys::U32(k) => usize::try_from(k[i]).is_ok_and(|k| k < size),
+                    Keys::U64(k) => usize::try_from(k[i]).is_ok_and(|k| k < size),
+                };
+                if !ok {
+                    return Err(IdProblem::Key(i));
+                }
+            }
+            Ok(IdColumn::Dictionary(keys, values_column))
+        }
+        _ => Err(IdProblem::Type),
+    }
+}
+
+/// Why a column is no id column.
+#[derive(Debug)]
+pub(crate) enum IdProblem {
+    /// Not a string type (nor a dictionary of one).
+    Type,
+    /// A dictionary key at this row is outside the dictionary.
+    Key(usize),
+}
+
+fn dict<'a, K: arrow_array::types::ArrowDictionaryKeyType>(
+    array: &'a ArrayRef,
+    wrap: fn(&'a [K::Native]) -> Keys<'a>,
+) -> (Keys<'a>, &'a dyn Array) {
+    let dictionary: &'a DictionaryArray<K> = array.as_dictionary::<K>();
+    (wrap(dictionary.keys().values()), dictionary.values().as_ref())
+}

@@ -1,0 +1,124 @@
+//! Parquet and Arrow IPC files: record batches read from them ([`open_batches`]) and one
+//! batch written as either ([`write_batch`]).
+
+use std::fs::File;
+use std::io::{BufReader, Read as _, Seek, SeekFrom, Write};
+use std::path::Path;
+
+use arrow_array::{RecordBatch, RecordBatchReader};
+use arrow_schema::{ArrowError, SchemaRef};
+use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+use parquet::arrow::ArrowWriter;
+use parquet::basic::Compression;
+use parquet::file::properties::WriterProperties;
+
+use crate::input::check_regular_file;
+use crate::FormatError;
+
+/// The Arrow file formats kgeval reads and writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ArrowFileKind {
+    /// Apache Parquet (written Snappy-compressed; read uncompressed or Snappy).
+    Parquet,
+    /// The Arrow IPC file format (Feather v2; read: the IPC stream format too).
+    Ipc,
+}
+
+impl ArrowFileKind {
+    /// The kind a file name's extension says: `.parquet`, `.arrow`, `.feather`, `.ipc`
+    /// (case-insensitive; `None` for any other).
+    ///
+    /// ```
+    /// use kgeval_formats::arrow::ArrowFileKind;
+    /// assert_eq!(ArrowFileKind::of_path("runs/bm25.parquet".as_ref()), Some(ArrowFileKind::Parquet));
+    /// assert_eq!(ArrowFileKind::of_path("qrels.FEATHER".as_ref()), Some(ArrowFileKind::Ipc));
+    /// assert_eq!(ArrowFileKind::of_path("qrels.txt".as_ref()), None);
+    /// ```
+    #[must_use]
+    pub fn of_path(path: &Path) -> Option<Self> {
+        let extension = path.extension()?.to_str()?.to_ascii_lowercase();
+        match extension.as_str() {
+            "parquet" => Some(ArrowFileKind::Parquet),
+            "arrow" | "feather" | "ipc" | "arrows" => Some(ArrowFileKind::Ipc),
+            _ => None,
+        }
+    }
+}
+
+/// Record batches read from a file, one at a time.
+pub struct Batches {
+    /// The file's schema.
+    pub schema: SchemaRef,
+    /// The batches, in file order.
+    pub batches: Box<dyn Iterator<Item = Result<RecordBatch, ArrowError>> + Send>,
+}
+
+impl std::fmt::Debug for Batches {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Batches").field("schema", &self.schema).finish_non_exhaustive()
+    }
+}
+
+/// The IPC file format's magic bytes (the stream format has none).
+const IPC_FILE_MAGIC: &[u8; 6] = b"ARROW1";
+
+/// Opens a Parquet or Arrow IPC file (file or stream format) and reads its batches lazily.
+/// `name` is the file as the user named it (in errors).
+///
+/// # Errors
+/// [`FormatError::Io`] when the file cannot be opened; [`FormatError::Syntax`] (`FILE:
+/// MESSAGE`) when it is not a Parquet or IPC file this build reads (a codec other than
+/// Snappy in Parquet, LZ4/ZSTD-compressed IPC buffers).
+pub fn open_batches(path: &Path, kind: ArrowFileKind, name: &str) -> Result<Batches, FormatError> {
+    check_regular_file(path)?;
+    let mut file = File::open(path).map_err(|e| FormatError::io(name, e))?;
+    let bad = |e: &dyn std::fmt::Display| FormatError::syntax(name, 0, 0, e.to_string());
+    match kind {
+        ArrowFileKind::Parquet => {
+            let reader = ParquetRecordBatchReaderBuilder::try_new(file)
+                .and_then(|b| b.with_batch_size(64 * 1024).build())
+                .map_err(|e| bad(&format_args!("not a Parquet file this build reads ({e})")))?;
+            Ok(Batches { schema: reader.schema(), batches: Box::new(reader) })
+        }
+        ArrowFileKind::Ipc => {
+            let mut magic = [0u8; 6];
+            let is_file = file.read_exact(&mut magic).is_ok() && &magic == IPC_FILE_MAGIC;
+            file.seek(SeekFrom::Start(0)).map_err(|e| FormatError::io(name, e))?;
+            let not_ipc = |e: ArrowError| bad(&format_args!("not an Arrow IPC file ({e})"));
+            if is_file {
+                let reader = arrow_ipc::reader::FileReader::try_new(file, None).map_err(not_ipc)?;
+                Ok(Batches { schema: reader.schema(), batches: Box::new(reader) })
+            } else {
+                let reader = arrow_ipc::reader::StreamReader::try_new(BufReader::new(file), None).map_err(not_ipc)?;
+                Ok(Batches { schema: reader.schema(), batches: Box::new(reader) })
+            }
+        }
+    }
+}
+
+/// Writes `batch` to `writer` as a Parquet file (Snappy) or an Arrow IPC file.
+///
+/// # Errors
+/// [`FormatError::Io`] (named `name`) when writing fails.
+pub fn write_batch<W: Write + Send>(
+    writer: W,
+    kind: ArrowFileKind,
+    batch: &RecordBatch,
+    name: &str,
+) -> Result<(), FormatError> {
+    let failed = |e: &dyn std::fmt::Display| FormatError::io(name, std::io::Error::other(e.to_string()));
+    match kind {
+        ArrowFileKind::Parquet => {
+            let properties = WriterProperties::builder().set_compression(Compression::SNAPPY).build();
+            let mut out = ArrowWriter::try_new(writer, batch.schema(), Some(properties)).map_err(|e| failed(&e))?;
+            out.write(batch).map_err(|e| failed(&e))?;
+            out.close().map_err(|e| failed(&e))?;
+        }
+        ArrowFileKind::Ipc => {
+            let mut out = arrow_ipc::writer::FileWriter::try_new(writer, &batch.schema()).map_err(|e| failed(&e))?;
+            out.write(batch).map_err(|e| failed(&e))?;
+            out.finish().map_err(|e| failed(&e))?;
+        }
+    }
+    Ok(())
+}

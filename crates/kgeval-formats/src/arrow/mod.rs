@@ -1,0 +1,308 @@
+//! Arrow columns in, Arrow tables out (feature `arrow`): TREC runs and qrels as record
+//! batches — from any producer of [`RecordBatch`]es (an Arrow C stream, a Parquet or Arrow IPC
+//! file: [`open_batches`]) — and per-topic results written back as Parquet or Arrow IPC
+//! ([`write_batch`]).
+//!
+//! Columns are found by name ([`RUN_COLUMNS`], [`QRELS_COLUMNS`]: the TREC file's names, and
+//! ir_measures' / ranx's); ids are `utf8`, `large_utf8`, `utf8_view` or a dictionary of one of
+//! them; scores any float or integer type; relevance any integer type. Values are read in
+//! place from the batch's buffers ([`IdColumn`], [`Numbers`]): nothing is copied per column.
+//!
+//! ```
+//! use std::sync::Arc;
+//! use kgeval_formats::arrow::arrow_array::{ArrayRef, Float32Array, RecordBatch, StringArray};
+//! use kgeval_formats::arrow::RunColumns;
+//!
+//! let batch = RecordBatch::try_from_iter([
+//!     ("query_id", Arc::new(StringArray::from(vec!["q1", "q1", "q2"])) as ArrayRef),
+//!     ("doc_id", Arc::new(StringArray::from(vec!["d1", "d2", "d1"])) as ArrayRef),
+//!     ("score", Arc::new(Float32Array::from(vec![2.0, 1.5, 0.5])) as ArrayRef),
+//! ])?;
+//! let columns = RunColumns::resolve(&batch.schema(), "run")?;
+//! let run = columns.batch(&batch, "run", 0)?;
+//! let topics: Vec<_> = run.topics().collect();
+//! assert_eq!(topics, [("q1", 0..2), ("q2", 2..3)]);
+//! assert_eq!((run.docno.get(1), run.score.f64(1)), ("d2", 1.5));
+//!
+//! let error = RunColumns::resolve(&batch.schema(), "run").and_then(|_| {
+//!     kgeval_formats::arrow::QrelsColumns::resolve(&batch.schema(), "qrels")
+//! });
+//! assert_eq!(
+//!     error.unwrap_err().to_string(),
+//!     "qrels: found columns query_id, doc_id, score, expected a relevance column named one of rel, relevance, label"
+//! );
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod columns;
+mod files;
+
+use std::ops::Range;
+
+use arrow_array::{Array, RecordBatch};
+use arrow_schema::{ArrowError, Schema};
+use kgeval_model::trec::Qrels;
+
+pub use arrow_array;
+pub use arrow_ipc as ipc;
+pub use arrow_schema;
+pub use columns::{IdColumn, IdValues, Keys, Numbers};
+pub use files::{open_batches, write_batch, ArrowFileKind, Batches};
+
+use crate::FormatError;
+
+/// The names a run's columns go by, in order of preference: query id, document id, score.
+pub const RUN_COLUMNS: [&[&str]; 3] = [&["qid", "query_id", "q_id"], &["docno", "doc_id", "docid"], &["score"]];
+
+/// The names a qrels' columns go by, in order of preference: query id, document id,
+/// relevance.
+pub const QRELS_COLUMNS: [&[&str]; 3] =
+    [&["qid", "query_id", "q_id"], &["docno", "doc_id", "docid"], &["rel", "relevance", "label"]];
+
+/// The roles of the three columns, for messages.
+const ROLES: [&str; 3] = ["query id", "document id", "score"];
+
+/// Where a run's three columns are in a schema ([`RunColumns::resolve`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RunColumns {
+    /// The index and name of the query id, document id and score columns.
+    columns: [(usize, String); 3],
+}
+
+/// Where a qrels' three columns are in a schema ([`QrelsColumns::resolve`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct QrelsColumns {
+    /// The index and name of the query id, document id and relevance columns.
+    columns: [(usize, String); 3],
+}
+
+/// The error `what: message` (no line: Arrow input has rows, named in the message).
+fn error(what: &str, message: impl Into<String>) -> FormatError {
+    FormatError::syntax(what, 0, 0, message)
+}
+
+/// The id column view of `array` (a string type, or a dictionary of one); its nulls are not
+/// checked here.
+///
+/// # Errors
+/// The problem, as a message: another type, or a dictionary key outside the dictionary.
+pub fn id_column(array: &arrow_array::ArrayRef) -> Result<IdColumn<'_>, String> {
+    columns::id_column(array).map_err(|problem| match problem {
+        columns::IdProblem::Type => format!("found {}, expected strings", array.data_type()),
+        columns::IdProblem::Key(row) => format!("row {}: a dictionary key outside the dictionary", row + 1),
+    })
+}
+
+/// The numbers of `array` read in place (any float or integer type); `None` for another type.
+/// Its nulls are not checked here.
+#[must_use]
+pub fn numbers_of(array: &arrow_array::ArrayRef) -> Option<Numbers<'_>> {
+    columns::numbers(array)
+}
+
+/// The index and name of each role's column in `schema`.
+fn resolve(
+    schema: &Schema,
+    what: &str,
+    names: [&[&str]; 3],
+    roles: [&str; 3],
+) -> Result<[(usize, String); 3], FormatError> {
+    let mut found: [(usize, String); 3] = Default::default();
+    for (slot, (choices, role)) in found.iter_mut().zip(names.iter().zip(roles)) {
+        let Some((index, name)) =
+            choices.iter().find_map(|name| schema.index_of(name).ok().map(|index| (index, *name)))
+        else {
+            let columns: Vec<&str> = schema.fields().iter().map(|f| f.name().as_str()).collect();
+            return Err(error(
+                what,
+                format!(
+                    "found columns {}, expected a {role} column named one of {}",
+                    if columns.is_empty() { "none".to_owned() } else { columns.join(", ") },
+                    choices.join(", ")
+                ),
+            ));
+        };
+        *slot = (index, name.to_owned());
+    }
+    Ok(found)
+}
+
+/// The id column `name` of `batch`, checked: a string type, no null, dictionary keys in range.
+fn ids<'a>(
+    batch: &'a RecordBatch,
+    (index, name): &(usize, String),
+    what: &str,
+    first_row: u64,
+) -> Result<IdColumn<'a>, FormatError> {
+    let array = batch.column(*index);
+    let column = columns::id_column(array).map_err(|problem| match problem {
+        columns::IdProblem::Type => error(
+            what,
+            format!(
+                "column `{name}`: found {}, expected string ids (utf8, large_utf8, utf8_view or a dictionary of them)",
+                array.data_type()
+            ),
+        ),
+        columns::IdProblem::Key(row) => error(
+            what,
+            format!("row {}: column `{name}`: a dictionary key outside the dictionary", first_row + row as u64 + 1),
+        ),
+    })?;
+    no_null(array.as_ref(), name, what, first_row, "an id")?;
+    Ok(column)
+}
+
+/// An error at the first null of `array`.
+fn no_null(array: &dyn Array, name: &str, what: &str, first_row: u64, expected: &str) -> Result<(), FormatError> {
+    match columns::first_null(array) {
+        None => Ok(()),
+        Some(row) => Err(error(
+            what,
+            format!("row {}: column `{name}` is null, expected {expected}", first_row + row as u64 + 1),
+        )),
+    }
+}
+
+/// The numeric column `name` of `batch`, checked: a number type, no null.
+fn numbers<'a>(
+    batch: &'a RecordBatch,
+    (index, name): &(usize, String),
+    what: &str,
+    first_row: u64,
+    integers_only: bool,
+) -> Result<Numbers<'a>, FormatError> {
+    let array = batch.column(*index);
+    let expected =
+        if integers_only { "an integer type (int8 … int64, uint8 … uint64)" } else { "a float or integer type" };
+    let values = columns::numbers(array)
+        .filter(|n| !(integers_only && n.is_float()))
+        .ok_or_else(|| error(what, format!("column `{name}`: found {}, expected {expected}", array.data_type())))?;
+    no_null(array.as_ref(), name, what, first_row, if integers_only { "an integer" } else { "a score" })?;
+    Ok(values)
+}
+
+impl RunColumns {
+    /// Finds the query id, document id and score columns of `schema` ([`RUN_COLUMNS`]);
+    /// `what` names the input in errors.
+    ///
+    /// # Errors
+    /// [`FormatError::Syntax`] naming the role whose column is missing and the columns found.
+    pub fn resolve(schema: &Schema, what: &str) -> Result<Self, FormatError> {
+        Ok(RunColumns { columns: resolve(schema, what, RUN_COLUMNS, ROLES)? })
+    }
+
+    /// The names of the query id, document id and score columns.
+    #[must_use]
+    pub fn names(&self) -> [&str; 3] {
+        [&self.columns[0].1, &self.columns[1].1, &self.columns[2].1]
+    }
+
+    /// `batch`'s run columns, checked (types, no null); `first_row` is the batch's first row
+    /// in the whole input (0-based), for messages (rows are numbered from 1 there).
+    ///
+    /// # Errors
+    /// [`FormatError::Syntax`]: a column of another type, a null, a dictionary key out of
+    /// range.
+    pub fn batch<'a>(&self, batch: &'a RecordBatch, what: &str, first_row: u64) -> Result<RunBatch<'a>, FormatError> {
+        Ok(RunBatch {
+            qid: ids(batch, &self.columns[0], what, first_row)?,
+            docno: ids(batch, &self.columns[1], what, first_row)?,
+            score: numbers(batch, &self.columns[2], what, first_row, false)?,
+            len: batch.num_rows(),
+        })
+    }
+}
+
+/// One record batch of a run, its columns borrowed ([`RunColumns::batch`]).
+#[derive(Debug, Clone, Copy)]
+pub struct RunBatch<'a> {
+    /// The query ids.
+    pub qid: IdColumn<'a>,
+    /// The document ids.
+    pub docno: IdColumn<'a>,
+    /// The scores.
+    pub score: Numbers<'a>,
+    /// The number of rows.
+    pub len: usize,
+}
+
+impl<'a> RunBatch<'a> {
+    /// The batch's runs of consecutive rows with one query id: `(qid, rows)`, in row order.
+    /// A topic whose rows are contiguous but cross a batch boundary comes in two pieces, one
+    /// at the end of this batch and one at the start of the next.
+    pub fn topics(&self) -> impl Iterator<Item = (&'a str, Range<usize>)> + '_ {
+        let mut start = 0;
+        std::iter::from_fn(move || {
+            if start >= self.len {
+                return None;
+            }
+            let qid = self.qid.get(start);
+            let mut end = start + 1;
+            while end < self.len && self.qid.get(end) == qid {
+                end += 1;
+            }
+            let range = start..end;
+            start = end;
+            Some((qid, range))
+        })
+    }
+}
+
+impl QrelsColumns {
+    /// Finds the query id, document id and relevance columns of `schema`
+    /// ([`QRELS_COLUMNS`]); `what` names the input in errors.
+    ///
+    /// # Errors
+    /// [`FormatError::Syntax`] naming the role whose column is missing and the columns found.
+    pub fn resolve(schema: &Schema, what: &str) -> Result<Self, FormatError> {
+        Ok(QrelsColumns { columns: resolve(schema, what, QRELS_COLUMNS, ["query id", "document id", "relevance"])? })
+    }
+}
+
+/// Reads qrels from record batches (`schema` theirs); `what` names the input in errors.
+///
+/// # Errors
+/// [`FormatError::Syntax`]: a missing or ill-typed column, a null, a relevance outside
+/// `i64`, a second judgment for one (qid, docno), no judgment at all; the producer's own error
+/// (as the message).
+pub fn read_qrels<I>(schema: &Schema, batches: I, what: &str) -> Result<Qrels, FormatError>
+where
+    I: IntoIterator<Item = Result<RecordBatch, ArrowError>>,
+{
+    let columns = QrelsColumns::resolve(schema, what)?;
+    let [qid_column, docno_column, rel_column] = &columns.columns;
+    let mut qrels = Qrels::new();
+    let mut first_row = 0u64;
+    for batch in batches {
+        let batch = batch.map_err(|e| error(what, e.to_string()))?;
+        let qids = ids(&batch, qid_column, what, first_row)?;
+        let docnos = ids(&batch, docno_column, what, first_row)?;
+        let rels = numbers(&batch, rel_column, what, first_row, true)?;
+        for row in 0..batch.num_rows() {
+            let (qid, docno) = (qids.get(row), docnos.get(row));
+            let row_number = first_row + row as u64 + 1;
+            let relevance = rels.i64(row).ok_or_else(|| {
+                error(
+                    what,
+                    format!(
+                        "row {row_number}: column `{}`: found a value above 2^63 - 1, expected an int64",
+                        rel_column.1
+                    ),
+                )
+            })?;
+            if qrels.topic_mut(qid).insert(docno, relevance).is_some() {
+                return Err(error(
+                    what,
+                    format!(
+                        "row {row_number}: found a second judgment for qid `{qid}`, docno `{docno}`, expected one judgment per (qid, docno)"
+                    ),
+                ));
+            }
+        }
+        first_row += batch.num_rows() as u64;
+    }
+    if qrels.is_empty() {
+        return Err(error(what, "found no judgment, expected at least one row"));
+    }
+    Ok(qrels)
+}

@@ -1,0 +1,372 @@
+//! Arrow in: any Python object with `__arrow_c_stream__` (a pyarrow Table or
+//! RecordBatchReader, a polars DataFrame, a DuckDB relation) read through the Arrow C stream
+//! interface, batch by batch, with no copy of its columns: ids and scores are read in place
+//! from the producer's buffers.
+//!
+//! A run is evaluated while it is read ([`evaluate_arrow_run`]): the stream is read with the
+//! GIL released; each run of consecutive rows with one qid is a topic, handed — once the next
+//! qid shows it complete — to the facade's [`TopicStream`] on rayon's pool, a few thousand
+//! rows at a time. Only the batches of topics not yet evaluated are held. When a qid comes
+//! back after other qids (the run is not grouped by qid), the pass stops and the object is
+//! exported again and read whole: every batch is held (references to the producer's buffers,
+//! no copy) with an index of each topic's rows, and the topics are evaluated at the end. An
+//! object that is a one-shot stream (a RecordBatchReader) cannot be read twice: then the
+//! error says to group it by qid. This is the reusable "Arrow C stream → evaluation" a
+//! Spark `mapInArrow` worker calls per partition.
+
+use std::ops::Range;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::mpsc;
+use std::sync::Arc;
+
+use kgeval::arrow::arrow_array::ffi_stream::{ArrowArrayStreamReader, FFI_ArrowArrayStream};
+use kgeval::arrow::arrow_array::{RecordBatch, RecordBatchReader};
+use kgeval::arrow::{read_qrels, RunBatch, RunColumns};
+use kgeval::trec::{InternedRun, TopicStream, TrecTask};
+use kgeval_model::trec::{Qrels, RunDoc};
+use pyo3::prelude::*;
+use pyo3::types::PyCapsule;
+use rayon::prelude::*;
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use crate::errors::{invalid, to_py};
+
+/// A job is handed to the pool once it holds this many rows (and at the end).
+const JOB_ROWS: usize = 32_768;
+
+/// Whether `value` offers the Arrow PyCapsule stream interface.
+pub(crate) fn is_arrow(value: &Bound<'_, PyAny>) -> bool {
+    value.hasattr("__arrow_c_stream__").unwrap_or(false)
+}
+
+/// Whether `value` can be read once only (a RecordBatchReader, an iterator): exporting it
+/// again would give what is left, not the whole run.
+fn one_shot(value: &Bound<'_, PyAny>) -> bool {
+    value.hasattr("read_next_batch").unwrap_or(false) || value.hasattr("__next__").unwrap_or(false)
+}
+
+/// Imports `value`'s Arrow C stream (`__arrow_c_stream__()`); `what` names it in errors.
+pub(crate) fn import_stream(value: &Bound<'_, PyAny>, what: &str) -> PyResult<ArrowArrayStreamReader> {
+    let capsule = value.call_method0("__arrow_c_stream__")?;
+    let capsule = capsule
+        .downcast::<PyCapsule>()
+        .map_err(|_| invalid(format!("{what}: __arrow_c_stream__() returned no PyCapsule")))?;
+    if capsule.name()?.map(std::ffi::CStr::to_bytes) != Some(b"arrow_array_stream".as_slice()) {
+        return Err(invalid(format!("{what}: __arrow_c_stream__() returned a capsule not named arrow_array_stream")));
+    }
+    let pointer = capsule.pointer().cast::<FFI_ArrowArrayStream>();
+    if pointer.is_null() {
+        return Err(invalid(format!("{what}: __arrow_c_stream__() returned an empty capsule")));
+    }
+    // SAFETY: a capsule named `arrow_array_stream` holds a valid `ArrowArrayStream` (the
+    // PyCapsule interface's contract); `from_raw` moves it out and leaves a released stream
+    // in its place, so the capsule's destructor does not release it a second time.
+    #[allow(unsafe_code)]
+    let stream = unsafe { FFI_ArrowArrayStream::from_raw(pointer) };
+    ArrowArrayStreamReader::try_new(stream).map_err(|e| invalid(format!("{what}: not an Arrow stream ({e})")))
+}
+
+/// Qrels from an Arrow object (columns `qid, docno, rel` or `query_id, doc_id, relevance`);
+/// the judgments are copied into the facade's qrels.
+pub(crate) fn arrow_qrels(py: Python<'_>, value: &Bound<'_, PyAny>, what: &str) -> PyResult<Qrels> {
+    let reader = import_stream(value, what)?;
+    let schema = reader.schema();
+    py.allow_threads(|| read_qrels(&schema, reader, what)).map_err(|e| to_py(py, &kgeval::Error::from(e)))
+}
+
+/// A run from an Arrow object copied into an [`InternedRun`] (rows in any order): for the
+/// general path (runs of mixed kinds, `judged_docs_only`).
+pub(crate) fn arrow_run(py: Python<'_>, value: &Bound<'_, PyAny>, what: &str) -> PyResult<InternedRun> {
+    let reader = import_stream(value, what)?;
+    let columns = resolve(py, &reader, what)?;
+    py.allow_threads(|| {
+        let mut run = InternedRun::with_capacity(0, 0);
+        let mut first_row = 0u64;
+        for batch in reader {
+            let batch = batch.map_err(|e| format_error(what, &e))?;
+            let rows = columns.batch(&batch, what, first_row)?;
+            for (qid, range) in rows.topics() {
+                let slot = run.topic(qid);
+                run.reserve(slot, range.len());
+                for row in range {
+                    run.push(slot, rows.docno.get(row), rows.score.f64(row));
+                }
+            }
+            first_row += batch.num_rows() as u64;
+        }
+        Ok(run)
+    })
+    .map_err(|e: kgeval::FormatError| to_py(py, &kgeval::Error::from(e)))
+}
+
+/// Qrels from an Arrow object, else as `trec_convert` reads them (dicts, columns).
+pub(crate) fn read_qrels_any(value: &Bound<'_, PyAny>, what: &str) -> PyResult<Qrels> {
+    if is_arrow(value) {
+        return arrow_qrels(value.py(), value, what);
+    }
+    crate::trec_convert::read_qrels(value, what)
+}
+
+/// A run from an Arrow object, else as `trec_convert` reads it (dicts, columns).
+pub(crate) fn read_run_any(value: &Bound<'_, PyAny>, what: &str) -> PyResult<InternedRun> {
+    if is_arrow(value) {
+        return arrow_run(value.py(), value, what);
+    }
+    crate::trec_convert::read_run(value, what)
+}
+
+/// Evaluates `runs` (`(name, run)`, every one an Arrow object) against `qrels` (named
+/// `qrels_name`) with `task`, each while it is read ([`evaluate_arrow_run`]).
+///
+/// # Errors
+/// As [`evaluate_arrow_run`]; the facade's (no topic in common, a docno twice in a topic, a
+/// score that is not finite).
+pub(crate) fn evaluate_arrow_runs(
+    py: Python<'_>,
+    task: &TrecTask,
+    qrels: &Arc<Qrels>,
+    qrels_name: &str,
+    runs: &[(String, Bound<'_, PyAny>)],
+) -> PyResult<kgeval::Evaluation> {
+    let mut streams = Vec::with_capacity(runs.len());
+    for (name, run) in runs {
+        streams.push((name.clone(), evaluate_arrow_run(py, task, qrels, run, &format!("run {name}"))?));
+    }
+    py.allow_threads(|| task.run_streams(qrels_name, streams)).map_err(|e| to_py(py, &e))
+}
+
+/// The run columns of `reader`'s schema.
+fn resolve(py: Python<'_>, reader: &ArrowArrayStreamReader, what: &str) -> PyResult<RunColumns> {
+    RunColumns::resolve(&reader.schema(), what).map_err(|e| to_py(py, &kgeval::Error::from(e)))
+}
+
+/// A producer's error as a format error of `what`.
+fn format_error(what: &str, error: &dyn std::fmt::Display) -> kgeval::FormatError {
+    kgeval::FormatError::syntax(what, 0, 0, error.to_string())
+}
+
+/// Evaluates the Arrow run `value` against `qrels` while it is read (module docs): the
+/// stream to hand to [`TrecTask::run_streams`].
+///
+/// # Errors
+/// A missing, ill-typed or null column (`kgeval.ParseError` naming it and the row); a run
+/// not grouped by qid given as a one-shot stream; the producer's own error.
+pub(crate) fn evaluate_arrow_run(
+    py: Python<'_>,
+    task: &TrecTask,
+    qrels: &Arc<Qrels>,
+    value: &Bound<'_, PyAny>,
+    what: &str,
+) -> PyResult<TopicStream> {
+    let make_stream = || task.topic_stream(Arc::clone(qrels)).map_err(|e| to_py(py, &e));
+    let reader = import_stream(value, what)?;
+    let columns = resolve(py, &reader, what)?;
+    let stream = Arc::new(make_stream()?);
+    let grouped = py.allow_threads(|| stream_grouped(reader, &columns, &stream, what));
+    match grouped {
+        Ok(Pass::Done) => Arc::try_unwrap(stream)
+            .map_err(|_| invalid(format!("{what}: a job outlived its evaluation (an internal error)"))),
+        Ok(Pass::NotGrouped { qid, row }) => {
+            drop(stream);
+            if one_shot(value) {
+                return Err(invalid(format!(
+                    "{what}: row {row}: topic {qid} comes back after other topics, expected the rows of each topic together \
+                     (a one-shot stream is read once: group it by qid, or pass a table)"
+                )));
+            }
+            let reader = import_stream(value, what)?;
+            let columns = resolve(py, &reader, what)?;
+            let stream = make_stream()?;
+            py.allow_threads(|| evaluate_held(reader, &columns, &stream, what))
+                .map_err(|e| to_py(py, &kgeval::Error::from(e)))?;
+            Ok(stream)
+        }
+        Err(error) => Err(to_py(py, &kgeval::Error::from(error))),
+    }
+}
+
+/// How the streaming pass ended.
+enum Pass {
+    /// Every topic evaluated.
+    Done,
+    /// Topic `qid` came back at (1-based) `row`.
+    NotGrouped { qid: String, row: u64 },
+}
+
+/// A topic's rows: (batch, rows) pairs in row order.
+type Pieces = Vec<(usize, Range<usize>)>;
+
+/// Consecutive topics on their way to a worker: the batches they lie in, and per topic its
+/// index, qid and pieces (batch in `batches`, rows).
+#[derive(Default)]
+struct Job {
+    batches: Vec<(u64, RecordBatch)>,
+    topics: Vec<(usize, String, Pieces)>,
+    rows: usize,
+}
+
+impl Job {
+    /// Hands every topic to `stream`; `Err` when a batch no longer reads (it was checked
+    /// when it arrived: an internal error).
+    fn evaluate(&self, columns: &RunColumns, stream: &TopicStream, what: &str) -> Result<(), kgeval::FormatError> {
+        let views: Vec<RunBatch<'_>> = self
+            .batches
+            .iter()
+            .map(|(first_row, batch)| columns.batch(batch, what, *first_row))
+            .collect::<Result<_, _>>()?;
+        let mut docs: Vec<RunDoc<'_>> = Vec::new();
+        for (index, qid, pieces) in &self.topics {
+            docs.clear();
+            for (batch, rows) in pieces {
+                let view = &views[*batch];
+                for row in rows.clone() {
+                    let position = docs.len() as u64;
+                    docs.push(RunDoc {
+                        docno: view.docno.get(row),
+                        score: view.score.f64(row),
+                        rank: position as i64 + 1,
+                        position,
+                    });
+                }
+            }
+            stream.add_topic(*index, qid, &docs);
+        }
+        Ok(())
+    }
+}
+
+/// The topic being read: its qid and pieces (first row of the batch, batch, rows).
+type Open = (String, Vec<(u64, RecordBatch, Range<usize>)>);
+
+/// The streaming pass: topics evaluated on the pool as they complete.
+fn stream_grouped(
+    reader: ArrowArrayStreamReader,
+    columns: &RunColumns,
+    stream: &Arc<TopicStream>,
+    what: &str,
+) -> Result<Pass, kgeval::FormatError> {
+    let columns = Arc::new(columns.clone());
+    let (done, finished) = mpsc::channel::<bool>();
+    let mut sent = 0usize;
+    let mut job = Job::default();
+    let mut open: Option<Open> = None;
+    let mut closed: FxHashSet<String> = FxHashSet::default();
+    let mut index = 0usize;
+    let mut first_row = 0u64;
+    let send = |job: Job, sent: &mut usize| {
+        let (stream, done, columns, what) = (Arc::clone(stream), done.clone(), Arc::clone(&columns), what.to_owned());
+        rayon::spawn(move || {
+            let ok = catch_unwind(AssertUnwindSafe(|| job.evaluate(&columns, &stream, &what).is_ok())).unwrap_or(false);
+            drop(job);
+            drop(stream);
+            // A closed channel means the caller stopped waiting (it left this pass).
+            let _ = done.send(ok);
+        });
+        *sent += 1;
+    };
+    // Moves the finished topic `open` into the job (and the job to the pool when full).
+    let close = |open: Open, job: &mut Job, sent: &mut usize, index: &mut usize| {
+        let (qid, pieces) = open;
+        let mut placed = Vec::with_capacity(pieces.len());
+        for (batch_first_row, batch, rows) in pieces {
+            job.rows += rows.len();
+            let at = match job.batches.iter().position(|(first, _)| *first == batch_first_row) {
+                Some(at) => at,
+                None => {
+                    job.batches.push((batch_first_row, batch));
+                    job.batches.len() - 1
+                }
+            };
+            placed.push((at, rows));
+        }
+        job.topics.push((*index, qid, placed));
+        *index += 1;
+        if job.rows >= JOB_ROWS {
+            send(std::mem::take(job), sent);
+        }
+    };
+    let mut outcome = Pass::Done;
+    'batches: for batch in reader {
+        let batch = batch.map_err(|e| format_error(what, &e))?;
+        let view = columns.batch(&batch, what, first_row)?;
+        for (qid, rows) in view.topics() {
+            if let Some((open_qid, pieces)) = open.as_mut() {
+                if open_qid == qid {
+                    pieces.push((first_row, batch.clone(), rows));
+                    continue;
+                }
+            }
+            if closed.contains(qid) {
+                outcome = Pass::NotGrouped { qid: qid.to_owned(), row: first_row + rows.start as u64 + 1 };
+                break 'batches;
+            }
+            if let Some(finished_topic) = open.take() {
+                closed.insert(finished_topic.0.clone());
+                close(finished_topic, &mut job, &mut sent, &mut index);
+            }
+            open = Some((qid.to_owned(), vec![(first_row, batch.clone(), rows)]));
+        }
+        first_row += batch.num_rows() as u64;
+    }
+    if matches!(outcome, Pass::Done) {
+        if let Some(finished_topic) = open.take() {
+            close(finished_topic, &mut job, &mut sent, &mut index);
+        }
+        if !job.topics.is_empty() {
+            send(job, &mut sent);
+        }
+    }
+    drop(done);
+    let results: Vec<bool> = finished.iter().take(sent).collect();
+    if results.len() != sent || results.contains(&false) {
+        return Err(format_error(what, &"the evaluation of a job of topics failed (an internal error)"));
+    }
+    Ok(outcome)
+}
+
+/// The held pass: every batch kept, each topic's rows indexed, topics evaluated at the end on
+/// the pool (topic indices in order of first appearance).
+fn evaluate_held(
+    reader: ArrowArrayStreamReader,
+    columns: &RunColumns,
+    stream: &TopicStream,
+    what: &str,
+) -> Result<(), kgeval::FormatError> {
+    let mut batches = Vec::new();
+    let mut first_row = 0u64;
+    for batch in reader {
+        let batch = batch.map_err(|e| format_error(what, &e))?;
+        first_row += batch.num_rows() as u64;
+        batches.push((first_row - batch.num_rows() as u64, batch));
+    }
+    let views: Vec<RunBatch<'_>> =
+        batches.iter().map(|(first, batch)| columns.batch(batch, what, *first)).collect::<Result<_, _>>()?;
+    let mut slots: FxHashMap<&str, usize> = FxHashMap::default();
+    let mut topics: Vec<(&str, Pieces)> = Vec::new();
+    for (number, view) in views.iter().enumerate() {
+        for (qid, rows) in view.topics() {
+            let slot = *slots.entry(qid).or_insert_with(|| {
+                topics.push((qid, Vec::new()));
+                topics.len() - 1
+            });
+            topics[slot].1.push((number, rows));
+        }
+    }
+    topics.par_iter().enumerate().for_each_init(Vec::new, |docs: &mut Vec<RunDoc<'_>>, (index, (qid, pieces))| {
+        docs.clear();
+        for (number, rows) in pieces {
+            let view = &views[*number];
+            for row in rows.clone() {
+                let position = docs.len() as u64;
+                docs.push(RunDoc {
+                    docno: view.docno.get(row),
+                    score: view.score.f64(row),
+                    rank: position as i64 + 1,
+                    position,
+                });
+            }
+        }
+        stream.add_topic(index, qid, docs);
+    });
+    Ok(())
+}

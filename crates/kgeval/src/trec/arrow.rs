@@ -1,0 +1,120 @@
+//! Arrow in and out for the IR family (feature `arrow`): runs and qrels read from Parquet and
+//! Arrow IPC files, and an evaluation's per-topic values and summary as one Arrow table
+//! `(run, qid, measure, value)` — written as a file, or handed to a front end (Python's
+//! `to_arrow()`).
+
+use std::path::Path;
+use std::sync::Arc;
+
+use kgeval_formats::arrow::arrow_array::{ArrayRef, Float64Array, RecordBatch, StringArray};
+use kgeval_formats::arrow::{open_batches, read_qrels, write_batch, ArrowFileKind, RunColumns};
+use kgeval_formats::{FormatError, Input};
+use kgeval_model::trec::{MeasureFamily, Qrels};
+
+use super::InternedRun;
+use crate::{Error, Evaluation, FamilyResult};
+
+/// The kind of Arrow file `input` is, by its extension (`.parquet`, `.arrow`, `.feather`,
+/// `.ipc`); `None` for standard input, bytes and any other name.
+#[must_use]
+pub fn arrow_kind(input: &Input) -> Option<ArrowFileKind> {
+    input.as_path().and_then(ArrowFileKind::of_path)
+}
+
+/// Reads qrels from a Parquet or Arrow IPC file (columns `qid, docno, rel`, or
+/// `query_id, doc_id, relevance`: [`kgeval_formats::arrow::QRELS_COLUMNS`]).
+///
+/// # Errors
+/// The file cannot be read; a column is missing, of another type or null; a (qid, docno)
+/// judged twice.
+pub fn read_qrels_file(path: &Path, kind: ArrowFileKind) -> Result<Qrels, Error> {
+    let name = path.display().to_string();
+    let batches = open_batches(path, kind, &name)?;
+    Ok(read_qrels(&batches.schema, batches.batches, &name)?)
+}
+
+/// Reads a run from a Parquet or Arrow IPC file (columns `qid, docno, score`, or
+/// `query_id, doc_id, score`: [`kgeval_formats::arrow::RUN_COLUMNS`]), rows in any order.
+///
+/// # Errors
+/// The file cannot be read; a column is missing, of another type or null.
+pub fn read_run_file(path: &Path, kind: ArrowFileKind) -> Result<InternedRun, Error> {
+    let name = path.display().to_string();
+    let batches = open_batches(path, kind, &name)?;
+    let columns = RunColumns::resolve(&batches.schema, &name)?;
+    let mut run = InternedRun::with_capacity(0, 0);
+    let mut first_row = 0u64;
+    for batch in batches.batches {
+        let batch = batch.map_err(|e| FormatError::syntax(&name, 0, 0, e.to_string()))?;
+        let rows = columns.batch(&batch, &name, first_row)?;
+        for (qid, range) in rows.topics() {
+            let slot = run.topic(qid);
+            run.reserve(slot, range.len());
+            for row in range {
+                run.push(slot, rows.docno.get(row), rows.score.f64(row));
+            }
+        }
+        first_row += batch.num_rows() as u64;
+    }
+    Ok(run)
+}
+
+/// The evaluation's values as one record batch `(run: utf8, qid: utf8, measure: utf8,
+/// value: float64)`: per run, its per-topic rows (`per_query`; topics in the evaluation's
+/// order, measures in trec_eval's) then its summary rows under qid `all` (`summary`), as
+/// `--format csv` and trec_eval's `-q` name them. `runid` is not a value and has no row;
+/// summary-only measures (`num_q`, `gm_map`) have summary rows only.
+///
+/// # Errors
+/// [`Error::Invalid`] for an evaluation of another family.
+pub fn results_batch(evaluation: &Evaluation, per_query: bool, summary: bool) -> Result<RecordBatch, Error> {
+    let FamilyResult::Trec(result) = &evaluation.result else {
+        return Err(Error::invalid("to Arrow: expected a trec evaluation"));
+    };
+    let measures = result.measures.measures();
+    let topic_measures: Vec<usize> = (0..measures.len())
+        .filter(|&i| measures[i].family.per_topic() && measures[i].family != MeasureFamily::Runid)
+        .collect();
+    let (mut runs, mut qids, mut names, mut values) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    for run in &result.runs {
+        if per_query {
+            for topic in &run.topics {
+                for &i in &topic_measures {
+                    runs.push(run.name.as_str());
+                    qids.push(topic.qid.as_str());
+                    names.push(measures[i].name.as_str());
+                    values.push(topic.values[i]);
+                }
+            }
+        }
+        if summary {
+            for (measure, &value) in measures.iter().zip(&run.summary) {
+                if measure.family != MeasureFamily::Runid {
+                    runs.push(run.name.as_str());
+                    qids.push("all");
+                    names.push(measure.name.as_str());
+                    values.push(value);
+                }
+            }
+        }
+    }
+    RecordBatch::try_from_iter([
+        ("run", Arc::new(StringArray::from(runs)) as ArrayRef),
+        ("qid", Arc::new(StringArray::from(qids)) as ArrayRef),
+        ("measure", Arc::new(StringArray::from(names)) as ArrayRef),
+        ("value", Arc::new(Float64Array::from(values)) as ArrayRef),
+    ])
+    .map_err(|e| Error::invalid(format!("to Arrow: {e}")))
+}
+
+/// [`results_batch`] (per-topic rows and the summary) as the bytes of a Parquet (Snappy) or
+/// Arrow IPC file, for `--format parquet|arrow -o FILE` (written atomically by the caller).
+///
+/// # Errors
+/// As [`results_batch`]; `name` (the output) when the encoder fails.
+pub fn results_file(evaluation: &Evaluation, kind: ArrowFileKind, name: &str) -> Result<Vec<u8>, Error> {
+    let batch = results_batch(evaluation, true, true)?;
+    let mut bytes = Vec::new();
+    write_batch(&mut bytes, kind, &batch, name)?;
+    Ok(bytes)
+}
