@@ -28,7 +28,7 @@ mod kgc;
 mod kgc_mapped;
 // kgeval run
 mod run;
-// issue 30 items 3, 5: mergeable trec summaries, sharded KGC counts
+// Mergeable trec summaries and sharded KGC counts.
 mod kgc_accumulate;
 mod trec_merge;
 
@@ -57,7 +57,6 @@ fn _kgeval(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<kgc::KgcEvaluator>()?;
     m.add_function(wrap_pyfunction!(kgc_mapped::kgc_mapped, m)?)?;
     m.add_function(wrap_pyfunction!(run::run_campaign, m)?)?;
-    // issue 30 items 3, 5
     m.add_function(wrap_pyfunction!(trec_merge::trec_accumulate, m)?)?;
     m.add_class::<trec_merge::TrecAccumulator>()?;
     m.add_class::<kgc_accumulate::KgcRankAccumulator>()?;
