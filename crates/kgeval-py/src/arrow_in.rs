@@ -79,24 +79,8 @@ pub(crate) fn arrow_qrels(py: Python<'_>, value: &Bound<'_, PyAny>, what: &str) 
 pub(crate) fn arrow_run(py: Python<'_>, value: &Bound<'_, PyAny>, what: &str) -> PyResult<InternedRun> {
     let reader = import_stream(value, what)?;
     let columns = resolve(py, &reader, what)?;
-    py.allow_threads(|| {
-        let mut run = InternedRun::with_capacity(0, 0);
-        let mut first_row = 0u64;
-        for batch in reader {
-            let batch = batch.map_err(|e| format_error(what, &e))?;
-            let rows = columns.batch(&batch, what, first_row)?;
-            for (qid, range) in rows.topics() {
-                let slot = run.topic(qid);
-                run.reserve(slot, range.len());
-                for row in range {
-                    run.push(slot, rows.docno.get(row), rows.score.f64(row));
-                }
-            }
-            first_row += batch.num_rows() as u64;
-        }
-        Ok(run)
-    })
-    .map_err(|e: kgeval::FormatError| to_py(py, &kgeval::Error::from(e)))
+    py.allow_threads(|| kgeval::trec::arrow::intern_run_batches(&columns, reader, what))
+        .map_err(|e: kgeval::FormatError| to_py(py, &kgeval::Error::from(e)))
 }
 
 /// Qrels from an Arrow object, else as `trec_convert` reads them (dicts, columns).

@@ -42,11 +42,24 @@ pub fn read_run_file(path: &Path, kind: ArrowFileKind) -> Result<InternedRun, Er
     let name = path.display().to_string();
     let batches = open_batches(path, kind, &name)?;
     let columns = RunColumns::resolve(&batches.schema, &name)?;
+    Ok(intern_run_batches(&columns, batches.batches, &name)?)
+}
+
+/// A run's record batches (columns already resolved) copied into an [`InternedRun`], rows in
+/// any order: the file reader's and the Python package's general path.
+///
+/// # Errors
+/// A batch that cannot be read; a null or ill-typed value (named with its row).
+pub fn intern_run_batches<E: std::fmt::Display>(
+    columns: &RunColumns,
+    batches: impl IntoIterator<Item = Result<RecordBatch, E>>,
+    name: &str,
+) -> Result<InternedRun, FormatError> {
     let mut run = InternedRun::with_capacity(0, 0);
     let mut first_row = 0u64;
-    for batch in batches.batches {
-        let batch = batch.map_err(|e| FormatError::syntax(&name, 0, 0, e.to_string()))?;
-        let rows = columns.batch(&batch, &name, first_row)?;
+    for batch in batches {
+        let batch = batch.map_err(|e| FormatError::syntax(name, 0, 0, e.to_string()))?;
+        let rows = columns.batch(&batch, name, first_row)?;
         for (qid, range) in rows.topics() {
             let slot = run.topic(qid);
             run.reserve(slot, range.len());
