@@ -31,6 +31,8 @@ mod run;
 // Mergeable trec summaries and sharded KGC counts.
 mod kgc_accumulate;
 mod trec_merge;
+// kgeval.spark: the run columns a Spark job partitions by.
+mod spark;
 
 use pyo3::prelude::*;
 
@@ -62,6 +64,7 @@ fn _kgeval(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<kgc_accumulate::KgcRankAccumulator>()?;
     m.add_class::<arrow_out::ArrowResults>()?;
     m.add_function(wrap_pyfunction!(arrow_columns::arrow_columns, m)?)?;
+    m.add_function(wrap_pyfunction!(spark::arrow_column_names, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -8,15 +8,15 @@ use kgeval_model::trec::{MeasureFamily, Qrels};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyString};
 
+use crate::arrow_in::{read_qrels_any, read_run_any};
 use crate::errors::{invalid, to_py};
-use crate::trec_convert::{read_qrels, read_run};
 
-/// Qrels as given: a path (read by the facade) or a dict / columns.
+/// Qrels as given: a path (read by the facade), a dict / columns or an Arrow object.
 fn qrels_of(py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<Qrels> {
     if let Some(path) = path_of(value)? {
         return py.allow_threads(|| TrecTask::new(Input::path(&path)).read_qrels()).map_err(|e| to_py(py, &e));
     }
-    read_qrels(value, "qrels")
+    read_qrels_any(value, "qrels")
 }
 
 /// The path of a `str` or `os.PathLike`, `None` for anything else.
@@ -137,7 +137,7 @@ pub(crate) fn trec_accumulate<'py>(
     let mut partition: RunPartition = match path_of(run)? {
         Some(path) => py.allow_threads(|| task.accumulate_file(&qrels, &Input::path(&path))),
         None => {
-            let run = read_run(run, "run")?;
+            let run = read_run_any(run, "run")?;
             py.allow_threads(|| task.accumulate_interned(&qrels, &run))
         }
     }

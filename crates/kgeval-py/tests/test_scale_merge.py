@@ -215,3 +215,27 @@ def test_partition_files_merge_to_trec_eval_s_own_output(tmp_path, measures, gol
                         for path in reversed(paths)]
         merged = kgeval.trec.Accumulator.merge_all(accumulators)
         assert merged.text(data / "qrels.test") == (data / golden).read_text()
+
+
+def test_accumulate_reads_arrow_qrels_and_runs():
+    pa = pytest.importorskip("pyarrow")
+    qrels, run = generated(5)
+    q_table = pa.table(
+        {
+            "qid": [q for q, docs in qrels.items() for _ in docs],
+            "docno": [d for docs in qrels.values() for d in docs],
+            "rel": [r for docs in qrels.values() for r in docs.values()],
+        }
+    )
+    r_table = pa.table(
+        {
+            "query_id": [q for q, docs in run.items() for _ in docs],
+            "doc_id": [d for docs in run.values() for d in docs],
+            "score": [s for docs in run.values() for s in docs.values()],
+        }
+    )
+    rows, arrow = kgeval.trec.accumulate(q_table, r_table, MEASURES, per_query=True, complete=True)
+    want_rows, want = kgeval.trec.accumulate(qrels, run, MEASURES, per_query=True, complete=True)
+    assert rows == want_rows
+    assert arrow == want
+    assert arrow.finalize(q_table) == want.finalize(qrels)

@@ -257,6 +257,12 @@ impl QrelsColumns {
     pub fn resolve(schema: &Schema, what: &str) -> Result<Self, FormatError> {
         Ok(QrelsColumns { columns: resolve(schema, what, QRELS_COLUMNS, ["query id", "document id", "relevance"])? })
     }
+
+    /// The names of the query id, document id and relevance columns.
+    #[must_use]
+    pub fn names(&self) -> [&str; 3] {
+        [&self.columns[0].1, &self.columns[1].1, &self.columns[2].1]
+    }
 }
 
 /// Reads qrels from record batches (`schema` theirs); `what` names the input in errors.

@@ -185,3 +185,6 @@ class KgcEvaluator:
     def given_rows(self) -> int: ...
 
 def run_campaign(manifest: str, out: str, *, precision: Optional[int] = None) -> Tuple[str, List[Tuple[str, str]]]: ...
+def arrow_column_names(kind: str, columns: Sequence[str], what: str) -> Tuple[str, str, str]:
+    """The query id, document id and score (``kind="run"``) or relevance (``"qrels"``) column
+    names among ``columns``, as the Arrow reader picks them."""

@@ -100,7 +100,8 @@ def accumulate(
     max_docs: Optional[int] = None,
 ) -> "Accumulator | Tuple[Dict[str, Dict[str, float]], Accumulator]":
     """Evaluates one partition of ``run`` (any subset of its topics, each topic whole) against
-    ``qrels``, with :func:`kgeval.trec.evaluate`'s arguments. Returns its :class:`Accumulator`;
+    ``qrels``, with :func:`kgeval.trec.evaluate`'s arguments (paths, dicts, data frames or
+    Arrow objects such as a Spark partition's record batches: :mod:`kgeval.spark`). Returns its :class:`Accumulator`;
     with ``per_query=True`` also the partition's ``{qid: {measure: value}}`` first. Under
     ``complete=True`` the qrels topics missing from every partition are added once, by
     :meth:`Accumulator.finalize`.
