@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The Python package's checks (issue 16): creates or reuses .venv, installs maturin, pytest and
-# the pinned peers (pytrec_eval, ranx, pandas, pyarrow, polars, duckdb), builds crates/kgeval-py's wheel once
+# the pinned peers (pytrec_eval, ranx, pandas, pyarrow, polars, duckdb, pyspark), builds crates/kgeval-py's wheel once
 # (`maturin build --release` into target/wheels, abi3 for CPython >= 3.9), installs that wheel
 # into .venv and runs the pytest suite, then installs the same wheel into a brand-new venv
 # (numpy comes as its declared dependency) and runs docs/python.md's examples there.
@@ -37,6 +37,10 @@ $py -c "import ranx" 2>/dev/null || $py -m pip install --quiet "ranx==0.3.21"
 $py -c "import pyarrow" 2>/dev/null || $py -m pip install --quiet "pyarrow==26.0.1"
 $py -c "import polars" 2>/dev/null || $py -m pip install --quiet "polars==2.1.0"
 $py -c "import duckdb" 2>/dev/null || $py -m pip install --quiet "duckdb==2.0.1"
+# kgeval.spark's tests (Spark local mode; a Java runtime too): .ci/run builds the wheel in the
+# background into KGEVAL_SPARK_WHEELS; without it pip fetches it.
+$py -c "import pyspark" 2>/dev/null \
+  || $py -m pip install --quiet ${KGEVAL_SPARK_WHEELS:+--find-links "$KGEVAL_SPARK_WHEELS"} "pyspark==4.0.1"
 
 step "build the wheel once (maturin build) and install it into .venv"
 release=--release
@@ -54,8 +58,12 @@ wheel=$(ls target/wheels/kgeval-*.whl)
 $py -m pip install --quiet --force-reinstall --no-deps "$wheel"
 $py -c "import kgeval; print('kgeval', kgeval.__version__, 'from', kgeval.__file__)"
 
-step "pytest crates/kgeval-py/tests"
-$py -m pytest -q crates/kgeval-py/tests
+step "pytest crates/kgeval-py/tests (the Spark tests apart)"
+$py -m pytest -q crates/kgeval-py/tests --ignore=crates/kgeval-py/tests/test_spark.py
+
+step "pytest test_spark.py: kgeval.spark in Spark's local[2], docs/spark.md"
+# Skips with the reason when pyspark or Java is missing, unless KGEVAL_REQUIRE_SPARK=1.
+$py -m pytest -q -rs crates/kgeval-py/tests/test_spark.py
 
 step "fresh venv: the same wheel, its declared dependencies, the README's and docs/python.md's examples"
 # A brand-new venv (no numpy preinstalled): pip installs the wheel with its dependencies,
