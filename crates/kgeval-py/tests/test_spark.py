@@ -58,6 +58,7 @@ def spark():
         .config("spark.ui.enabled", "false")
         .config("spark.sql.shuffle.partitions", "4")
         .config("spark.driver.memory", "1g")
+        .config("spark.ui.showConsoleProgress", "false")
         .getOrCreate()
     )
     session.sparkContext.setLogLevel("ERROR")
@@ -165,7 +166,8 @@ def test_several_runs_in_one_dataframe(spark, tmp_path):
     names = ("bm25", "dense", "mixed")
     qrels, runs = generated(3, topics=80, runs=names)
     run_df = spark.read.parquet(dataset(runs, tmp_path / "runs"))
-    result = kgeval.spark.evaluate(qrels_df := spark.createDataFrame(qrels.to_pandas()), run_df, ["map", "P.5", "num_q"], run_column="run")
+    qrels_df = spark.createDataFrame(qrels.to_pandas())
+    result = kgeval.spark.evaluate(qrels_df, run_df, ["map", "P.5", "num_q"], run_column="run")
     assert result.runs == sorted(names)
     got = per_query_dict(result.per_query)
     for name in names:
@@ -191,6 +193,10 @@ def test_errors_come_before_the_job(spark):
         kgeval.spark.evaluate(qrels, run_df.drop("score"), ["map"])
     with pytest.raises(kgeval.InvalidInput, match="run_column"):
         kgeval.spark.evaluate(qrels, run_df, ["map"], run_column="system")
+    # A bad row fails the job with kgeval's message (inside Spark's PythonException).
+    twice = spark.createDataFrame([("q1", "d1", 1.0), ("q1", "d1", 0.5)], "qid string, docno string, score double")
+    with pytest.raises(Exception, match="document d1 is retrieved twice"):
+        kgeval.spark.evaluate(qrels, twice, ["map"])
     # No topic of the run is judged: the summary is the one-machine evaluation's error.
     other = spark.createDataFrame([("q9", "d1", 1.0)], "qid string, docno string, score double")
     result = kgeval.spark.evaluate(qrels, other, ["num_q"])
