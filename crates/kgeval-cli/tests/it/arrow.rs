@@ -203,3 +203,45 @@ fn bad_arrow_inputs_and_outputs_are_one_line_errors_with_exit_2() {
         String::from_utf8_lossy(&out.stderr).contains("--format arrow: found `kgeval rank`, expected `kgeval trec`")
     );
 }
+
+#[test]
+fn tables_are_recognised_by_content_on_stdin_gzip_and_any_name() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (qrels, run) = tables();
+    let expected = stdout(&["trec", "-m", "all_trec", &format!("{T}/qrels.test"), &format!("{T}/results.test")]);
+    let (q, r) = (dir.path().join("qrels.parquet"), dir.path().join("results.parquet"));
+    write(&q, ArrowFileKind::Parquet, &qrels);
+    write(&r, ArrowFileKind::Parquet, &run);
+    let q = q.to_str().expect("utf-8");
+    // A Parquet run on standard input, and the qrels on standard input.
+    let piped = |args: &[&str], input: &Path| {
+        let out = crate::kgeval_stdin(args, &std::fs::read(input).expect("table"));
+        assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout).expect("utf-8")
+    };
+    assert_eq!(without_runid(&piped(&["trec", "-m", "all_trec", q, "-"], &r)), without_runid(&expected));
+    let text_run = format!("{T}/results.test");
+    assert_eq!(piped(&["trec", "-m", "all_trec", "-", &text_run], Path::new(q)), expected);
+    // gzip-compressed, and under names that say nothing (an IPC file and an IPC stream).
+    let gz = dir.path().join("results.parquet.gz");
+    crate::gzip_file(&r, &gz);
+    let ipc = dir.path().join("results.bin");
+    write(&ipc, ArrowFileKind::Ipc, &run);
+    let stream = dir.path().join("results.dat");
+    let mut writer =
+        StreamWriter::try_new(std::fs::File::create(&stream).expect("create"), &run.schema()).expect("writer");
+    writer.write(&run).expect("write");
+    writer.finish().expect("finish");
+    for path in [&gz, &ipc, &stream] {
+        let got = stdout(&["trec", "-m", "all_trec", q, path.to_str().expect("utf-8")]);
+        assert_eq!(without_runid(&got), without_runid(&expected), "{}", path.display());
+    }
+    // A truncated table is read as the table it starts as, and refused as one: exit 2, one line.
+    let truncated = dir.path().join("results.part");
+    std::fs::write(&truncated, &std::fs::read(&r).expect("table")[..100]).expect("write");
+    let out = kgeval(&["trec", q, truncated.to_str().expect("utf-8")]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.starts_with(&format!("error: {}: not a Parquet file", truncated.display())), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+}

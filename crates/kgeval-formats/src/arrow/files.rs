@@ -43,7 +43,41 @@ impl ArrowFileKind {
             _ => None,
         }
     }
+
+    /// The kind the content says by its magic bytes: Parquet (`PAR1`, then binary or `PAR1` at
+    /// the end too), an Arrow IPC file (`ARROW1`) or stream (a `0xFFFFFFFF` continuation
+    /// marker); `None` for text (no TREC or TSV file starts so: a text line never begins with
+    /// byte `0xFF`, and a qid `PAR1` is followed by a blank). A truncated table is still
+    /// recognised, so its reader says what is wrong.
+    ///
+    /// ```
+    /// use kgeval_formats::arrow::ArrowFileKind;
+    /// assert_eq!(ArrowFileKind::of_content(b"PAR1\x15\x04...PAR1"), Some(ArrowFileKind::Parquet));
+    /// assert_eq!(ArrowFileKind::of_content(b"PAR1\x15\x04"), Some(ArrowFileKind::Parquet));
+    /// assert_eq!(ArrowFileKind::of_content(b"ARROW1\0\0"), Some(ArrowFileKind::Ipc));
+    /// assert_eq!(ArrowFileKind::of_content(b"PAR1 Q0 doc1 1 2.5 run\n"), None);
+    /// ```
+    #[must_use]
+    pub fn of_content(bytes: &[u8]) -> Option<Self> {
+        let binary_after =
+            |magic: usize| bytes.get(magic).is_some_and(|b| !b.is_ascii_graphic() && !b.is_ascii_whitespace());
+        if bytes.starts_with(PARQUET_MAGIC)
+            && ((bytes.len() >= 12 && bytes.ends_with(PARQUET_MAGIC)) || binary_after(4))
+        {
+            Some(ArrowFileKind::Parquet)
+        } else if bytes.starts_with(IPC_FILE_MAGIC) || bytes.starts_with(&IPC_CONTINUATION) {
+            Some(ArrowFileKind::Ipc)
+        } else {
+            None
+        }
+    }
 }
+
+/// Parquet's magic bytes, at the start and the end of a file.
+const PARQUET_MAGIC: &[u8; 4] = b"PAR1";
+
+/// The continuation marker an Arrow IPC stream's messages start with.
+const IPC_CONTINUATION: [u8; 4] = [0xFF; 4];
 
 /// Record batches read from a file, one at a time.
 pub struct Batches {
@@ -90,6 +124,36 @@ pub fn open_batches(path: &Path, kind: ArrowFileKind, name: &str) -> Result<Batc
                 Ok(Batches { schema: reader.schema(), batches: Box::new(reader) })
             } else {
                 let reader = arrow_ipc::reader::StreamReader::try_new(BufReader::new(file), None).map_err(not_ipc)?;
+                Ok(Batches { schema: reader.schema(), batches: Box::new(reader) })
+            }
+        }
+    }
+}
+
+/// Reads the batches of a Parquet or Arrow IPC file held in memory (standard input, a
+/// decompressed or memory-mapped file: [`InputBytes::into_shared`](crate::InputBytes::into_shared)),
+/// without copying it. `name` is the input as the user named it (in errors).
+///
+/// # Errors
+/// As [`open_batches`].
+pub fn batches_from_bytes(bytes: bytes::Bytes, kind: ArrowFileKind, name: &str) -> Result<Batches, FormatError> {
+    let bad = |e: &dyn std::fmt::Display| FormatError::syntax(name, 0, 0, e.to_string());
+    match kind {
+        ArrowFileKind::Parquet => {
+            let reader = ParquetRecordBatchReaderBuilder::try_new(bytes)
+                .and_then(|b| b.with_batch_size(64 * 1024).build())
+                .map_err(|e| bad(&format_args!("not a Parquet file this build reads ({e})")))?;
+            Ok(Batches { schema: reader.schema(), batches: Box::new(reader) })
+        }
+        ArrowFileKind::Ipc => {
+            let not_ipc = |e: ArrowError| bad(&format_args!("not an Arrow IPC file ({e})"));
+            if bytes.starts_with(IPC_FILE_MAGIC) {
+                let reader =
+                    arrow_ipc::reader::FileReader::try_new(std::io::Cursor::new(bytes), None).map_err(not_ipc)?;
+                Ok(Batches { schema: reader.schema(), batches: Box::new(reader) })
+            } else {
+                let reader =
+                    arrow_ipc::reader::StreamReader::try_new(std::io::Cursor::new(bytes), None).map_err(not_ipc)?;
                 Ok(Batches { schema: reader.schema(), batches: Box::new(reader) })
             }
         }

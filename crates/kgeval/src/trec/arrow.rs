@@ -7,8 +7,8 @@ use std::path::Path;
 use std::sync::Arc;
 
 use kgeval_formats::arrow::arrow_array::{ArrayRef, Float64Array, RecordBatch, StringArray};
-use kgeval_formats::arrow::{open_batches, read_qrels, write_batch, ArrowFileKind, RunColumns};
-use kgeval_formats::{FormatError, Input};
+use kgeval_formats::arrow::{batches_from_bytes, open_batches, read_qrels, write_batch, ArrowFileKind, RunColumns};
+use kgeval_formats::{FormatError, Input, InputBytes};
 use kgeval_model::trec::{MeasureFamily, Qrels};
 
 use super::InternedRun;
@@ -130,4 +130,30 @@ pub fn results_file(evaluation: &Evaluation, kind: ArrowFileKind, name: &str) ->
     let mut bytes = Vec::new();
     write_batch(&mut bytes, kind, &batch, name)?;
     Ok(bytes)
+}
+
+/// Reads qrels from an opened input whose content is a Parquet or Arrow IPC file (by its magic
+/// bytes: [`ArrowFileKind::of_content`]): standard input, a gzip-compressed table, a file
+/// without a table extension. `Err(opened)` gives the input back when it is text.
+///
+/// # Errors
+/// As [`read_qrels_file`].
+pub fn read_qrels_content(opened: InputBytes) -> Result<Result<Qrels, InputBytes>, Error> {
+    let Some(kind) = ArrowFileKind::of_content(opened.bytes()) else { return Ok(Err(opened)) };
+    let name = opened.name().to_owned();
+    let batches = batches_from_bytes(opened.into_shared(), kind, &name)?;
+    Ok(Ok(read_qrels(&batches.schema, batches.batches, &name)?))
+}
+
+/// [`read_qrels_content`] for a run: an [`InternedRun`] when the content is a Parquet or
+/// Arrow IPC table, the input back when it is text.
+///
+/// # Errors
+/// As [`read_run_file`].
+pub fn read_run_content(opened: InputBytes) -> Result<Result<InternedRun, InputBytes>, Error> {
+    let Some(kind) = ArrowFileKind::of_content(opened.bytes()) else { return Ok(Err(opened)) };
+    let name = opened.name().to_owned();
+    let batches = batches_from_bytes(opened.into_shared(), kind, &name)?;
+    let columns = RunColumns::resolve(&batches.schema, &name)?;
+    Ok(Ok(intern_run_batches(&columns, batches.batches, &name)?))
 }

@@ -81,13 +81,16 @@ impl TrecTask {
     }
 
     /// [`TrecTask::accumulate_in_memory`] for a partition in a run file (`qid Q0 docno rank
-    /// score tag` lines).
+    /// score tag` lines, or a Parquet or Arrow IPC table as [`TrecTask::run`] reads them).
     ///
     /// # Errors
     /// As [`TrecTask::accumulate_in_memory`]; a file that cannot be read or is malformed.
     pub fn accumulate_file(&self, qrels: &Qrels, run: &kgeval_formats::Input) -> Result<RunPartition, Error> {
-        let run = kgeval_formats::trec::RunFile::from_input(run.open()?)?;
-        self.accumulate_source(qrels, &run)
+        match super::open_run(run)? {
+            super::OpenedRun::Text(run) => self.accumulate_source(qrels, &run),
+            #[cfg(feature = "arrow")]
+            super::OpenedRun::Arrow(run) => self.accumulate_interned(qrels, &run),
+        }
     }
 
     /// [`TrecTask::accumulate_in_memory`] for a run whose document ids are interned.
