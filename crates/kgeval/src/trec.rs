@@ -412,16 +412,11 @@ fn check_interned(what: &str, run: &InternedRun) -> Result<(), Error> {
 /// Reads qrels: a Parquet or IPC table (feature `arrow`) by its extension or else its
 /// content (standard input, gzip, another extension), else `qid iter docno rel` text.
 fn load_qrels(input: &Input) -> Result<Read<Qrels>, Error> {
-    #[cfg(feature = "arrow")]
-    if let (Some(kind), Some(path)) = (arrow::arrow_kind(input), input.as_path()) {
-        return Ok(Read { value: arrow::read_qrels_file(path, kind)?, warnings: Vec::new() });
-    }
     let opened = input.open()?;
     #[cfg(feature = "arrow")]
-    let opened = match arrow::read_qrels_content(opened)? {
-        Ok(qrels) => return Ok(Read { value: qrels, warnings: Vec::new() }),
-        Err(text) => text,
-    };
+    if let Some(kind) = arrow::table_kind(input, &opened) {
+        return Ok(Read { value: arrow::read_qrels_table(opened, kind)?, warnings: Vec::new() });
+    }
     Ok(read_qrels_bytes(opened.bytes(), opened.name())?)
 }
 
@@ -437,16 +432,11 @@ enum OpenedRun {
 /// Opens a run: a Parquet or IPC table (feature `arrow`) by its extension or else its
 /// content, else a text file.
 fn open_run(input: &Input) -> Result<OpenedRun, Error> {
-    #[cfg(feature = "arrow")]
-    if let (Some(kind), Some(path)) = (arrow::arrow_kind(input), input.as_path()) {
-        return Ok(OpenedRun::Arrow(arrow::read_run_file(path, kind)?));
-    }
     let opened = input.open()?;
     #[cfg(feature = "arrow")]
-    let opened = match arrow::read_run_content(opened)? {
-        Ok(run) => return Ok(OpenedRun::Arrow(run)),
-        Err(text) => text,
-    };
+    if let Some(kind) = arrow::table_kind(input, &opened) {
+        return Ok(OpenedRun::Arrow(arrow::read_run_table(opened, kind)?));
+    }
     Ok(OpenedRun::Text(RunFile::from_input(opened)?))
 }
 

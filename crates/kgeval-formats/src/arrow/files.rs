@@ -1,8 +1,7 @@
 //! Parquet and Arrow IPC files: record batches read from them ([`open_batches`]) and one
 //! batch written as either ([`write_batch`]).
 
-use std::fs::File;
-use std::io::{BufReader, Read as _, Seek, SeekFrom, Write};
+use std::io::Write;
 use std::path::Path;
 
 use arrow_array::{RecordBatch, RecordBatchReader};
@@ -12,8 +11,7 @@ use parquet::arrow::ArrowWriter;
 use parquet::basic::Compression;
 use parquet::file::properties::WriterProperties;
 
-use crate::input::check_regular_file;
-use crate::FormatError;
+use crate::{FormatError, Input};
 
 /// The Arrow file formats kgeval reads and writes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -96,38 +94,17 @@ impl std::fmt::Debug for Batches {
 /// The IPC file format's magic bytes (the stream format has none).
 const IPC_FILE_MAGIC: &[u8; 6] = b"ARROW1";
 
-/// Opens a Parquet or Arrow IPC file (file or stream format) and reads its batches lazily.
-/// `name` is the file as the user named it (in errors).
+/// Opens a Parquet or Arrow IPC file (file or stream format) and reads its batches lazily,
+/// from the file memory-mapped (or decompressed, when it is gzip) without a copy. `name` is
+/// the file as the user named it (in errors).
 ///
 /// # Errors
 /// [`FormatError::Io`] when the file cannot be opened; [`FormatError::Syntax`] (`FILE:
 /// MESSAGE`) when it is not a Parquet or IPC file this build reads (a codec other than
 /// Snappy in Parquet, LZ4/ZSTD-compressed IPC buffers).
 pub fn open_batches(path: &Path, kind: ArrowFileKind, name: &str) -> Result<Batches, FormatError> {
-    check_regular_file(path)?;
-    let mut file = File::open(path).map_err(|e| FormatError::io(name, e))?;
-    let bad = |e: &dyn std::fmt::Display| FormatError::syntax(name, 0, 0, e.to_string());
-    match kind {
-        ArrowFileKind::Parquet => {
-            let reader = ParquetRecordBatchReaderBuilder::try_new(file)
-                .and_then(|b| b.with_batch_size(64 * 1024).build())
-                .map_err(|e| bad(&format_args!("not a Parquet file this build reads ({e})")))?;
-            Ok(Batches { schema: reader.schema(), batches: Box::new(reader) })
-        }
-        ArrowFileKind::Ipc => {
-            let mut magic = [0u8; 6];
-            let is_file = file.read_exact(&mut magic).is_ok() && &magic == IPC_FILE_MAGIC;
-            file.seek(SeekFrom::Start(0)).map_err(|e| FormatError::io(name, e))?;
-            let not_ipc = |e: ArrowError| bad(&format_args!("not an Arrow IPC file ({e})"));
-            if is_file {
-                let reader = arrow_ipc::reader::FileReader::try_new(file, None).map_err(not_ipc)?;
-                Ok(Batches { schema: reader.schema(), batches: Box::new(reader) })
-            } else {
-                let reader = arrow_ipc::reader::StreamReader::try_new(BufReader::new(file), None).map_err(not_ipc)?;
-                Ok(Batches { schema: reader.schema(), batches: Box::new(reader) })
-            }
-        }
-    }
+    let opened = Input::path(path).open()?;
+    batches_from_bytes(opened.into_shared(), kind, name)
 }
 
 /// Reads the batches of a Parquet or Arrow IPC file held in memory (standard input, a
