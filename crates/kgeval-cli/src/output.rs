@@ -104,10 +104,11 @@ pub(crate) enum FormatArg {
     Tsv,
     /// A Markdown table.
     Markdown,
-    /// Parquet (`kgeval trec`, with -o): rows `run, qid, measure, value`, summary under qid `all`.
+    /// Parquet (with -o): trec's rows `run, qid, measure, value` (summary under qid `all`); the
+    /// other families' per-item table `system, item, metric, value` (headlines under item `all`).
     #[cfg(feature = "arrow")]
     Parquet,
-    /// An Arrow IPC file (`kgeval trec`, with -o): the rows of --format parquet.
+    /// An Arrow IPC file (with -o): the rows of --format parquet.
     #[cfg(feature = "arrow")]
     Arrow,
 }
@@ -218,9 +219,6 @@ fn render_and_check_with(
     if out.format == FormatArg::Tsv && evaluation.family != kgeval::Family::Trec {
         anyhow::bail!("--format tsv: found `kgeval {}`, expected `kgeval trec` (use --format csv)", evaluation.family);
     }
-    if out.format.is_arrow() && evaluation.family != kgeval::Family::Trec {
-        anyhow::bail!("--format {}: found `kgeval {}`, expected `kgeval trec`", out.format_name(), evaluation.family);
-    }
     let gates = out.fail_under.iter().map(|s| kgeval::Gate::parse(s)).collect::<Result<Vec<_>, _>>()?;
     // Unknown gate metrics and, under --strict, coverage warnings are errors before anything
     // is written.
@@ -230,7 +228,7 @@ fn render_and_check_with(
     }
     #[cfg(feature = "arrow")]
     if let (Some(kind), Some(path)) = (out.format.arrow_kind(), out.output.as_deref()) {
-        let bytes = kgeval::trec::arrow::results_file(evaluation, kind, &path.display().to_string())?;
+        let bytes = kgeval::table_arrow::evaluation_file(evaluation, kind, &path.display().to_string())?;
         let mut files = extra.to_vec();
         files.push((path, &bytes));
         write_all_atomically(&files)?;
@@ -295,11 +293,6 @@ impl OutputArgs {
         }
         if self.format.is_arrow() {
             let name = self.format_name();
-            if subcommand != "trec" {
-                anyhow::bail!(
-                    "--format {name}: found `kgeval {subcommand}`, expected `kgeval trec` (use --format csv)"
-                );
-            }
             if self.output.is_none() {
                 anyhow::bail!(
                     "--format {name}: found no -o, expected -o FILE (a binary file is not written to a terminal)"

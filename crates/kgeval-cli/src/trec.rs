@@ -27,7 +27,7 @@ canonical name. With several runs,
 each run's block starts with a `# run: NAME` line (NAME=PATH, else the file's stem).
 Every summary value is a headline for --fail-under (`map`, `P_10`, `gm_map`, `num_q`…).
 Runs and qrels may be Parquet or Arrow IPC tables (by extension: .parquet, .arrow, .feather,
-.ipc) with columns qid, docno, score / rel (or query_id, doc_id, score / relevance);
+.ipc; else by content: stdin, gzip, any name) with columns qid, docno, score / rel (or query_id, doc_id, score / relevance);
 --format parquet|arrow -o FILE writes the rows run, qid, measure, value (summary: qid all).
 --format tsv writes the CSV with tabs (trec only).";
 

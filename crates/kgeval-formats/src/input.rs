@@ -283,6 +283,18 @@ impl InputBytes {
         raw.strip_prefix(&UTF8_BOM[..]).unwrap_or(raw)
     }
 
+    /// The (decompressed) bytes as shared [`bytes::Bytes`], without a copy (a mapped file
+    /// stays mapped): what the Parquet and Arrow IPC readers take.
+    #[cfg(feature = "arrow")]
+    #[must_use]
+    pub fn into_shared(self) -> bytes::Bytes {
+        match self.content {
+            Content::Owned(bytes) => bytes::Bytes::from(bytes),
+            Content::Mapped(map) => bytes::Bytes::from_owner(map),
+            Content::Shared(bytes) => bytes::Bytes::from_owner(bytes),
+        }
+    }
+
     /// Whether the bytes are memory-mapped from the file.
     #[must_use]
     pub fn is_mapped(&self) -> bool {

@@ -109,10 +109,11 @@ fn summary<'py>(py: Python<'py>, evaluation: &Evaluation) -> PyResult<Bound<'py,
 
 /// Evaluates one partition of a run: `(per_query, accumulator)`, `per_query` being
 /// `{qid: {measure: value}}` of the partition's judged topics (`None` unless asked for);
-/// `keep_topics`: the accumulator keeps every topic's values (the one-machine summary, byte
-/// for byte, at a value per topic and measure).
+/// `keep_topics`: `False` makes the accumulator compact (exact sums only); by default it keeps
+/// every topic's values, as the facade's accumulators do (the one-machine summary, byte for
+/// byte, at a value per topic and measure).
 #[pyfunction]
-#[pyo3(signature = (qrels, run, measures=None, *, complete=None, level=None, ndcg_level=None, max_docs=None, tie_break=None, ties=None, per_query=false, keep_topics=false))]
+#[pyo3(signature = (qrels, run, measures=None, *, complete=None, level=None, ndcg_level=None, max_docs=None, tie_break=None, ties=None, per_query=false, keep_topics=None))]
 #[allow(clippy::too_many_arguments, clippy::needless_pass_by_value)]
 pub(crate) fn trec_accumulate<'py>(
     py: Python<'py>,
@@ -126,7 +127,7 @@ pub(crate) fn trec_accumulate<'py>(
     tie_break: Option<String>,
     ties: Option<String>,
     per_query: bool,
-    keep_topics: bool,
+    keep_topics: Option<bool>,
 ) -> PyResult<(Option<Bound<'py, PyDict>>, TrecAccumulator)> {
     let mut task = crate::trec::task(Input::path("qrels"), measures, level, tie_break, ties)?;
     task.complete = complete.unwrap_or(task.complete);
@@ -163,8 +164,8 @@ pub(crate) fn trec_accumulate<'py>(
     } else {
         None
     };
-    if keep_topics {
-        partition.accumulator.keep_topics(&partition.evaluation).map_err(|e| to_py(py, &e.into()))?;
+    if keep_topics == Some(false) {
+        partition.accumulator.forget_topics();
     }
     Ok((rows, TrecAccumulator(partition.accumulator)))
 }

@@ -52,7 +52,7 @@ def test_random_partitions_merge_to_the_one_machine_summary(seed, complete):
         whole = kgeval.trec.evaluate(qrels, run, MEASURES, per_query=False, complete=complete)
     except kgeval.InvalidInput:
         pytest.skip("no topic in common")
-    parts = [kgeval.trec.accumulate(qrels, p, MEASURES, complete=complete) for p in partitions(run, rng.randint(1, 16), rng)]
+    parts = [kgeval.trec.accumulate(qrels, p, MEASURES, complete=complete, keep_topics=False) for p in partitions(run, rng.randint(1, 16), rng)]
     merged = []
     for _ in range(3):
         order = parts[:]
@@ -65,7 +65,8 @@ def test_random_partitions_merge_to_the_one_machine_summary(seed, complete):
     assert summary.keys() == whole.keys()
     for name, value in whole.items():
         assert math.isclose(summary[name], value, rel_tol=1e-12, abs_tol=1e-12), name
-    kept = [kgeval.trec.accumulate(qrels, p, MEASURES, complete=complete, keep_topics=True) for p in partitions(run, 5, rng)]
+    # The default keeps every topic's values: the one-machine summary, byte for byte.
+    kept = [kgeval.trec.accumulate(qrels, p, MEASURES, complete=complete) for p in partitions(run, 5, rng)]
     rng.shuffle(kept)
     ledger = pickle.loads(pickle.dumps(kgeval.trec.Accumulator.merge_all(kept)))
     assert ledger.finalize(qrels) == whole  # the one-machine sums, bit for bit
@@ -210,7 +211,7 @@ def test_partition_files_merge_to_trec_eval_s_own_output(tmp_path, measures, gol
         paths.append(tmp_path / f"part{i}.txt")
         paths[-1].write_text("".join(lines))
     assert len(paths) == 3
-    for keep_topics in (False, True):
+    for keep_topics in (False, True, None):
         accumulators = [kgeval.trec.accumulate(data / "qrels.test", path, measures, keep_topics=keep_topics)
                         for path in reversed(paths)]
         merged = kgeval.trec.Accumulator.merge_all(accumulators)

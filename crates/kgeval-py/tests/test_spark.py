@@ -1,7 +1,7 @@
 """kgeval.spark in Spark's local mode (local[2]): generated runs and qrels written as a
 partitioned Parquet dataset, read by Spark and evaluated partition by partition, equal the
 one-machine evaluation of the same rows (per query and summary to 1e-12; with the topics
-kept, trec_eval's text byte for byte); KGC counts spread over partitions equal the dense path.
+kept, the default, trec_eval's text byte for byte); KGC counts spread over partitions equal the dense path.
 
 Needs pyspark and a Java runtime: without them the module is skipped with the reason, unless
 KGEVAL_REQUIRE_SPARK=1 (set by .ci/run, which installs both), where it fails instead."""
@@ -127,7 +127,8 @@ def test_partitioned_parquet_equals_the_one_machine_evaluation(spark, tmp_path, 
     qrels, runs = generated(7 + complete)
     run_df = spark.read.parquet(dataset(runs, tmp_path / "run"))
     qrels_df = spark.createDataFrame(qrels.to_pandas())
-    result = kgeval.spark.evaluate(qrels_df, run_df.drop("run"), MEASURES, partitions=3, complete=complete)
+    # keep_topics=False: compact accumulators (exact sums), their mean equal to 1e-12.
+    result = kgeval.spark.evaluate(qrels_df, run_df.drop("run"), MEASURES, partitions=3, complete=complete, keep_topics=False)
     run = one_run(runs)
     whole = kgeval.trec.evaluate(qrels, run, MEASURES, complete=complete)
     want = {("run", qid, m): v for qid, values in whole.items() for m, v in values.items()}
@@ -138,10 +139,10 @@ def test_partitioned_parquet_equals_the_one_machine_evaluation(spark, tmp_path, 
     result.per_query.unpersist()
 
 
-def test_kept_topics_give_the_one_machine_text_byte_for_byte(spark, tmp_path):
+def test_the_merged_summary_is_the_one_machine_text_byte_for_byte(spark, tmp_path):
     qrels, runs = generated(11, topics=200)
     run_df = spark.read.parquet(dataset(runs, tmp_path / "run")).drop("run")
-    result = kgeval.spark.evaluate(qrels, run_df, MEASURES, partitions=5, keep_topics=True, per_query=False)
+    result = kgeval.spark.evaluate(qrels, run_df, MEASURES, partitions=5, per_query=False)
     run = one_run(runs)
     assert result.per_query is None
     assert result.summary == kgeval.trec.evaluate(qrels, run, MEASURES, per_query=False)
@@ -158,7 +159,7 @@ def test_kept_topics_give_the_one_machine_text_byte_for_byte(spark, tmp_path):
     args = [binary, "trec", *[f"-m{m}" for m in MEASURES], "qrels.parquet", "run.parquet"]
     done = subprocess.run(args, cwd=folder, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
-    assert result.text() == kgeval.trec.accumulate(qrels, run, MEASURES, keep_topics=True).text(qrels)
+    assert result.text() == kgeval.trec.accumulate(qrels, run, MEASURES).text(qrels)
     assert result.text() == done.stdout
 
 

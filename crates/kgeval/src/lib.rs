@@ -16,6 +16,9 @@ pub mod pool;
 mod progress;
 pub mod qald;
 pub mod rank;
+/// Every family's values as one Arrow table, written as Parquet or Arrow IPC (feature `arrow`).
+#[cfg(feature = "arrow")]
+pub mod table_arrow;
 pub mod toml_doc;
 pub mod trec;
 pub mod write;

@@ -3,7 +3,7 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use kgeval_formats::trec::{read_qrels, read_qrels_bytes, RunFile};
+use kgeval_formats::trec::{read_qrels_bytes, RunFile};
 use kgeval_formats::Input;
 use kgeval_formats::Read;
 use kgeval_metrics::trec::{evaluate_run, record_run_into_table};
@@ -184,21 +184,7 @@ impl TrecTask {
         let names = run_names(&self.runs)?;
         let qrels_name = self.qrels.name();
         // The qrels and the first run are read at the same time (both cores).
-        let (qrels, first_run) = rayon::join(
-            || -> Result<_, Error> {
-                #[cfg(feature = "arrow")]
-                if let (Some(kind), Some(path)) = (arrow::arrow_kind(&self.qrels), self.qrels.as_path()) {
-                    return Ok(Read { value: arrow::read_qrels_file(path, kind)?, warnings: Vec::new() });
-                }
-                // A file is read in place; stdin and bytes through their opened content.
-                if let Some(path) = self.qrels.as_path().and_then(Path::to_str) {
-                    return Ok(read_qrels(path)?);
-                }
-                let opened = self.qrels.open()?;
-                Ok(read_qrels_bytes(opened.bytes(), opened.name())?)
-            },
-            || open_run(&self.runs[0].input),
-        );
+        let (qrels, first_run) = rayon::join(|| load_qrels(&self.qrels), || open_run(&self.runs[0].input));
         let Read { value: qrels, warnings: qrels_warnings } = qrels?;
         let mut first_run = Some(first_run?);
         let mut runs = Runs::new(qrels_name, measures, self.options());
@@ -372,8 +358,7 @@ impl TrecTask {
     /// # Errors
     /// The qrels cannot be read or are malformed.
     pub fn read_qrels(&self) -> Result<Qrels, Error> {
-        let opened = self.qrels.open()?;
-        Ok(read_qrels_bytes(opened.bytes(), opened.name())?.value)
+        Ok(load_qrels(&self.qrels)?.value)
     }
 
     /// The measures asked for, parsed (trec_eval's `-m` strings, aliases, and the names as
@@ -424,6 +409,17 @@ fn check_interned(what: &str, run: &InternedRun) -> Result<(), Error> {
     }
 }
 
+/// Reads qrels: a Parquet or IPC table (feature `arrow`) by its extension or else its
+/// content (standard input, gzip, another extension), else `qid iter docno rel` text.
+fn load_qrels(input: &Input) -> Result<Read<Qrels>, Error> {
+    let opened = input.open()?;
+    #[cfg(feature = "arrow")]
+    if let Some(kind) = arrow::table_kind(input, &opened) {
+        return Ok(Read { value: arrow::read_qrels_table(opened, kind)?, warnings: Vec::new() });
+    }
+    Ok(read_qrels_bytes(opened.bytes(), opened.name())?)
+}
+
 /// A run file as opened: TREC text, or (feature `arrow`) a Parquet or Arrow IPC table.
 enum OpenedRun {
     /// `qid Q0 docno rank score tag` lines.
@@ -433,13 +429,15 @@ enum OpenedRun {
     Arrow(InternedRun),
 }
 
-/// Opens a run: by its extension a Parquet or IPC table (feature `arrow`), else a text file.
+/// Opens a run: a Parquet or IPC table (feature `arrow`) by its extension or else its
+/// content, else a text file.
 fn open_run(input: &Input) -> Result<OpenedRun, Error> {
+    let opened = input.open()?;
     #[cfg(feature = "arrow")]
-    if let (Some(kind), Some(path)) = (arrow::arrow_kind(input), input.as_path()) {
-        return Ok(OpenedRun::Arrow(arrow::read_run_file(path, kind)?));
+    if let Some(kind) = arrow::table_kind(input, &opened) {
+        return Ok(OpenedRun::Arrow(arrow::read_run_table(opened, kind)?));
     }
-    Ok(OpenedRun::Text(RunFile::from_input(input.open()?)?))
+    Ok(OpenedRun::Text(RunFile::from_input(opened)?))
 }
 
 /// The runs evaluated so far against one qrels: the result, the warnings and the tables.

@@ -1,5 +1,6 @@
-//! `kgeval trec` with Parquet and Arrow IPC inputs (by extension) gives the text files'
-//! output, and `--format parquet|arrow -o FILE` writes the CSV's rows as an Arrow table.
+//! `kgeval trec` with Parquet and Arrow IPC inputs (by extension or content) gives the text
+//! files' output, and `--format parquet|arrow -o FILE` writes the CSV's rows as an Arrow table
+//! (every other family: its per-item table and headlines).
 
 use std::path::Path;
 use std::sync::Arc;
@@ -185,21 +186,111 @@ fn bad_arrow_inputs_and_outputs_are_one_line_errors_with_exit_2() {
     assert_eq!(out.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains(&format!("{}: not a Parquet file this build reads", garbage.display())), "{stderr}");
-    // Binary formats need -o, and only `kgeval trec` writes them.
+    // Binary formats need -o.
     let out = kgeval(&["trec", "--format", "parquet", &format!("{T}/qrels.test"), &format!("{T}/results.test")]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--format parquet: found no -o, expected -o FILE"));
-    let out = kgeval(&[
-        "rank",
-        "--format",
-        "arrow",
-        "-o",
-        "x.arrow",
-        "--manifest",
-        "testdata/ranking/diso-synthetic/task2.toml",
-    ]);
+}
+
+/// The `(system, item, metric, value)` rows of a Parquet or IPC file.
+fn table_rows(path: &Path, kind: ArrowFileKind) -> Vec<(String, String, String, f64)> {
+    let batches = open_batches(path, kind, "out").expect("read back");
+    let names: Vec<String> = batches.schema.fields().iter().map(|f| f.name().clone()).collect();
+    assert_eq!(names, ["system", "item", "metric", "value"]);
+    let mut rows = Vec::new();
+    for batch in batches.batches {
+        let batch = batch.expect("batch");
+        let text = |i: usize| batch.column(i).as_string::<i32>().clone();
+        let (systems, items, metrics) = (text(0), text(1), text(2));
+        let values = batch.column(3).as_primitive::<Float64Type>();
+        for row in 0..batch.num_rows() {
+            rows.push((
+                systems.value(row).to_owned(),
+                items.value(row).to_owned(),
+                metrics.value(row).to_owned(),
+                values.value(row),
+            ));
+        }
+    }
+    rows
+}
+
+#[test]
+fn other_families_write_their_per_item_table() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let kgc = ["kgc", "--test", "testdata/kgc/mini/test.txt", "--filter", "testdata/kgc/mini/train.txt"];
+    let ranks = "--ranks=testdata/kgc/mini/ranks.tsv";
+    // kgc: every value of --format csv (scope `both`) under item `all`, to the last bit.
+    let csv = stdout(&[&kgc[..], &[ranks, "--format", "csv"]].concat());
+    let expected: Vec<(String, f64)> = csv
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').collect::<Vec<_>>())
+        .filter(|c| c[1] == "both")
+        .map(|c| (c[2].to_owned(), c[3].parse().expect("value")))
+        .collect();
+    assert!(expected.len() > 20, "{csv}");
+    for (extension, kind) in [("parquet", ArrowFileKind::Parquet), ("arrow", ArrowFileKind::Ipc)] {
+        let path = dir.path().join(format!("kgc.{extension}"));
+        stdout(&[&kgc[..], &[ranks, "--format", extension, "-o", path.to_str().expect("utf-8")]].concat());
+        let rows = table_rows(&path, kind);
+        let got: Vec<(String, f64)> =
+            rows.iter().filter(|r| r.0 == "ranks" && r.1 == "all").map(|r| (r.2.clone(), r.3)).collect();
+        assert_eq!(got, expected, "{extension}");
+    }
+    // rank: per-query rows, then the headlines (MACRO over pairs, MICRO over queries).
+    let manifest = ["rank", "--manifest", "testdata/ranking/diso-synthetic/task2.toml"];
+    let json = crate::kgeval_json(&manifest);
+    let path = dir.path().join("rank.parquet");
+    stdout(&[&manifest[..], &["--format", "parquet", "-o", path.to_str().expect("utf-8")]].concat());
+    let rows = table_rows(&path, ArrowFileKind::Parquet);
+    let summary = |metric: &str| rows.iter().find(|r| r.1 == "all" && r.2 == metric).map(|r| r.3);
+    assert_eq!(summary("recip_rank"), json["MACRO"]["mrr"].as_f64());
+    assert_eq!(summary("hits@10"), json["MACRO"]["hits_at_10"].as_f64());
+    assert_eq!(summary("micro_mrr"), json["MICRO"]["mrr"].as_f64());
+    let first_summary = rows.iter().position(|r| r.1 == "all").expect("headlines");
+    assert!(first_summary > 1000 && rows[..first_summary].iter().all(|r| r.1 != "all"), "per-query rows first");
+    assert!(rows[..first_summary].iter().any(|r| r.1 == "uco-stix/0" && r.2 == "recip_rank"));
+}
+
+#[test]
+fn tables_are_recognised_by_content_on_stdin_gzip_and_any_name() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (qrels, run) = tables();
+    let expected = stdout(&["trec", "-m", "all_trec", &format!("{T}/qrels.test"), &format!("{T}/results.test")]);
+    let (q, r) = (dir.path().join("qrels.parquet"), dir.path().join("results.parquet"));
+    write(&q, ArrowFileKind::Parquet, &qrels);
+    write(&r, ArrowFileKind::Parquet, &run);
+    let q = q.to_str().expect("utf-8");
+    // A Parquet run on standard input, and the qrels on standard input.
+    let piped = |args: &[&str], input: &Path| {
+        let out = crate::kgeval_stdin(args, &std::fs::read(input).expect("table"));
+        assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout).expect("utf-8")
+    };
+    assert_eq!(without_runid(&piped(&["trec", "-m", "all_trec", q, "-"], &r)), without_runid(&expected));
+    let text_run = format!("{T}/results.test");
+    assert_eq!(piped(&["trec", "-m", "all_trec", "-", &text_run], Path::new(q)), expected);
+    // gzip-compressed, and under names that say nothing (an IPC file and an IPC stream).
+    let gz = dir.path().join("results.parquet.gz");
+    crate::gzip_file(&r, &gz);
+    let ipc = dir.path().join("results.bin");
+    write(&ipc, ArrowFileKind::Ipc, &run);
+    let stream = dir.path().join("results.dat");
+    let mut writer =
+        StreamWriter::try_new(std::fs::File::create(&stream).expect("create"), &run.schema()).expect("writer");
+    writer.write(&run).expect("write");
+    writer.finish().expect("finish");
+    for path in [&gz, &ipc, &stream] {
+        let got = stdout(&["trec", "-m", "all_trec", q, path.to_str().expect("utf-8")]);
+        assert_eq!(without_runid(&got), without_runid(&expected), "{}", path.display());
+    }
+    // A truncated table is read as the table it starts as, and refused as one: exit 2, one line.
+    let truncated = dir.path().join("results.part");
+    std::fs::write(&truncated, &std::fs::read(&r).expect("table")[..100]).expect("write");
+    let out = kgeval(&["trec", q, truncated.to_str().expect("utf-8")]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(
-        String::from_utf8_lossy(&out.stderr).contains("--format arrow: found `kgeval rank`, expected `kgeval trec`")
-    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.starts_with(&format!("error: {}: not a Parquet file", truncated.display())), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
 }

@@ -1,8 +1,7 @@
 //! Parquet and Arrow IPC files: record batches read from them ([`open_batches`]) and one
 //! batch written as either ([`write_batch`]).
 
-use std::fs::File;
-use std::io::{BufReader, Read as _, Seek, SeekFrom, Write};
+use std::io::Write;
 use std::path::Path;
 
 use arrow_array::{RecordBatch, RecordBatchReader};
@@ -12,8 +11,7 @@ use parquet::arrow::ArrowWriter;
 use parquet::basic::Compression;
 use parquet::file::properties::WriterProperties;
 
-use crate::input::check_regular_file;
-use crate::FormatError;
+use crate::{FormatError, Input};
 
 /// The Arrow file formats kgeval reads and writes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -43,7 +41,41 @@ impl ArrowFileKind {
             _ => None,
         }
     }
+
+    /// The kind the content says by its magic bytes: Parquet (`PAR1`, then binary or `PAR1` at
+    /// the end too), an Arrow IPC file (`ARROW1`) or stream (a `0xFFFFFFFF` continuation
+    /// marker); `None` for text (no TREC or TSV file starts so: a text line never begins with
+    /// byte `0xFF`, and a qid `PAR1` is followed by a blank). A truncated table is still
+    /// recognised, so its reader says what is wrong.
+    ///
+    /// ```
+    /// use kgeval_formats::arrow::ArrowFileKind;
+    /// assert_eq!(ArrowFileKind::of_content(b"PAR1\x15\x04...PAR1"), Some(ArrowFileKind::Parquet));
+    /// assert_eq!(ArrowFileKind::of_content(b"PAR1\x15\x04"), Some(ArrowFileKind::Parquet));
+    /// assert_eq!(ArrowFileKind::of_content(b"ARROW1\0\0"), Some(ArrowFileKind::Ipc));
+    /// assert_eq!(ArrowFileKind::of_content(b"PAR1 Q0 doc1 1 2.5 run\n"), None);
+    /// ```
+    #[must_use]
+    pub fn of_content(bytes: &[u8]) -> Option<Self> {
+        let binary_after =
+            |magic: usize| bytes.get(magic).is_some_and(|b| !b.is_ascii_graphic() && !b.is_ascii_whitespace());
+        if bytes.starts_with(PARQUET_MAGIC)
+            && ((bytes.len() >= 12 && bytes.ends_with(PARQUET_MAGIC)) || binary_after(4))
+        {
+            Some(ArrowFileKind::Parquet)
+        } else if bytes.starts_with(IPC_FILE_MAGIC) || bytes.starts_with(&IPC_CONTINUATION) {
+            Some(ArrowFileKind::Ipc)
+        } else {
+            None
+        }
+    }
 }
+
+/// Parquet's magic bytes, at the start and the end of a file.
+const PARQUET_MAGIC: &[u8; 4] = b"PAR1";
+
+/// The continuation marker an Arrow IPC stream's messages start with.
+const IPC_CONTINUATION: [u8; 4] = [0xFF; 4];
 
 /// Record batches read from a file, one at a time.
 pub struct Batches {
@@ -62,34 +94,43 @@ impl std::fmt::Debug for Batches {
 /// The IPC file format's magic bytes (the stream format has none).
 const IPC_FILE_MAGIC: &[u8; 6] = b"ARROW1";
 
-/// Opens a Parquet or Arrow IPC file (file or stream format) and reads its batches lazily.
-/// `name` is the file as the user named it (in errors).
+/// Opens a Parquet or Arrow IPC file (file or stream format) and reads its batches lazily,
+/// from the file memory-mapped (or decompressed, when it is gzip) without a copy. `name` is
+/// the file as the user named it (in errors).
 ///
 /// # Errors
 /// [`FormatError::Io`] when the file cannot be opened; [`FormatError::Syntax`] (`FILE:
 /// MESSAGE`) when it is not a Parquet or IPC file this build reads (a codec other than
 /// Snappy in Parquet, LZ4/ZSTD-compressed IPC buffers).
 pub fn open_batches(path: &Path, kind: ArrowFileKind, name: &str) -> Result<Batches, FormatError> {
-    check_regular_file(path)?;
-    let mut file = File::open(path).map_err(|e| FormatError::io(name, e))?;
+    let opened = Input::path(path).open()?;
+    batches_from_bytes(opened.into_shared(), kind, name)
+}
+
+/// Reads the batches of a Parquet or Arrow IPC file held in memory (standard input, a
+/// decompressed or memory-mapped file: [`InputBytes::into_shared`](crate::InputBytes::into_shared)),
+/// without copying it. `name` is the input as the user named it (in errors).
+///
+/// # Errors
+/// As [`open_batches`].
+pub fn batches_from_bytes(bytes: bytes::Bytes, kind: ArrowFileKind, name: &str) -> Result<Batches, FormatError> {
     let bad = |e: &dyn std::fmt::Display| FormatError::syntax(name, 0, 0, e.to_string());
     match kind {
         ArrowFileKind::Parquet => {
-            let reader = ParquetRecordBatchReaderBuilder::try_new(file)
+            let reader = ParquetRecordBatchReaderBuilder::try_new(bytes)
                 .and_then(|b| b.with_batch_size(64 * 1024).build())
                 .map_err(|e| bad(&format_args!("not a Parquet file this build reads ({e})")))?;
             Ok(Batches { schema: reader.schema(), batches: Box::new(reader) })
         }
         ArrowFileKind::Ipc => {
-            let mut magic = [0u8; 6];
-            let is_file = file.read_exact(&mut magic).is_ok() && &magic == IPC_FILE_MAGIC;
-            file.seek(SeekFrom::Start(0)).map_err(|e| FormatError::io(name, e))?;
             let not_ipc = |e: ArrowError| bad(&format_args!("not an Arrow IPC file ({e})"));
-            if is_file {
-                let reader = arrow_ipc::reader::FileReader::try_new(file, None).map_err(not_ipc)?;
+            if bytes.starts_with(IPC_FILE_MAGIC) {
+                let reader =
+                    arrow_ipc::reader::FileReader::try_new(std::io::Cursor::new(bytes), None).map_err(not_ipc)?;
                 Ok(Batches { schema: reader.schema(), batches: Box::new(reader) })
             } else {
-                let reader = arrow_ipc::reader::StreamReader::try_new(BufReader::new(file), None).map_err(not_ipc)?;
+                let reader =
+                    arrow_ipc::reader::StreamReader::try_new(std::io::Cursor::new(bytes), None).map_err(not_ipc)?;
                 Ok(Batches { schema: reader.schema(), batches: Box::new(reader) })
             }
         }

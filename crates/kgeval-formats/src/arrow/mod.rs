@@ -47,7 +47,7 @@ pub use arrow_array;
 pub use arrow_ipc as ipc;
 pub use arrow_schema;
 pub use columns::{IdColumn, IdValues, Keys, Numbers};
-pub use files::{open_batches, write_batch, ArrowFileKind, Batches};
+pub use files::{batches_from_bytes, open_batches, write_batch, ArrowFileKind, Batches};
 
 use crate::FormatError;
 

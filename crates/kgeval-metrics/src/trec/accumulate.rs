@@ -193,6 +193,12 @@ impl SummaryAccumulator {
         Ok(())
     }
 
+    /// Drops the kept topics ([`keep_topics`](Self::keep_topics)), leaving the exact sums
+    /// alone: the compact accumulator, whose summary is the correctly rounded exact mean.
+    pub fn forget_topics(&mut self) {
+        self.ledger = None;
+    }
+
     /// Whether the topics are kept whole ([`keep_topics`](Self::keep_topics)).
     #[must_use]
     pub fn keeps_topics(&self) -> bool {

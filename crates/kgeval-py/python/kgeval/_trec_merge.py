@@ -3,11 +3,12 @@ subset of its topics) to a mergeable :class:`Accumulator`; accumulators merge in
 (bit for bit), travel as bytes (``to_bytes`` / ``from_bytes``, also pickle) and finalise to
 :func:`kgeval.trec.evaluate`'s summary and trec_eval's text.
 
-The finalised summary is the correctly rounded exact mean of the topic values; the
-one-machine :func:`~kgeval.trec.evaluate` keeps trec_eval's sequential sum. They agree to
-1e-12; the text differs only where a value sits on a 4th-decimal rounding boundary (see
-docs/trec.md, "Partitioned evaluation"). ``accumulate(..., keep_topics=True)`` keeps every
-topic's values instead and gives the one-machine summary byte for byte.
+By default an accumulator keeps every topic's values, so the finalised summary is the
+one-machine :func:`~kgeval.trec.evaluate`'s (trec_eval's sequential sum in qid order) byte for
+byte. ``accumulate(..., keep_topics=False)`` gives a compact accumulator (exact sums only)
+whose summary is the correctly rounded exact mean: equal to 1e-12, the text differing only
+where a value sits on a 4th-decimal rounding boundary (see docs/trec.md, "Partitioned
+evaluation").
 """
 
 from __future__ import annotations
@@ -93,7 +94,7 @@ def accumulate(
     tie_break: Optional[str] = None,
     ties: Optional[str] = None,
     per_query: bool = False,
-    keep_topics: bool = False,
+    keep_topics: Optional[bool] = None,
     complete: Optional[bool] = None,
     relevance_level: Optional[int] = None,
     ndcg_uses_level: Optional[bool] = None,
@@ -106,11 +107,11 @@ def accumulate(
     ``complete=True`` the qrels topics missing from every partition are added once, by
     :meth:`Accumulator.finalize`.
 
-    ``keep_topics=True`` keeps every topic's values in the accumulator (one float per topic
-    and measure): the merged summary is then summed in qid order as one machine sums it —
-    :func:`evaluate`'s values and trec_eval's text byte for byte. Otherwise it holds exact sums
-    only (constant size per measure) and finalises to the correctly rounded exact mean. A merge
-    keeps the topics only when both sides kept them."""
+    The accumulator keeps every topic's values (one float per topic and measure; the
+    default): the merged summary is then summed in qid order as one machine sums it —
+    :func:`evaluate`'s values and trec_eval's text byte for byte. ``keep_topics=False`` holds
+    exact sums only (constant size per measure), finalised to the correctly rounded exact
+    mean. A merge keeps the topics only when both sides kept them."""
     rows, native = trec_accumulate(
         _inputs.qrels(qrels),
         _inputs.run(run),
@@ -122,7 +123,7 @@ def accumulate(
         tie_break=tie_break,
         ties=ties,
         per_query=per_query,
-        keep_topics=bool(keep_topics),
+        keep_topics=None if keep_topics is None else bool(keep_topics),
     )
     accumulator = Accumulator(native)
     return (rows, accumulator) if per_query else accumulator

@@ -3,44 +3,45 @@
 //! `(run, qid, measure, value)` — written as a file, or handed to a front end (Python's
 //! `to_arrow()`).
 
-use std::path::Path;
 use std::sync::Arc;
 
 use kgeval_formats::arrow::arrow_array::{ArrayRef, Float64Array, RecordBatch, StringArray};
-use kgeval_formats::arrow::{open_batches, read_qrels, write_batch, ArrowFileKind, RunColumns};
-use kgeval_formats::{FormatError, Input};
+use kgeval_formats::arrow::{batches_from_bytes, read_qrels, write_batch, ArrowFileKind, RunColumns};
+use kgeval_formats::{FormatError, Input, InputBytes};
 use kgeval_model::trec::{MeasureFamily, Qrels};
 
 use super::InternedRun;
 use crate::{Error, Evaluation, FamilyResult};
 
-/// The kind of Arrow file `input` is, by its extension (`.parquet`, `.arrow`, `.feather`,
-/// `.ipc`); `None` for standard input, bytes and any other name.
+/// The kind of Arrow table an opened input holds: by the input's extension (`.parquet`,
+/// `.arrow`, `.feather`, `.ipc`, `.arrows`), else by its content's magic bytes
+/// ([`ArrowFileKind::of_content`]: standard input, gzip, any other name); `None` for text.
 #[must_use]
-pub fn arrow_kind(input: &Input) -> Option<ArrowFileKind> {
-    input.as_path().and_then(ArrowFileKind::of_path)
+pub fn table_kind(input: &Input, opened: &InputBytes) -> Option<ArrowFileKind> {
+    input.as_path().and_then(ArrowFileKind::of_path).or_else(|| ArrowFileKind::of_content(opened.bytes()))
 }
 
-/// Reads qrels from a Parquet or Arrow IPC file (columns `qid, docno, rel`, or
-/// `query_id, doc_id, relevance`: [`kgeval_formats::arrow::QRELS_COLUMNS`]).
+/// Reads qrels from an opened Parquet or Arrow IPC table (columns `qid, docno, rel`, or
+/// `query_id, doc_id, relevance`: [`kgeval_formats::arrow::QRELS_COLUMNS`]), without a copy of
+/// the bytes.
 ///
 /// # Errors
-/// The file cannot be read; a column is missing, of another type or null; a (qid, docno)
-/// judged twice.
-pub fn read_qrels_file(path: &Path, kind: ArrowFileKind) -> Result<Qrels, Error> {
-    let name = path.display().to_string();
-    let batches = open_batches(path, kind, &name)?;
+/// Not a table of `kind` this build reads; a column missing, of another type or null; a
+/// (qid, docno) judged twice.
+pub fn read_qrels_table(opened: InputBytes, kind: ArrowFileKind) -> Result<Qrels, Error> {
+    let name = opened.name().to_owned();
+    let batches = batches_from_bytes(opened.into_shared(), kind, &name)?;
     Ok(read_qrels(&batches.schema, batches.batches, &name)?)
 }
 
-/// Reads a run from a Parquet or Arrow IPC file (columns `qid, docno, score`, or
+/// Reads a run from an opened Parquet or Arrow IPC table (columns `qid, docno, score`, or
 /// `query_id, doc_id, score`: [`kgeval_formats::arrow::RUN_COLUMNS`]), rows in any order.
 ///
 /// # Errors
-/// The file cannot be read; a column is missing, of another type or null.
-pub fn read_run_file(path: &Path, kind: ArrowFileKind) -> Result<InternedRun, Error> {
-    let name = path.display().to_string();
-    let batches = open_batches(path, kind, &name)?;
+/// Not a table of `kind` this build reads; a column missing, of another type or null.
+pub fn read_run_table(opened: InputBytes, kind: ArrowFileKind) -> Result<InternedRun, Error> {
+    let name = opened.name().to_owned();
+    let batches = batches_from_bytes(opened.into_shared(), kind, &name)?;
     let columns = RunColumns::resolve(&batches.schema, &name)?;
     Ok(intern_run_batches(&columns, batches.batches, &name)?)
 }

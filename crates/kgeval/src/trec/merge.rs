@@ -3,11 +3,15 @@
 //! order, serialise to bytes, and finalise to the run's summary — trec_eval's summary lines
 //! over the union of the partitions.
 //!
-//! The finalised summary is the correctly rounded exact mean of the topic values (see
-//! [`kgeval_metrics::trec::SummaryAccumulator`]); [`TrecTask::run`] on one machine keeps
-//! trec_eval's sequential sum in qid order. They agree to 1e-12 and print the same four
-//! decimals but when a value lies within a few units in the last place of a rounding
-//! boundary (docs/trec.md, "Partitioned evaluation").
+//! By default an accumulator keeps its partition's topic values (the *ledger*), so the
+//! finalised summary is [`TrecTask::run`]'s on one machine byte for byte: trec_eval's
+//! sequential sum in qid order, whatever the partition. That costs one value per topic and
+//! measure, the order of the qid set `-c` keeps anyway. A compact accumulator
+//! ([`RunAccumulator::forget_topics`]) keeps exact sums only: its summary is the correctly
+//! rounded exact mean of the topic values (see [`kgeval_metrics::trec::SummaryAccumulator`]),
+//! equal to one machine's to 1e-12 and printed with the same four decimals but when a value
+//! lies within a few units in the last place of a rounding boundary (docs/trec.md,
+//! "Partitioned evaluation").
 
 use kgeval_metrics::trec::{evaluate_run, AccumulateError};
 use kgeval_model::trec::{IrEvaluation, Qrels, QuerySet, Run, RunEvaluation, RunSource};
@@ -38,8 +42,9 @@ impl From<AccumulateError> for Error {
 
 impl TrecTask {
     /// Evaluates one partition of a run held in memory (any subset of its topics, each topic
-    /// whole): its per-topic rows and its [`RunAccumulator`]. A partition may hold no judged
-    /// topic.
+    /// whole): its per-topic rows and its [`RunAccumulator`], which keeps the topics' values
+    /// (the one-machine summary, byte for byte; [`RunAccumulator::forget_topics`] makes it
+    /// compact). A partition may hold no judged topic.
     ///
     /// ```
     /// use kgeval::trec::TrecTask;
@@ -76,13 +81,16 @@ impl TrecTask {
     }
 
     /// [`TrecTask::accumulate_in_memory`] for a partition in a run file (`qid Q0 docno rank
-    /// score tag` lines).
+    /// score tag` lines, or a Parquet or Arrow IPC table as [`TrecTask::run`] reads them).
     ///
     /// # Errors
     /// As [`TrecTask::accumulate_in_memory`]; a file that cannot be read or is malformed.
     pub fn accumulate_file(&self, qrels: &Qrels, run: &kgeval_formats::Input) -> Result<RunPartition, Error> {
-        let run = kgeval_formats::trec::RunFile::from_input(run.open()?)?;
-        self.accumulate_source(qrels, &run)
+        match super::open_run(run)? {
+            super::OpenedRun::Text(run) => self.accumulate_source(qrels, &run),
+            #[cfg(feature = "arrow")]
+            super::OpenedRun::Arrow(run) => self.accumulate_interned(qrels, &run),
+        }
     }
 
     /// [`TrecTask::accumulate_in_memory`] for a run whose document ids are interned.
@@ -111,7 +119,8 @@ impl TrecTask {
         let options = self.options();
         let partition = kgeval_model::trec::IrOptions { query_set: QuerySet::Intersection, ..options };
         let evaluation = evaluate_run(qrels, run, &measures, &partition).map_err(|e| Error::invalid(e.to_string()))?;
-        let accumulator = RunAccumulator::from_partition(self.measures.clone(), &measures, &options, &evaluation);
+        let mut accumulator = RunAccumulator::from_partition(self.measures.clone(), &measures, &options, &evaluation);
+        accumulator.keep_topics(&evaluation)?;
         Ok(RunPartition { evaluation, accumulator })
     }
 
@@ -134,11 +143,11 @@ impl TrecTask {
 
     /// The evaluation of merged runs: each `(name, accumulator)` finalised (trec_eval's summary
     /// lines over the union of its partitions; under `-c` the qrels topics missing from every
-    /// partition added once), with the note and headlines [`TrecTask::run`] gives. Per-topic
-    /// rows only for accumulators that kept their topics
-    /// ([`RunAccumulator::keep_topics`]: then the summary is the one-machine one, byte for
-    /// byte); otherwise the summary is the correctly rounded exact mean. `qrels` are needed under `-c` (and list the qrels topics missing from
-    /// the run otherwise).
+    /// partition added once), with the note and headlines [`TrecTask::run`] gives. When every
+    /// partition kept its topics (the default), the per-topic rows come back and the summary
+    /// is the one-machine one, byte for byte; after [`RunAccumulator::forget_topics`] on any
+    /// of them, no per-topic rows and the correctly rounded exact mean. `qrels` are needed
+    /// under `-c` (and list the qrels topics missing from the run otherwise).
     ///
     /// # Errors
     /// An accumulator made with other measures or options than this task's; `-c` without

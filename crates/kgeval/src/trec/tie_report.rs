@@ -1,7 +1,6 @@
 //! `kgeval trec --tie-report`: every run under the tie-break's order and in expectation, its
 //! tie counts, and the topics some tie order moves (docs/ties.md).
 
-use kgeval_formats::trec::{read_qrels, read_qrels_bytes, RunFile};
 use kgeval_meta::kendall::kendall_tau;
 use kgeval_metrics::trec::run_tie_counts;
 use kgeval_model::meta::agreement::TauVariant;
@@ -9,7 +8,7 @@ use kgeval_model::trec::{
     MeasureFamily, MeasureSet, RunEvaluation, RunTieReport, TieReport, TieSensitivity, Ties, TopicInterval,
 };
 
-use super::{run_names, TrecTask};
+use super::{open_run, run_names, OpenedRun, TrecTask};
 use crate::evaluation::FamilyResult;
 use crate::{Error, Evaluation, Progress};
 
@@ -36,20 +35,20 @@ impl TrecTask {
         let mut cutoffs: Vec<usize> = measures.measures().iter().filter_map(|m| m.cutoff).map(|k| k as usize).collect();
         cutoffs.sort_unstable();
         cutoffs.dedup();
-        let qrels = match self.qrels.as_path().and_then(std::path::Path::to_str) {
-            Some(path) => read_qrels(path)?.value,
-            None => {
-                let opened = self.qrels.open()?;
-                read_qrels_bytes(opened.bytes(), opened.name())?.value
-            }
-        };
+        let qrels = self.read_qrels()?;
         let orderings = orderings(&measures, &trec, &range)?;
         let names = run_names(&self.runs)?;
         let options = self.options();
         let mut reports = Vec::with_capacity(self.runs.len());
         for (((system, name), trec), range) in self.runs.iter().zip(names).zip(trec).zip(range) {
-            let run = RunFile::from_input(system.input.open()?)?;
-            let counts = run_tie_counts(&qrels, &run, &options, &cutoffs).map_err(Error::from)?;
+            let counts = match open_run(&system.input)? {
+                OpenedRun::Text(run) => run_tie_counts(&qrels, &run, &options, &cutoffs).map_err(Error::from)?,
+                #[cfg(feature = "arrow")]
+                OpenedRun::Arrow(run) => match run_tie_counts(&qrels, &run, &options, &cutoffs) {
+                    Ok(counts) => counts,
+                    Err(never) => match never {},
+                },
+            };
             let sensitivity = measures
                 .measures()
                 .iter()

@@ -95,7 +95,11 @@ fn check(task: &TrecTask, case: &Case, assignment: &[usize], parts: usize, order
         .map(|p| {
             let topics: Vec<_> =
                 case.topics.iter().zip(assignment).filter(|(_, &a)| a % parts == p).map(|(t, _)| t).collect();
-            task.accumulate_in_memory(&case.qrels, &run_of(&topics)).expect("partition").accumulator
+            // Compact: exact sums only.
+            let mut accumulator =
+                task.accumulate_in_memory(&case.qrels, &run_of(&topics)).expect("partition").accumulator;
+            accumulator.forget_topics();
+            accumulator
         })
         .collect();
     let first = merged(&accumulators, &orders[0], false);
@@ -127,15 +131,14 @@ fn check(task: &TrecTask, case: &Case, assignment: &[usize], parts: usize, order
         (Err(_), Err(_)) => {}
         (one, finalized) => panic!("one machine {:?}, merged {:?}", one.map(|_| ()), finalized.map(|_| ())),
     }
-    // With their topics kept (the ledger), the merged partitions are the one-machine run byte
-    // for byte: summary, per-topic rows, note.
+    // With their topics kept (the ledger, the default), the merged partitions are the
+    // one-machine run byte for byte: summary, per-topic rows, note.
     let kept: Vec<RunAccumulator> = (0..parts)
         .map(|p| {
             let topics: Vec<_> =
                 case.topics.iter().zip(assignment).filter(|(_, &a)| a % parts == p).map(|(t, _)| t).collect();
-            let partition = task.accumulate_in_memory(&case.qrels, &run_of(&topics)).expect("partition");
-            let mut accumulator = partition.accumulator;
-            accumulator.keep_topics(&partition.evaluation).expect("its own partition");
+            let accumulator = task.accumulate_in_memory(&case.qrels, &run_of(&topics)).expect("partition").accumulator;
+            assert!(accumulator.keeps_topics());
             accumulator
         })
         .collect();
@@ -252,10 +255,11 @@ fn a_topic_in_two_partitions_is_an_error() {
     let mut other_run = Run::default();
     other_run.push("q2", "d1", 1.0);
     qrels.topic_mut("q2").insert("d1", 1);
-    let other = task.accumulate_in_memory(&qrels, &other_run).expect("partition");
+    let mut other = task.accumulate_in_memory(&qrels, &other_run).expect("partition");
     let mut kept = task.accumulate_in_memory(&qrels, &run).expect("partition");
     assert!(kept.accumulator.keep_topics(&other.evaluation).is_err());
     kept.accumulator.keep_topics(&kept.evaluation).expect("its own topics");
+    other.accumulator.forget_topics();
     let mut mixed = kept.accumulator.clone();
     mixed.merge(&other.accumulator).expect("disjoint");
     assert!(kept.accumulator.keeps_topics() && !mixed.keeps_topics());
