@@ -193,25 +193,19 @@ impl Job {
     /// Hands every topic to `stream`; `Err` when a batch no longer reads (it was checked
     /// when it arrived: an internal error).
     fn evaluate(&self, columns: &RunColumns, stream: &TopicStream, what: &str) -> Result<(), kgeval::FormatError> {
+        // Each batch was checked when it arrived: its columns are only viewed here (a job
+        // holding a few topics of a large batch does not rescan the whole batch).
         let views: Vec<RunBatch<'_>> = self
             .batches
             .iter()
-            .map(|(first_row, batch)| columns.batch(batch, what, *first_row))
-            .collect::<Result<_, _>>()?;
+            .map(|(_, batch)| columns.view(batch))
+            .collect::<Option<_>>()
+            .ok_or_else(|| format_error(what, &"a batch no longer reads (an internal error)"))?;
         let mut docs: Vec<RunDoc<'_>> = Vec::new();
         for (index, qid, pieces) in &self.topics {
             docs.clear();
             for (batch, rows) in pieces {
-                let view = &views[*batch];
-                for row in rows.clone() {
-                    let position = docs.len() as u64;
-                    docs.push(RunDoc {
-                        docno: view.docno.get(row),
-                        score: view.score.f64(row),
-                        rank: position as i64 + 1,
-                        position,
-                    });
-                }
+                views[*batch].push_docs(rows.clone(), &mut docs);
             }
             stream.add_topic(*index, qid, &docs);
         }
@@ -339,16 +333,7 @@ fn evaluate_held(
     topics.par_iter().enumerate().for_each_init(Vec::new, |docs: &mut Vec<RunDoc<'_>>, (index, (qid, pieces))| {
         docs.clear();
         for (number, rows) in pieces {
-            let view = &views[*number];
-            for row in rows.clone() {
-                let position = docs.len() as u64;
-                docs.push(RunDoc {
-                    docno: view.docno.get(row),
-                    score: view.score.f64(row),
-                    rank: position as i64 + 1,
-                    position,
-                });
-            }
+            views[*number].push_docs(rows.clone(), docs);
         }
         stream.add_topic(index, qid, docs);
     });

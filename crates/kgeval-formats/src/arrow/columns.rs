@@ -72,6 +72,22 @@ impl Keys<'_> {
 }
 
 impl<'a> IdValues<'a> {
+    /// The number of values in the dictionary.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        match *self {
+            IdValues::Utf8(a) => a.len(),
+            IdValues::LargeUtf8(a) => a.len(),
+            IdValues::View(a) => a.len(),
+        }
+    }
+
+    /// Whether the dictionary holds no value.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
     #[inline]
     fn get(&self, i: usize) -> &'a str {
         match *self {
@@ -102,6 +118,43 @@ impl<'a> IdColumn<'a> {
             IdColumn::View(a) => a.value(i),
             IdColumn::Dictionary(keys, values) => values.get(keys.get(i)),
         }
+    }
+}
+
+impl IdColumn<'_> {
+    /// The end of the run of rows from `start` (before `len`) whose id equals row `start`'s.
+    #[must_use]
+    pub fn run_end(&self, start: usize, len: usize) -> usize {
+        let mut end = start + 1;
+        match *self {
+            IdColumn::Utf8(a) => {
+                // Offsets and bytes compared in place: no `str` made per row.
+                let (offsets, data) = (a.value_offsets(), a.value_data());
+                let first = &data[offsets[start] as usize..offsets[start + 1] as usize];
+                while end < len {
+                    let (from, to) = (offsets[end] as usize, offsets[end + 1] as usize);
+                    if to - from != first.len() || &data[from..to] != first {
+                        break;
+                    }
+                    end += 1;
+                }
+            }
+            IdColumn::Dictionary(keys, values) => {
+                // Equal keys are equal ids; other keys may still name an equal value.
+                let key = keys.get(start);
+                let first = values.get(key);
+                while end < len && (keys.get(end) == key || values.get(keys.get(end)) == first) {
+                    end += 1;
+                }
+            }
+            _ => {
+                let first = self.get(start);
+                while end < len && self.get(end) == first {
+                    end += 1;
+                }
+            }
+        }
+        end
     }
 }
 
@@ -205,6 +258,16 @@ pub(crate) fn first_null(array: &dyn Array) -> Option<usize> {
 /// The id column of `array` (its nulls not checked here); `Err` with the problem: a type
 /// that holds no string, or a dictionary key out of range.
 pub(crate) fn id_column(array: &ArrayRef) -> Result<IdColumn<'_>, IdProblem> {
+    let column = id_column_typed(array)?;
+    if let IdColumn::Dictionary(keys, values) = column {
+        check_keys(array.as_ref(), keys, values.len())?;
+    }
+    Ok(column)
+}
+
+/// The id column of `array` by its type alone: dictionary keys are not checked (for a batch
+/// [`id_column`] accepted before).
+pub(crate) fn id_column_typed(array: &ArrayRef) -> Result<IdColumn<'_>, IdProblem> {
     match array.data_type() {
         DataType::Utf8 => Ok(IdColumn::Utf8(array.as_string::<i32>())),
         DataType::LargeUtf8 => Ok(IdColumn::LargeUtf8(array.as_string::<i64>())),
@@ -222,31 +285,35 @@ pub(crate) fn id_column(array: &ArrayRef) -> Result<IdColumn<'_>, IdProblem> {
                 _ => return Err(IdProblem::Type),
             };
             let values_column = IdValues::of(values).ok_or(IdProblem::Type)?;
-            let size = values.len();
-            // Keys of null rows may hold anything; only valid rows index the dictionary.
-            let nulls = array.nulls();
-            for i in 0..array.len() {
-                if nulls.is_some_and(|n| n.is_null(i)) {
-                    continue;
-                }
-                let ok = match keys {
-                    Keys::I8(k) => usize::try_from(k[i]).is_ok_and(|k| k < size),
-                    Keys::I16(k) => usize::try_from(k[i]).is_ok_and(|k| k < size),
-                    Keys::I32(k) => usize::try_from(k[i]).is_ok_and(|k| k < size),
-                    Keys::I64(k) => usize::try_from(k[i]).is_ok_and(|k| k < size),
-                    Keys::U8(k) => usize::from(k[i]) < size,
-                    Keys::U16(k) => usize::from(k[i]) < size,
-                    Keys::U32(k) => usize::try_from(k[i]).is_ok_and(|k| k < size),
-                    Keys::U64(k) => usize::try_from(k[i]).is_ok_and(|k| k < size),
-                };
-                if !ok {
-                    return Err(IdProblem::Key(i));
-                }
-            }
             Ok(IdColumn::Dictionary(keys, values_column))
         }
         _ => Err(IdProblem::Type),
     }
+}
+
+/// `Err` at the first valid row of the dictionary column `array` whose key is outside the
+/// dictionary (`size` values); keys of null rows may hold anything.
+fn check_keys(array: &dyn Array, keys: Keys<'_>, size: usize) -> Result<(), IdProblem> {
+    let nulls = array.nulls();
+    for i in 0..array.len() {
+        if nulls.is_some_and(|n| n.is_null(i)) {
+            continue;
+        }
+        let ok = match keys {
+            Keys::I8(k) => usize::try_from(k[i]).is_ok_and(|k| k < size),
+            Keys::I16(k) => usize::try_from(k[i]).is_ok_and(|k| k < size),
+            Keys::I32(k) => usize::try_from(k[i]).is_ok_and(|k| k < size),
+            Keys::I64(k) => usize::try_from(k[i]).is_ok_and(|k| k < size),
+            Keys::U8(k) => usize::from(k[i]) < size,
+            Keys::U16(k) => usize::from(k[i]) < size,
+            Keys::U32(k) => usize::try_from(k[i]).is_ok_and(|k| k < size),
+            Keys::U64(k) => usize::try_from(k[i]).is_ok_and(|k| k < size),
+        };
+        if !ok {
+            return Err(IdProblem::Key(i));
+        }
+    }
+    Ok(())
 }
 
 /// Why a column is no id column.

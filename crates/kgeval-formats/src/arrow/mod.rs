@@ -41,7 +41,7 @@ use std::ops::Range;
 
 use arrow_array::{Array, RecordBatch};
 use arrow_schema::{ArrowError, Schema};
-use kgeval_model::trec::Qrels;
+use kgeval_model::trec::{Qrels, RunDoc};
 
 pub use arrow_array;
 pub use arrow_ipc as ipc;
@@ -213,6 +213,23 @@ impl RunColumns {
     }
 }
 
+impl RunColumns {
+    /// `batch`'s run columns by their types alone, for a batch [`RunColumns::batch`] accepted
+    /// before (its nulls and dictionary keys are not checked again: a job holding a slice
+    /// of a large batch does not rescan the whole batch). `None` when a column's type does
+    /// not fit, which a checked batch cannot have.
+    #[must_use]
+    pub fn view<'a>(&self, batch: &'a RecordBatch) -> Option<RunBatch<'a>> {
+        let id = |index: usize| batch.columns().get(index).and_then(|a| columns::id_column_typed(a).ok());
+        Some(RunBatch {
+            qid: id(self.columns[0].0)?,
+            docno: id(self.columns[1].0)?,
+            score: batch.columns().get(self.columns[2].0).and_then(columns::numbers)?,
+            len: batch.num_rows(),
+        })
+    }
+}
+
 /// One record batch of a run, its columns borrowed ([`RunColumns::batch`]).
 #[derive(Debug, Clone, Copy)]
 pub struct RunBatch<'a> {
@@ -237,14 +254,31 @@ impl<'a> RunBatch<'a> {
                 return None;
             }
             let qid = self.qid.get(start);
-            let mut end = start + 1;
-            while end < self.len && self.qid.get(end) == qid {
-                end += 1;
-            }
+            let end = self.qid.run_end(start, self.len);
             let range = start..end;
             start = end;
             Some((qid, range))
         })
+    }
+
+    /// Appends rows `rows` to `docs` as the run's documents: docno, score, and the rank and
+    /// position a run file would give them (`docs.len()` + 1 and `docs.len()` before each).
+    pub fn push_docs(&self, rows: Range<usize>, docs: &mut Vec<RunDoc<'a>>) {
+        docs.reserve(rows.len());
+        let push = |docs: &mut Vec<RunDoc<'a>>, docno: &'a str, score: f64| {
+            let position = docs.len() as u64;
+            docs.push(RunDoc { docno, score, rank: position as i64 + 1, position });
+        };
+        // The common layout read without a type dispatch per row; any other through the views.
+        if let (IdColumn::Utf8(docnos), Numbers::F64(scores)) = (self.docno, self.score) {
+            for (row, &score) in rows.clone().zip(&scores[rows]) {
+                push(docs, docnos.value(row), score);
+            }
+        } else {
+            for row in rows {
+                push(docs, self.docno.get(row), self.score.f64(row));
+            }
+        }
     }
 }
 

@@ -37,7 +37,14 @@ impl<K: ?Sized> Copy for TieKey<'_, K> {}
 #[inline]
 #[must_use]
 pub fn score_key(score: f64, tie_break: TieBreak) -> u64 {
-    let score = if tie_break == TieBreak::Lexicographic { quantize_12dp(score) } else { score };
+    key_of(score, tie_break == TieBreak::Lexicographic)
+}
+
+/// [`score_key`] with the tie-break's one effect on keys decided by the caller (once per list,
+/// not per score): `quantize` for [`TieBreak::Lexicographic`].
+#[inline]
+fn key_of(score: f64, quantize: bool) -> u64 {
+    let score = if quantize { quantize_12dp(score) } else { score };
     let bits = if score == 0.0 { 0 } else { score.to_bits() };
     let ascending = if bits >> 63 == 1 { !bits } else { bits | (1 << 63) };
     !ascending
@@ -108,7 +115,35 @@ pub(crate) fn sort_keyed<'k, K: Ord + ?Sized + 'k>(
 /// topic) it costs a fraction of the sort. `positions[s]` is the 0-based position of
 /// `docs[selected[s]]`.
 pub fn positions_of(docs: &[RunDoc<'_>], tie_break: TieBreak, selected: &[u32], positions: &mut Vec<u32>) {
-    let key = |i: u32| score_key(docs[i as usize].score, tie_break);
+    count_positions(docs, tie_break, selected, positions, |_| {});
+}
+
+/// [`positions_of`] and [`has_equal_scores`] in one pass over `docs` (each score's key
+/// computed once): fills `positions` and returns whether two documents share a score.
+pub fn positions_and_ties(
+    docs: &[RunDoc<'_>],
+    tie_break: TieBreak,
+    selected: &[u32],
+    positions: &mut Vec<u32>,
+) -> bool {
+    KEY_SET.with_borrow_mut(|set| {
+        set.reset(docs.len());
+        let mut tied = false;
+        count_positions(docs, tie_break, selected, positions, |key| tied |= !set.insert(key));
+        tied
+    })
+}
+
+/// [`positions_of`], handing every document's key to `each_key` on the way.
+fn count_positions(
+    docs: &[RunDoc<'_>],
+    tie_break: TieBreak,
+    selected: &[u32],
+    positions: &mut Vec<u32>,
+    mut each_key: impl FnMut(u64),
+) {
+    let quantize = tie_break == TieBreak::Lexicographic;
+    let key = |i: u32| key_of(docs[i as usize].score, quantize);
     let tie_key = |i: u32| {
         let d = &docs[i as usize];
         TieKey { id: d.docno, rank: d.rank, position: d.position }
@@ -125,13 +160,17 @@ pub fn positions_of(docs: &[RunDoc<'_>], tie_break: TieBreak, selected: &[u32], 
     // theirs, not smaller than the one before); equal keys counted one by one in `tied_ahead`.
     let mut ahead = vec![0_u32; keys.len() + 1];
     let mut tied_ahead = vec![0_u32; keys.len()];
+    let few = keys.len() <= 32;
     for (i, doc) in docs.iter().enumerate() {
-        let k = score_key(doc.score, tie_break);
-        let (below, up_to) = if keys.len() <= 32 {
-            (keys.iter().filter(|&&x| x < k).count(), keys.iter().filter(|&&x| x <= k).count())
-        } else {
-            (keys.partition_point(|&x| x < k), keys.partition_point(|&x| x <= k))
-        };
+        let k = key_of(doc.score, quantize);
+        each_key(k);
+        // Selected keys below `k` (a branch-free count over a short list), then the ones
+        // equal to it, which follow them in the sorted list.
+        let below = if few { keys.iter().map(|&x| usize::from(x < k)).sum() } else { keys.partition_point(|&x| x < k) };
+        let mut up_to = below;
+        while up_to < keys.len() && keys[up_to] == k {
+            up_to += 1;
+        }
         ahead[up_to] += 1;
         for (q, &(_, j, _)) in sorted.iter().enumerate().take(up_to).skip(below) {
             if j != i as u32 && first(i as u32, j) {
@@ -274,7 +313,11 @@ mod tests {
                 for (&i, &position) in selected.iter().zip(&positions) {
                     assert_eq!(order[position as usize].1, i, "case {case}, {tie_break:?}");
                 }
-                assert_eq!(has_equal_scores(&docs, tie_break), order.windows(2).any(|w| w[0].0 == w[1].0));
+                let tied = order.windows(2).any(|w| w[0].0 == w[1].0);
+                assert_eq!(has_equal_scores(&docs, tie_break), tied);
+                let mut fused = Vec::new();
+                assert_eq!(positions_and_ties(&docs, tie_break, &selected, &mut fused), tied);
+                assert_eq!(fused, positions, "case {case}, {tie_break:?}");
             }
         }
     }

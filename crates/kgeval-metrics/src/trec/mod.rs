@@ -39,9 +39,9 @@ pub use accumulate::{AccumulateError, SummaryAccumulator, SUMMARY_KIND, SUMMARY_
 pub use measures::{RankedRelevance, NOT_JUDGED, NOT_POOLED};
 pub use ties::{run_tie_counts, topic_tie_counts, TieValue, TiedRanking};
 
-use crate::ranking::{has_equal_scores, positions_of, rank_order};
+use crate::ranking::{positions_and_ties, rank_order};
 
-/// A topic's judged documents are ranked by counting ([`positions_of`]) when there are at
+/// A topic's judged documents are ranked by counting ([`positions_and_ties`]) when there are at
 /// most one per this many retrieved documents; otherwise the whole list is sorted.
 const COUNT_JUDGED_BELOW: usize = 16;
 
@@ -58,7 +58,7 @@ pub fn rank_topic(
     options: &IrOptions,
 ) -> (RankedRelevance, bool) {
     // The judged documents of the run; when they are few and the whole list is scored, their
-    // positions are counted (`positions_of`) instead of sorting every document.
+    // positions are counted (`positions_and_ties`) instead of sorting every document.
     let judged: Vec<(u32, i64)> = judgments
         .map(|j| docs.iter().enumerate().filter_map(|(i, d)| j.get(d.docno).map(|v| (i as u32, v))).collect())
         .unwrap_or_default();
@@ -66,12 +66,12 @@ pub fn rank_topic(
     let (ranked, tied) = if whole && judged.len() * COUNT_JUDGED_BELOW <= docs.len() {
         let selected: Vec<u32> = judged.iter().map(|&(i, _)| i).collect();
         let mut positions = Vec::new();
-        positions_of(docs, options.tie_break, &selected, &mut positions);
+        let tied = positions_and_ties(docs, options.tie_break, &selected, &mut positions);
         let mut ranked = vec![measures::NOT_POOLED; docs.len()];
         for (&position, &(_, value)) in positions.iter().zip(&judged) {
             ranked[position as usize] = ranked_value(Some(value));
         }
-        (ranked, has_equal_scores(docs, options.tie_break))
+        (ranked, tied)
     } else {
         let mut order = Vec::new();
         rank_order(docs, options.tie_break, &mut order);
