@@ -125,17 +125,18 @@ pub async fn submit(
     // The body and the form's part headers: the router's body limit allows the upload limit
     // plus 64 KiB; the upload itself (the parts' bytes) is held to the limit in `accept`.
     let limit = usize::try_from(max).unwrap_or(usize::MAX).saturating_add(64 << 10);
-    let Ok(bytes) = to_bytes(body, limit).await else {
+    let Ok(body) = to_bytes(body, limit).await else {
         return too_large(max).json();
     };
     let content_type = headers.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or_default();
     let bytes = match multipart::boundary(content_type) {
         Some(boundary) => {
             // One part per pair, and an optional `name` part naming the system.
-            let parts = match multipart::parse(&bytes, &boundary) {
+            let parts = match multipart::parse(&body, &boundary) {
                 Ok(parts) => parts,
                 Err(e) => return Refusal::new(StatusCode::BAD_REQUEST, "bad_request", e.to_string()).json(),
             };
+            drop(body); // the parts hold their bytes
             let mut checked = checked;
             let named = field(&parts, "name");
             let file = checked.rename(named.as_deref()).and_then(|()| form_file(&checked.task, parts, &["name"]));
@@ -144,10 +145,12 @@ pub async fn submit(
                 Err(refused) => return refused.json(),
             }
         }
-        None if bytes.len() as u64 > max => return too_large(max).json(),
-        // The one copy of the body: the buffer the blob writer and the scorer share.
-        None => Arc::from(&bytes[..]),
+        None if body.len() as u64 > max => return too_large(max).json(),
+        // The one copy of the body: the buffer the blob writer and the scorer share (the body
+        // itself is dropped before the upload is scored: one copy each of 32 waiting uploads).
+        None => Arc::from(&body[..]),
     };
+    drop(body);
     answer(&app, checked, bytes).await
 }
 
