@@ -198,6 +198,10 @@ fn multipart_uploads_score_as_kgeval_align_and_rank() {
     assert!(task2.iter().all(|r| r["letter"].is_string() && r["tier"].is_number()), "{task2:?}");
     let task1 = rows(&server, "/api/tasks/task1/leaderboard", &a);
     assert_eq!(task1.len(), 3, "{task1:?}");
+    // Task 1's one pair is one item: its page says no significance test ran, and why.
+    let (code, page) = server.get("/tasks/task1", Some(&a));
+    assert_eq!(code, 200, "{page}");
+    assert!(page.contains("No significance test: items of metric f1: need at least 2, found 1."), "{page}");
 
     // The export reads the stored parts back: Task 1 compared as its leaderboard, Task 2 one
     // report task per counted submission (a rank task scores one system), in leaderboard
