@@ -55,12 +55,14 @@ pub fn router(app: Arc<App>) -> Router {
 pub const CSP: &str =
     "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 
-/// Adds the CSP, `X-Content-Type-Options: nosniff` and `Referrer-Policy: no-referrer`.
+/// Adds the CSP, `X-Content-Type-Options: nosniff` and `Referrer-Policy: same-origin` (no
+/// `Referer` to another site; this server's own forms keep their `Origin`, which
+/// `no-referrer` would make `null`, and the pages' forgery check reads it).
 async fn security_headers(mut response: Response) -> Response {
     let headers = response.headers_mut();
     headers.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static(CSP));
     headers.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
-    headers.insert(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
+    headers.insert(header::REFERRER_POLICY, HeaderValue::from_static("same-origin"));
     response
 }
 

@@ -49,6 +49,8 @@ pub struct App {
     pub generation: AtomicU64,
     /// Each team's request rate.
     pub rate: RateLimit,
+    /// The rows of uploads waiting for the next group commit.
+    pub commits: crate::commit::Queue,
 }
 
 /// What a leaderboard is a function of: the task, the phase, the scorer version and the
@@ -135,6 +137,7 @@ impl App {
             boards: Mutex::new(HashMap::new()),
             generation: AtomicU64::new(0),
             rate: RateLimit::new(campaign.requests_per_minute),
+            commits: Mutex::new(Vec::new()),
             campaign,
         })
     }

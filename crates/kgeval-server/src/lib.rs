@@ -6,6 +6,7 @@ pub mod app;
 pub mod blobs;
 pub mod board;
 pub mod clock;
+pub mod commit;
 pub mod config;
 pub mod export;
 pub mod multipart;

@@ -264,30 +264,44 @@ impl Store {
     /// # Errors
     /// [`Error::Database`]; nothing is inserted then.
     pub fn insert(&mut self, submission: &NewSubmission<'_>, score: Option<&Score>) -> Result<i64, Error> {
+        let ids = self.insert_all(&[(submission.clone(), score)])?;
+        ids.first().copied().ok_or_else(|| Error::Database("a row inserted without an id".to_owned()))
+    }
+
+    /// Inserts several submissions, each with its score if scored, in one transaction (one
+    /// fsync of the journal for all: a group commit); their ids in order.
+    ///
+    /// # Errors
+    /// [`Error::Database`]; nothing is inserted then.
+    pub fn insert_all(&mut self, rows: &[(NewSubmission<'_>, Option<&Score>)]) -> Result<Vec<i64>, Error> {
         let transaction = self.connection.transaction().map_err(sql)?;
-        transaction
-            .execute(
-                "INSERT INTO submissions (team, task, phase, system, sha256, size, status, error, created) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
-                params![
-                    submission.team,
-                    submission.task,
-                    submission.phase,
-                    submission.system,
-                    submission.sha256,
-                    submission.size,
-                    submission.status,
-                    submission.error,
-                    submission.created
-                ],
-            )
-            .map_err(sql)?;
-        let id = transaction.last_insert_rowid();
-        if let Some(score) = score {
-            insert_score(&transaction, id, score, submission.created)?;
+        let mut ids = Vec::with_capacity(rows.len());
+        for (submission, score) in rows {
+            transaction
+                .execute(
+                    "INSERT INTO submissions (team, task, phase, system, sha256, size, status, error, created) \
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+                    params![
+                        submission.team,
+                        submission.task,
+                        submission.phase,
+                        submission.system,
+                        submission.sha256,
+                        submission.size,
+                        submission.status,
+                        submission.error,
+                        submission.created
+                    ],
+                )
+                .map_err(sql)?;
+            let id = transaction.last_insert_rowid();
+            if let Some(score) = score {
+                insert_score(&transaction, id, score, submission.created)?;
+            }
+            ids.push(id);
         }
         transaction.commit().map_err(sql)?;
-        Ok(id)
+        Ok(ids)
     }
 
     /// The submission `id`, with its score under `scorer` if it has one.
@@ -474,10 +488,27 @@ mod tests {
         assert_eq!(store.scored("adhoc", "p", "v1").expect("rows").len(), 2);
         assert_eq!(store.scored("adhoc", "p", "v2").expect("rows").len(), 0);
         let read = store.submission(first, "v1").expect("read").expect("present");
-        assert_eq!(read.score, Some(score));
+        assert_eq!(read.score, Some(score.clone()));
+        // A group commit: ids in order, each row with its own score; a batch with one bad row
+        // (a team that does not exist) stores none of them.
+        let ids = store.insert_all(&[(new("scored", 30), Some(&score)), (new("failed", 40), None)]).expect("inserted");
+        assert_eq!(ids.len(), 2);
+        assert!(ids[0] < ids[1]);
+        assert_eq!(store.submission(ids[0], "v1").expect("read").map(|s| s.score), Some(Some(score.clone())));
+        assert_eq!(
+            store.submission(ids[1], "v1").expect("read").map(|s| (s.status, s.score)),
+            Some(("failed".into(), None))
+        );
+        let unknown_team = NewSubmission { team: 999, ..new("scored", 200_000) };
+        assert!(store.insert_all(&[(new("scored", 200_000), Some(&score)), (unknown_team, None)]).is_err());
+        assert_eq!(
+            store.counted_since(team.id, "adhoc", "p", 200_000).expect("count"),
+            0,
+            "nothing of the failed batch"
+        );
         drop(store);
         // Reopening applies no migration twice.
         let store = Store::open(&path).expect("reopened");
-        assert_eq!(store.counted_since(team.id, "adhoc", "p", 0).expect("count"), 2);
+        assert_eq!(store.counted_since(team.id, "adhoc", "p", 0).expect("count"), 3);
     }
 }

@@ -8,7 +8,7 @@
 //! |---|---|---|
 //! | 201 `scored` (or `received` in a `feedback = "none"` phase) | scored | yes |
 //! | 422 `invalid` + the reader's `upload:LINE:COL: …` line (`PAIR:LINE:COL: …` for a pair's part) | malformed or unfitting | no |
-//! | 422 `invalid`, nothing stored | a form whose parts do not fit the task's pairs | no |
+//! | 422 `invalid`, nothing stored | a form without a file, or with parts for a task of one file | no |
 //! | 500 `failed` | the scorer failed or ran out of time | no |
 //! | 401 / 404 / 413 / 429 (+ `reset`, `Retry-After`) | refused before scoring; nothing stored | — |
 
@@ -26,8 +26,9 @@ use serde_json::json;
 
 use crate::api::{submission_json, team, unauthorized};
 use crate::app::{chain, score, App, UPLOAD_NAME};
+use crate::commit::Row;
 use crate::config::Feedback;
-use crate::store::{NewSubmission, Score, Submission};
+use crate::store::{Score, Submission};
 use crate::{clock, multipart, Error};
 
 /// The longest system name.
@@ -40,7 +41,7 @@ pub const MAX_SYSTEM_NAME: usize = 100;
 pub struct Refusal {
     /// The HTTP status code.
     pub code: StatusCode,
-    /// `unauthorized`, `not_found`, `bad_request`, `too_large`, `limited` or `error`.
+    /// `unauthorized`, `forbidden`, `not_found`, `bad_request`, `too_large`, `limited` or `error`.
     pub status: &'static str,
     /// One line for the team.
     pub message: String,
@@ -124,17 +125,18 @@ pub async fn submit(
     // The body and the form's part headers: the router's body limit allows the upload limit
     // plus 64 KiB; the upload itself (the parts' bytes) is held to the limit in `accept`.
     let limit = usize::try_from(max).unwrap_or(usize::MAX).saturating_add(64 << 10);
-    let Ok(bytes) = to_bytes(body, limit).await else {
+    let Ok(body) = to_bytes(body, limit).await else {
         return too_large(max).json();
     };
     let content_type = headers.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or_default();
     let bytes = match multipart::boundary(content_type) {
         Some(boundary) => {
             // One part per pair, and an optional `name` part naming the system.
-            let parts = match multipart::parse(&bytes, &boundary) {
+            let parts = match multipart::parse(&body, &boundary) {
                 Ok(parts) => parts,
                 Err(e) => return Refusal::new(StatusCode::BAD_REQUEST, "bad_request", e.to_string()).json(),
             };
+            drop(body); // the parts hold their bytes
             let mut checked = checked;
             let named = field(&parts, "name");
             let file = checked.rename(named.as_deref()).and_then(|()| form_file(&checked.task, parts, &["name"]));
@@ -143,15 +145,18 @@ pub async fn submit(
                 Err(refused) => return refused.json(),
             }
         }
-        None if bytes.len() as u64 > max => return too_large(max).json(),
-        None => Vec::from(bytes),
+        None if body.len() as u64 > max => return too_large(max).json(),
+        // The one copy of the body: the buffer the blob writer and the scorer share (the body
+        // itself is dropped before the upload is scored: one copy each of 32 waiting uploads).
+        None => Arc::from(&body[..]),
     };
+    drop(body);
     answer(&app, checked, bytes).await
 }
 
 /// Stores and scores an upload, and answers as the API does (201 + `Location`, 422, 500, or
 /// the refusal).
-async fn answer(app: &Arc<App>, checked: Checked, bytes: Vec<u8>) -> Response {
+async fn answer(app: &Arc<App>, checked: Checked, bytes: Arc<[u8]>) -> Response {
     match accept(app, checked, bytes).await {
         Ok(accepted) => {
             let body = submission_json(&accepted.submission, accepted.feedback);
@@ -179,13 +184,12 @@ async fn drain_then(body: Body, max: u64, response: Response) -> Response {
 ///
 /// # Errors
 /// 413 over `max_upload`; 500 when the bytes or the row cannot be stored.
-pub async fn accept(app: &Arc<App>, checked: Checked, bytes: Vec<u8>) -> Result<Accepted, Refusal> {
+pub async fn accept(app: &Arc<App>, checked: Checked, bytes: Arc<[u8]>) -> Result<Accepted, Refusal> {
     if bytes.len() as u64 > app.campaign.max_upload {
         return Err(too_large(app.campaign.max_upload));
     }
     let Checked { team, task, phase, system, now, _guard } = checked;
     let scorer = app.scorer(&task.name);
-    let bytes: Arc<[u8]> = Arc::from(bytes);
     let (blobs, shared) = (app.blobs.clone(), Arc::clone(&bytes));
     let put = async move {
         tokio::task::spawn_blocking(move || blobs.put(&shared))
@@ -199,8 +203,20 @@ pub async fn accept(app: &Arc<App>, checked: Checked, bytes: Vec<u8>) -> Result<
         Scored::Invalid(message) => ("invalid", Some(message), None),
         Scored::Failed(message) => ("failed", Some(message), None),
     };
-    let new = Row { team: team.id, task: task.name, phase: phase.name, system, sha256, size: bytes.len() as u64, now };
-    let submission = store(app, new, status, error, score).await.map_err(|e| Refusal::internal(&e))?;
+    let size = bytes.len() as u64;
+    let row = Row {
+        team: team.id,
+        task: task.name,
+        phase: phase.name,
+        system,
+        sha256,
+        size,
+        status,
+        error,
+        score,
+        created: now,
+    };
+    let submission = store(app, row).await.map_err(|e| Refusal::internal(&e))?;
     let code = match status {
         "scored" => StatusCode::CREATED,
         "invalid" => StatusCode::UNPROCESSABLE_ENTITY,
@@ -317,23 +333,25 @@ pub fn field(parts: &[multipart::Part], name: &str) -> Option<String> {
 }
 
 /// The upload a form carries besides its `fields`: a part named `file` (one file, whatever
-/// the task), else the parts named by the task's pairs, stored as the facade bundles them.
-/// Empty parts (a browser's file input left empty) are left out.
+/// the task), else the parts named by the task's pairs, stored as the facade bundles them;
+/// parts that do not fit the pairs (a part of no pair, a pair missing or twice) are stored as
+/// they came, for the scorer to record them as invalid with the reason. Empty parts (a
+/// browser's file input left empty) are left out.
 ///
 /// # Errors
-/// 422 `invalid` (nothing stored, nothing counted): no file, a part the task has no pair
-/// of, a pair missing or given twice.
+/// 422 `invalid` (nothing stored, nothing counted): no file; several parts for a task whose
+/// upload is one file.
 pub fn form_file(
     task: &kgeval::campaign::ServedTask,
     parts: Vec<multipart::Part>,
     fields: &[&str],
-) -> Result<Vec<u8>, Refusal> {
+) -> Result<Arc<[u8]>, Refusal> {
     let invalid = |message: String| Refusal::new(StatusCode::UNPROCESSABLE_ENTITY, "invalid", message);
     let files: Vec<multipart::Part> =
         parts.into_iter().filter(|p| !fields.contains(&p.name.as_str()) && !p.body.is_empty()).collect();
     if let Some(file) = files.iter().position(|p| p.name == "file") {
         if files.len() == 1 {
-            return Ok(files.into_iter().nth(file).map(|p| p.body).unwrap_or_default());
+            return Ok(files.into_iter().nth(file).map(|p| Arc::from(p.body)).unwrap_or_else(|| Arc::from([])));
         }
     }
     let pairs = task.pair_names();
@@ -343,10 +361,22 @@ pub fn form_file(
                 if pairs.is_empty() { "a file".to_owned() } else { format!("one per pair: {}", pairs.join(", ")) };
             Err(invalid(format!("found no file (or only empty ones), expected {expected}")))
         }
-        [_] if pairs.is_empty() => Ok(files.into_iter().next().map(|p| p.body).unwrap_or_default()),
+        [_] if pairs.is_empty() => {
+            Ok(files.into_iter().next().map(|p| Arc::from(p.body)).unwrap_or_else(|| Arc::from([])))
+        }
         _ => {
             let named: Vec<(String, Arc<[u8]>)> = files.into_iter().map(|p| (p.name, Arc::from(p.body))).collect();
-            task.bundle(&named).map(|bytes| bytes.to_vec()).map_err(|e| invalid(e.to_string()))
+            match task.bundle(&named) {
+                Ok(bytes) => Ok(bytes),
+                // Parts that do not fit the pairs are an invalid upload like any other: stored
+                // as they came, the scorer finds them invalid (with this line) and they are
+                // recorded, not counted.
+                Err(_) if !pairs.is_empty() => {
+                    let parts: Vec<(&str, &[u8])> = named.iter().map(|(n, b)| (n.as_str(), &b[..])).collect();
+                    Ok(Arc::from(kgeval::campaign::encode_parts(&parts)))
+                }
+                Err(e) => Err(invalid(e.to_string())),
+            }
         }
     }
 }
@@ -412,43 +442,13 @@ fn located(error: &(dyn std::error::Error + 'static), names: &[String]) -> Optio
     None
 }
 
-/// An upload's row before it is stored: its bytes are already (by their SHA-256).
-struct Row {
-    team: i64,
-    task: String,
-    phase: String,
-    system: String,
-    sha256: String,
-    size: u64,
-    now: i64,
-}
-
-/// Inserts the row of an upload whose bytes are stored (and its score) in one transaction.
-async fn store(
-    app: &Arc<App>,
-    row: Row,
-    status: &'static str,
-    error: Option<String>,
-    score: Option<Score>,
-) -> Result<Submission, Error> {
-    let app2 = Arc::clone(app);
+/// Commits the row of an upload whose bytes are stored (and its score) — in one transaction
+/// with the rows of the uploads that finished meanwhile — and reads it back.
+async fn store(app: &Arc<App>, row: Row) -> Result<Submission, Error> {
+    let scorer = app.scorer(&row.task);
+    let id = crate::commit::commit(app, row).await?;
     app.db(move |store| {
-        let new = NewSubmission {
-            team: row.team,
-            task: &row.task,
-            phase: &row.phase,
-            system: &row.system,
-            sha256: &row.sha256,
-            size: row.size,
-            status,
-            error: error.as_deref(),
-            created: row.now,
-        };
-        let id = store.insert(&new, score.as_ref())?;
-        app2.generation.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-        store
-            .submission(id, &app2.scorer(&row.task))?
-            .ok_or_else(|| Error::Database(format!("submission {id} vanished")))
+        store.submission(id, &scorer)?.ok_or_else(|| Error::Database(format!("submission {id} vanished")))
     })
     .await
 }

@@ -4,8 +4,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use kgeval_formats::trec::{read_qrels_bytes, RunFile};
-use kgeval_formats::Input;
-use kgeval_formats::Read;
+use kgeval_formats::{Input, Read};
 use kgeval_metrics::trec::{evaluate_run, record_run_into_table};
 use kgeval_model::metric_names::metric_info;
 use kgeval_model::trec::{
@@ -21,6 +20,7 @@ use crate::{system_names, Conventions, Error, Evaluation, Family, FamilyResult, 
 
 #[cfg(feature = "arrow")]
 pub mod arrow;
+mod gold;
 mod interned;
 mod merge;
 mod tie_report;
@@ -30,6 +30,7 @@ pub use kgeval_report::render_tie_report;
 mod pytrec;
 mod stream;
 
+pub use gold::TrecGold;
 pub use interned::{InternedRun, TopicSlot};
 pub use merge::{RunAccumulator, RunPartition};
 pub use pytrec::{aggregate_measure, supported_measures};
@@ -172,7 +173,16 @@ impl TrecTask {
     /// two runs with one name; a run with no topic in common with the qrels (unless
     /// `complete`).
     pub fn run(&self, progress: &dyn Progress) -> Result<Evaluation, Error> {
-        let measures = self.measure_set()?;
+        let names = self.check_runs()?;
+        // The qrels and the first run are read at the same time (both cores).
+        let (gold, first_run) = rayon::join(|| self.read_gold(), || open_run(&self.runs[0].input));
+        self.evaluate_opened(&gold?, names, first_run?, progress)
+    }
+
+    /// The checks [`TrecTask::run`] makes before reading anything: the measures known, at
+    /// least one run, standard input read once, the runs' names unique; the names.
+    fn check_runs(&self) -> Result<Vec<String>, Error> {
+        self.measure_set()?;
         if self.runs.is_empty() {
             return Err(Error::invalid("trec: expected at least one run"));
         }
@@ -181,17 +191,24 @@ impl TrecTask {
         if stdin > 1 {
             return Err(Error::invalid("stdin (-) can be read only once"));
         }
-        let names = run_names(&self.runs)?;
-        let qrels_name = self.qrels.name();
-        // The qrels and the first run are read at the same time (both cores).
-        let (qrels, first_run) = rayon::join(|| load_qrels(&self.qrels), || open_run(&self.runs[0].input));
-        let Read { value: qrels, warnings: qrels_warnings } = qrels?;
-        let mut first_run = Some(first_run?);
-        let mut runs = Runs::new(qrels_name, measures, self.options());
+        run_names(&self.runs)
+    }
+
+    /// Evaluates every run against `gold`, the first one already opened.
+    fn evaluate_opened(
+        &self,
+        gold: &TrecGold,
+        names: Vec<String>,
+        first_run: OpenedRun,
+        progress: &dyn Progress,
+    ) -> Result<Evaluation, Error> {
+        let qrels = &gold.qrels;
+        let mut first_run = Some(first_run);
+        let mut runs = Runs::new(gold.name.clone(), self.measure_set()?, self.options());
         runs.warnings.extend(
-            qrels_warnings
-                .into_iter()
-                .map(|diagnostic| Warning { scope: format!("qrels {}", runs.evaluation.qrels_source), diagnostic }),
+            gold.warnings
+                .iter()
+                .map(|diagnostic| Warning { scope: format!("qrels {}", gold.name), diagnostic: diagnostic.clone() }),
         );
         progress.start("runs", self.runs.len() as u64);
         for (system, name) in self.runs.iter().zip(&names) {
@@ -200,12 +217,12 @@ impl TrecTask {
                 None => open_run(&system.input)?,
             };
             match run {
-                OpenedRun::Text(run) => runs.add(&qrels, &run, name, source_name(&system.input), Error::from)?,
+                OpenedRun::Text(run) => runs.add(qrels, &run, name, source_name(&system.input), Error::from)?,
                 #[cfg(feature = "arrow")]
                 OpenedRun::Arrow(run) => {
                     let source = source_name(&system.input);
                     check_interned(&source, &run)?;
-                    runs.add(&qrels, &run, name, source, |never| match never {})?;
+                    runs.add(qrels, &run, name, source, |never| match never {})?;
                 }
             }
             progress.advance(1);

@@ -175,9 +175,16 @@ fn multipart_uploads_score_as_kgeval_align_and_rank() {
     assert_eq!(code, 422, "{invalid}");
     assert!(invalid["error"].as_str().is_some_and(|e| e.starts_with("stix-d3fend:1:")), "{invalid}");
     assert!(!invalid.to_string().contains("secret"), "{invalid}");
-    let (code, missing) = upload_form(&server, "task2", &a, &[("uco-stix", None, &uco)]);
-    assert_eq!(code, 422, "{missing}");
-    assert!(missing["error"].as_str().is_some_and(|e| e.starts_with("found no part \"stix-d3fend\"")), "{missing}");
+    // Parts that do not fit the pairs are recorded as invalid, as any invalid upload is.
+    for parts in
+        [vec![("uco-stix", None, &uco[..])], vec![("uco-stix", None, &uco[..]), ("task1-pair", None, &uco[..])]]
+    {
+        let (code, misfit) = upload_form(&server, "task2", &a, &parts);
+        assert_eq!(code, 422, "{misfit}");
+        assert_eq!((misfit["status"].as_str(), misfit["id"].is_i64()), (Some("invalid"), true), "{misfit}");
+        let expected = if parts.len() == 1 { "found no part \"stix-d3fend\"" } else { "found part \"task1-pair\"" };
+        assert!(misfit["error"].as_str().is_some_and(|e| e.starts_with(expected)), "{misfit}");
+    }
     let (code, raw, _) = server.upload("task2", Some(&a), &uco);
     assert_eq!(code, 422, "{raw}");
     assert!(raw["error"].as_str().is_some_and(|e| e.contains("expected one part per pair")), "{raw}");
@@ -191,6 +198,10 @@ fn multipart_uploads_score_as_kgeval_align_and_rank() {
     assert!(task2.iter().all(|r| r["letter"].is_string() && r["tier"].is_number()), "{task2:?}");
     let task1 = rows(&server, "/api/tasks/task1/leaderboard", &a);
     assert_eq!(task1.len(), 3, "{task1:?}");
+    // Task 1's one pair is one item: its page says no significance test ran, and why.
+    let (code, page) = server.get("/tasks/task1", Some(&a));
+    assert_eq!(code, 200, "{page}");
+    assert!(page.contains("No significance test: items of metric f1: need at least 2, found 1."), "{page}");
 
     // The export reads the stored parts back: Task 1 compared as its leaderboard, Task 2 one
     // report task per counted submission (a rank task scores one system), in leaderboard

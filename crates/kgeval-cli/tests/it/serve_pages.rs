@@ -316,6 +316,27 @@ fn login_keeps_the_token_in_a_cookie_and_logout_clears_it() {
     let (code, _, headers) = server.request("POST", "/logout", &[], Some(b""));
     assert_eq!(code, 303);
     assert!(header(&headers, "set-cookie").is_some_and(|c| c.contains("Max-Age=0")), "{headers:?}");
+    // A form another site's page posts is refused, whatever it carries: no cookie set, none
+    // cleared. The browser's own forms (same origin) pass.
+    let url = server.url.trim_end_matches('/');
+    let login = format!("token={a}");
+    for forged in [
+        vec![urlencoded, ("Origin", "http://evil.example")],
+        vec![urlencoded, ("Origin", "null")],
+        vec![urlencoded, ("Sec-Fetch-Site", "cross-site")],
+        vec![urlencoded, ("Origin", url), ("Sec-Fetch-Site", "same-site")],
+    ] {
+        for path in ["/login", "/logout", "/submit"] {
+            let (code, body, headers) = server.request("POST", path, &forged, Some(login.as_bytes()));
+            check_page(&format!("POST {path}"), code, &body, &headers);
+            assert_eq!((code, header(&headers, "set-cookie")), (403, None), "{path} {forged:?}");
+            assert!(body.contains("sent from another site"), "{body}");
+        }
+    }
+    let same = [urlencoded, ("Origin", url), ("Sec-Fetch-Site", "same-origin")];
+    let (code, _, headers) = server.request("POST", "/login", &same, Some(login.as_bytes()));
+    assert_eq!((code, header(&headers, "location")), (303, Some("/submit")));
+    assert_eq!(server.stored_files(), 0, "nothing stored");
     // The stylesheet is the only resource a page loads.
     let (code, css, headers) = server.request("GET", "/style.css", &[], None);
     assert_eq!((code, header(&headers, "content-type")), (200, Some("text/css; charset=utf-8")));

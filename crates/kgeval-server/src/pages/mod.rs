@@ -10,6 +10,14 @@
 //! no cross-site request forgery of an upload) and `Path=/`, until `/logout`. The alternatives
 //! are worse: a token in the URL ends up in history, logs and `Referer`s, and a token typed
 //! into every form cannot open `/submissions/{id}`, a plain link.
+//!
+//! **Forms posted from another site.** The cookie does not protect a form that *carries* a
+//! token: another site's page could post its own team's token to `/login` or `/submit` and
+//! sign the browser in as that team (login forgery; the team's next upload would be the
+//! other team's). So every page POST (`/login`, `/logout`, `/submit`) is refused (403) when
+//! the browser says it comes from another site: `Sec-Fetch-Site: cross-site` / `same-site`,
+//! or an `Origin` whose host is not the request's `Host`. Browsers send them on every form
+//! POST; a client that sends neither (curl) is no browser a page could drive.
 
 mod views;
 
@@ -105,6 +113,7 @@ fn page(app: &App, viewer: Option<&Team>, code: StatusCode, name: &str, mut cont
 fn refused(app: &App, viewer: Option<&Team>, refusal: &Refusal, back: &str) -> Response {
     let heading = match refusal.code {
         StatusCode::UNAUTHORIZED => "Not signed in",
+        StatusCode::FORBIDDEN if refusal.status == "forbidden" => "Sent from another site",
         StatusCode::FORBIDDEN => "Hidden",
         StatusCode::NOT_FOUND => "Not found",
         StatusCode::PAYLOAD_TOO_LARGE => "Too large",
@@ -165,6 +174,30 @@ fn set_cookie(response: &mut Response, token: Option<&str>) {
     if let Ok(value) = HeaderValue::from_str(&value) {
         response.headers_mut().append(header::SET_COOKIE, value);
     }
+}
+
+/// Whether the browser says the request comes from another site (`Sec-Fetch-Site` other than
+/// `same-origin` and `none`, or an `Origin` — `null` included — whose host is not `Host`).
+fn cross_site(headers: &HeaderMap) -> bool {
+    let text = |name: &str| headers.get(name).and_then(|v| v.to_str().ok());
+    if let Some(site) = text("sec-fetch-site") {
+        if site != "same-origin" && site != "none" {
+            return true;
+        }
+    }
+    let Some(origin) = text("origin") else { return false };
+    let host = origin.strip_prefix("https://").or_else(|| origin.strip_prefix("http://"));
+    host.is_none() || host != text("host")
+}
+
+/// The page refusing a form posted from another site.
+fn forged(app: &App) -> Response {
+    let refusal = Refusal::new(
+        StatusCode::FORBIDDEN,
+        "forbidden",
+        "found a form sent from another site, expected one sent from this server's pages",
+    );
+    refused(app, None, &refusal, "/")
 }
 
 /// A `303 See Other` to `to`.
@@ -289,6 +322,9 @@ async fn form_page(app: &Arc<App>, viewer: Option<&Team>, code: StatusCode, mess
 /// rate, then checked, scored and stored as an API upload; answered with the submission's
 /// page (201, 422 with the located error, 500) or the refusal's.
 async fn submit_form(State(app): State<Arc<App>>, headers: HeaderMap, body: Body) -> Response {
+    if cross_site(&headers) {
+        return forged(&app);
+    }
     let limit = usize::try_from(app.campaign.max_upload).unwrap_or(usize::MAX).saturating_add(64 << 10);
     // Who is signed in, without taking from the rate: the upload takes one below, once.
     let signed_in = match crate::api::bearer_team(&app, &headers).await {
@@ -384,8 +420,11 @@ async fn login_page(State(app): State<Arc<App>>, headers: HeaderMap) -> Response
 }
 
 /// `POST /login` (`token=…`): a valid token is kept in the cookie and the browser sent to
-/// `/submit`; a wrong one gets the form again with 401.
-async fn login(State(app): State<Arc<App>>, Form(form): Form<HashMap<String, String>>) -> Response {
+/// `/submit`; a wrong one gets the form again with 401; a form from another site 403.
+async fn login(State(app): State<Arc<App>>, headers: HeaderMap, Form(form): Form<HashMap<String, String>>) -> Response {
+    if cross_site(&headers) {
+        return forged(&app);
+    }
     let token = form.get("token").map(|t| t.trim().to_owned()).unwrap_or_default();
     match authenticate(&app, token.clone()).await {
         Some(_) => {
@@ -403,7 +442,10 @@ async fn login(State(app): State<Arc<App>>, Form(form): Form<HashMap<String, Str
     }
 }
 
-async fn logout() -> Response {
+async fn logout(State(app): State<Arc<App>>, headers: HeaderMap) -> Response {
+    if cross_site(&headers) {
+        return forged(&app);
+    }
     let mut response = see_other("/");
     set_cookie(&mut response, None);
     response

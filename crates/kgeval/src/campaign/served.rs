@@ -6,6 +6,7 @@
 //! way `kgeval trec`/`qald`/`lexicon` score the same file.
 
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
 
 use kgeval_model::metric_names::Direction;
 use kgeval_model::trec::Run;
@@ -13,6 +14,7 @@ use toml_edit::{Array, Value};
 
 use super::manifest::Reader;
 use crate::toml_doc::{ManifestTable, TomlManifest};
+use crate::trec::TrecGold;
 use crate::{Error, Evaluation, Family, Input, NoProgress, SystemInput, Task};
 
 /// The families whose tasks can be served, with the keys that name their systems (which a
@@ -66,6 +68,15 @@ pub struct ServedTask {
     pub primary_at: String,
     /// The phases the task is open in, each with the `FILE:LINE:COL` naming it; `None`: all.
     pub phases: Option<Vec<(String, String)>>,
+    /// The gold as read for the first score, kept for the next ones (shared by clones).
+    gold: Arc<OnceLock<Gold>>,
+}
+
+/// A served task's gold, read once: a trec task's qrels (the other families read theirs with
+/// each upload).
+#[derive(Debug)]
+enum Gold {
+    Trec(TrecGold),
 }
 
 impl ServedCampaign {
@@ -208,7 +219,8 @@ fn served_task(reader: &Reader<'_>, table: ManifestTable<'_>, name: String) -> R
         rank.pair_names().map_err(|e| m.error(table.span, &e.to_string()))?;
     }
     reader.check_inputs(table, &task.input_paths())?;
-    let served = ServedTask { name, task, primary: primary.to_owned(), primary_at, phases };
+    let served =
+        ServedTask { name, task, primary: primary.to_owned(), primary_at, phases, gold: Arc::new(OnceLock::new()) };
     super::served_upload::check_pair_names(&served.pair_names()).map_err(|e| m.error(table.span, &e))?;
     Ok(served)
 }
@@ -249,12 +261,30 @@ impl ServedTask {
 
     /// Scores one upload as the system `system`: the task's gold and options, the upload as
     /// its one system — what `kgeval FAMILY` gives on the same file. Gzip is decompressed.
+    /// A trec task's qrels are read by the first score (or [`ServedTask::check_primary`]) and
+    /// kept: later scores, of this task and its clones, use them as read then.
     ///
     /// # Errors
     /// As the family's task: a malformed upload is [`Error::Format`] (`NAME:LINE:COL: …`, the
     /// name the input was given), an upload that does not fit the gold [`Error::Invalid`].
     pub fn score(&self, system: &str, upload: Input) -> Result<Evaluation, Error> {
-        self.with_systems(vec![SystemInput::named(system, upload)])?.run(&NoProgress)
+        let task = self.with_systems(vec![SystemInput::named(system, upload)])?;
+        match (&task, self.gold()?) {
+            (Task::Trec(trec), Some(Gold::Trec(gold))) => trec.run_with_gold(gold, &NoProgress),
+            _ => task.run(&NoProgress),
+        }
+    }
+
+    /// The gold kept for scoring, read now if it was not yet; `None` for a family that reads
+    /// its gold with each upload.
+    fn gold(&self) -> Result<Option<&Gold>, Error> {
+        if let Some(gold) = self.gold.get() {
+            return Ok(Some(gold));
+        }
+        let Task::Trec(task) = &self.task else { return Ok(None) };
+        // Two first scores at once may both read it; the first one kept is used by all.
+        let _ = self.gold.set(Gold::Trec(task.read_gold()?));
+        Ok(self.gold.get())
     }
 
     /// The primary metric's name in `evaluation`'s table, its value for `system`, and
@@ -292,14 +322,14 @@ impl ServedTask {
     /// # Errors
     /// The gold cannot be read, or the primary names no headline of the task.
     pub fn check_primary(&self) -> Result<(), Error> {
-        let Task::Trec(task) = &self.task else { return Ok(()) };
-        let qrels = task.read_qrels()?;
+        let (Task::Trec(task), Some(Gold::Trec(gold))) = (&self.task, self.gold()?) else { return Ok(()) };
+        let qrels = gold.qrels();
         let Some((qid, docno)) = qrels.topics().find_map(|(q, t)| t.iter().next().map(|(d, _)| (q, d))) else {
             return Err(Error::invalid(format!("{}: the qrels judge no document", task.qrels)));
         };
         let mut run = Run::default();
         run.push(qid, docno, 1.0);
-        let evaluation = task.run_in_memory(&qrels, &task.qrels.name(), &[("probe".to_owned(), run)])?;
+        let evaluation = task.run_in_memory(qrels, &task.qrels.name(), &[("probe".to_owned(), run)])?;
         self.primary_value(&evaluation, "probe").map(|_| ())
     }
 }
@@ -382,6 +412,30 @@ pub(super) mod tests {
         assert!(primary.higher_is_better);
         let error = task.score("team", Input::from_bytes("upload", b"301 Q0 doc\n".to_vec())).expect_err("malformed");
         assert!(error.to_string().starts_with("upload:1:"), "{error}");
+    }
+
+    #[test]
+    fn a_trec_task_reads_its_qrels_once() {
+        let dir = tempfile::tempdir().expect("a folder");
+        let qrels = dir.path().join("qrels");
+        std::fs::copy("../../testdata/trec_eval/test/qrels.test", &qrels).expect("the qrels copied");
+        let file = dir.path().join("c.toml");
+        let text = "[[task]]\nname = \"adhoc\"\nfamily = \"trec\"\nqrels = \"qrels\"\nmeasures = [\"map\"]\nprimary = \"map\"\n";
+        let name = file.to_string_lossy().into_owned();
+        let manifest = TomlManifest::parse(text, &name).expect("parsed");
+        let campaign = ServedCampaign::from_manifest(&manifest, text, &file, &[]).expect("a campaign");
+        let task = campaign.task("adhoc").expect("the task").clone();
+        task.check_primary().expect("map is a headline");
+        let run = std::fs::read("../../testdata/trec_eval/test/results.test").expect("the run");
+        let map = |task: &super::ServedTask| {
+            let evaluation = task.score("team", Input::from_bytes("upload", run.clone())).expect("scored");
+            task.primary_value(&evaluation, "team").expect("map").value
+        };
+        let first = map(&task);
+        // Gone from the disk: the kept qrels still score, the same, in the campaign's own task too.
+        std::fs::remove_file(&qrels).expect("removed");
+        assert_eq!(map(&task), first);
+        assert_eq!(map(&campaign.tasks[0]), first);
     }
 
     #[test]

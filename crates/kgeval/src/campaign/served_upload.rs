@@ -243,6 +243,12 @@ impl ServedTask {
     fn split(&self, input: &Input) -> Result<Vec<Input>, Error> {
         let pairs = self.pair_names();
         if let [pair] = pairs.as_slice() {
+            if let Input::Bytes { bytes, .. } = input {
+                // Parts that do not fit the pair (a form with a misnamed part, stored as it came).
+                if let Some(parts) = decode_parts(bytes) {
+                    return Err(self.misfit(parts));
+                }
+            }
             // An upload's errors name its pair (`brick-smartenv:3:7: …`), as a part's do.
             return Ok(vec![match input {
                 Input::Bytes { bytes, .. } => Input::from_bytes(pair.clone(), Arc::clone(bytes)),
@@ -257,16 +263,25 @@ impl ServedTask {
                 pairs.join(", ")
             ))
         })?;
-        let names: Vec<&str> = parts.iter().map(|(n, _)| n.as_str()).collect();
-        if names != pairs {
-            return Err(Error::invalid(format!(
-                "{}: found parts {}, expected {}",
-                input.name(),
-                names.join(", "),
-                pairs.join(", ")
-            )));
+        if parts.iter().map(|(n, _)| n).ne(pairs.iter()) {
+            return Err(self.misfit(parts));
         }
         Ok(parts.into_iter().map(|(name, bytes)| Input::from_bytes(name, bytes)).collect())
+    }
+
+    /// Why stored parts do not fit the task's pairs: [`ServedTask::bundle`]'s line (a part
+    /// of no pair, a pair twice or missing), else their order.
+    fn misfit(&self, parts: Vec<(String, Vec<u8>)>) -> Error {
+        let names: Vec<String> = parts.iter().map(|(n, _)| n.clone()).collect();
+        let named: Vec<(String, Arc<[u8]>)> = parts.into_iter().map(|(n, b)| (n, Arc::from(b))).collect();
+        match self.bundle(&named) {
+            Err(error) => error,
+            Ok(_) => Error::invalid(format!(
+                "found parts {}, expected them in the task's order: {}",
+                names.join(", "),
+                self.pair_names().join(", ")
+            )),
+        }
     }
 
     /// Reads the upload of a baseline given as one file per pair (`(pair, path)`), as
