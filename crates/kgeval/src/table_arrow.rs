@@ -43,13 +43,22 @@ pub fn table_batch(table: &ScoreTable) -> Result<RecordBatch, Error> {
             headline.next();
         }
     }
-    RecordBatch::try_from_iter([
-        ("system", Arc::new(StringArray::from(systems)) as ArrayRef),
-        ("item", Arc::new(StringArray::from(items)) as ArrayRef),
-        ("metric", Arc::new(StringArray::from(metrics)) as ArrayRef),
-        ("value", Arc::new(Float64Array::from(values)) as ArrayRef),
-    ])
-    .map_err(|e| Error::invalid(format!("to Arrow: {e}")))
+    long_batch(["system", "item", "metric"], [systems, items, metrics], values)
+}
+
+/// A long table of three utf8 columns named `names` (who, which item, which metric) and a
+/// float64 `value`: the layout of every Arrow output.
+///
+/// # Errors
+/// [`Error::Invalid`] when Arrow refuses the columns (columns of unequal length).
+pub(crate) fn long_batch(names: [&str; 3], labels: [Vec<&str>; 3], values: Vec<f64>) -> Result<RecordBatch, Error> {
+    let mut columns: Vec<(&str, ArrayRef)> = names
+        .into_iter()
+        .zip(labels)
+        .map(|(name, column)| (name, Arc::new(StringArray::from(column)) as ArrayRef))
+        .collect();
+    columns.push(("value", Arc::new(Float64Array::from(values))));
+    RecordBatch::try_from_iter(columns).map_err(|e| Error::invalid(format!("to Arrow: {e}")))
 }
 
 /// The evaluation as the bytes of a Parquet (Snappy) or Arrow IPC file: trec's

@@ -32,6 +32,7 @@ mod rank;
 mod row;
 mod run;
 mod shard;
+mod stamped;
 
 pub use aggregate::{macro_mean, record_into_table, summarize, summarize_by, RankAccumulator, RankRecord};
 /// The dense score row [`rank_row`] takes (float64, float32 or float16, each compared in its own
@@ -42,3 +43,4 @@ pub use rank::{order, quantize_12dp, rank_in_permutation, rank_of, ScorePosition
 pub use row::{rank_row, NanScore, RowOptions, RowPositions};
 pub use run::{break_tie, has_equal_scores, positions_and_ties, positions_of, rank_order, score_key, sort_run, TieKey};
 pub use shard::{count_shard, ShardCounts};
+pub use stamped::StampedSet;

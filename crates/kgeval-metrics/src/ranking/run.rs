@@ -9,6 +9,7 @@ use kgeval_model::ranking::TieBreak;
 use kgeval_model::trec::RunDoc;
 
 use super::rank::quantize_12dp;
+use super::stamped::StampedSet;
 
 /// What a tie-break looks at besides the score: the identifier, the rank column and the input
 /// position (lists without a rank column use their input position there too).
@@ -129,7 +130,7 @@ pub fn positions_and_ties(
     KEY_SET.with_borrow_mut(|set| {
         set.reset(docs.len());
         let mut tied = false;
-        count_positions(docs, tie_break, selected, positions, |key| tied |= !set.insert(key));
+        count_positions(docs, tie_break, selected, positions, |key| tied |= !add_key(set, key));
         tied
     })
 }
@@ -192,59 +193,19 @@ fn count_positions(
 pub fn has_equal_scores(docs: &[RunDoc<'_>], tie_break: TieBreak) -> bool {
     KEY_SET.with_borrow_mut(|set| {
         set.reset(docs.len());
-        !docs.iter().all(|d| set.insert(score_key(d.score, tie_break)))
+        !docs.iter().all(|d| add_key(set, score_key(d.score, tie_break)))
     })
+}
+
+/// Adds a score key to `set`; false when it was there already. The key's high bits (sign,
+/// exponent) are folded onto its low ones first — a bijection, so equal hashes are equal keys.
+fn add_key(set: &mut StampedSet, key: u64) -> bool {
+    set.insert(key ^ (key >> 29), 0, |_| true)
 }
 
 thread_local! {
     /// [`has_equal_scores`]'s table, kept per thread from list to list.
-    static KEY_SET: std::cell::RefCell<KeySet> = const { std::cell::RefCell::new(KeySet::new()) };
-}
-
-/// A set of `u64` keys for one list at a time: open addressing with linear probing, a slot
-/// counting as empty unless it carries the current list's stamp, so starting a list costs
-/// nothing (no clearing, no allocation once the table is large enough).
-struct KeySet {
-    /// (key, stamp) per slot; the length is a power of two, at least twice the list.
-    slots: Vec<(u64, u32)>,
-    /// The current list's stamp (never 0, the stamp of a fresh slot).
-    stamp: u32,
-}
-
-impl KeySet {
-    const fn new() -> Self {
-        KeySet { slots: Vec::new(), stamp: 0 }
-    }
-
-    /// Starts a list of up to `len` keys.
-    fn reset(&mut self, len: usize) {
-        let wanted = (2 * len).next_power_of_two().max(16);
-        self.stamp = self.stamp.wrapping_add(1);
-        if self.slots.len() < wanted || self.stamp == 0 {
-            self.slots = vec![(0, 0); wanted.max(self.slots.len())];
-            self.stamp = 1;
-        }
-    }
-
-    /// Adds `key`; false when it was there already.
-    fn insert(&mut self, key: u64) -> bool {
-        let mask = self.slots.len() - 1;
-        // Fibonacci hashing: the top bits of the product, after folding the key's high bits
-        // (sign, exponent) onto its low ones.
-        let shift = 64 - self.slots.len().trailing_zeros();
-        let mut slot = ((key ^ (key >> 29)).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> shift) as usize;
-        loop {
-            let (stored, stamp) = self.slots[slot];
-            if stamp != self.stamp {
-                self.slots[slot] = (key, self.stamp);
-                return true;
-            }
-            if stored == key {
-                return false;
-            }
-            slot = (slot + 1) & mask;
-        }
-    }
+    static KEY_SET: std::cell::RefCell<StampedSet> = const { std::cell::RefCell::new(StampedSet::new()) };
 }
 
 #[cfg(test)]

@@ -3,9 +3,7 @@
 //! `(run, qid, measure, value)` — written as a file, or handed to a front end (Python's
 //! `to_arrow()`).
 
-use std::sync::Arc;
-
-use kgeval_formats::arrow::arrow_array::{ArrayRef, Float64Array, RecordBatch, StringArray};
+use kgeval_formats::arrow::arrow_array::RecordBatch;
 use kgeval_formats::arrow::{batches_from_bytes, read_qrels, write_batch, ArrowFileKind, RunColumns};
 use kgeval_formats::{FormatError, Input, InputBytes};
 use kgeval_model::trec::{MeasureFamily, Qrels};
@@ -112,13 +110,7 @@ pub fn results_batch(evaluation: &Evaluation, per_query: bool, summary: bool) ->
             }
         }
     }
-    RecordBatch::try_from_iter([
-        ("run", Arc::new(StringArray::from(runs)) as ArrayRef),
-        ("qid", Arc::new(StringArray::from(qids)) as ArrayRef),
-        ("measure", Arc::new(StringArray::from(names)) as ArrayRef),
-        ("value", Arc::new(Float64Array::from(values)) as ArrayRef),
-    ])
-    .map_err(|e| Error::invalid(format!("to Arrow: {e}")))
+    crate::table_arrow::long_batch(["run", "qid", "measure"], [runs, qids, names], values)
 }
 
 /// [`results_batch`] (per-topic rows and the summary) as the bytes of a Parquet (Snappy) or

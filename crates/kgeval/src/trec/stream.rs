@@ -7,6 +7,7 @@ use std::cell::RefCell;
 use std::hash::BuildHasher;
 use std::sync::{Arc, Mutex, PoisonError};
 
+use kgeval_metrics::ranking::StampedSet;
 use kgeval_metrics::trec::{assemble_run, evaluate_topic, TopicOutcome};
 use kgeval_model::trec::{IrOptions, MeasureSet, Qrels, RunDoc, RunEvaluation};
 use rustc_hash::FxBuildHasher;
@@ -120,52 +121,7 @@ fn infinite(qid: &str, doc: &RunDoc<'_>) -> String {
 thread_local! {
     /// The duplicate check's table, kept per thread from topic to topic: no allocation and no
     /// clearing per topic.
-    static SEEN: RefCell<Seen> = const { RefCell::new(Seen::new()) };
-}
-
-/// The docnos of one topic at a time: open addressing with linear probing over (docno hash,
-/// document index, stamp), a slot counting as empty unless it carries the current topic's
-/// stamp, so starting a topic costs nothing.
-struct Seen {
-    /// (hash, index, stamp) per slot; the length is a power of two, at least twice the topic.
-    slots: Vec<(u64, u32, u32)>,
-    /// The current topic's stamp (never 0, the stamp of a fresh slot).
-    stamp: u32,
-}
-
-impl Seen {
-    const fn new() -> Self {
-        Seen { slots: Vec::new(), stamp: 0 }
-    }
-
-    /// Starts a topic of up to `len` documents.
-    fn reset(&mut self, len: usize) {
-        let wanted = (2 * len).next_power_of_two().max(16);
-        self.stamp = self.stamp.wrapping_add(1);
-        if self.slots.len() < wanted || self.stamp == 0 {
-            self.slots = vec![(0, 0, 0); wanted.max(self.slots.len())];
-            self.stamp = 1;
-        }
-    }
-
-    /// Adds document `index` whose docno hashes to `hash`; false when a document with the
-    /// same docno (`same(j)` for a document `j` of equal hash) was added before.
-    fn insert(&mut self, hash: u64, index: u32, same: impl Fn(u32) -> bool) -> bool {
-        let mask = self.slots.len() - 1;
-        let shift = 64 - self.slots.len().trailing_zeros();
-        let mut slot = (hash.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> shift) as usize;
-        loop {
-            let (stored, j, stamp) = self.slots[slot];
-            if stamp != self.stamp {
-                self.slots[slot] = (hash, index, self.stamp);
-                return true;
-            }
-            if stored == hash && same(j) {
-                return false;
-            }
-            slot = (slot + 1) & mask;
-        }
-    }
+    static SEEN: RefCell<StampedSet> = const { RefCell::new(StampedSet::new()) };
 }
 
 /// The first problem a run file could not have, in document order: a score that is not
