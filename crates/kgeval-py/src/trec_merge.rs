@@ -60,6 +60,13 @@ impl TrecAccumulator {
         self.0.topics()
     }
 
+    /// Whether finalisation adds the qrels topics missing from every partition (`-c`, as the
+    /// facade decided when the partitions were evaluated).
+    #[getter]
+    fn complete(&self) -> bool {
+        self.0.options().query_set == kgeval_model::trec::QuerySet::Complete
+    }
+
     /// The measures asked for, as given.
     #[getter]
     fn measures(&self) -> Vec<String> {

@@ -53,6 +53,7 @@ def test_random_partitions_merge_to_the_one_machine_summary(seed, complete):
     except kgeval.InvalidInput:
         pytest.skip("no topic in common")
     parts = [kgeval.trec.accumulate(qrels, p, MEASURES, complete=complete, keep_topics=False) for p in partitions(run, rng.randint(1, 16), rng)]
+    assert all(part.complete == bool(complete) for part in parts)
     merged = []
     for _ in range(3):
         order = parts[:]

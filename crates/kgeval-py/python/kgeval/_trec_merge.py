@@ -69,6 +69,12 @@ class Accumulator:
         """The evaluated topics merged so far."""
         return self._native.topics
 
+    @property
+    def complete(self) -> bool:
+        """Whether :meth:`finalize` adds the qrels topics missing from every partition
+        (``complete=True``, trec_eval's ``-c``)."""
+        return self._native.complete
+
     def finalize(self, qrels: Any = None) -> Dict[str, float]:
         """``{measure: value}``, as ``evaluate(..., per_query=False)``. ``qrels`` are needed
         under ``complete=True`` (the qrels topics missing from every partition are added)."""

@@ -282,27 +282,21 @@ def evaluate(
     rows = None
     if per_query:
         rows = out.where(functions.col("accumulator").isNull()).drop("accumulator")
-        absent = _absent_topics(spark, qrels, measures, options, sorted(accumulators))
-        if absent is not None:
+        if Accumulator.from_bytes(empty).complete:
             # -c: the qrels topics without a line in a run get the values of a topic with no
             # run line, as on one machine (the summary adds them when it is finalised).
+            absent = _absent_topics(spark, qrels, measures, options, sorted(accumulators))
             rows = rows.unionByName(absent.join(rows.select("run", "qid").distinct(), ["run", "qid"], "left_anti"))
     return SparkEvaluation(rows, accumulators, qrels)
 
 
 def _absent_topics(spark: Any, qrels: Any, measures: Any, options: Dict[str, Any], runs: List[str]) -> Any:
     """The per-query rows (a DataFrame ``run, qid, measure, value``) each of ``runs`` gets for
-    a qrels topic it has no line for: those of an empty run, where the options evaluate every
-    qrels topic (``complete``); ``None`` where they evaluate only the run's topics."""
+    a qrels topic it has no line for, under ``complete``: those of an empty run."""
     from kgeval import trec
 
     asked = {key: value for key, value in options.items() if key != "keep_topics"}
-    try:
-        values = trec.evaluate(qrels, {}, measures, **asked)
-    except InvalidInput as error:
-        if "no topic in common" in str(error):
-            return None
-        raise
+    values = trec.evaluate(qrels, {}, measures, **asked)
     rows = [(run, qid, measure, value) for run in runs for qid, topic in values.items() for measure, value in topic.items()]
     return spark.createDataFrame(rows, "run string, qid string, measure string, value double")
 
