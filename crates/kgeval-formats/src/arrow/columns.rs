@@ -127,18 +127,8 @@ impl IdColumn<'_> {
     pub fn run_end(&self, start: usize, len: usize) -> usize {
         let mut end = start + 1;
         match *self {
-            IdColumn::Utf8(a) => {
-                // Offsets and bytes compared in place: no `str` made per row.
-                let (offsets, data) = (a.value_offsets(), a.value_data());
-                let first = &data[offsets[start] as usize..offsets[start + 1] as usize];
-                while end < len {
-                    let (from, to) = (offsets[end] as usize, offsets[end + 1] as usize);
-                    if to - from != first.len() || &data[from..to] != first {
-                        break;
-                    }
-                    end += 1;
-                }
-            }
+            IdColumn::Utf8(a) => return bytes_run_end(a.value_offsets(), a.value_data(), start, len),
+            IdColumn::LargeUtf8(a) => return bytes_run_end(a.value_offsets(), a.value_data(), start, len),
             IdColumn::Dictionary(keys, values) => {
                 // Equal keys are equal ids; other keys may still name an equal value.
                 let key = keys.get(start);
@@ -331,4 +321,75 @@ fn dict<'a, K: arrow_array::types::ArrowDictionaryKeyType>(
 ) -> (Keys<'a>, &'a dyn Array) {
     let dictionary: &'a DictionaryArray<K> = array.as_dictionary::<K>();
     (wrap(dictionary.keys().values()), dictionary.values().as_ref())
+}
+
+/// [`IdColumn::run_end`] on a string column's offsets and bytes, in place and without a
+/// comparison per row: a run of equal strings is a run of rows of one length (its offsets grow
+/// by one stride) whose bytes, from the second row on, equal the bytes one row earlier — one
+/// comparison of two overlapping spans, the first difference naming the first other row.
+fn bytes_run_end<O: Copy + Into<i64>>(offsets: &[O], data: &[u8], start: usize, len: usize) -> usize {
+    // Offsets of a valid array never decrease and lie within its bytes.
+    let at = |i: usize| usize::try_from(offsets[i].into()).unwrap_or(0);
+    let width = at(start + 1).saturating_sub(at(start));
+    let mut end = start + 1;
+    while end < len && at(end + 1).saturating_sub(at(end)) == width {
+        end += 1;
+    }
+    if width == 0 {
+        return end;
+    }
+    let (from, to) = (at(start), at(end));
+    match (data.get(from + width..to), data.get(from..to - width)) {
+        (Some(later), Some(earlier)) => first_difference(later, earlier).map_or(end, |p| start + 1 + p / width),
+        _ => start + 1,
+    }
+}
+
+/// The first index at which `a` and `b` (of one length) differ: 64-byte blocks compared whole,
+/// then the differing block byte by byte.
+fn first_difference(a: &[u8], b: &[u8]) -> Option<usize> {
+    const BLOCK: usize = 64;
+    a.chunks(BLOCK)
+        .zip(b.chunks(BLOCK))
+        .enumerate()
+        .find(|(_, (x, y))| x != y)
+        .and_then(|(block, (x, y))| x.iter().zip(y).position(|(p, q)| p != q).map(|p| block * BLOCK + p))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use arrow_array::{LargeStringArray, StringArray};
+
+    proptest::proptest! {
+        /// The run ends found on offsets and bytes are those of comparing row by row, for
+        /// string and large-string columns, whole and sliced, with ids of one length that
+        /// differ anywhere (within and across 64-byte blocks) and ids of other lengths.
+        #[test]
+        fn run_ends_equal_a_row_by_row_scan(
+            rows in proptest::collection::vec((0u8..4, 0usize..3), 1..200),
+            offset in 0usize..5,
+        ) {
+            let ids: Vec<String> = rows
+                .iter()
+                .map(|&(id, long)| {
+                    let pad = "x".repeat([0, 30, 70][long]);
+                    if id == 3 { format!("{pad}q") } else { format!("{pad}q{id}") }
+                })
+                .collect();
+            let offset = offset.min(ids.len() - 1);
+            let utf8 = StringArray::from(ids.clone()).slice(offset, ids.len() - offset);
+            let large = LargeStringArray::from(ids.clone()).slice(offset, ids.len() - offset);
+            let ids = &ids[offset..];
+            for column in [IdColumn::Utf8(&utf8), IdColumn::LargeUtf8(&large)] {
+                let mut start = 0;
+                while start < ids.len() {
+                    let expected = start + ids[start..].iter().take_while(|id| **id == ids[start]).count();
+                    let end = column.run_end(start, ids.len());
+                    proptest::prop_assert_eq!(end, expected, "from row {}", start);
+                    start = end;
+                }
+            }
+        }
+    }
 }

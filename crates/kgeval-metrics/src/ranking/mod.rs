@@ -28,19 +28,20 @@
 //! [`TieBreak`]: kgeval_model::ranking::TieBreak
 
 mod aggregate;
+mod equal_keys;
+mod list_set;
 mod rank;
 mod row;
 mod run;
 mod shard;
-mod stamped;
 
 pub use aggregate::{macro_mean, record_into_table, summarize, summarize_by, RankAccumulator, RankRecord};
 /// The dense score row [`rank_row`] takes (float64, float32 or float16, each compared in its own
 /// precision) and its element type, re-exported from `kgeval_model` for callers that hold
 /// scores in memory (numpy arrays, a model's output).
 pub use kgeval_model::ranking::{ScoreDtype, ScoreRow};
+pub use list_set::ListSet;
 pub use rank::{order, quantize_12dp, rank_in_permutation, rank_of, ScorePosition};
 pub use row::{rank_row, NanScore, RowOptions, RowPositions};
 pub use run::{break_tie, has_equal_scores, positions_and_ties, positions_of, rank_order, score_key, sort_run, TieKey};
 pub use shard::{count_shard, ShardCounts};
-pub use stamped::StampedSet;

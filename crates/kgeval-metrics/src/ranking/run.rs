@@ -8,8 +8,8 @@ use std::cmp::Ordering;
 use kgeval_model::ranking::TieBreak;
 use kgeval_model::trec::RunDoc;
 
+use super::equal_keys::has_equal_keys;
 use super::rank::quantize_12dp;
-use super::stamped::StampedSet;
 
 /// What a tie-break looks at besides the score: the identifier, the rank column and the input
 /// position (lists without a rank column use their input position there too).
@@ -116,7 +116,7 @@ pub(crate) fn sort_keyed<'k, K: Ord + ?Sized + 'k>(
 /// topic) it costs a fraction of the sort. `positions[s]` is the 0-based position of
 /// `docs[selected[s]]`.
 pub fn positions_of(docs: &[RunDoc<'_>], tie_break: TieBreak, selected: &[u32], positions: &mut Vec<u32>) {
-    count_positions(docs, tie_break, selected, positions, |_| {});
+    count_positions(docs, tie_break, selected, positions, false);
 }
 
 /// [`positions_of`] and [`has_equal_scores`] in one pass over `docs` (each score's key
@@ -127,85 +127,97 @@ pub fn positions_and_ties(
     selected: &[u32],
     positions: &mut Vec<u32>,
 ) -> bool {
-    KEY_SET.with_borrow_mut(|set| {
-        set.reset(docs.len());
-        let mut tied = false;
-        count_positions(docs, tie_break, selected, positions, |key| tied |= !add_key(set, key));
-        tied
-    })
+    count_positions(docs, tie_break, selected, positions, true)
 }
 
-/// [`positions_of`], handing every document's key to `each_key` on the way.
+/// [`positions_of`], and with `check_ties` whether two documents share a score (`false`
+/// without).
+///
+/// A document's position is the number of documents with a greater score (as compared under
+/// `tie_break`: rounded for [`TieBreak::Lexicographic`]; `-0.0` equals `0.0`), plus the equal
+/// ones the tie-break puts first. The scores are copied once into a contiguous list, so each
+/// selected document's counts are one branch-free pass over it that the compiler vectorises.
 fn count_positions(
     docs: &[RunDoc<'_>],
     tie_break: TieBreak,
     selected: &[u32],
     positions: &mut Vec<u32>,
-    mut each_key: impl FnMut(u64),
-) {
+    check_ties: bool,
+) -> bool {
     let quantize = tie_break == TieBreak::Lexicographic;
-    let key = |i: u32| key_of(docs[i as usize].score, quantize);
-    let tie_key = |i: u32| {
-        let d = &docs[i as usize];
+    let tie_key = |i: usize| {
+        let d = &docs[i];
         TieKey { id: d.docno, rank: d.rank, position: d.position }
     };
-    // `a` before `b` among equal keys: the tie-break, then the input index (as `sort_keyed`).
-    let first = |a: u32, b: u32| break_tie(tie_break, tie_key(a), tie_key(b)).then(a.cmp(&b)) == Ordering::Less;
-    // The selected documents in their final order: (key, index, slot in `selected`).
-    let mut sorted: Vec<(u64, u32, usize)> = selected.iter().enumerate().map(|(s, &i)| (key(i), i, s)).collect();
-    sorted.sort_unstable_by(|a, b| {
-        a.0.cmp(&b.0).then_with(|| break_tie(tie_break, tie_key(a.1), tie_key(b.1))).then(a.1.cmp(&b.1))
-    });
-    let keys: Vec<u64> = sorted.iter().map(|s| s.0).collect();
-    // ahead[p]: documents that precede every selected one from p on (a smaller key than
-    // theirs, not smaller than the one before); equal keys counted one by one in `tied_ahead`.
-    let mut ahead = vec![0_u32; keys.len() + 1];
-    let mut tied_ahead = vec![0_u32; keys.len()];
-    let few = keys.len() <= 32;
-    for (i, doc) in docs.iter().enumerate() {
-        let k = key_of(doc.score, quantize);
-        each_key(k);
-        // Selected keys below `k` (a branch-free count over a short list), then the ones
-        // equal to it, which follow them in the sorted list.
-        let below = if few { keys.iter().map(|&x| usize::from(x < k)).sum() } else { keys.partition_point(|&x| x < k) };
-        let mut up_to = below;
-        while up_to < keys.len() && keys[up_to] == k {
-            up_to += 1;
-        }
-        ahead[up_to] += 1;
-        for (q, &(_, j, _)) in sorted.iter().enumerate().take(up_to).skip(below) {
-            if j != i as u32 && first(i as u32, j) {
-                tied_ahead[q] += 1;
+    SCORES.with_borrow_mut(|scores| {
+        scores.clear();
+        scores.extend(docs.iter().map(|doc| if quantize { quantize_12dp(doc.score) } else { doc.score }));
+        let tied = check_ties && has_equal_keys(scores.len(), |i| key_of(scores[i], false));
+        // A list known to have no equal scores needs no count of them.
+        let may_tie = !check_ties || tied;
+        positions.clear();
+        positions.extend(selected.iter().map(|&i| {
+            let i = i as usize;
+            let score = scores[i];
+            if !may_tie {
+                return count_above(scores, score);
             }
+            let (above, equal) = count_above_and_equal(scores, score);
+            if equal == 1 {
+                return above;
+            }
+            // Equal scores: the tie-break, then the input index (as `sort_keyed`).
+            let first = |j: usize| break_tie(tie_break, tie_key(j), tie_key(i)).then(j.cmp(&i)) == Ordering::Less;
+            let tied_ahead =
+                scores.iter().enumerate().filter(|&(j, &other)| other == score && j != i && first(j)).count();
+            above + tied_ahead as u32
+        }));
+        tied
+    })
+}
+
+/// How many of `scores` are greater than `score`.
+#[inline]
+fn count_above(scores: &[f64], score: f64) -> u32 {
+    let mut above = [0_u32; 8];
+    let mut chunks = scores.chunks_exact(8);
+    for chunk in &mut chunks {
+        for lane in 0..8 {
+            above[lane] += u32::from(chunk[lane] > score);
         }
     }
-    positions.clear();
-    positions.resize(selected.len(), 0);
-    let mut before = 0;
-    for (q, &(_, _, slot)) in sorted.iter().enumerate() {
-        before += ahead[q];
-        positions[slot] = before + tied_ahead[q];
+    above.iter().sum::<u32>() + chunks.remainder().iter().map(|&other| u32::from(other > score)).sum::<u32>()
+}
+
+/// How many of `scores` are greater than `score`, and how many equal to it.
+#[inline]
+fn count_above_and_equal(scores: &[f64], score: f64) -> (u32, u32) {
+    // Eight independent lanes of counters: no dependency from one score to the next.
+    let (mut above, mut equal) = ([0_u32; 8], [0_u32; 8]);
+    let mut chunks = scores.chunks_exact(8);
+    for chunk in &mut chunks {
+        for lane in 0..8 {
+            above[lane] += u32::from(chunk[lane] > score);
+            equal[lane] += u32::from(chunk[lane] == score);
+        }
     }
+    let (mut above, mut equal) = (above.iter().sum::<u32>(), equal.iter().sum::<u32>());
+    for &other in chunks.remainder() {
+        above += u32::from(other > score);
+        equal += u32::from(other == score);
+    }
+    (above, equal)
 }
 
 /// Whether two of `docs` share a score under `tie_break` ([`score_key`]), without sorting.
 #[must_use]
 pub fn has_equal_scores(docs: &[RunDoc<'_>], tie_break: TieBreak) -> bool {
-    KEY_SET.with_borrow_mut(|set| {
-        set.reset(docs.len());
-        !docs.iter().all(|d| add_key(set, score_key(d.score, tie_break)))
-    })
-}
-
-/// Adds a score key to `set`; false when it was there already. The key's high bits (sign,
-/// exponent) are folded onto its low ones first — a bijection, so equal hashes are equal keys.
-fn add_key(set: &mut StampedSet, key: u64) -> bool {
-    set.insert(key ^ (key >> 29), 0, |_| true)
+    has_equal_keys(docs.len(), |i| score_key(docs[i].score, tie_break))
 }
 
 thread_local! {
-    /// [`has_equal_scores`]'s table, kept per thread from list to list.
-    static KEY_SET: std::cell::RefCell<StampedSet> = const { std::cell::RefCell::new(StampedSet::new()) };
+    /// [`count_positions`]' contiguous scores, kept per thread from list to list.
+    static SCORES: std::cell::RefCell<Vec<f64>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 #[cfg(test)]

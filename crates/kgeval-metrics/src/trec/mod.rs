@@ -23,6 +23,7 @@
 //! ```
 
 mod accumulate;
+mod checked;
 mod extra;
 mod gain;
 mod measures;
@@ -36,6 +37,7 @@ use kgeval_model::{ScoreTable, SystemId};
 use rayon::prelude::*;
 
 pub use accumulate::{AccumulateError, SummaryAccumulator, SUMMARY_KIND, SUMMARY_VERSION};
+pub use checked::{check_and_evaluate_topic, check_docs, DocsProblem};
 pub use measures::{RankedRelevance, NOT_JUDGED, NOT_POOLED};
 pub use ties::{run_tie_counts, topic_tie_counts, TieValue, TiedRanking};
 
@@ -57,18 +59,29 @@ pub fn rank_topic(
     docs: &[RunDoc<'_>],
     options: &IrOptions,
 ) -> (RankedRelevance, bool) {
-    // The judged documents of the run; when they are few and the whole list is scored, their
-    // positions are counted (`positions_and_ties`) instead of sorting every document.
     let judged: Vec<(u32, i64)> = judgments
         .map(|j| docs.iter().enumerate().filter_map(|(i, d)| j.get(d.docno).map(|v| (i as u32, v))).collect())
         .unwrap_or_default();
+    rank_judged(judgments, docs, &judged, options)
+}
+
+/// [`rank_topic`] with the judged documents of `docs` found already: `judged` holds (index
+/// in `docs`, relevance value) of each, in `docs` order.
+fn rank_judged(
+    judgments: Option<&TopicJudgments>,
+    docs: &[RunDoc<'_>],
+    judged: &[(u32, i64)],
+    options: &IrOptions,
+) -> (RankedRelevance, bool) {
+    // When the judged documents are few and the whole list is scored, their positions are
+    // counted (`positions_and_ties`) instead of sorting every document.
     let whole = options.max_docs.is_none_or(|m| m >= docs.len());
     let (ranked, tied) = if whole && judged.len() * COUNT_JUDGED_BELOW <= docs.len() {
         let selected: Vec<u32> = judged.iter().map(|&(i, _)| i).collect();
         let mut positions = Vec::new();
         let tied = positions_and_ties(docs, options.tie_break, &selected, &mut positions);
         let mut ranked = vec![measures::NOT_POOLED; docs.len()];
-        for (&position, &(_, value)) in positions.iter().zip(&judged) {
+        for (&position, &(_, value)) in positions.iter().zip(judged) {
             ranked[position as usize] = ranked_value(Some(value));
         }
         (ranked, tied)
@@ -78,9 +91,11 @@ pub fn rank_topic(
         let depth = options.max_docs.map_or(order.len(), |m| m.min(order.len()));
         let order = &order[..depth];
         let tied = order.windows(2).any(|w| w[0].0 == w[1].0);
-        let ranked =
-            order.iter().map(|&(_, i)| ranked_value(judgments.and_then(|j| j.get(docs[i as usize].docno)))).collect();
-        (ranked, tied)
+        let mut labels = vec![measures::NOT_POOLED; docs.len()];
+        for &(i, value) in judged {
+            labels[i as usize] = ranked_value(Some(value));
+        }
+        (order.iter().map(|&(_, i)| labels[i as usize]).collect(), tied)
     };
     (ranked_relevance(judgments, ranked, options), tied)
 }
@@ -182,11 +197,27 @@ pub fn evaluate_topic(
     measures: &MeasureSet,
     options: &IrOptions,
 ) -> TopicOutcome {
+    evaluate_judged(qrels, qid, docs, None, measures, options)
+}
+
+/// [`evaluate_topic`], with the judged documents of `docs` found already when `judged` is
+/// given (as [`rank_judged`] takes them).
+fn evaluate_judged(
+    qrels: &Qrels,
+    qid: &str,
+    docs: Option<&[RunDoc<'_>]>,
+    judged: Option<&[(u32, i64)]>,
+    measures: &MeasureSet,
+    options: &IrOptions,
+) -> TopicOutcome {
     let judgments = qrels.topic(qid);
     let docs_or_none = docs.unwrap_or_default();
     let (topic, tied, ranges, std_errors, mut values);
     if options.ties.follows_tie_break() {
-        (topic, tied) = rank_topic(judgments, docs_or_none, options);
+        (topic, tied) = match judged {
+            Some(judged) => rank_judged(judgments, docs_or_none, judged, options),
+            None => rank_topic(judgments, docs_or_none, options),
+        };
         values = topic_values(&topic, measures);
         (ranges, std_errors) = (Vec::new(), Vec::new());
     } else {

@@ -3,14 +3,10 @@
 //! topics already converted are being evaluated (Python dicts: the walk must hold the GIL,
 //! the evaluation need not).
 
-use std::cell::RefCell;
-use std::hash::BuildHasher;
 use std::sync::{Arc, Mutex, PoisonError};
 
-use kgeval_metrics::ranking::StampedSet;
-use kgeval_metrics::trec::{assemble_run, evaluate_topic, TopicOutcome};
+use kgeval_metrics::trec::{assemble_run, check_and_evaluate_topic, check_docs, DocsProblem, TopicOutcome};
 use kgeval_model::trec::{IrOptions, MeasureSet, Qrels, RunDoc, RunEvaluation};
-use rustc_hash::FxBuildHasher;
 
 /// One run's topics, handed over one at a time ([`TopicStream::add_topic`], callable from
 /// several threads at once) and put together by [`super::TrecTask::run_streams`]. Each topic
@@ -72,20 +68,20 @@ impl TopicStream {
     /// (the keys of one mapping of `str`): only their scores are checked. A docno twice here
     /// is not reported: it is scored as two documents.
     pub fn add_distinct_topic(&self, index: usize, qid: &str, docs: &[RunDoc<'_>]) {
-        debug_assert!(first_problem(qid, docs).is_none_or(|p| !p.ends_with("retrieved twice")));
+        debug_assert!(!matches!(check_docs(docs), Err(DocsProblem::Repeated { .. })));
         self.add(index, qid, docs, false);
     }
 
     fn add(&self, index: usize, qid: &str, docs: &[RunDoc<'_>], check_docnos: bool) {
-        let problem = if check_docnos { first_problem(qid, docs) } else { first_infinite(qid, docs) };
-        let outcome = (problem.is_none() && self.qrels.topic(qid).is_some())
-            .then(|| evaluate_topic(&self.qrels, qid, Some(docs), &self.measures, &self.options));
+        let checked = check_and_evaluate_topic(&self.qrels, qid, docs, check_docnos, &self.measures, &self.options);
         let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
         state.qids.push((index, qid.into()));
-        state.outcomes.extend(outcome);
-        if let Some(message) = problem {
-            if state.problem.as_ref().is_none_or(|(first, _)| index < *first) {
-                state.problem = Some((index, message));
+        match checked {
+            Ok(outcome) => state.outcomes.extend(outcome),
+            Err(problem) => {
+                if state.problem.as_ref().is_none_or(|(first, _)| index < *first) {
+                    state.problem = Some((index, message(qid, problem)));
+                }
             }
         }
     }
@@ -108,38 +104,12 @@ impl TopicStream {
     }
 }
 
-/// The first score that is not finite, in document order.
-fn first_infinite(qid: &str, docs: &[RunDoc<'_>]) -> Option<String> {
-    docs.iter().find(|doc| !doc.score.is_finite()).map(|doc| infinite(qid, doc))
-}
-
-/// The message for a score that is not finite.
-fn infinite(qid: &str, doc: &RunDoc<'_>) -> String {
-    format!("topic {qid}: document {} has score {}, expected a finite score", doc.docno, doc.score)
-}
-
-thread_local! {
-    /// The duplicate check's table, kept per thread from topic to topic: no allocation and no
-    /// clearing per topic.
-    static SEEN: RefCell<StampedSet> = const { RefCell::new(StampedSet::new()) };
-}
-
-/// The first problem a run file could not have, in document order: a score that is not
-/// finite, or a docno retrieved twice.
-fn first_problem(qid: &str, docs: &[RunDoc<'_>]) -> Option<String> {
-    let hasher = FxBuildHasher;
-    SEEN.with_borrow_mut(|seen| {
-        seen.reset(docs.len());
-        for (i, doc) in docs.iter().enumerate() {
-            if !doc.score.is_finite() {
-                return Some(infinite(qid, doc));
-            }
-            // A topic's documents are numbered by u32 everywhere in the engine.
-            let index = u32::try_from(i).unwrap_or(u32::MAX);
-            if !seen.insert(hasher.hash_one(doc.docno), index, |j| docs[j as usize].docno == doc.docno) {
-                return Some(format!("topic {qid}: document {} is retrieved twice", doc.docno));
-            }
+/// The message for a topic's first problem.
+fn message(qid: &str, problem: DocsProblem<'_>) -> String {
+    match problem {
+        DocsProblem::NotFinite { docno, score } => {
+            format!("topic {qid}: document {docno} has score {score}, expected a finite score")
         }
-        None
-    })
+        DocsProblem::Repeated { docno } => format!("topic {qid}: document {docno} is retrieved twice"),
+    }
 }

@@ -1,0 +1,73 @@
+//! The per-topic work the Python paths share (issue 30): `python_bench.py`'s workload — topics
+//! of 1,000 retrieved documents `d0…d999` with distinct random scores, 20 graded judgments drawn
+//! from `d0…d1999` — handed to a [`TopicStream`] one topic at a time on one thread: the
+//! duplicate-docno check, the judged lookup, the ranking and the measures (map, P.10,
+//! ndcg_cut.10, recip_rank). Run with `cargo bench -p kgeval --bench topic_stream`.
+
+use std::sync::Arc;
+
+use divan::Bencher;
+use kgeval::trec::TrecTask;
+use kgeval_model::trec::{Qrels, RunDoc};
+
+fn main() {
+    divan::main();
+}
+
+const TOPICS: usize = 100;
+const DOCS: usize = 1000;
+
+/// A topic: its qid, and its docnos and scores in run order.
+type Topic = (String, Vec<String>, Vec<f64>);
+
+/// The qrels and the topics.
+fn workload() -> (Qrels, Vec<Topic>) {
+    let mut x: u64 = 0x2545_F491_4F6C_DD1D;
+    let mut next = move |n: u64| {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x % n
+    };
+    let mut qrels = Qrels::new();
+    let mut topics = Vec::new();
+    for t in 0..TOPICS {
+        let qid = format!("q{t}");
+        for _ in 0..20 {
+            qrels.topic_mut(&qid).insert(&format!("d{}", next(2 * DOCS as u64)), [0, 1, 1, 2][next(4) as usize]);
+        }
+        let docnos: Vec<String> = (0..DOCS).map(|i| format!("d{i}")).collect();
+        // Distinct scores: a random permutation of multiples of 1/7.
+        let mut scores: Vec<f64> = (0..DOCS).map(|i| (i * 50 + next(50) as usize) as f64 / 7.0).collect();
+        for i in (1..DOCS).rev() {
+            scores.swap(i, next(i as u64 + 1) as usize);
+        }
+        topics.push((qid, docnos, scores));
+    }
+    (qrels, topics)
+}
+
+#[divan::bench]
+fn hundred_topics_of_1000_documents(bencher: Bencher<'_, '_>) {
+    let (qrels, topics) = workload();
+    let qrels = Arc::new(qrels);
+    let task = TrecTask::new("qrels").measure("map").measure("P.10").measure("ndcg_cut.10").measure("recip_rank");
+    let docs: Vec<Vec<RunDoc<'_>>> = topics
+        .iter()
+        .map(|(_, docnos, scores)| {
+            docnos
+                .iter()
+                .zip(scores)
+                .enumerate()
+                .map(|(i, (docno, &score))| RunDoc { docno, score, rank: 0, position: i as u64 })
+                .collect()
+        })
+        .collect();
+    bencher.bench_local(|| {
+        let stream = task.topic_stream(Arc::clone(&qrels)).expect("known measures");
+        for (index, ((qid, _, _), docs)) in topics.iter().zip(&docs).enumerate() {
+            stream.add_topic(index, qid, docs);
+        }
+        stream
+    });
+}
