@@ -11,6 +11,8 @@ use parquet::arrow::ArrowWriter;
 use parquet::basic::Compression;
 use parquet::file::properties::WriterProperties;
 
+use super::guard::{guarded, GuardedBatches};
+use super::ipc_read::{ipc_batches, IPC_FILE_MAGIC};
 use crate::{FormatError, Input};
 
 /// The Arrow file formats kgeval reads and writes.
@@ -91,9 +93,6 @@ impl std::fmt::Debug for Batches {
     }
 }
 
-/// The IPC file format's magic bytes (the stream format has none).
-const IPC_FILE_MAGIC: &[u8; 6] = b"ARROW1";
-
 /// Opens a Parquet or Arrow IPC file (file or stream format) and reads its batches lazily,
 /// from the file memory-mapped (or decompressed, when it is gzip) without a copy. `name` is
 /// the file as the user named it (in errors).
@@ -115,24 +114,47 @@ pub fn open_batches(path: &Path, kind: ArrowFileKind, name: &str) -> Result<Batc
 /// As [`open_batches`].
 pub fn batches_from_bytes(bytes: bytes::Bytes, kind: ArrowFileKind, name: &str) -> Result<Batches, FormatError> {
     let bad = |e: &dyn std::fmt::Display| FormatError::syntax(name, 0, 0, e.to_string());
+    // The decoders run guarded (`guard`): a malformed file that makes one panic is an error.
+    let opened = guarded(|| open_decoder(bytes, kind)).unwrap_or_else(|message| Err(Opening::Decoder(message)));
+    match opened {
+        Ok(batches) => Ok(batches),
+        Err(Opening::Parquet(e)) => Err(bad(&format_args!("not a Parquet file this build reads ({e})"))),
+        Err(Opening::Ipc(e)) => Err(bad(&format_args!("not an Arrow IPC file ({e})"))),
+        Err(Opening::Decoder(message)) => {
+            let format = if kind == ArrowFileKind::Parquet { "Parquet" } else { "Arrow IPC" };
+            Err(bad(&format_args!("not a {format} file this build reads ({message})")))
+        }
+    }
+}
+
+/// Why a table could not be opened.
+enum Opening {
+    /// The Parquet reader refused it.
+    Parquet(parquet::errors::ParquetError),
+    /// The IPC reader refused it.
+    Ipc(ArrowError),
+    /// A decoder panicked (the message).
+    Decoder(String),
+}
+
+/// The decoder of `bytes` as a `kind` table, its batches read guarded.
+fn open_decoder(bytes: bytes::Bytes, kind: ArrowFileKind) -> Result<Batches, Opening> {
+    fn guard<I>(schema: SchemaRef, reader: I) -> Batches
+    where
+        I: Iterator<Item = Result<RecordBatch, ArrowError>> + Send + 'static,
+    {
+        Batches { schema, batches: Box::new(GuardedBatches { inner: Some(reader) }) }
+    }
     match kind {
         ArrowFileKind::Parquet => {
             let reader = ParquetRecordBatchReaderBuilder::try_new(bytes)
                 .and_then(|b| b.with_batch_size(64 * 1024).build())
-                .map_err(|e| bad(&format_args!("not a Parquet file this build reads ({e})")))?;
-            Ok(Batches { schema: reader.schema(), batches: Box::new(reader) })
+                .map_err(Opening::Parquet)?;
+            Ok(guard(reader.schema(), reader))
         }
         ArrowFileKind::Ipc => {
-            let not_ipc = |e: ArrowError| bad(&format_args!("not an Arrow IPC file ({e})"));
-            if bytes.starts_with(IPC_FILE_MAGIC) {
-                let reader =
-                    arrow_ipc::reader::FileReader::try_new(std::io::Cursor::new(bytes), None).map_err(not_ipc)?;
-                Ok(Batches { schema: reader.schema(), batches: Box::new(reader) })
-            } else {
-                let reader =
-                    arrow_ipc::reader::StreamReader::try_new(std::io::Cursor::new(bytes), None).map_err(not_ipc)?;
-                Ok(Batches { schema: reader.schema(), batches: Box::new(reader) })
-            }
+            let batches = ipc_batches(bytes).map_err(Opening::Ipc)?;
+            Ok(guard(batches.schema, batches.batches))
         }
     }
 }

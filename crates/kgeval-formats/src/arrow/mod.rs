@@ -36,6 +36,10 @@
 
 mod columns;
 mod files;
+mod guard;
+mod ipc_read;
+#[cfg(test)]
+mod malformed_tests;
 
 use std::ops::Range;
 
