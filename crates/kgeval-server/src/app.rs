@@ -43,9 +43,9 @@ pub struct App {
     /// The last leaderboard computed for each (task, phase), with what it was computed from.
     pub boards: Mutex<HashMap<(String, String), CachedBoard>>,
     /// Bumped after every submission this server stores: a leaderboard computed at the same
-    /// count is still current (nothing else adds rows of this server's scorer versions:
-    /// `--rescore` adds rows of the scorer version of the gold it reads, which a running server
-    /// picks up only when restarted).
+    /// count is still current (`--rescore` is the only other writer: it runs with the server
+    /// stopped, or is followed by a restart, since the rows it adds — of this server's scorer
+    /// version too, for a `failed` upload scored again — would not be seen before).
     pub generation: AtomicU64,
     /// Each team's request rate.
     pub rate: RateLimit,

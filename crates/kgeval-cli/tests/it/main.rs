@@ -53,6 +53,7 @@ mod serve_export;
 mod serve_load;
 mod serve_pages;
 mod serve_qald;
+mod serve_rescore;
 mod shell;
 mod silent;
 mod ties;
