@@ -102,8 +102,8 @@ pub fn blob_dir(db: &Path) -> PathBuf {
 }
 
 impl App {
-    /// Opens the database, computes every scorer version, checks every primary metric and
-    /// scores the baselines.
+    /// Opens the database, reads every task's gold (once: uploads are scored against it),
+    /// computes every scorer version, checks every primary metric and scores the baselines.
     ///
     /// # Errors
     /// [`Error::Campaign`] for a gold that cannot be read, a primary metric the task has no
@@ -113,6 +113,8 @@ impl App {
         let blobs = Blobs::open(&blob_dir(db))?;
         let mut scorers = HashMap::new();
         for task in &campaign.served.tasks {
+            // The gold is read (and parsed) once, here: every upload reads only itself.
+            task.read_gold().map_err(|e| Error::Campaign(format!("task {}: {}", task.name, chain(&e))))?;
             task.check_primary().map_err(|e| Error::Campaign(format!("task {}: {}", task.name, chain(&e))))?;
             scorers.insert(task.name.clone(), scorer_version(task)?);
         }
