@@ -144,6 +144,19 @@ impl App {
         })
     }
 
+    /// Records every baseline's score (its row under the current scorer version, unless the
+    /// latest one holds the same score), for `--rescore`'s diff.
+    ///
+    /// # Errors
+    /// [`Error::Database`].
+    pub fn record_baselines(&self, now: i64) -> Result<(), Error> {
+        let mut store = self.store.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        for baseline in &self.baselines {
+            store.record_baseline(&baseline.task, &baseline.name, &baseline.score, now)?;
+        }
+        Ok(())
+    }
+
     /// The scorer version of `task`.
     #[must_use]
     pub fn scorer(&self, task: &str) -> String {

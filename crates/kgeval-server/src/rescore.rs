@@ -8,8 +8,9 @@
 //! reads the scorer version at its start and keeps its leaderboards: rescore with it stopped,
 //! or restart it after. The diff: per task, each team's counted primary value on the
 //! leaderboard shown last (that of the latest score row's scorer, before this rescore's rows)
-//! and on the new one, the `failed` submissions now scored, and Kendall's tau-b between the
-//! two orderings (the facade's).
+//! and on the new one, each baseline's value under that scorer (as recorded when it was
+//! scored) and now, the `failed` submissions now scored, and Kendall's tau-b between the two
+//! orderings of the teams (the facade's).
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -20,7 +21,7 @@ use kgeval::campaign::{ordering_tau, ServedTask};
 use kgeval::Input;
 
 use crate::app::{chain, score, App, UPLOAD_NAME};
-use crate::board::leaderboard;
+use crate::board::{leaderboard, BASELINE_TEAM};
 use crate::config::Phase;
 use crate::store::{Score, Store};
 use crate::{clock, db_path, Campaign, Error};
@@ -51,6 +52,9 @@ pub struct TaskDiff {
     /// Each team's counted primary value before and after, in the new leaderboard's order
     /// (then the teams only the old one has).
     pub teams: Vec<TeamDiff>,
+    /// Each baseline's primary value under the old scorer version (as recorded when it was
+    /// scored, if it was) and now, named `organisers: NAME (baseline)`.
+    pub baselines: Vec<TeamDiff>,
     /// Kendall's tau-b between the old and new orderings of the teams on both.
     pub tau: Option<f64>,
 }
@@ -110,8 +114,20 @@ pub fn rescore(campaign: &Path, db: Option<&Path>) -> Result<Vec<TaskDiff>, Erro
             recovered: Vec::new(),
             refused: Vec::new(),
             teams: Vec::new(),
+            baselines: Vec::new(),
             tau: None,
         };
+        for baseline in app.baselines.iter().filter(|b| b.task == task.name) {
+            let old = match &diff.old_scorer {
+                Some(scorer) => store.baseline_value(&task.name, &baseline.name, scorer)?,
+                None => None,
+            };
+            diff.baselines.push(TeamDiff {
+                team: format!("{BASELINE_TEAM}: {} (baseline)", baseline.name),
+                old,
+                new: Some(baseline.score.value),
+            });
+        }
         for submission in store.valid_any(&task.name, &current)? {
             if submission.score.is_some() {
                 continue;
@@ -141,6 +157,9 @@ pub fn rescore(campaign: &Path, db: Option<&Path>) -> Result<Vec<TaskDiff>, Erro
         diffs.push((diff, old));
     }
     store.add_scores(&rows, now)?;
+    drop(store);
+    app.record_baselines(now)?;
+    let store = app.store.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
     let mut out = Vec::with_capacity(diffs.len());
     for (mut diff, old) in diffs {
         if let Some(phase) = diff.phase.as_deref().and_then(|p| app.campaign.phase(p)) {
@@ -201,8 +220,9 @@ fn compare(diff: &mut TaskDiff, old: &Standing, new: &Standing) {
     diff.tau = ordering_tau(&before, &after);
 }
 
-/// The diff as text: per task a header line, a tab-separated table (team, old, new, change),
-/// the submissions failed at upload and scored now, those refused, and tau.
+/// The diff as text: per task a header line, a tab-separated table (team, old, new, change;
+/// then the baselines), the submissions failed at upload and scored now, those refused, and
+/// tau (over the teams).
 #[must_use]
 pub fn render(diffs: &[TaskDiff]) -> String {
     let mut out = String::new();
@@ -224,6 +244,13 @@ pub fn render(diffs: &[TaskDiff]) -> String {
                 _ => "-".to_owned(),
             };
             let _ = writeln!(out, "{}\t{}\t{}\t{change}", team.team, value(team.old), value(team.new));
+        }
+        for baseline in &diff.baselines {
+            let change = match (baseline.old, baseline.new) {
+                (Some(old), Some(new)) => format!("{:+}", new - old),
+                _ => "-".to_owned(),
+            };
+            let _ = writeln!(out, "{}\t{}\t{}\t{change}", baseline.team, value(baseline.old), value(baseline.new));
         }
         for recovered in &diff.recovered {
             let _ = writeln!(

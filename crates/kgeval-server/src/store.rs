@@ -9,7 +9,8 @@
 //! with a score row of the scorer version asked for, so a `failed` one that `--rescore` gave
 //! a score row counts from then on, without its row being changed; it is read back as
 //! `scored` under that scorer (its error kept). The limits count the `status` column: as
-//! counted at upload time.
+//! counted at upload time. The baselines' scores are recorded too (`baseline_scores`, one
+//! row per scorer version and score), for `--rescore`'s diff.
 
 use std::path::Path;
 
@@ -18,8 +19,11 @@ use rusqlite::{params, Connection, OptionalExtension as _};
 use crate::token::{new_token, same_hash, token_hash};
 use crate::Error;
 
+mod baselines;
+
 /// The schema, one migration per version, applied in order.
-const MIGRATIONS: &[&str] = &["
+const MIGRATIONS: &[&str] = &[
+    "
 CREATE TABLE teams (
     id INTEGER PRIMARY KEY,
     name TEXT NOT NULL UNIQUE,
@@ -53,7 +57,23 @@ CREATE TABLE scores (
     created INTEGER NOT NULL,
     UNIQUE (submission, scorer)
 );
-"];
+",
+    "
+CREATE TABLE baseline_scores (
+    id INTEGER PRIMARY KEY,
+    task TEXT NOT NULL,
+    name TEXT NOT NULL,
+    scorer TEXT NOT NULL,
+    metric TEXT NOT NULL,
+    value REAL NOT NULL,
+    higher_is_better INTEGER NOT NULL,
+    headlines TEXT NOT NULL,
+    items TEXT NOT NULL,
+    created INTEGER NOT NULL
+);
+CREATE INDEX baseline_scores_by_name ON baseline_scores(task, name, scorer);
+",
+];
 
 /// An open database.
 pub struct Store {
@@ -480,7 +500,7 @@ fn db(path: &Path, error: &rusqlite::Error) -> Error {
 
 // Taken by value to be `map_err(sql)`.
 #[allow(clippy::needless_pass_by_value)]
-fn sql(error: rusqlite::Error) -> Error {
+pub(crate) fn sql(error: rusqlite::Error) -> Error {
     Error::Database(error.to_string())
 }
 
