@@ -172,7 +172,9 @@ pub fn rescore(campaign: &Path, db: Option<&Path>) -> Result<Vec<TaskDiff>, Erro
 }
 
 /// Scores one stored upload as [`score`] does, on its own thread, waiting at most `limit`
-/// seconds (the campaign's time limit, as for an upload); the error as one line.
+/// seconds (the campaign's time limit, as for an upload); the error as one line. A scoring
+/// that runs out of time is left to finish on its thread, as an upload's is: the command
+/// ends with the process.
 fn score_within(task: &ServedTask, system: &str, bytes: Vec<u8>, scorer: &str, limit: f64) -> Result<Score, String> {
     let (tell, told) = mpsc::channel();
     let (task, system, scorer) = (task.clone(), system.to_owned(), scorer.to_owned());
