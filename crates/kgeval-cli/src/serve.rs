@@ -46,10 +46,11 @@ pub(crate) struct ServeArgs {
     /// submission).
     #[arg(long, requires = "add_team")]
     organiser: bool,
-    /// Score every valid submission again with the current scorer and gold (new rows, none
-    /// updated or deleted, all in one transaction), print the diff (old and new primary value
-    /// per team, Kendall's tau-b between the orderings) and exit. Restart a running server
-    /// after it.
+    /// Score every valid submission (failed ones included) that has no score under the
+    /// current scorer and gold again (new rows, none updated or deleted, all in one
+    /// transaction), print the diff (old and new primary value per team and baseline, the
+    /// failed submissions now scored, Kendall's tau-b between the orderings) and exit.
+    /// Restart a running server after it.
     #[arg(long, conflicts_with_all = ["add_team", "export"])]
     rescore: bool,
     /// Write the `kgeval run` report (results.json, report.md, tables.tex, index.html) of the

@@ -43,9 +43,9 @@ pub struct App {
     /// The last leaderboard computed for each (task, phase), with what it was computed from.
     pub boards: Mutex<HashMap<(String, String), CachedBoard>>,
     /// Bumped after every submission this server stores: a leaderboard computed at the same
-    /// count is still current (nothing else adds rows of this server's scorer versions:
-    /// `--rescore` adds rows of the scorer version of the gold it reads, which a running server
-    /// picks up only when restarted).
+    /// count is still current (`--rescore` is the only other writer: it runs with the server
+    /// stopped, or is followed by a restart, since the rows it adds — of this server's scorer
+    /// version too, for a `failed` upload scored again — would not be seen before).
     pub generation: AtomicU64,
     /// Each team's request rate.
     pub rate: RateLimit,
@@ -102,8 +102,8 @@ pub fn blob_dir(db: &Path) -> PathBuf {
 }
 
 impl App {
-    /// Opens the database, computes every scorer version, checks every primary metric and
-    /// scores the baselines.
+    /// Opens the database, reads every task's gold (once: uploads are scored against it),
+    /// computes every scorer version, checks every primary metric and scores the baselines.
     ///
     /// # Errors
     /// [`Error::Campaign`] for a gold that cannot be read, a primary metric the task has no
@@ -113,6 +113,8 @@ impl App {
         let blobs = Blobs::open(&blob_dir(db))?;
         let mut scorers = HashMap::new();
         for task in &campaign.served.tasks {
+            // The gold is read (and parsed) once, here: every upload reads only itself.
+            task.read_gold().map_err(|e| Error::Campaign(format!("task {}: {}", task.name, chain(&e))))?;
             task.check_primary().map_err(|e| Error::Campaign(format!("task {}: {}", task.name, chain(&e))))?;
             scorers.insert(task.name.clone(), scorer_version(task)?);
         }
@@ -140,6 +142,19 @@ impl App {
             commits: Mutex::new(Vec::new()),
             campaign,
         })
+    }
+
+    /// Records every baseline's score (its row under the current scorer version, unless the
+    /// latest one holds the same score), for `--rescore`'s diff.
+    ///
+    /// # Errors
+    /// [`Error::Database`].
+    pub fn record_baselines(&self, now: i64) -> Result<(), Error> {
+        let mut store = self.store.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        for baseline in &self.baselines {
+            store.record_baseline(&baseline.task, &baseline.name, &baseline.score, now)?;
+        }
+        Ok(())
     }
 
     /// The scorer version of `task`.

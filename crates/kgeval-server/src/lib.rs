@@ -69,11 +69,12 @@ pub fn add_team(campaign: &Path, db: Option<&Path>, name: &str, organiser: bool)
     store.add_team(name, organiser, clock::now())
 }
 
-/// Reads the campaign, opens the database, scores the baselines, binds `listen`, calls
-/// `ready` with the bound address, and serves until Ctrl-C or SIGTERM.
+/// Reads the campaign, opens the database, scores the baselines (and records their scores),
+/// binds `listen`, calls `ready` with the bound address, and serves until Ctrl-C or SIGTERM.
 ///
 /// # Errors
-/// Any error of [`App::open`]; the address cannot be bound.
+/// Any error of [`App::open`]; the baselines' scores cannot be recorded; the address cannot
+/// be bound.
 pub fn serve(
     campaign: &Path,
     db: Option<&Path>,
@@ -84,6 +85,7 @@ pub fn serve(
     // A gzip upload may not grow past 16 times the upload limit once decompressed.
     kgeval::set_decompressed_limit(config.max_upload.saturating_mul(16));
     let app = Arc::new(App::open(config, &db_path(campaign, db))?);
+    app.record_baselines(clock::now())?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

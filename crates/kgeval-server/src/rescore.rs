@@ -1,19 +1,28 @@
-//! `kgeval serve CAMPAIGN --rescore`: every `scored` submission scored again with the
-//! current scorer (kgeval's version and the task's options and gold bytes as they are now).
-//! The new score rows are added — no row is updated or deleted — in one transaction for the
-//! whole campaign, so a leaderboard of the new scorer version shows either none of them or
-//! all. A server reads the scorer version at its start: rescore with it stopped, or restart
-//! it after. The diff: per task, each team's counted primary value under the previous and the
-//! new scorer, and Kendall's tau-b between the two orderings (the facade's).
+//! `kgeval serve CAMPAIGN --rescore`: every valid submission — scored at upload, or `failed`
+//! there (out of time, a scorer error) — that has no score row of the current scorer (kgeval's
+//! version and the task's options and gold bytes as they are now) scored again, as an upload
+//! is: the same scorer under the campaign's time limit. The new score rows are added — no row
+//! is updated or deleted — in one transaction for the whole campaign, so a leaderboard of the
+//! new scorer version shows either none of them or all; a `failed` submission given a row
+//! counts from then on (on the leaderboard; the limits stay as counted at upload). A server
+//! reads the scorer version at its start and keeps its leaderboards: rescore with it stopped,
+//! or restart it after. The diff: per task, each team's counted primary value on the
+//! leaderboard shown last (that of the latest score row's scorer, before this rescore's rows)
+//! and on the new one, each baseline's value under that scorer (as recorded when it was
+//! scored) and now, the `failed` submissions now scored, and Kendall's tau-b between the two
+//! orderings of the teams (the facade's).
 
 use std::fmt::Write as _;
 use std::path::Path;
+use std::sync::mpsc;
+use std::time::Duration;
 
-use kgeval::campaign::ordering_tau;
+use kgeval::campaign::{ordering_tau, ServedTask};
 use kgeval::Input;
 
 use crate::app::{chain, score, App, UPLOAD_NAME};
-use crate::board::leaderboard;
+use crate::board::{leaderboard, BASELINE_TEAM};
+use crate::config::Phase;
 use crate::store::{Score, Store};
 use crate::{clock, db_path, Campaign, Error};
 
@@ -26,20 +35,39 @@ pub struct TaskDiff {
     pub phase: Option<String>,
     /// The primary metric.
     pub metric: String,
-    /// The scorer version before (the latest other one in the database), if any.
+    /// The scorer version of the leaderboard shown before (that of the task's latest score
+    /// row before this rescore; the current one when it only scored `failed` submissions),
+    /// if any.
     pub old_scorer: Option<String>,
     /// The scorer version now.
     pub new_scorer: String,
     /// Submissions given a score row now.
     pub rescored: usize,
-    /// Submissions the current scorer refuses, with its error (they keep their old rows only,
-    /// so they leave the new leaderboard).
+    /// Submissions `failed` at upload, without a score on the old leaderboard, given one now:
+    /// they count from now on.
+    pub recovered: Vec<Recovered>,
+    /// Submissions the current scorer refuses (or that ran out of time again), with the error
+    /// (they keep their old rows only, so they leave the new leaderboard).
     pub refused: Vec<(i64, String)>,
     /// Each team's counted primary value before and after, in the new leaderboard's order
     /// (then the teams only the old one has).
     pub teams: Vec<TeamDiff>,
+    /// Each baseline's primary value under the old scorer version (as recorded when it was
+    /// scored, if it was) and now, named `organisers: NAME (baseline)`.
+    pub baselines: Vec<TeamDiff>,
     /// Kendall's tau-b between the old and new orderings of the teams on both.
     pub tau: Option<f64>,
+}
+
+/// A submission whose scoring failed at upload and that has a score now.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Recovered {
+    /// Its id.
+    pub id: i64,
+    /// Its team.
+    pub team: String,
+    /// Its primary value under the current scorer.
+    pub value: f64,
 }
 
 /// One team's counted primary value before and after.
@@ -52,6 +80,9 @@ pub struct TeamDiff {
     /// Under the current scorer.
     pub new: Option<f64>,
 }
+
+/// A leaderboard reduced to what the diff compares: (team, primary value, metric name).
+type Standing = Vec<(String, f64, String)>;
 
 /// Rescores every valid submission of the campaign and returns the diff per task.
 ///
@@ -67,76 +98,133 @@ pub fn rescore(campaign: &Path, db: Option<&Path>) -> Result<Vec<TaskDiff>, Erro
     let mut diffs = Vec::new();
     for task in &app.campaign.served.tasks {
         let current = app.scorer(&task.name);
+        let old_scorer = store.latest_scorer(&task.name)?;
+        let phase = compared_phase(&app, task, now);
+        let old = match (phase, &old_scorer) {
+            (Some(phase), Some(scorer)) => standing(&store, &task.name, phase, scorer)?,
+            _ => Vec::new(),
+        };
         let mut diff = TaskDiff {
             task: task.name.clone(),
-            phase: None,
+            phase: phase.map(|p| p.name.clone()),
             metric: task.primary.clone(),
-            old_scorer: store.previous_scorer(&task.name, &current)?,
+            old_scorer,
             new_scorer: current.clone(),
             rescored: 0,
+            recovered: Vec::new(),
             refused: Vec::new(),
             teams: Vec::new(),
+            baselines: Vec::new(),
             tau: None,
         };
-        for submission in store.scored_any(&task.name, &current)? {
+        for baseline in app.baselines.iter().filter(|b| b.task == task.name) {
+            let old = match &diff.old_scorer {
+                Some(scorer) => store.baseline_value(&task.name, &baseline.name, scorer)?,
+                None => None,
+            };
+            diff.baselines.push(TeamDiff {
+                team: format!("{BASELINE_TEAM}: {} (baseline)", baseline.name),
+                old,
+                new: Some(baseline.score.value),
+            });
+        }
+        for submission in store.valid_any(&task.name, &current)? {
             if submission.score.is_some() {
                 continue;
             }
             let path = app.blobs.path(&submission.sha256);
             let bytes = std::fs::read(&path)
                 .map_err(|e| Error::Io(format!("submission {}: {}: {e}", submission.id, path.display())))?;
-            match score(task, &submission.system, Input::from_bytes(UPLOAD_NAME, bytes), &current) {
+            match score_within(task, &submission.system, bytes, &current, app.campaign.time_limit) {
                 Ok(score) => {
                     diff.rescored += 1;
+                    let scored_before = match &diff.old_scorer {
+                        Some(old) => store.submission(submission.id, old)?.is_some_and(|s| s.score.is_some()),
+                        None => false,
+                    };
+                    if submission.status == "failed" && !scored_before {
+                        diff.recovered.push(Recovered {
+                            id: submission.id,
+                            team: submission.team_name.clone(),
+                            value: score.value,
+                        });
+                    }
                     rows.push((submission.id, score));
                 }
-                Err(e) => diff.refused.push((submission.id, chain(&e))),
+                Err(error) => diff.refused.push((submission.id, error)),
             }
         }
-        diffs.push(diff);
+        diffs.push((diff, old));
     }
     store.add_scores(&rows, now)?;
-    for diff in &mut diffs {
-        compare_boards(&app, &store, diff, now)?;
+    drop(store);
+    app.record_baselines(now)?;
+    let store = app.store.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let mut out = Vec::with_capacity(diffs.len());
+    for (mut diff, old) in diffs {
+        if let Some(phase) = diff.phase.as_deref().and_then(|p| app.campaign.phase(p)) {
+            let new = standing(&store, &diff.task, phase, &diff.new_scorer)?;
+            compare(&mut diff, &old, &new);
+        }
+        out.push(diff);
     }
-    Ok(diffs)
+    Ok(out)
 }
 
-/// Fills the phase, the teams' old and new values and tau of `diff`.
-fn compare_boards(app: &App, store: &Store, diff: &mut TaskDiff, now: i64) -> Result<(), Error> {
-    let Some(task) = app.campaign.served.task(&diff.task) else { return Ok(()) };
-    let Some(phase) = app.campaign.phases.iter().rev().find(|p| p.from <= now && task.open_in(&p.name)) else {
-        return Ok(());
-    };
-    diff.phase = Some(phase.name.clone());
-    let board = |scorer: &str| -> Result<Vec<(String, f64, String)>, Error> {
-        let scored = store.scored(&diff.task, &phase.name, scorer)?;
-        Ok(leaderboard(&scored, &[], phase.counts).into_iter().map(|r| (r.team, r.primary, r.metric)).collect())
-    };
-    let new = board(&diff.new_scorer)?;
-    let old = match &diff.old_scorer {
-        Some(scorer) => board(scorer)?,
-        None => Vec::new(),
-    };
+/// Scores one stored upload as [`score`] does, on its own thread, waiting at most `limit`
+/// seconds (the campaign's time limit, as for an upload); the error as one line. A scoring
+/// that runs out of time is left to finish on its thread, as an upload's is: the command
+/// ends with the process.
+fn score_within(task: &ServedTask, system: &str, bytes: Vec<u8>, scorer: &str, limit: f64) -> Result<Score, String> {
+    let (tell, told) = mpsc::channel();
+    let (task, system, scorer) = (task.clone(), system.to_owned(), scorer.to_owned());
+    std::thread::Builder::new()
+        .name("rescore".to_owned())
+        .spawn(move || {
+            let scored = score(&task, &system, Input::from_bytes(UPLOAD_NAME, bytes), &scorer);
+            let _ = tell.send(scored.map_err(|e| chain(&e)));
+        })
+        .map_err(|e| format!("cannot start a scoring thread: {e}"))?;
+    match told.recv_timeout(Duration::from_secs_f64(limit)) {
+        Ok(scored) => scored,
+        Err(mpsc::RecvTimeoutError::Timeout) => Err(format!("scoring took longer than {limit} s")),
+        Err(mpsc::RecvTimeoutError::Disconnected) => Err("the scorer stopped".to_owned()),
+    }
+}
+
+/// The phase whose leaderboards the diff compares: the task's phase open now, else its last
+/// one that started.
+fn compared_phase<'a>(app: &'a App, task: &ServedTask, now: i64) -> Option<&'a Phase> {
+    app.campaign.phases.iter().rev().find(|p| p.from <= now && task.open_in(&p.name))
+}
+
+/// The leaderboard of `task` in `phase` under `scorer` (without baselines), as the diff reads it.
+fn standing(store: &Store, task: &str, phase: &Phase, scorer: &str) -> Result<Standing, Error> {
+    let scored = store.scored(task, &phase.name, scorer)?;
+    Ok(leaderboard(&scored, &[], phase.counts).into_iter().map(|r| (r.team, r.primary, r.metric)).collect())
+}
+
+/// Fills the teams' old and new values and tau of `diff`.
+fn compare(diff: &mut TaskDiff, old: &Standing, new: &Standing) {
     if let Some((_, _, metric)) = new.first() {
         diff.metric.clone_from(metric);
     }
-    for (team, value, _) in &new {
+    for (team, value, _) in new {
         let before = old.iter().find(|(t, _, _)| t == team).map(|(_, v, _)| *v);
         diff.teams.push(TeamDiff { team: team.clone(), old: before, new: Some(*value) });
     }
-    for (team, value, _) in &old {
+    for (team, value, _) in old {
         if !new.iter().any(|(t, _, _)| t == team) {
             diff.teams.push(TeamDiff { team: team.clone(), old: Some(*value), new: None });
         }
     }
     let (before, after): (Vec<f64>, Vec<f64>) = diff.teams.iter().filter_map(|t| Some((t.old?, t.new?))).unzip();
     diff.tau = ordering_tau(&before, &after);
-    Ok(())
 }
 
-/// The diff as text: per task a header line, a tab-separated table (team, old, new, change),
-/// the submissions refused, and tau.
+/// The diff as text: per task a header line, a tab-separated table (team, old, new, change;
+/// then the baselines), the submissions failed at upload and scored now, those refused, and
+/// tau (over the teams).
 #[must_use]
 pub fn render(diffs: &[TaskDiff]) -> String {
     let mut out = String::new();
@@ -158,6 +246,20 @@ pub fn render(diffs: &[TaskDiff]) -> String {
                 _ => "-".to_owned(),
             };
             let _ = writeln!(out, "{}\t{}\t{}\t{change}", team.team, value(team.old), value(team.new));
+        }
+        for baseline in &diff.baselines {
+            let change = match (baseline.old, baseline.new) {
+                (Some(old), Some(new)) => format!("{:+}", new - old),
+                _ => "-".to_owned(),
+            };
+            let _ = writeln!(out, "{}\t{}\t{}\t{change}", baseline.team, value(baseline.old), value(baseline.new));
+        }
+        for recovered in &diff.recovered {
+            let _ = writeln!(
+                out,
+                "submission {} of {}: old failed (at upload), new {}",
+                recovered.id, recovered.team, recovered.value
+            );
         }
         for (id, error) in &diff.refused {
             let _ = writeln!(out, "submission {id} refused by the current scorer: {error}");

@@ -3,6 +3,14 @@
 //! (`PRAGMA user_version`), every statement with bound parameters. Rows are only added: a
 //! submission and its first score row go in in one transaction; a later scorer adds score
 //! rows beside the old ones.
+//!
+//! A submission's `status` column records its upload: `scored`, `invalid` or `failed`. What
+//! counts on a leaderboard is a valid submission (`scored` or `failed`: it passed validation)
+//! with a score row of the scorer version asked for, so a `failed` one that `--rescore` gave
+//! a score row counts from then on, without its row being changed; it is read back as
+//! `scored` under that scorer (its error kept). The limits count the `status` column: as
+//! counted at upload time. The baselines' scores are recorded too (`baseline_scores`, one
+//! row per scorer version and score), for `--rescore`'s diff.
 
 use std::path::Path;
 
@@ -11,8 +19,11 @@ use rusqlite::{params, Connection, OptionalExtension as _};
 use crate::token::{new_token, same_hash, token_hash};
 use crate::Error;
 
+mod baselines;
+
 /// The schema, one migration per version, applied in order.
-const MIGRATIONS: &[&str] = &["
+const MIGRATIONS: &[&str] = &[
+    "
 CREATE TABLE teams (
     id INTEGER PRIMARY KEY,
     name TEXT NOT NULL UNIQUE,
@@ -46,7 +57,23 @@ CREATE TABLE scores (
     created INTEGER NOT NULL,
     UNIQUE (submission, scorer)
 );
-"];
+",
+    "
+CREATE TABLE baseline_scores (
+    id INTEGER PRIMARY KEY,
+    task TEXT NOT NULL,
+    name TEXT NOT NULL,
+    scorer TEXT NOT NULL,
+    metric TEXT NOT NULL,
+    value REAL NOT NULL,
+    higher_is_better INTEGER NOT NULL,
+    headlines TEXT NOT NULL,
+    items TEXT NOT NULL,
+    created INTEGER NOT NULL
+);
+CREATE INDEX baseline_scores_by_name ON baseline_scores(task, name, scorer);
+",
+];
 
 /// An open database.
 pub struct Store {
@@ -123,9 +150,10 @@ pub struct Submission {
     pub sha256: String,
     /// Their length.
     pub size: u64,
-    /// `scored`, `invalid` or `failed`.
+    /// `scored`, `invalid` or `failed`: as uploaded, but `scored` for a `failed` one with a
+    /// score row of the scorer version asked for (given by `--rescore`).
     pub status: String,
-    /// The error line, if any.
+    /// The error line, if any (for a `failed` one scored later, why its upload failed).
     pub error: Option<String>,
     /// When it arrived (Unix seconds).
     pub created: i64,
@@ -133,14 +161,21 @@ pub struct Submission {
     pub score: Option<Score>,
 }
 
-const SUBMISSION_COLUMNS: &str =
-    "s.id, s.team, t.name, s.task, s.phase, s.system, s.sha256, s.size, s.status, s.error, \
+/// A submission's columns and its score row's (`c`, joined on the scorer asked for): the
+/// status `scored` for a `failed` upload with a score row.
+const SUBMISSION_COLUMNS: &str = "s.id, s.team, t.name, s.task, s.phase, s.system, s.sha256, s.size, \
+     CASE WHEN s.status = 'failed' AND c.scorer IS NOT NULL THEN 'scored' ELSE s.status END, s.error, \
      s.created, c.scorer, c.metric, c.value, c.higher_is_better, c.headlines, c.items";
 
 /// [`SUBMISSION_COLUMNS`] without the headlines and per-item values (empty strings): enough
 /// to tell which submissions a leaderboard counts.
-const HEAD_COLUMNS: &str = "s.id, s.team, t.name, s.task, s.phase, s.system, s.sha256, s.size, s.status, s.error, \
+const HEAD_COLUMNS: &str = "s.id, s.team, t.name, s.task, s.phase, s.system, s.sha256, s.size, \
+     CASE WHEN s.status = 'failed' AND c.scorer IS NOT NULL THEN 'scored' ELSE s.status END, s.error, \
      s.created, c.scorer, c.metric, c.value, c.higher_is_better, '', ''";
+
+/// The statuses of a valid upload: scored at upload, or failed there (time limit, scorer
+/// error) and perhaps scored by `--rescore`. An `invalid` one never has a score row.
+const VALID: &str = "s.status IN ('scored', 'failed')";
 
 fn submission_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<Submission> {
     let scorer: Option<String> = row.get(11)?;
@@ -244,7 +279,9 @@ impl Store {
         Ok(found)
     }
 
-    /// How many scored submissions of `team` to `task` in `phase` arrived at or after `since`.
+    /// How many submissions of `team` to `task` in `phase` that arrived at or after `since`
+    /// were scored at upload: the limits as counted then (a `failed` upload scored later by
+    /// `--rescore` does not count).
     ///
     /// # Errors
     /// [`Error::Database`].
@@ -316,7 +353,8 @@ impl Store {
         self.connection.query_row(&query, params![id, scorer], submission_row).optional().map_err(sql)
     }
 
-    /// Every scored submission to `task` in `phase` with a score under `scorer`, oldest first.
+    /// Every valid submission to `task` in `phase` with a score under `scorer` (scored at
+    /// upload or by `--rescore`), oldest first.
     ///
     /// # Errors
     /// [`Error::Database`].
@@ -329,7 +367,7 @@ impl Store {
         let query = format!(
             "SELECT {columns} FROM submissions s JOIN teams t ON t.id = s.team \
              JOIN scores c ON c.submission = s.id AND c.scorer = ?3 \
-             WHERE s.task = ?1 AND s.phase = ?2 AND s.status = 'scored' ORDER BY s.id"
+             WHERE s.task = ?1 AND s.phase = ?2 AND {VALID} ORDER BY s.id"
         );
         let mut statement = self.connection.prepare_cached(&query).map_err(sql)?;
         let rows = statement.query_map(params![task, phase, scorer], submission_row).map_err(sql)?;
@@ -348,48 +386,68 @@ impl Store {
     }
 
     /// The `limit` latest submissions of `team` (every task and phase, newest first), without
-    /// scores.
+    /// scores; a `failed` one with a score row of its task's `scorer` is `scored`.
     ///
     /// # Errors
     /// [`Error::Database`].
-    pub fn submissions_of(&self, team: i64, limit: u32) -> Result<Vec<Submission>, Error> {
+    pub fn submissions_of(
+        &self,
+        team: i64,
+        limit: u32,
+        scorer: &dyn Fn(&str) -> String,
+    ) -> Result<Vec<Submission>, Error> {
         let query = format!(
             "SELECT {SUBMISSION_COLUMNS} FROM submissions s JOIN teams t ON t.id = s.team \
              LEFT JOIN scores c ON c.submission = s.id AND 0 WHERE s.team = ?1 ORDER BY s.id DESC LIMIT ?2"
         );
         let mut statement = self.connection.prepare_cached(&query).map_err(sql)?;
         let rows = statement.query_map(params![team, limit], submission_row).map_err(sql)?;
-        rows.collect::<Result<Vec<_>, _>>().map_err(sql)
+        let mut submissions = rows.collect::<Result<Vec<_>, _>>().map_err(sql)?;
+        for submission in submissions.iter_mut().filter(|s| s.status == "failed") {
+            let scored: bool = self
+                .connection
+                .query_row(
+                    "SELECT EXISTS (SELECT 1 FROM scores WHERE submission = ?1 AND scorer = ?2)",
+                    params![submission.id, scorer(&submission.task)],
+                    |r| r.get(0),
+                )
+                .map_err(sql)?;
+            if scored {
+                "scored".clone_into(&mut submission.status);
+            }
+        }
+        Ok(submissions)
     }
 }
 
 impl Store {
-    /// Every `scored` submission to `task` (every phase), oldest first, with its score under
-    /// `scorer` if it has one.
+    /// Every valid submission to `task` (every phase; `scored` or `failed` at upload), oldest
+    /// first, with its score under `scorer` if it has one.
     ///
     /// # Errors
     /// [`Error::Database`].
-    pub fn scored_any(&self, task: &str, scorer: &str) -> Result<Vec<Submission>, Error> {
+    pub fn valid_any(&self, task: &str, scorer: &str) -> Result<Vec<Submission>, Error> {
         let query = format!(
             "SELECT {SUBMISSION_COLUMNS} FROM submissions s JOIN teams t ON t.id = s.team \
              LEFT JOIN scores c ON c.submission = s.id AND c.scorer = ?2 \
-             WHERE s.task = ?1 AND s.status = 'scored' ORDER BY s.id"
+             WHERE s.task = ?1 AND {VALID} ORDER BY s.id"
         );
         let mut statement = self.connection.prepare_cached(&query).map_err(sql)?;
         let rows = statement.query_map(params![task, scorer], submission_row).map_err(sql)?;
         rows.collect::<Result<Vec<_>, _>>().map_err(sql)
     }
 
-    /// The scorer of the latest score row of `task` other than `current`, if any.
+    /// The scorer of the latest score row of `task`, if any: the version whose leaderboard
+    /// was shown last (the current one too, when a server ran with it).
     ///
     /// # Errors
     /// [`Error::Database`].
-    pub fn previous_scorer(&self, task: &str, current: &str) -> Result<Option<String>, Error> {
+    pub fn latest_scorer(&self, task: &str) -> Result<Option<String>, Error> {
         self.connection
             .query_row(
                 "SELECT c.scorer FROM scores c JOIN submissions s ON s.id = c.submission \
-                 WHERE s.task = ?1 AND c.scorer != ?2 ORDER BY c.id DESC LIMIT 1",
-                params![task, current],
+                 WHERE s.task = ?1 ORDER BY c.id DESC LIMIT 1",
+                params![task],
                 |r| r.get(0),
             )
             .optional()
@@ -442,7 +500,7 @@ fn db(path: &Path, error: &rusqlite::Error) -> Error {
 
 // Taken by value to be `map_err(sql)`.
 #[allow(clippy::needless_pass_by_value)]
-fn sql(error: rusqlite::Error) -> Error {
+pub(crate) fn sql(error: rusqlite::Error) -> Error {
     Error::Database(error.to_string())
 }
 
@@ -506,6 +564,22 @@ mod tests {
             0,
             "nothing of the failed batch"
         );
+        // A failed upload given a score row later (`--rescore`) counts on the leaderboard of
+        // that scorer only, is read back as scored there, and leaves the limits as they were.
+        let failed = ids[1];
+        let before = store.scored("adhoc", "p", "v1").expect("rows").len();
+        store.add_scores(&[(failed, score.clone())], 50).expect("added");
+        let scored = store.scored("adhoc", "p", "v1").expect("rows");
+        assert_eq!(scored.len(), before + 1);
+        assert!(scored.iter().any(|s| s.id == failed && s.status == "scored"));
+        assert_eq!(store.submission(failed, "v0").expect("read").map(|s| s.status), Some("failed".into()));
+        let listed = store.submissions_of(team.id, 10, &|_| "v1".to_owned()).expect("listed");
+        assert_eq!(listed.iter().find(|s| s.id == failed).map(|s| s.status.as_str()), Some("scored"));
+        let listed = store.submissions_of(team.id, 10, &|_| "v0".to_owned()).expect("listed");
+        assert_eq!(listed.iter().find(|s| s.id == failed).map(|s| s.status.as_str()), Some("failed"));
+        assert_eq!(store.counted_since(team.id, "adhoc", "p", 0).expect("count"), 3, "as counted at upload");
+        assert_eq!(store.latest_scorer("adhoc").expect("read").as_deref(), Some("v1"));
+        assert!(store.add_scores(&[(failed, score.clone())], 60).is_err(), "one row per scorer");
         drop(store);
         // Reopening applies no migration twice.
         let store = Store::open(&path).expect("reopened");

@@ -3,11 +3,11 @@
 
 use std::path::Path;
 
-use kgeval_formats::lexicon::{read_lexicon, read_uri_list, LexiconReadOptions};
+use kgeval_formats::lexicon::{read_lexicon, read_uri_list, LexiconReadOptions, ReadLexicon};
 use kgeval_formats::Input;
 use kgeval_formats::Read;
 use kgeval_metrics::lexicon::evaluate_lexicon;
-use kgeval_model::lexicon::{LexiconConventions, LexiconEvaluation, LexiconMode};
+use kgeval_model::lexicon::{LexiconConventions, LexiconEvaluation, LexiconMode, UriList};
 use kgeval_model::metric_names::metric_info;
 use kgeval_model::Diagnostic;
 use serde::Deserialize;
@@ -80,22 +80,48 @@ impl LexiconTask {
     /// # Errors
     /// An input that cannot be read or is malformed; no system; two systems with one name.
     pub fn run(&self, progress: &dyn Progress) -> Result<Evaluation, Error> {
+        self.check_systems()?;
+        self.run_with_gold(&self.read_gold()?, progress)
+    }
+
+    fn check_systems(&self) -> Result<Vec<String>, Error> {
         if self.systems.is_empty() {
             return Err(Error::invalid("lexicon: expected at least one system lexicon"));
         }
-        let names = system_names(&self.systems)?;
+        system_names(&self.systems)
+    }
+
+    /// Reads the task's URI list and gold lexicon as [`LexiconTask::run`] does, for
+    /// [`LexiconTask::run_with_gold`].
+    ///
+    /// # Errors
+    /// Either cannot be read or is malformed.
+    pub fn read_gold(&self) -> Result<LexiconGold, Error> {
         let options = LexiconReadOptions { base_iri: self.base_iri.clone() };
         let opened = self.uris.open().context("reading the URI list")?;
-        let Read { value: uris, warnings: uri_warnings } =
-            read_uri_list(opened.bytes(), opened.name()).context("reading the URI list")?;
+        let uris = read_uri_list(opened.bytes(), opened.name()).context("reading the URI list")?;
         let opened = self.gold.open().context("reading the gold lexicon")?;
         let gold = read_lexicon(opened.bytes(), opened.name(), &options).context("reading the gold lexicon")?;
+        Ok(LexiconGold { uris, gold })
+    }
+
+    /// [`LexiconTask::run`] against a URI list and gold lexicon already read
+    /// ([`LexiconTask::read_gold`] of a task with the same gold, URIs and `base_iri`): only the
+    /// systems are read. The results, warnings and errors are those of `run`.
+    ///
+    /// # Errors
+    /// As [`LexiconTask::run`], but for reading the gold.
+    pub fn run_with_gold(&self, gold: &LexiconGold, progress: &dyn Progress) -> Result<Evaluation, Error> {
+        let names = self.check_systems()?;
+        let options = LexiconReadOptions { base_iri: self.base_iri.clone() };
+        let Read { value: uris, warnings: uri_warnings } = &gold.uris;
+        let gold = &gold.gold;
         progress.start("system lexicons", self.systems.len() as u64);
         let mut evaluations: Vec<LexiconEvaluation> = Vec::with_capacity(self.systems.len());
         for (system, name) in self.systems.iter().zip(&names) {
             let opened = system.input.open().context("reading the system lexicon")?;
             let read = read_lexicon(opened.bytes(), opened.name(), &options).context("reading the system lexicon")?;
-            let mut evaluation = evaluate_lexicon(&gold.lexicon, &read.lexicon, &uris, self.mode, name);
+            let mut evaluation = evaluate_lexicon(&gold.lexicon, &read.lexicon, uris, self.mode, name);
             let mut warnings = uri_warnings.clone();
             if evaluations.is_empty() {
                 warnings.extend(uri_coverage(&evaluation, uris.uris.len(), &self.uris, &self.gold)?);
@@ -124,6 +150,13 @@ impl LexiconTask {
             result: FamilyResult::Lexicon(evaluations),
         })
     }
+}
+
+/// A [`LexiconTask`]'s URI list and gold lexicon as read, to score many systems against.
+#[derive(Debug, Clone)]
+pub struct LexiconGold {
+    uris: Read<UriList>,
+    gold: ReadLexicon,
 }
 
 /// How many listed URIs the gold lexicon has an entry for: none is an error (every URI would

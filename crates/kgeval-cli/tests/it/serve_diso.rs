@@ -23,7 +23,7 @@ fn align(system: &str) -> Value {
 
 /// `kgeval rank --manifest` on the bundled Task 2 pools and gold with `submissions` (one file
 /// per pair, uco-stix then stix-d3fend): its MACRO block.
-fn rank(dir: &Path, submissions: [&Path; 2]) -> Value {
+pub(crate) fn rank(dir: &Path, submissions: [&Path; 2]) -> Value {
     let manifest = dir.join("task2.toml");
     let data = root().join("testdata/ranking");
     let mut text = String::from("profile = \"diso\"\nsystem = \"cli\"\n");

@@ -112,6 +112,7 @@ fn rescoring_after_a_gold_change_adds_rows_and_reports_the_diff() {
     let qrels = std::fs::read_to_string(dir.path().join("qrels.txt")).expect("qrels");
     let old_board = leaderboard_map(&file, &db, "A");
     assert_eq!(old_board, old_a);
+    let old_trunc = leaderboard_map(&file, &db, "organisers");
     let changed: String = qrels.lines().filter(|l| !l.starts_with("301 ")).map(|l| format!("{l}\n")).collect();
     std::fs::write(dir.path().join("qrels.txt"), &changed).expect("qrels");
     let output = serve_command(&file, &["--db", &db_arg, "--rescore"]);
@@ -130,6 +131,11 @@ fn rescoring_after_a_gold_change_adds_rows_and_reports_the_diff() {
         .expect("map");
     assert_ne!(old_a, new_a);
     assert!(diff.contains(&format!("\nA\t{old_a}\t{new_a}\t")), "{diff}");
+    // The baseline's value recorded under the old gold, and its value now (the leaderboard's
+    // before and after).
+    let new_trunc = leaderboard_map(&file, &db, "organisers");
+    assert_ne!(old_trunc, new_trunc);
+    assert!(diff.contains(&format!("\norganisers: trunc (baseline)\t{old_trunc}\t{new_trunc}\t")), "{diff}");
     // B (on topic 302 only) stays ahead of A: the same ordering.
     assert!(diff.contains("Kendall's tau-b between the old and new orderings: 1\n"), "{diff}");
     // Rescoring again adds nothing.
@@ -150,7 +156,8 @@ fn rescoring_after_a_gold_change_adds_rows_and_reports_the_diff() {
     );
 }
 
-/// `team`'s map on the leaderboard of a server started on `file` and `db` (stopped after).
+/// `team`'s map (`organisers`: the baseline's) on the leaderboard of a server started on
+/// `file` and `db` (stopped after).
 fn leaderboard_map(file: &Path, db: &Path, team: &str) -> f64 {
     let server = Served::start_on(file, db);
     let (code, board) = server.get("/api/tasks/adhoc/leaderboard", None);

@@ -1,9 +1,11 @@
 //! `kgeval serve` under load, and killed under load (loopback only, bounded: 32 teams × 25
 //! uploads, every request with a time limit). Each team's client sends, one after the other,
 //! generated TREC runs (`RUN_DOCS` documents per topic of trec_eval's test qrels, ≈ 100 KB;
-//! the 5 MB runs are in `cargo xtask bench serve`) and, one upload in four, a QALD-3 answers
-//! file (345 KB, the slowest to score in a debug build); one upload in five is malformed, against a limit of `LIMIT` counted uploads per task, while a reader polls both
-//! leaderboards. Checked against the database itself: every acknowledged upload is there with
+//! the 5 MB runs are in `cargo xtask bench serve`), one upload in four a QALD-3 answers file
+//! (345 KB, the slowest to score in a debug build) and the first and ninth a DISO Task 2
+//! submission (`serve-diso.toml`'s local ranking over two pairs: a `multipart/form-data`
+//! upload of one part per pair, 1 MB); one upload in five is malformed, against a limit of `LIMIT` counted
+//! uploads per task, while a reader polls the three leaderboards. Checked against the database itself: every acknowledged upload is there with
 //! its bytes (SHA-256 of the file on disk equal to that of the bytes sent) and its score; no
 //! scored row without its score row; counts and 201/422/429 answers exactly as a model of the
 //! limits says; no other error; every blob file explained; each served leaderboard equal to
@@ -19,27 +21,27 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use serde_json::Value;
-use sha2::{Digest as _, Sha256};
 
 use crate::serve::{data, open_phase, Served};
+use crate::serve_load_files::{judged, sha256_hex, trec_run, upload_of, Body, Files, PAIRS, QALD_GOLD, VARIANTS};
 
 const TEAMS: usize = 32;
-const UPLOADS: usize = 25;
+/// Uploads each team's client sends.
+pub(crate) const UPLOADS: usize = 25;
 /// Counted uploads a team may make to each task in the phase.
 const LIMIT: u32 = 8;
-/// Documents ranked per topic in a generated run.
-const RUN_DOCS: usize = 1000;
-/// Distinct rankings among the generated runs (their tags differ: every file is unique).
-const VARIANTS: u64 = 6;
-const QALD_GOLD: &str = "testdata/qald/qald3/dbpedia-test-answers.xml";
+/// The served tasks and the key of their primary metric in a leaderboard row's scores.
+const TASKS: [(&str, &str); 3] = [("adhoc", "map"), ("qa", "qald_f"), ("task2", "recip_rank")];
 
 /// One upload a client sent.
 #[derive(Debug, Clone)]
 struct Sent {
     team: usize,
     task: &'static str,
+    /// The SHA-256 of the bytes stored: the file, or a form's parts as the server bundles them.
     sha256: String,
-    /// The ranking variant of a TREC run, or 1 for the QALD answers and 0 for the questions.
+    /// The ranking variant of a TREC run; 1 for the QALD answers and 0 for the questions; 1
+    /// for the lexical DISO submission and 0 for it with stix-d3fend's scores turned around.
     variant: u64,
     /// Whether it is malformed.
     bad: bool,
@@ -47,50 +49,16 @@ struct Sent {
     answer: Option<(u16, Value)>,
 }
 
-fn sha256_hex(bytes: &[u8]) -> String {
-    Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
-}
-
-/// The judged documents of each topic of trec_eval's test qrels, in file order.
-fn judged() -> Vec<(String, Vec<String>)> {
-    let qrels = std::fs::read_to_string(data("testdata/trec_eval/test/qrels.test")).expect("qrels");
-    let mut topics: Vec<(String, Vec<String>)> = Vec::new();
-    for line in qrels.lines() {
-        let fields: Vec<&str> = line.split_whitespace().collect();
-        if topics.last().is_none_or(|(t, _)| t != fields[0]) {
-            topics.push((fields[0].to_owned(), Vec::new()));
-        }
-        topics.last_mut().expect("a topic").1.push(fields[2].to_owned());
-    }
-    topics
-}
-
-/// A run of `RUN_DOCS` documents per topic, ranked by `variant` (a seeded shuffle of the
-/// judged documents and padding), tagged `tag`.
-fn trec_run(judged: &[(String, Vec<String>)], variant: u64, tag: &str) -> Vec<u8> {
-    let mut out = String::new();
-    let mut state = variant.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
-    for (topic, docs) in judged {
-        let mut ranked: Vec<String> = docs.iter().take(RUN_DOCS).cloned().collect();
-        ranked.extend((ranked.len()..RUN_DOCS).map(|i| format!("PAD-{topic}-{i}")));
-        for i in (1..ranked.len()).rev() {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            ranked.swap(i, usize::try_from(state % (i as u64 + 1)).expect("an index"));
-        }
-        for (rank, doc) in ranked.iter().enumerate() {
-            out.push_str(&format!("{topic} Q0 {doc} {} {} {tag}\n", rank + 1, RUN_DOCS - rank));
-        }
-    }
-    out.into_bytes()
-}
-
-/// The campaign: a TREC task and a QALD task, one open phase with a total limit, a baseline.
+/// The campaign: a TREC task, a QALD task and DISO Task 2 (as `serve-diso.toml` has it), one
+/// open phase with a total limit, a baseline.
 fn campaign(dir: &Path) -> PathBuf {
+    let diso = std::fs::read_to_string(data("testdata/campaigns/serve-diso.toml")).expect("serve-diso.toml");
+    let start = diso.find("[[task]]\nname = \"task2\"").expect("Task 2");
+    let end = diso[start..].find("[serve]").map_or(diso.len(), |e| start + e);
+    let task2 = diso[start..end].replace("\"../", &format!("\"{}/", data("testdata").display()));
     let text = format!(
         "[[task]]\nname = \"adhoc\"\nfamily = \"trec\"\nqrels = {:?}\nmeasures = [\"map\", \"P.10\"]\nprimary = \"map\"\n\
-         [[task]]\nname = \"qa\"\nfamily = \"qald\"\ngold = {:?}\nprimary = \"qald_f\"\n\
+         [[task]]\nname = \"qa\"\nfamily = \"qald\"\ngold = {:?}\nprimary = \"qald_f\"\n{task2}\
          [serve]\n{}[[serve.baseline]]\ntask = \"adhoc\"\nname = \"trunc\"\nfile = {:?}\n",
         data("testdata/trec_eval/test/qrels.test"),
         data(QALD_GOLD),
@@ -102,41 +70,20 @@ fn campaign(dir: &Path) -> PathBuf {
     file
 }
 
-/// Upload `k` of team `team`: its task, its bytes, its variant, whether it is malformed.
-fn upload_of(
-    judged: &[(String, Vec<String>)],
-    qald: &(Vec<u8>, Vec<u8>),
-    team: usize,
-    k: usize,
-) -> (&'static str, Vec<u8>, u64, bool) {
-    let bad = k % 5 == 3;
-    let tag = format!("t{team}u{k}");
-    if k % 4 != 1 {
-        if bad {
-            return ("adhoc", format!("301 Q0 d1 1 0.5 {tag}\n301 Q0 d2 x 0.4 {tag}\n").into_bytes(), 0, true);
+/// `POST url/api/tasks/TASK/submissions` of `body` (raw bytes, or `multipart/form-data`)
+/// with `token`: the status and JSON, or `None` when the connection failed.
+fn post(agent: &ureq::Agent, url: &str, task: &str, token: &str, body: &Body) -> Option<(u16, Value)> {
+    let request =
+        agent.post(&format!("{url}/api/tasks/{task}/submissions")).set("Authorization", &format!("Bearer {token}"));
+    let response = match body {
+        Body::File(bytes) => request.send_bytes(bytes),
+        Body::Parts(parts) => {
+            let fields: Vec<(&str, Option<&str>, &[u8])> =
+                parts.iter().map(|(name, bytes)| (*name, Some("part.jsonl"), bytes.as_slice())).collect();
+            let (name, value) = crate::serve_pages::FORM_TYPE;
+            request.set(name, value).send_bytes(&crate::serve_pages::form(&fields))
         }
-        let variant = (team as u64 * 5 + k as u64) % VARIANTS;
-        ("adhoc", trec_run(judged, variant, &tag), variant, false)
-    } else {
-        if bad {
-            return ("qa", format!("<dataset id=\"{tag}\">\n<question id=\"1\">\n</dataset>\n").into_bytes(), 0, true);
-        }
-        // The gold answers (qald_f 1) or the questions alone (0), each made unique by a comment.
-        let variant = u64::from((team + k) % 3 != 0);
-        let base = if variant == 1 { &qald.0 } else { &qald.1 };
-        let mut bytes = base.clone();
-        bytes.extend_from_slice(format!("\n<!-- {tag} -->\n").as_bytes());
-        ("qa", bytes, variant, false)
-    }
-}
-
-/// `POST url/api/tasks/TASK/submissions` with `token`: the status and JSON, or `None` when
-/// the connection failed.
-fn post(agent: &ureq::Agent, url: &str, task: &str, token: &str, bytes: &[u8]) -> Option<(u16, Value)> {
-    let response = agent
-        .post(&format!("{url}/api/tasks/{task}/submissions"))
-        .set("Authorization", &format!("Bearer {token}"))
-        .send_bytes(bytes);
+    };
     match response {
         Ok(r) | Err(ureq::Error::Status(_, r)) => {
             let code = r.status();
@@ -152,10 +99,7 @@ fn post(agent: &ureq::Agent, url: &str, task: &str, token: &str, bytes: &[u8]) -
 /// `kill`. Returns what was sent and how many leaderboards were read.
 fn run_load(url: &str, tokens: &[String], kill_after: Option<(usize, &(dyn Fn() + Sync))>) -> (Vec<Sent>, usize) {
     let judged = judged();
-    let qald = (
-        std::fs::read(data(QALD_GOLD)).expect("answers"),
-        std::fs::read(data("testdata/qald/qald3/dbpedia-test-questions.xml")).expect("questions"),
-    );
+    let files = Files::read();
     let sent = Mutex::new(Vec::new());
     let acknowledged = AtomicUsize::new(0);
     let (done, killed) = (AtomicBool::new(false), AtomicBool::new(false));
@@ -164,7 +108,7 @@ fn run_load(url: &str, tokens: &[String], kill_after: Option<(usize, &(dyn Fn() 
         scope.spawn(|| {
             let agent = ureq::AgentBuilder::new().timeout(Duration::from_secs(60)).build();
             while !done.load(Ordering::SeqCst) {
-                for task in ["adhoc", "qa"] {
+                for (task, _) in TASKS {
                     match agent.get(&format!("{url}/api/tasks/{task}/leaderboard")).call() {
                         Ok(r) => {
                             let board: Value = serde_json::from_str(&r.into_string().expect("a body")).expect("JSON");
@@ -185,15 +129,15 @@ fn run_load(url: &str, tokens: &[String], kill_after: Option<(usize, &(dyn Fn() 
             .iter()
             .enumerate()
             .map(|(team, token)| {
-                let (judged, qald, sent, acknowledged, killed) = (&judged, &qald, &sent, &acknowledged, &killed);
+                let (judged, files, sent, acknowledged, killed) = (&judged, &files, &sent, &acknowledged, &killed);
                 scope.spawn(move || {
                     let agent = ureq::AgentBuilder::new().timeout(Duration::from_secs(60)).build();
                     for k in 0..UPLOADS {
-                        let (task, bytes, variant, bad) = upload_of(judged, qald, team, k);
-                        let answer = post(&agent, url, task, token, &bytes);
+                        let (task, body, variant, bad) = upload_of(judged, files, team, k);
+                        let answer = post(&agent, url, task, token, &body);
                         assert!(answer.is_some() || killed.load(Ordering::SeqCst), "team {team} upload {k}: no answer");
                         let stop = answer.is_none();
-                        let sha256 = sha256_hex(&bytes);
+                        let sha256 = body.stored_sha256();
                         sent.lock().expect("sent").push(Sent { team, task, sha256, variant, bad, answer });
                         if stop {
                             return;
@@ -260,9 +204,10 @@ fn rows(db: &Path) -> Vec<Row> {
         .expect("rows read")
 }
 
-/// `kgeval trec -c`'s map of each ranking variant, and `kgeval qald`'s qald_f of the QALD
-/// answers (1) and of the questions alone (0): the scores recomputed apart from the server.
-fn fresh_values() -> (Vec<f64>, [f64; 2]) {
+/// The scores recomputed apart from the server, per task and variant: `kgeval trec -c`'s map
+/// of each ranking variant, `kgeval qald`'s qald_f of the questions alone (0) and of the QALD
+/// answers (1), `kgeval rank`'s MRR of the reversed (0) and lexical (1) DISO submissions.
+fn fresh_values() -> HashMap<&'static str, Vec<f64>> {
     let dir = tempfile::tempdir().expect("a folder");
     let judged = judged();
     let trec = (0..VARIANTS)
@@ -278,7 +223,16 @@ fn fresh_values() -> (Vec<f64>, [f64; 2]) {
         let json: Value = serde_json::from_slice(&out.stdout).expect("JSON");
         json["systems"][0]["global"]["qald_f"].as_f64().expect("qald_f")
     };
-    (trec, [qald("testdata/qald/qald3/dbpedia-test-questions.xml"), qald(QALD_GOLD)])
+    let lexical = |pair: &str| data(&format!("testdata/ranking/diso-synthetic/{pair}/lexical.jsonl"));
+    let reversed = dir.path().join("reversed.jsonl");
+    std::fs::write(&reversed, Files::read().reversed).expect("written");
+    let rank =
+        |stix: &Path| crate::serve_diso::rank(dir.path(), [&lexical(PAIRS[0]), stix])["mrr"].as_f64().expect("the MRR");
+    HashMap::from([
+        ("adhoc", trec),
+        ("qa", vec![qald("testdata/qald/qald3/dbpedia-test-questions.xml"), qald(QALD_GOLD)]),
+        ("task2", vec![rank(&reversed), rank(&lexical(PAIRS[1]))]),
+    ])
 }
 
 /// Checks the database `db` against what was sent (see the module's documentation);
@@ -291,7 +245,7 @@ fn verify(db: &Path, sent: &[Sent], crashed: bool) -> HashMap<(usize, String), u
     let in_flight: HashSet<&str> = sent.iter().filter(|s| s.answer.is_none()).map(|s| s.sha256.as_str()).collect();
     assert!(crashed || in_flight.is_empty(), "an upload without an answer");
     let blobs = crate::serve::blob_dir(db);
-    let (fresh_trec, fresh_qald) = fresh_values();
+    let fresh = fresh_values();
     let mut counted: HashMap<(usize, String), u32> = HashMap::new();
     for row in &rows {
         // Every row is an acknowledged upload, or (after a crash) one whose answer was lost.
@@ -312,8 +266,7 @@ fn verify(db: &Path, sent: &[Sent], crashed: bool) -> HashMap<(usize, String), u
         if row.status == "scored" {
             *counted.entry((row.team, row.task.clone())).or_default() += 1;
             let s = sent.iter().find(|s| s.sha256 == row.sha256).expect("sent");
-            let fresh =
-                if row.task == "adhoc" { fresh_trec[s.variant as usize] } else { fresh_qald[s.variant as usize] };
+            let fresh = fresh[s.task][usize::try_from(s.variant).expect("a variant")];
             assert_eq!(row.value, Some(fresh), "row {}: the stored score is not the fresh one", row.id);
         }
     }
@@ -390,7 +343,7 @@ fn check_leaderboard(server: &Served, db: &Path, task: &str) {
     let board: Value = serde_json::from_str(&body).expect("JSON");
     let served: Vec<&Value> =
         board["rows"].as_array().expect("rows").iter().filter(|r| r["baseline"] != true).collect();
-    let key = if task == "adhoc" { "map" } else { "qald_f" };
+    let key = TASKS.iter().find(|(t, _)| *t == task).map(|(_, key)| *key).expect("a task");
     let value = |r: &Value| r["scores"][key].as_f64().expect("a value");
     // Equal values share a rank: one more than the rows (baselines included) above them.
     let all = board["rows"].as_array().expect("rows");
@@ -438,13 +391,16 @@ fn thirty_two_teams_upload_at_once_and_everything_acknowledged_is_stored_and_sco
     let expected = check_answers(&sent, &malformed(&sent));
     let counted = verify(&db, &sent, false);
     assert_eq!(counted, expected, "the counted uploads in the database");
-    // Every team reached the TREC limit (15 good runs for 8) and counted its 5 good QALD files.
+    // Every team reached the TREC limit (14 good runs for 8) and counted its 5 good QALD files
+    // and its good DISO submission (the other is malformed).
     for team in 0..TEAMS {
         assert_eq!(counted.get(&(team, "adhoc".to_owned())), Some(&LIMIT), "team {team}");
         assert_eq!(counted.get(&(team, "qa".to_owned())), Some(&5), "team {team}");
+        assert_eq!(counted.get(&(team, "task2".to_owned())), Some(&1), "team {team}");
     }
-    check_leaderboard(&server, &db, "adhoc");
-    check_leaderboard(&server, &db, "qa");
+    for (task, _) in TASKS {
+        check_leaderboard(&server, &db, task);
+    }
 }
 
 #[test]
@@ -469,8 +425,13 @@ fn a_server_killed_under_load_keeps_every_acknowledged_upload() {
     // Restarted on the same database: everything acknowledged is there, whole and scored.
     let server = Served::start_on(&file, &db);
     let counted = verify(&db, &sent, true);
-    check_leaderboard(&server, &db, "adhoc");
-    check_leaderboard(&server, &db, "qa");
+    for (task, _) in TASKS {
+        check_leaderboard(&server, &db, task);
+    }
+    assert!(
+        sent.iter().any(|s| s.task == "task2" && s.answer.as_ref().is_some_and(|(code, _)| *code == 201)),
+        "no DISO upload acknowledged before the kill"
+    );
     // The limits count every upload stored before the crash.
     let judged = judged();
     for (team, token) in tokens.iter().enumerate() {

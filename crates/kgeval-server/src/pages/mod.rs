@@ -298,8 +298,8 @@ async fn form_page(app: &Arc<App>, viewer: Option<&Team>, code: StatusCode, mess
     let parted = app.campaign.served.tasks.iter().any(|t| !t.parts().is_empty());
     let submissions = match viewer {
         Some(team) => {
-            let id = team.id;
-            app.db(move |store| store.submissions_of(id, 100)).await.unwrap_or_else(|e| {
+            let (id, shared) = (team.id, Arc::clone(app));
+            app.db(move |store| store.submissions_of(id, 100, &|task| shared.scorer(task))).await.unwrap_or_else(|e| {
                 tracing::error!("{e}");
                 Vec::new()
             })

@@ -1,5 +1,6 @@
 //! `align`: OAEI alignments against (partial) references, one or many test cases (a track).
 
+mod gold;
 mod memory;
 mod run;
 mod spec;
@@ -9,6 +10,7 @@ use std::path::Path;
 use kgeval_formats::Input;
 use serde::Deserialize;
 
+pub use gold::AlignGold;
 pub use kgeval_formats::align::AlignmentFormat;
 pub use kgeval_model::align::{AlignConventions, AlignmentProfile, CompletenessMode, TrackEvaluation};
 pub use memory::{AlignmentSource, MemoryCell, MemoryPair, MemorySystem};

@@ -15,17 +15,23 @@ use super::{AlignResult, AlignTask};
 use crate::evaluation::canonical_table;
 use crate::{system_names, Conventions, Error, Evaluation, Family, FamilyResult, Progress, ResultExt as _, Warning};
 
-/// Alignments read once, shared by every system of a pair.
-struct LoadedPair {
-    name: String,
+/// A pair's gold alignments (and ontologies), read once, shared by every system of the pair.
+#[derive(Debug, Clone)]
+pub(super) struct GoldPair {
+    pub(super) name: String,
     reference: Alignment,
     secondary: Option<Alignment>,
     exclusion: Option<Alignment>,
     ontologies: Option<(EntityTypes, EntityTypes)>,
     /// The baseline of residual recall: given, or MELT's string matcher over the ontologies.
     baseline: Option<Alignment>,
-    systems: Vec<(String, Alignment, Vec<Diagnostic>)>,
     warnings: Vec<Diagnostic>,
+}
+
+/// A pair's gold and its systems' alignments (name, cells, reader warnings).
+struct LoadedPair<'a> {
+    gold: &'a GoldPair,
+    systems: Vec<(String, Alignment, Vec<Diagnostic>)>,
 }
 
 impl AlignTask {
@@ -87,25 +93,78 @@ impl AlignTask {
         self.run_pairs(pairs, progress)
     }
 
-    fn run_pairs(&self, pairs: &[MemoryPair], progress: &dyn Progress) -> Result<Evaluation, Error> {
-        self.check(pairs)?;
-        let options = self.options();
-        let read_options = ReadOptions {
+    /// How alignments are read.
+    pub(super) fn read_options(&self) -> ReadOptions {
+        ReadOptions {
             format: self.input_format,
             repair_xml: self.repair_xml,
             skip_edoal: self.skip_edoal,
             melt_relations: self.melt_relations,
             ..ReadOptions::default()
-        };
+        }
+    }
+
+    fn run_pairs(&self, pairs: &[MemoryPair], progress: &dyn Progress) -> Result<Evaluation, Error> {
+        self.check(pairs)?;
+        let read_options = self.read_options();
         let mut interner = Interner::new();
         progress.start("alignments read", pairs.iter().map(|p| p.systems.len() as u64 + 1).sum());
-        let mut loaded = Vec::with_capacity(pairs.len());
+        // Each pair's gold, then its systems (term ids in that order).
+        let mut golds = Vec::with_capacity(pairs.len());
+        let mut systems = Vec::with_capacity(pairs.len());
         for pair in pairs {
-            loaded.push(load_pair(pair, &read_options, &mut interner)?);
+            let gold = load_gold(pair, &read_options, &mut interner)?;
+            systems.push(load_systems(pair, &gold.reference, &read_options, &mut interner)?);
+            golds.push(gold);
             progress.advance(pair.systems.len() as u64 + 1);
         }
         progress.finish();
+        let evaluation = self.evaluate_loaded(&golds, systems, interner)?;
+        if golds.iter().map(|g| g.reference.len()).sum::<usize>() >= SIDE_BY_SIDE {
+            rayon::spawn(move || drop(golds));
+        }
+        Ok(evaluation)
+    }
 
+    /// [`AlignTask::run_pairs`] for pairs whose gold was read into `interner` already
+    /// ([`super::AlignGold`]): only the systems are read, into a copy of it.
+    pub(super) fn run_pairs_with_gold(
+        &self,
+        pairs: &[MemoryPair],
+        golds: &[GoldPair],
+        interner: &Interner,
+        progress: &dyn Progress,
+    ) -> Result<Evaluation, Error> {
+        self.check(pairs)?;
+        if pairs.len() != golds.len() || pairs.iter().zip(golds).any(|(p, g)| p.name != g.name) {
+            return Err(Error::invalid(format!(
+                "found pairs {}, expected those the gold was read for: {}",
+                pairs.iter().map(|p| p.name.as_str()).collect::<Vec<_>>().join(", "),
+                golds.iter().map(|g| g.name.as_str()).collect::<Vec<_>>().join(", ")
+            )));
+        }
+        let read_options = self.read_options();
+        let mut interner = interner.clone();
+        progress.start("alignments read", pairs.iter().map(|p| p.systems.len() as u64).sum());
+        let mut systems = Vec::with_capacity(pairs.len());
+        for (pair, gold) in pairs.iter().zip(golds) {
+            systems.push(load_systems(pair, &gold.reference, &read_options, &mut interner)?);
+            progress.advance(pair.systems.len() as u64);
+        }
+        progress.finish();
+        self.evaluate_loaded(golds, systems, interner)
+    }
+
+    /// Scores every pair's systems against its gold.
+    fn evaluate_loaded(
+        &self,
+        golds: &[GoldPair],
+        systems: Vec<Vec<(String, Alignment, Vec<Diagnostic>)>>,
+        interner: Interner,
+    ) -> Result<Evaluation, Error> {
+        let options = self.options();
+        let loaded: Vec<LoadedPair<'_>> =
+            golds.iter().zip(systems).map(|(gold, systems)| LoadedPair { gold, systems }).collect();
         let mut tracks = score(&loaded, &options, &interner);
         for track in &mut tracks {
             fill_headlines(track);
@@ -115,13 +174,13 @@ impl AlignTask {
         let mut warnings: Vec<Warning> = loaded
             .iter()
             .flat_map(|p| {
-                let scope = format!("gold, pair {}", p.name);
-                p.warnings.iter().map(move |d| Warning { scope: scope.clone(), diagnostic: d.clone() })
+                let scope = format!("gold, pair {}", p.gold.name);
+                p.gold.warnings.iter().map(move |d| Warning { scope: scope.clone(), diagnostic: d.clone() })
             })
             .collect();
         for t in &tracks {
             for p in &t.pairs {
-                let gold = loaded.iter().find(|l| l.name == p.name).map_or(&[][..], |l| &l.warnings[..]);
+                let gold = loaded.iter().find(|l| l.gold.name == p.name).map_or(&[][..], |l| &l.gold.warnings[..]);
                 let scope = format!("system {}, pair {}", t.system, p.name);
                 warnings.extend(
                     p.warnings
@@ -133,11 +192,12 @@ impl AlignTask {
         }
         let table = canonical_table(tracks.iter().map(|t| &t.score_table))?;
         let labels_tsv = self.collect_labels.then(|| kgeval_report::render_labels_tsv(&tracks, &interner));
-        let residual = ResidualCoverage::of(loaded.iter().filter(|p| p.baseline.is_some()).count(), loaded.len());
+        let residual = ResidualCoverage::of(loaded.iter().filter(|p| p.gold.baseline.is_some()).count(), loaded.len());
         // Freeing a large input (the interner, the alignments: ~15 ms on 1M cells) is left to
         // a worker, so that the result is rendered meanwhile.
         if loaded.iter().flat_map(|p| &p.systems).map(|(_, a, _)| a.len()).sum::<usize>() >= SIDE_BY_SIDE {
-            rayon::spawn(move || drop((loaded, interner)));
+            let systems: Vec<_> = loaded.into_iter().map(|p| p.systems).collect();
+            rayon::spawn(move || drop((systems, interner)));
         }
         Ok(Evaluation {
             family: Family::Align,
@@ -207,8 +267,8 @@ fn read_types(input: &Input, role: &str, interner: &mut Interner) -> Result<Enti
     read_entity_types(opened.bytes(), opened.name(), interner).with_context(|| format!("reading {role}"))
 }
 
-fn load_pair(pair: &MemoryPair, options: &ReadOptions, interner: &mut Interner) -> Result<LoadedPair, Error> {
-    let names = system_names(&pair.system_inputs()).with_context(|| format!("pair {}", pair.name))?;
+/// Reads a pair's reference, secondary reference, exclusion, ontologies and baseline.
+pub(super) fn load_gold(pair: &MemoryPair, options: &ReadOptions, interner: &mut Interner) -> Result<GoldPair, Error> {
     let mut warnings = Vec::new();
     let mut take = |read: ReadAlignment| {
         warnings.extend(read.warnings);
@@ -242,17 +302,28 @@ fn load_pair(pair: &MemoryPair, options: &ReadOptions, interner: &mut Interner) 
         (None, Some((o1, o2))) => Some(baseline_string_matcher(o1, o2, interner)),
         (None, None) => None,
     };
+    Ok(GoldPair { name: pair.name.clone(), reference, secondary, exclusion, ontologies, baseline, warnings })
+}
+
+/// Reads a pair's systems (named as the pair names them), each checked against `reference`.
+fn load_systems(
+    pair: &MemoryPair,
+    reference: &Alignment,
+    options: &ReadOptions,
+    interner: &mut Interner,
+) -> Result<Vec<(String, Alignment, Vec<Diagnostic>)>, Error> {
+    let names = system_names(&pair.system_inputs()).with_context(|| format!("pair {}", pair.name))?;
     let mut systems = Vec::with_capacity(pair.systems.len());
     for (system, name) in pair.systems.iter().zip(names) {
         let mut read = read(&system.alignment, "system", options, interner)?;
-        read.warnings.extend(shares_no_entity(&reference, &read.alignment, interner));
+        read.warnings.extend(shares_no_entity(reference, &read.alignment, interner));
         let name = match &pair.track {
             Some(track) => format!("{track}:{name}"),
             None => name,
         };
         systems.push((name, read.alignment, read.warnings));
     }
-    Ok(LoadedPair { name: pair.name.clone(), reference, secondary, exclusion, ontologies, baseline, systems, warnings })
+    Ok(systems)
 }
 
 /// References with at least this many cells have their two entity sets built side by side;
@@ -297,7 +368,7 @@ fn shares_no_entity(reference: &Alignment, system: &Alignment, interner: &Intern
 }
 
 /// One [`TrackEvaluation`] per system name, over the pairs that system has, in first-seen order.
-fn score(pairs: &[LoadedPair], options: &AlignmentOptions, interner: &Interner) -> Vec<TrackEvaluation> {
+fn score(pairs: &[LoadedPair<'_>], options: &AlignmentOptions, interner: &Interner) -> Vec<TrackEvaluation> {
     let mut names: Vec<&str> = Vec::new();
     for pair in pairs {
         for (name, _, _) in &pair.systems {
@@ -314,18 +385,19 @@ fn score(pairs: &[LoadedPair], options: &AlignmentOptions, interner: &Interner) 
                 .iter()
                 .filter_map(|pair| {
                     let (_, alignment, warnings) = pair.systems.iter().find(|(n, _, _)| n == system)?;
+                    let gold = pair.gold;
                     // The same file read as gold and as a system gives the same warnings: kept once.
-                    let own = warnings.iter().filter(|d| !pair.warnings.contains(d));
-                    reader_warnings.push(pair.warnings.iter().chain(own).cloned().collect());
+                    let own = warnings.iter().filter(|d| !gold.warnings.contains(d));
+                    reader_warnings.push(gold.warnings.iter().chain(own).cloned().collect());
                     Some(PairInput {
-                        name: &pair.name,
-                        reference: &pair.reference,
-                        secondary: pair.secondary.as_ref(),
+                        name: &gold.name,
+                        reference: &gold.reference,
+                        secondary: gold.secondary.as_ref(),
                         system: alignment,
-                        exclusion: pair.exclusion.as_ref(),
-                        onto1: pair.ontologies.as_ref().map(|(o1, _)| o1),
-                        onto2: pair.ontologies.as_ref().map(|(_, o2)| o2),
-                        baseline: pair.baseline.as_ref(),
+                        exclusion: gold.exclusion.as_ref(),
+                        onto1: gold.ontologies.as_ref().map(|(o1, _)| o1),
+                        onto2: gold.ontologies.as_ref().map(|(_, o2)| o2),
+                        baseline: gold.baseline.as_ref(),
                     })
                 })
                 .collect();

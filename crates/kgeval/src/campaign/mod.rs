@@ -8,6 +8,8 @@ mod render;
 mod run;
 mod served;
 mod served_export;
+#[cfg(test)]
+mod served_gold_tests;
 mod served_significance;
 mod served_upload;
 

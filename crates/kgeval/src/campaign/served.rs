@@ -13,6 +13,11 @@ use kgeval_model::trec::Run;
 use toml_edit::{Array, Value};
 
 use super::manifest::Reader;
+use crate::align::AlignGold;
+use crate::kgc::KgcGold;
+use crate::lexicon::LexiconGold;
+use crate::qald::QaldGold;
+use crate::rank::RankGold;
 use crate::toml_doc::{ManifestTable, TomlManifest};
 use crate::trec::TrecGold;
 use crate::{Error, Evaluation, Family, Input, NoProgress, SystemInput, Task};
@@ -68,15 +73,23 @@ pub struct ServedTask {
     pub primary_at: String,
     /// The phases the task is open in, each with the `FILE:LINE:COL` naming it; `None`: all.
     pub phases: Option<Vec<(String, String)>>,
-    /// The gold as read for the first score, kept for the next ones (shared by clones).
+    /// The gold as read once (by [`ServedTask::read_gold`], or the first score), kept for
+    /// every score (shared by clones).
     gold: Arc<OnceLock<Gold>>,
 }
 
-/// A served task's gold, read once: a trec task's qrels (the other families read theirs with
-/// each upload).
+/// A served task's gold as its family reads it once — everything the family's task reads but
+/// its systems — for every upload to be scored against: only the upload is read then. The
+/// one shape of every served family: each family's task has `read_gold` and
+/// `run_with_gold`.
 #[derive(Debug)]
 enum Gold {
     Trec(TrecGold),
+    Qald(QaldGold),
+    Lexicon(LexiconGold),
+    Align(AlignGold),
+    Rank(RankGold),
+    Kgc(Box<KgcGold>),
 }
 
 impl ServedCampaign {
@@ -261,30 +274,50 @@ impl ServedTask {
 
     /// Scores one upload as the system `system`: the task's gold and options, the upload as
     /// its one system — what `kgeval FAMILY` gives on the same file. Gzip is decompressed.
-    /// A trec task's qrels are read by the first score (or [`ServedTask::check_primary`]) and
-    /// kept: later scores, of this task and its clones, use them as read then.
+    /// The gold is read once ([`ServedTask::read_gold`], else by the first score) and kept:
+    /// every score, of this task and its clones, reads only the upload.
     ///
     /// # Errors
     /// As the family's task: a malformed upload is [`Error::Format`] (`NAME:LINE:COL: …`, the
     /// name the input was given), an upload that does not fit the gold [`Error::Invalid`].
     pub fn score(&self, system: &str, upload: Input) -> Result<Evaluation, Error> {
         let task = self.with_systems(vec![SystemInput::named(system, upload)])?;
+        let progress = &NoProgress;
         match (&task, self.gold()?) {
-            (Task::Trec(trec), Some(Gold::Trec(gold))) => trec.run_with_gold(gold, &NoProgress),
-            _ => task.run(&NoProgress),
+            (Task::Trec(task), Gold::Trec(gold)) => task.run_with_gold(gold, progress),
+            (Task::Qald(task), Gold::Qald(gold)) => task.run_with_gold(gold, progress),
+            (Task::Lexicon(task), Gold::Lexicon(gold)) => task.run_with_gold(gold, progress),
+            (Task::Align(task), Gold::Align(gold)) => task.run_with_gold(gold, progress),
+            (Task::Rank(task), Gold::Rank(gold)) => task.run_with_gold(gold, progress),
+            (Task::Kgc(task), Gold::Kgc(gold)) => task.run_with_gold(gold, progress),
+            _ => Err(Error::invalid(format!("task {}: its gold was read for another family", self.name))),
         }
     }
 
-    /// The gold kept for scoring, read now if it was not yet; `None` for a family that reads
-    /// its gold with each upload.
-    fn gold(&self) -> Result<Option<&Gold>, Error> {
+    /// Reads the task's gold now (a server: at its start), unless it was read already; later
+    /// scores use it as read then, even if the files change or go.
+    ///
+    /// # Errors
+    /// A gold file that cannot be read or is malformed.
+    pub fn read_gold(&self) -> Result<(), Error> {
+        self.gold().map(drop)
+    }
+
+    /// The gold kept for scoring, read now if it was not yet.
+    fn gold(&self) -> Result<&Gold, Error> {
         if let Some(gold) = self.gold.get() {
-            return Ok(Some(gold));
+            return Ok(gold);
         }
-        let Task::Trec(task) = &self.task else { return Ok(None) };
+        let gold = match &self.task {
+            Task::Trec(task) => Gold::Trec(task.read_gold()?),
+            Task::Qald(task) => Gold::Qald(task.read_gold()?),
+            Task::Lexicon(task) => Gold::Lexicon(task.read_gold()?),
+            Task::Align(task) => Gold::Align(task.read_gold()?),
+            Task::Rank(task) => Gold::Rank(task.read_gold()?),
+            Task::Kgc(task) => Gold::Kgc(Box::new(task.read_gold()?)),
+        };
         // Two first scores at once may both read it; the first one kept is used by all.
-        let _ = self.gold.set(Gold::Trec(task.read_gold()?));
-        Ok(self.gold.get())
+        Ok(self.gold.get_or_init(|| gold))
     }
 
     /// The primary metric's name in `evaluation`'s table, its value for `system`, and
@@ -315,14 +348,15 @@ impl ServedTask {
         })
     }
 
-    /// Checks `primary` against the task's gold before any upload: a trec task evaluates a
-    /// one-document probe run (its first judged document) and resolves the primary in that
-    /// table; other families are checked on their first scored file (a baseline).
+    /// Checks `primary` against the task's gold before any upload (reading the gold, if it
+    /// was not yet): a trec task evaluates a one-document probe run (its first judged
+    /// document) and resolves the primary in that table; other families are checked on their
+    /// first scored file (a baseline).
     ///
     /// # Errors
     /// The gold cannot be read, or the primary names no headline of the task.
     pub fn check_primary(&self) -> Result<(), Error> {
-        let (Task::Trec(task), Some(Gold::Trec(gold))) = (&self.task, self.gold()?) else { return Ok(()) };
+        let (Task::Trec(task), Gold::Trec(gold)) = (&self.task, self.gold()?) else { return Ok(()) };
         let qrels = gold.qrels();
         let Some((qid, docno)) = qrels.topics().find_map(|(q, t)| t.iter().next().map(|(d, _)| (q, d))) else {
             return Err(Error::invalid(format!("{}: the qrels judge no document", task.qrels)));

@@ -1,6 +1,7 @@
 //! `kgc`: knowledge-graph completion — micro and macro metrics of one system's ranks, dense
 //! scores or TREC run on a test split, with PyKEEN / LibKGE / kgc-sparsity conventions.
 
+mod gold;
 mod mapped;
 mod memory;
 mod read;
@@ -24,6 +25,7 @@ use serde::Deserialize;
 
 use crate::evaluation::{canonical_table, system_warnings};
 use crate::inputs::{by_name, one_or_many};
+pub use gold::KgcGold;
 pub use mapped::{IdRows, MappedEvaluation, MappedKgc, PYKEEN_KS, PYKEEN_METRICS, RANK_TYPES};
 pub use memory::{ScoreEvaluator, ScoreRows, ScoreValues};
 pub use sensitivity::SENSITIVITY_METRICS;
@@ -406,13 +408,7 @@ impl KgcTask {
         let prepared = self.prepare()?;
         let questions_text =
             with_questions.then(|| write_queries(&prepared.splits.test.questions, &prepared.splits.vocabulary));
-        let mut evaluations = Vec::with_capacity(outputs.len());
-        for (output, name) in outputs.iter().zip(&names) {
-            let mut warnings: Vec<Diagnostic> = Vec::new();
-            let observed = observe(&prepared.data(), output, self, &mut warnings, progress)?;
-            evaluations.push(prepared.finish(self, name, &output.system().input.to_string(), observed, warnings)?);
-        }
-        Ok((envelope(evaluations)?, questions_text))
+        Ok((self.evaluate_prepared(&prepared, &outputs, &names, progress)?, questions_text))
     }
 
     /// Reads the splits, the options' files and the judgments: everything but the system's

@@ -12,7 +12,7 @@ use kgeval_formats::Input;
 pub use kgeval_metrics::qald::Normalisation;
 use kgeval_metrics::qald::{evaluate_qald, unknown_questions, QaldOptions};
 use kgeval_model::metric_names::{metric_info, Aggregation};
-use kgeval_model::qald::{LabelMap, QaldAggregate, QaldEvaluation, QaldQuery, QaldRule, QueryExecution};
+use kgeval_model::qald::{LabelMap, QaldAggregate, QaldDataset, QaldEvaluation, QaldQuery, QaldRule, QueryExecution};
 use kgeval_model::{Diagnostic, ScoreTable};
 use serde::Deserialize;
 
@@ -231,9 +231,26 @@ impl QaldTask {
     /// twice, both data files and an endpoint, or a timeout that is not a positive number.
     pub fn run(&self, progress: &dyn Progress) -> Result<Evaluation, Error> {
         self.validate()?;
-        let names = system_names(&self.systems)?;
-        let ReadQald { dataset: mut gold, warnings: gold_warnings } = read(&self.gold, "gold")?;
-        let gold_file = self.gold.name();
+        system_names(&self.systems)?;
+        let gold = self.read_gold_with(progress)?;
+        self.run_with_gold(&gold, progress)
+    }
+
+    /// Reads what [`QaldTask::run`] reads besides the systems — the gold (its unanswered
+    /// questions' SPARQL queries run, or every one with `gold_from_queries`), the label map,
+    /// the data files loaded into the embedded store (or the endpoint's client) — for
+    /// [`QaldTask::run_with_gold`].
+    ///
+    /// # Errors
+    /// An input that cannot be read or is malformed; a gold query that fails; options that
+    /// cannot run (as [`QaldTask::run`]).
+    pub fn read_gold(&self) -> Result<QaldGold, Error> {
+        self.read_gold_with(&crate::NoProgress)
+    }
+
+    fn read_gold_with(&self, progress: &dyn Progress) -> Result<QaldGold, Error> {
+        self.validate_options()?;
+        let ReadQald { dataset: mut gold, warnings } = read(&self.gold, "gold")?;
         if self.gold_from_queries && self.data.is_empty() && self.endpoint.is_none() {
             return Err(Error::invalid(
                 "--gold-from-queries: expected --data or --endpoint to run the gold queries on",
@@ -246,10 +263,33 @@ impl QaldTask {
             }
             None => None,
         };
+        let backend = if !self.data.is_empty() {
+            Some(SparqlBackend::embedded(&self.data)?)
+        } else {
+            self.endpoint.as_deref().map(|url| SparqlBackend::endpoint(url, Duration::from_secs_f64(self.timeout)))
+        };
+        if let Some(backend) = &backend {
+            progress.start("SPARQL queries of the gold", queries_to_run(&gold, self.gold_from_queries));
+            backend.execute(&mut gold, self.gold_from_queries, progress)?;
+            progress.finish();
+        }
+        Ok(QaldGold { file: self.gold.name(), gold, warnings, labels, backend })
+    }
+
+    /// [`QaldTask::run`] against what [`QaldTask::read_gold`] read (of a task with the same
+    /// gold, label map, data or endpoint): only the systems are read (and their queries run).
+    /// The results, warnings and errors are those of `run`.
+    ///
+    /// # Errors
+    /// As [`QaldTask::run`], but for reading the gold, label map and data.
+    pub fn run_with_gold(&self, gold_read: &QaldGold, progress: &dyn Progress) -> Result<Evaluation, Error> {
+        self.validate()?;
+        let names = system_names(&self.systems)?;
+        let QaldGold { file: gold_file, gold, warnings: gold_warnings, labels, backend } = gold_read;
         let mut submissions = Vec::with_capacity(self.systems.len());
         for system in &self.systems {
             let read = read(&system.input, "system")?;
-            if let Some(q) = unknown_questions(&gold, &read.dataset).first() {
+            if let Some(q) = unknown_questions(gold, &read.dataset).first() {
                 return Err(Error::invalid(format!(
                     "{}: found question id {}, expected an id of the gold {gold_file}",
                     q.location,
@@ -258,23 +298,8 @@ impl QaldTask {
             }
             submissions.push(read);
         }
-        let backend = if !self.data.is_empty() {
-            Some(SparqlBackend::embedded(&self.data)?)
-        } else {
-            self.endpoint.as_deref().map(|url| SparqlBackend::endpoint(url, Duration::from_secs_f64(self.timeout)))
-        };
-        if let Some(backend) = &backend {
-            let to_run = |dataset: &kgeval_model::qald::QaldDataset, all: bool| {
-                dataset
-                    .questions
-                    .iter()
-                    .filter(|q| matches!(q.query, QaldQuery::Sparql(_)) && (all || q.answers.is_none()))
-                    .count() as u64
-            };
-            let total = to_run(&gold, self.gold_from_queries)
-                + submissions.iter().map(|s| to_run(&s.dataset, false)).sum::<u64>();
-            progress.start("SPARQL queries", total);
-            backend.execute(&mut gold, self.gold_from_queries, progress)?;
+        if let Some(backend) = backend {
+            progress.start("SPARQL queries", submissions.iter().map(|s| queries_to_run(&s.dataset, false)).sum());
             for read in &mut submissions {
                 backend.execute(&mut read.dataset, false, progress)?;
             }
@@ -290,7 +315,7 @@ impl QaldTask {
         progress.start("systems", submissions.len() as u64);
         let mut evaluations: Vec<QaldEvaluation> = Vec::with_capacity(submissions.len());
         for (read, name) in submissions.into_iter().zip(&names) {
-            let mut evaluation = evaluate_qald(&gold, &read.dataset, name, &options);
+            let mut evaluation = evaluate_qald(gold, &read.dataset, name, &options);
             evaluation.conventions.queries = queries.clone();
             // The same file read as gold and as a system gives the same warnings: kept once.
             let own = read.warnings.into_iter().filter(|d| !gold_warnings.contains(d));
@@ -303,7 +328,7 @@ impl QaldTask {
         }
         progress.finish();
         let warnings = gold_and_system_warnings(
-            &gold_warnings,
+            gold_warnings,
             evaluations.iter().map(|e| (e.system.as_str(), e.warnings.as_slice())),
         );
         let table = canonical_table(evaluations.iter().map(|e| &e.score_table))?;
@@ -323,6 +348,11 @@ impl QaldTask {
         if self.systems.is_empty() {
             return Err(Error::invalid("qald: expected at least one system"));
         }
+        self.validate_options()
+    }
+
+    /// [`QaldTask::validate`] but for the systems' presence: what reading the gold needs.
+    fn validate_options(&self) -> Result<(), Error> {
         if !(self.timeout.is_finite() && self.timeout > 0.0) {
             return Err(Error::invalid(format!(
                 "--timeout: expected a positive number of seconds, found {}",
@@ -356,6 +386,31 @@ impl QaldTask {
         }
         Ok(())
     }
+}
+
+/// What a [`QaldTask`] reads besides its systems ([`QaldTask::read_gold`]): the gold with its
+/// queries' answers, its reader's warnings, the label map and where queries run.
+pub struct QaldGold {
+    file: String,
+    gold: QaldDataset,
+    warnings: Vec<Diagnostic>,
+    labels: Option<LabelMap>,
+    backend: Option<SparqlBackend>,
+}
+
+impl std::fmt::Debug for QaldGold {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("QaldGold")
+            .field("file", &self.file)
+            .field("questions", &self.gold.questions.len())
+            .finish_non_exhaustive()
+    }
+}
+
+/// How many queries of `dataset` run: those of unanswered questions, or every one with `all`.
+fn queries_to_run(dataset: &QaldDataset, all: bool) -> u64 {
+    dataset.questions.iter().filter(|q| matches!(q.query, QaldQuery::Sparql(_)) && (all || q.answers.is_none())).count()
+        as u64
 }
 
 fn read(input: &Input, role: &str) -> Result<ReadQald, Error> {

@@ -29,6 +29,7 @@ pub use kgeval_model::rank::results::{RankConventions, RankResult, RankingProfil
 pub use kgeval_model::ranking::TiePolicy;
 use kgeval_report::RESERVED_PAIR_NAMES;
 pub use memory::{MemoryBiomlRow, MemoryCandidates, MemoryGold, MemoryPool, MemoryQuery, MemoryRankPair, RankSource};
+pub use run::RankGold;
 use serde::Deserialize;
 
 use crate::inputs::by_name;
