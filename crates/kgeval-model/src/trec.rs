@@ -7,8 +7,10 @@
 
 use std::fmt;
 
+use std::hash::BuildHasher;
+
 use indexmap::IndexMap;
-use rustc_hash::FxHashMap;
+use rustc_hash::FxBuildHasher;
 
 mod family;
 mod measure;
@@ -94,43 +96,138 @@ impl Default for IrOptions {
 
 /// The judgments of one topic: docno → relevance value (negative = in the pool but not
 /// judged).
-#[derive(Debug, Clone, Default, PartialEq)]
+///
+/// Held in three allocations whatever the number of judgments — the docnos one after the
+/// other, the relevance values, and an open-addressing index of the judgments by docno hash —
+/// so reading a large qrels allocates per topic, not per line.
+#[derive(Clone, Default)]
 pub struct TopicJudgments {
-    docs: FxHashMap<Box<str>, i64>,
+    /// Every docno, one after the other.
+    text: String,
+    /// Where each judgment's docno ends in `text` (it starts where the previous one ends).
+    ends: Vec<usize>,
+    /// Each judgment's relevance value.
+    values: Vec<i64>,
+    /// Judgment index + 1 by docno hash (0: an empty slot); a power of two at least twice
+    /// the judgments, or empty.
+    slots: Vec<u32>,
 }
 
 impl TopicJudgments {
+    /// Makes room for `judgments` more judgments of docnos of `text_bytes` bytes in all, so
+    /// recording them allocates nothing (a reader that knows a topic's size says it first).
+    pub fn reserve(&mut self, judgments: usize, text_bytes: usize) {
+        self.text.reserve(text_bytes);
+        self.ends.reserve(judgments);
+        self.values.reserve(judgments);
+        let wanted = (2 * (self.values.len() + judgments)).next_power_of_two();
+        if wanted > self.slots.len() {
+            self.rebuild(wanted.max(8));
+        }
+    }
+
     /// Records a judgment; returns the previous value when `docno` was already judged.
     pub fn insert(&mut self, docno: &str, relevance: i64) -> Option<i64> {
-        self.docs.insert(docno.into(), relevance)
+        let hash = FxBuildHasher.hash_one(docno);
+        if let Some(at) = self.find(hash, docno) {
+            return Some(std::mem::replace(&mut self.values[at], relevance));
+        }
+        self.text.push_str(docno);
+        self.ends.push(self.text.len());
+        self.values.push(relevance);
+        if 2 * self.values.len() > self.slots.len() {
+            self.rebuild((4 * self.values.len()).next_power_of_two().max(8));
+        } else {
+            self.place(hash, self.values.len() - 1);
+        }
+        None
     }
 
     /// The judgment of `docno`, `None` when it was not pooled.
     #[must_use]
     pub fn get(&self, docno: &str) -> Option<i64> {
-        self.docs.get(docno).copied()
+        self.find(FxBuildHasher.hash_one(docno), docno).map(|at| self.values[at])
     }
 
     /// Number of judgment lines (negative ones included).
     #[must_use]
     pub fn len(&self) -> usize {
-        self.docs.len()
+        self.values.len()
     }
 
     /// Whether the topic has no judgment.
     #[must_use]
     pub fn is_empty(&self) -> bool {
-        self.docs.is_empty()
+        self.values.is_empty()
     }
 
     /// Every (docno, relevance) in no particular order.
     pub fn iter(&self) -> impl Iterator<Item = (&str, i64)> {
-        self.docs.iter().map(|(d, &r)| (&**d, r))
+        (0..self.values.len()).map(|at| (self.docno(at), self.values[at]))
     }
 
     /// The relevance values, in no particular order.
     pub fn relevances(&self) -> impl Iterator<Item = i64> + '_ {
-        self.docs.values().copied()
+        self.values.iter().copied()
+    }
+
+    /// The docno of judgment `at`.
+    fn docno(&self, at: usize) -> &str {
+        let start = if at == 0 { 0 } else { self.ends[at - 1] };
+        &self.text[start..self.ends[at]]
+    }
+
+    /// The first slot to probe for a docno of hash `hash`, and the mask of the slots.
+    fn home(&self, hash: u64) -> (usize, usize) {
+        let shift = 64 - self.slots.len().trailing_zeros();
+        ((hash.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> shift) as usize, self.slots.len() - 1)
+    }
+
+    /// The judgment of `docno` (of hash `hash`), by index.
+    fn find(&self, hash: u64, docno: &str) -> Option<usize> {
+        if self.slots.is_empty() {
+            return None;
+        }
+        let (mut slot, mask) = self.home(hash);
+        loop {
+            let at = self.slots[slot].checked_sub(1)? as usize;
+            if self.docno(at) == docno {
+                return Some(at);
+            }
+            slot = (slot + 1) & mask;
+        }
+    }
+
+    /// Indexes judgment `at`, whose docno hashes to `hash` (not indexed yet).
+    fn place(&mut self, hash: u64, at: usize) {
+        let (mut slot, mask) = self.home(hash);
+        while self.slots[slot] != 0 {
+            slot = (slot + 1) & mask;
+        }
+        // A topic's judgments fit in u32 (the engine numbers documents by u32).
+        self.slots[slot] = u32::try_from(at + 1).unwrap_or(u32::MAX);
+    }
+
+    /// Indexes every judgment again in `size` slots.
+    fn rebuild(&mut self, size: usize) {
+        self.slots.clear();
+        self.slots.resize(size, 0);
+        for at in 0..self.values.len() {
+            self.place(FxBuildHasher.hash_one(self.docno(at)), at);
+        }
+    }
+}
+
+impl PartialEq for TopicJudgments {
+    /// The same docnos with the same values, in whatever order they were recorded.
+    fn eq(&self, other: &Self) -> bool {
+        self.len() == other.len() && self.iter().all(|(docno, value)| other.get(docno) == Some(value))
+    }
+}
+
+impl fmt::Debug for TopicJudgments {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_map().entries(self.iter()).finish()
     }
 }
 
@@ -345,5 +442,53 @@ impl RunSource for Run {
             out.push(RunDoc { docno: &doc.docno, score: doc.score, rank: doc.rank, position: position as u64 });
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    proptest::proptest! {
+        /// A topic's judgments behave as a map of docno to value: insert (the previous value
+        /// back, the value replaced), get, len, iter and equality in any recording order, over
+        /// docnos of every length (the empty one too) and many judgments (the index rebuilt).
+        #[test]
+        fn behave_as_a_map(lines in proptest::collection::vec((0u16..300, -1i64..3), 0..400)) {
+            let docno = |d: u16| if d == 0 { String::new() } else { format!("d{}", "x".repeat(usize::from(d % 7))) + &d.to_string() };
+            let mut judgments = TopicJudgments::default();
+            if lines.len() % 2 == 0 {
+                judgments.reserve(lines.len() / 2, lines.len());
+            }
+            let mut map = std::collections::HashMap::new();
+            for &(d, value) in &lines {
+                proptest::prop_assert_eq!(judgments.insert(&docno(d), value), map.insert(docno(d), value));
+            }
+            proptest::prop_assert_eq!(judgments.len(), map.len());
+            proptest::prop_assert_eq!(judgments.is_empty(), map.is_empty());
+            for d in 0..300 {
+                proptest::prop_assert_eq!(judgments.get(&docno(d)), map.get(&docno(d)).copied());
+            }
+            let mut listed: Vec<(String, i64)> = judgments.iter().map(|(d, v)| (d.to_owned(), v)).collect();
+            listed.sort();
+            let mut expected: Vec<(String, i64)> = map.iter().map(|(d, &v)| (d.clone(), v)).collect();
+            expected.sort();
+            proptest::prop_assert_eq!(&listed, &expected);
+            let mut values: Vec<i64> = judgments.relevances().collect();
+            values.sort_unstable();
+            let mut expected_values: Vec<i64> = map.values().copied().collect();
+            expected_values.sort_unstable();
+            proptest::prop_assert_eq!(values, expected_values);
+            // The same map recorded in reverse order is equal; one value changed is not.
+            let mut reversed = TopicJudgments::default();
+            for (d, v) in expected.iter().rev() {
+                reversed.insert(d, *v);
+            }
+            proptest::prop_assert_eq!(&reversed, &judgments);
+            if let Some((d, v)) = expected.first() {
+                reversed.insert(d, v + 1);
+                proptest::prop_assert_ne!(&reversed, &judgments);
+            }
+        }
     }
 }

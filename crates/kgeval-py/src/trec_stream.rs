@@ -270,6 +270,9 @@ pub(crate) fn plain_qrels(value: &Bound<'_, PyAny>) -> Option<Qrels> {
                 return None;
             }
             let topic = qrels.topic_mut(qid);
+            // The topic's size is known: its judgments are recorded without a reallocation.
+            let judgments = usize::try_from(ffi::PyDict_Size(docs_object)).unwrap_or(0);
+            topic.reserve(judgments, judgments * 8);
             let (mut inner, mut docno_object, mut relevance_object): (
                 ffi::Py_ssize_t,
                 *mut ffi::PyObject,

@@ -403,6 +403,15 @@ mod tests {
             let utf8 = StringArray::from(ids.clone()).slice(offset, ids.len() - offset);
             let large = LargeStringArray::from(ids.clone()).slice(offset, ids.len() - offset);
             let ids = &ids[offset..];
+            // A topic's documents, built from a span of the (sliced) column: its docnos.
+            let scores: Vec<f64> = (0..ids.len()).map(|i| i as f64).collect();
+            let batch = crate::arrow::RunBatch { qid: IdColumn::Utf8(&utf8), docno: IdColumn::Utf8(&utf8), score: Numbers::F64(&scores), len: ids.len() };
+            let from = offset % ids.len();
+            let mut docs = Vec::new();
+            batch.push_docs(from..ids.len(), &mut docs);
+            let built: Vec<(&str, f64, i64)> = docs.iter().map(|d| (d.docno, d.score, d.rank)).collect();
+            let expected: Vec<(&str, f64, i64)> = (from..ids.len()).map(|i| (ids[i].as_str(), i as f64, (i - from + 1) as i64)).collect();
+            proptest::prop_assert_eq!(built, expected);
             for column in [IdColumn::Utf8(&utf8), IdColumn::LargeUtf8(&large)] {
                 let mut start = 0;
                 while start < ids.len() {

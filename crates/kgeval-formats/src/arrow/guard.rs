@@ -66,3 +66,34 @@ impl<I: Iterator<Item = Result<RecordBatch, ArrowError>>> Iterator for GuardedBa
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_panicking_decoder_is_an_error_item_and_is_not_called_again() {
+        assert_eq!(guarded(|| 7), Ok(7));
+        assert_eq!(
+            guarded(|| -> u8 { panic!("Type NONE not supported") }),
+            Err("the decoder failed: Type NONE not supported".to_owned())
+        );
+        let mut calls = 0;
+        let decoder = std::iter::from_fn(|| {
+            calls += 1;
+            if calls == 2 {
+                panic!("index out of bounds: {calls}");
+            }
+            Some(Ok(RecordBatch::new_empty(std::sync::Arc::new(arrow_schema::Schema::empty()))))
+        });
+        let items: Vec<_> = GuardedBatches { inner: Some(decoder) }.collect();
+        assert_eq!(items.len(), 2);
+        assert!(items[0].is_ok());
+        assert_eq!(
+            items[1].as_ref().unwrap_err().to_string(),
+            "Parser error: the decoder failed: index out of bounds: 2"
+        );
+        // Outside a guarded call, panics reach the previous hook again.
+        assert!(!DECODING.with(Cell::get));
+    }
+}

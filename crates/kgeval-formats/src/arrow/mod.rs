@@ -58,6 +58,10 @@ use crate::FormatError;
 /// The names a run's columns go by, in order of preference: query id, document id, score.
 pub const RUN_COLUMNS: [&[&str]; 3] = [&["qid", "query_id", "q_id"], &["docno", "doc_id", "docid"], &["score"]];
 
+/// The names a run's optional tag column goes by (the TREC file's sixth column): the run's id
+/// is its last row's value, as trec_eval takes the last line's tag.
+pub const RUN_TAG_COLUMNS: &[&str] = &["tag", "run_id", "runid"];
+
 /// The names a qrels' columns go by, in order of preference: query id, document id,
 /// relevance.
 pub const QRELS_COLUMNS: [&[&str]; 3] =
@@ -71,6 +75,8 @@ const ROLES: [&str; 3] = ["query id", "document id", "score"];
 pub struct RunColumns {
     /// The index and name of the query id, document id and score columns.
     columns: [(usize, String); 3],
+    /// The index and name of the tag column, when there is one ([`RUN_TAG_COLUMNS`]).
+    tag: Option<(usize, String)>,
 }
 
 /// Where a qrels' three columns are in a schema ([`QrelsColumns::resolve`]).
@@ -192,7 +198,20 @@ impl RunColumns {
     /// # Errors
     /// [`FormatError::Syntax`] naming the role whose column is missing and the columns found.
     pub fn resolve(schema: &Schema, what: &str) -> Result<Self, FormatError> {
-        Ok(RunColumns { columns: resolve(schema, what, RUN_COLUMNS, ROLES)? })
+        let tag = RUN_TAG_COLUMNS.iter().find_map(|name| schema.index_of(name).ok().map(|i| (i, (*name).to_owned())));
+        Ok(RunColumns { columns: resolve(schema, what, RUN_COLUMNS, ROLES)?, tag })
+    }
+
+    /// The run's id as `batch`, the last batch of the run, gives it: its last row's tag;
+    /// `None` without a tag column or rows.
+    ///
+    /// # Errors
+    /// [`FormatError::Syntax`]: a tag column of another type, or null in that row.
+    pub fn run_id(&self, batch: &RecordBatch, what: &str, first_row: u64) -> Result<Option<String>, FormatError> {
+        let (Some(tag), Some(last)) = (&self.tag, batch.num_rows().checked_sub(1)) else { return Ok(None) };
+        let row = batch.slice(last, 1);
+        let column = ids(&row, tag, what, first_row + last as u64)?;
+        Ok(Some(column.get(0).to_owned()))
     }
 
     /// The names of the query id, document id and score columns.
@@ -275,8 +294,17 @@ impl<'a> RunBatch<'a> {
         };
         // The common layout read without a type dispatch per row; any other through the views.
         if let (IdColumn::Utf8(docnos), Numbers::F64(scores)) = (self.docno, self.score) {
-            for (row, &score) in rows.clone().zip(&scores[rows]) {
-                push(docs, docnos.value(row), score);
+            // The rows' docnos lie one after the other: checked as UTF-8 once (an Arrow string
+            // array holds UTF-8), each docno then a slice of that text.
+            let offsets = &docnos.value_offsets()[rows.start..=rows.end];
+            let span = |i: i32| usize::try_from(i).unwrap_or(0);
+            let (first, last) = (span(offsets[0]), span(offsets[offsets.len() - 1]));
+            let text = docnos.value_data().get(first..last).and_then(|bytes| std::str::from_utf8(bytes).ok());
+            for ((row, bounds), &score) in rows.clone().zip(offsets.windows(2)).zip(&scores[rows]) {
+                let docno = text.and_then(|text| {
+                    text.get(span(bounds[0]).wrapping_sub(first)..span(bounds[1]).wrapping_sub(first))
+                });
+                push(docs, docno.unwrap_or_else(|| docnos.value(row)), score);
             }
         } else {
             for row in rows {

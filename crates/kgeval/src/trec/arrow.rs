@@ -33,7 +33,9 @@ pub fn read_qrels_table(opened: InputBytes, kind: ArrowFileKind) -> Result<Qrels
 }
 
 /// Reads a run from an opened Parquet or Arrow IPC table (columns `qid, docno, score`, or
-/// `query_id, doc_id, score`: [`kgeval_formats::arrow::RUN_COLUMNS`]), rows in any order.
+/// `query_id, doc_id, score`: [`kgeval_formats::arrow::RUN_COLUMNS`]), rows in any order. Its
+/// runid is the last row's `tag` ([`kgeval_formats::arrow::RUN_TAG_COLUMNS`]), `kgeval`
+/// without that column.
 ///
 /// # Errors
 /// Not a table of `kind` this build reads; a column missing, of another type or null.
@@ -59,6 +61,9 @@ pub fn intern_run_batches<E: std::fmt::Display>(
     for batch in batches {
         let batch = batch.map_err(|e| FormatError::syntax(name, 0, 0, e.to_string()))?;
         let rows = columns.batch(&batch, name, first_row)?;
+        if let Some(run_id) = columns.run_id(&batch, name, first_row)? {
+            run.set_run_id(run_id);
+        }
         for (qid, range) in rows.topics() {
             let slot = run.topic(qid);
             run.reserve(slot, range.len());

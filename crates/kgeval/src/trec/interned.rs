@@ -60,6 +60,11 @@ impl InternedRun {
         }
     }
 
+    /// Sets the run's id (its tag; `kgeval` until set).
+    pub fn set_run_id(&mut self, run_id: String) {
+        self.run_id = run_id;
+    }
+
     /// The slot of topic `qid`, created (empty, after the others) on first use.
     pub fn topic(&mut self, qid: &str) -> TopicSlot {
         if let Some(&slot) = self.slots.get(qid) {
