@@ -15,10 +15,10 @@ fuzz_target!(|data: &[u8]| {
     if let Ok(batches) = batches_from_bytes(bytes.clone(), kind, "fuzz") {
         if let Ok(columns) = RunColumns::resolve(&batches.schema, "fuzz") {
             let mut first_row = 0;
-            let mut docs = Vec::new();
             for batch in batches.batches {
                 let Ok(batch) = batch else { break };
                 if let Ok(view) = columns.batch(&batch, "fuzz", first_row) {
+                    let mut docs = Vec::new();
                     for (_, rows) in view.topics() {
                         docs.clear();
                         view.push_docs(rows, &mut docs);

@@ -145,19 +145,7 @@ fn multipart_uploads_score_as_kgeval_align_and_rank() {
     assert_eq!(scored["scores"]["recip_rank"].as_f64(), cli["mrr"].as_f64(), "{cli}");
     assert_eq!(scored["scores"]["hits@10"].as_f64(), cli["hits_at_10"].as_f64(), "{cli}");
     // Another submission: stix-d3fend with every score turned around (1 - score).
-    let reversed: String = String::from_utf8(stix)
-        .expect("UTF-8")
-        .lines()
-        .map(|line| {
-            let mut query: Value = serde_json::from_str(line).expect("a query");
-            if let Some(scores) = query.get_mut("scores").and_then(Value::as_object_mut) {
-                for score in scores.values_mut() {
-                    *score = Value::from(1.0 - score.as_f64().unwrap_or(0.0));
-                }
-            }
-            format!("{query}\n")
-        })
-        .collect();
+    let reversed = crate::serve_load_files::reversed_scores(&stix);
     let reversed_file = dir.path().join("reversed.jsonl");
     std::fs::write(&reversed_file, &reversed).expect("written");
     let (code, other) =

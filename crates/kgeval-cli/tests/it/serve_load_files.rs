@@ -72,19 +72,7 @@ impl Files {
         let lexical = |pair: &str| {
             std::fs::read(data(&format!("testdata/ranking/diso-synthetic/{pair}/lexical.jsonl"))).expect("lexical")
         };
-        let reversed: String = String::from_utf8(lexical(PAIRS[1]))
-            .expect("UTF-8")
-            .lines()
-            .map(|line| {
-                let mut query: Value = serde_json::from_str(line).expect("a query");
-                if let Some(scores) = query.get_mut("scores").and_then(Value::as_object_mut) {
-                    for score in scores.values_mut() {
-                        *score = Value::from(1.0 - score.as_f64().unwrap_or(0.0));
-                    }
-                }
-                format!("{query}\n")
-            })
-            .collect();
+        let reversed = reversed_scores(&lexical(PAIRS[1]));
         Files {
             qald: (
                 std::fs::read(data(QALD_GOLD)).expect("answers"),
@@ -94,6 +82,24 @@ impl Files {
             reversed: reversed.into_bytes(),
         }
     }
+}
+
+/// A ranking submission (JSON lines) with every score `s` turned into `1 - s`: its order
+/// reversed, as another team's submission.
+pub(crate) fn reversed_scores(jsonl: &[u8]) -> String {
+    String::from_utf8(jsonl.to_vec())
+        .expect("UTF-8")
+        .lines()
+        .map(|line| {
+            let mut query: Value = serde_json::from_str(line).expect("a query");
+            if let Some(scores) = query.get_mut("scores").and_then(Value::as_object_mut) {
+                for score in scores.values_mut() {
+                    *score = Value::from(1.0 - score.as_f64().unwrap_or(0.0));
+                }
+            }
+            format!("{query}\n")
+        })
+        .collect()
 }
 
 /// What one upload sends: a file, or a form of named parts (one per pair).

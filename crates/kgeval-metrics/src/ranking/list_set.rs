@@ -1,15 +1,11 @@
 //! A hash set for one list at a time, reused from list to list ([`ListSet`]): what the ranking
 //! core's equal-score check and the facade's repeated-docno check share.
 
-/// Entries of one list at a time: open addressing with linear probing over 8-byte slots (0
-/// marks an empty one), cleared by [`reset`](Self::reset) over the part the list uses only —
-/// a 1,000-entry list clears 16 KiB, which stays in the first-level cache with the probes, and
+/// Entries of one list at a time: open addressing with linear probing over 8-byte slots (the
+/// upper half of an entry's hash beside its payload, the caller deciding equality; 0 marks an
+/// empty slot), cleared by [`reset`](Self::reset) over the part the list uses only — a
+/// 1,000-entry list clears 16 KiB, which stays in the first-level cache with the probes, and
 /// nothing is allocated once the table is large enough. Keep one per thread (`thread_local!`).
-///
-/// Two kinds of entries, not to be mixed within one list: whole keys
-/// ([`insert_key`](Self::insert_key): equal keys are equal entries) and hashed entries
-/// ([`insert`](Self::insert): the upper half of a hash beside a payload, the caller deciding
-/// equality).
 #[derive(Debug, Default)]
 pub struct ListSet {
     /// The slots; the first `used` belong to the current list.
@@ -18,8 +14,6 @@ pub struct ListSet {
     used: usize,
     /// 64 − log2(`used`): the shift that turns a product into a slot.
     shift: u32,
-    /// Whether the key 0, which cannot sit in a slot, was added ([`insert_key`](Self::insert_key)).
-    zero: bool,
 }
 
 /// The upper half of a slot: a hashed entry's hash bits.
@@ -29,7 +23,7 @@ impl ListSet {
     /// An empty set (allocates on the first [`reset`](Self::reset)).
     #[must_use]
     pub const fn new() -> Self {
-        ListSet { slots: Vec::new(), used: 0, shift: 64, zero: false }
+        ListSet { slots: Vec::new(), used: 0, shift: 64 }
     }
 
     /// Starts a list of up to `len` entries, forgetting the previous list's.
@@ -41,44 +35,12 @@ impl ListSet {
         } else {
             self.slots[..self.used].fill(0);
         }
-        self.zero = false;
     }
 
     /// The first slot to probe for `hash` (Fibonacci hashing: the top bits of the product).
     #[inline]
     fn home(&self, hash: u64) -> usize {
         (hash.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> self.shift) as usize
-    }
-
-    /// Adds `key` itself; false when it was added since the last [`reset`](Self::reset).
-    ///
-    /// ```
-    /// use kgeval_metrics::ranking::ListSet;
-    /// let mut set = ListSet::new();
-    /// set.reset(3);
-    /// assert!(set.insert_key(7) && set.insert_key(0) && set.insert_key(u64::MAX));
-    /// assert!(!set.insert_key(7) && !set.insert_key(0));
-    /// set.reset(3);
-    /// assert!(set.insert_key(7));
-    /// ```
-    #[inline]
-    pub fn insert_key(&mut self, key: u64) -> bool {
-        if key == 0 {
-            return !std::mem::replace(&mut self.zero, true);
-        }
-        let mask = self.used - 1;
-        let mut slot = self.home(key);
-        loop {
-            let stored = self.slots[slot];
-            if stored == 0 {
-                self.slots[slot] = key;
-                return true;
-            }
-            if stored == key {
-                return false;
-            }
-            slot = (slot + 1) & mask;
-        }
     }
 
     /// Adds an entry whose key hashes to `hash`, carrying `payload` (an index into the
@@ -121,20 +83,16 @@ impl ListSet {
         update: impl FnOnce(u32) -> u32,
     ) -> Option<u32> {
         let tag = hash & HASH_BITS;
-        let mask = self.used - 1;
-        let mut slot = self.home(hash);
-        loop {
-            let stored = self.slots[slot];
-            if stored == 0 {
-                self.slots[slot] = tag | (u64::from(payload.min(u32::MAX - 1)) + 1);
-                return None;
+        match self.probe(hash, same) {
+            Err(empty) => {
+                self.slots[empty] = entry(tag, payload);
+                None
             }
-            let found = (stored as u32).wrapping_sub(1);
-            if stored & HASH_BITS == tag && same(found) {
-                self.slots[slot] = tag | (u64::from(update(found).min(u32::MAX - 1)) + 1);
-                return Some(found);
+            Ok(slot) => {
+                let found = payload_of(self.slots[slot]);
+                self.slots[slot] = entry(tag, update(found));
+                Some(found)
             }
-            slot = (slot + 1) & mask;
         }
     }
 
@@ -143,21 +101,39 @@ impl ListSet {
     #[inline]
     #[must_use]
     pub fn get(&self, hash: u64, same: impl Fn(u32) -> bool) -> Option<u32> {
+        self.probe(hash, same).ok().map(|slot| payload_of(self.slots[slot]))
+    }
+
+    /// The slot of the entry with `hash`'s upper half that `same` accepts (`Ok`), or the empty
+    /// slot where such an entry would go (`Err`).
+    #[inline]
+    fn probe(&self, hash: u64, same: impl Fn(u32) -> bool) -> Result<usize, usize> {
         let tag = hash & HASH_BITS;
         let mask = self.used - 1;
         let mut slot = self.home(hash);
         loop {
             let stored = self.slots[slot];
             if stored == 0 {
-                return None;
+                return Err(slot);
             }
-            let payload = (stored as u32).wrapping_sub(1);
-            if stored & HASH_BITS == tag && same(payload) {
-                return Some(payload);
+            if stored & HASH_BITS == tag && same(payload_of(stored)) {
+                return Ok(slot);
             }
             slot = (slot + 1) & mask;
         }
     }
+}
+
+/// A slot's entry: the hash's upper half, the payload + 1 (never 0, the empty slot).
+#[inline]
+fn entry(tag: u64, payload: u32) -> u64 {
+    tag | (u64::from(payload.min(u32::MAX - 1)) + 1)
+}
+
+/// The payload of a slot's entry.
+#[inline]
+fn payload_of(stored: u64) -> u32 {
+    (stored as u32).wrapping_sub(1)
 }
 
 #[cfg(test)]
@@ -165,17 +141,19 @@ mod tests {
     use super::*;
 
     proptest::proptest! {
-        /// Both kinds of entries agree with a std set, over several lists in one table (a long
+        /// Insert, get and upsert agree with a std map, over several lists in one table (a long
         /// list, then shorter ones: the cleared prefix is all a list sees).
         #[test]
         fn agrees_with_a_std_set(lists in proptest::collection::vec(proptest::collection::vec(0u64..40, 0..80), 1..5)) {
             let mut set = ListSet::new();
             for list in &lists {
                 set.reset(list.len());
-                let mut seen = std::collections::HashSet::new();
-                for &key in list {
-                    // Keys that share hash bits in both halves.
-                    proptest::prop_assert_eq!(set.insert_key(key.wrapping_mul(1 << 40)), seen.insert(key));
+                // upsert: the first payload back, then what `update` made of it.
+                let mut seen = std::collections::HashMap::new();
+                for (i, &key) in list.iter().enumerate() {
+                    let found = set.upsert(key << 32, i as u32, |j| list[j as usize % 1000] == key, |p| p + 1000);
+                    proptest::prop_assert_eq!(found, seen.get(&key).copied());
+                    seen.entry(key).and_modify(|p| *p += 1000).or_insert(i as u32);
                 }
                 set.reset(list.len());
                 let mut seen = std::collections::HashSet::new();
