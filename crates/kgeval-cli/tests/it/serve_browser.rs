@@ -14,7 +14,7 @@ use crate::serve::{data, kgeval_trec, open_phase, trec_task, Served};
 const BAD_RUN: &[u8] = b"301 Q0 doc1 1 0.5 run\n301 Q0 doc2 x 0.4 run\n";
 
 /// `target/serve-browser/`, created.
-fn shots() -> PathBuf {
+pub(crate) fn shots() -> PathBuf {
     let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| crate::root().join("target"), PathBuf::from);
     let dir = target.join("serve-browser");
     std::fs::create_dir_all(&dir).expect("the screenshot folder");
@@ -22,7 +22,7 @@ fn shots() -> PathBuf {
 }
 
 /// Signs in at `/login` with `token` and checks the header names `team`.
-fn sign_in(browser: &mut Browser, server: &Served, token: &str, team: &str) {
+pub(crate) fn sign_in(browser: &mut Browser, server: &Served, token: &str, team: &str) {
     browser.open(&format!("{}/login", server.url));
     browser.type_into("#token", token);
     browser.click_and_wait("main form.upload button[type=submit]");

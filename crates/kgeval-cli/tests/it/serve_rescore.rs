@@ -106,6 +106,22 @@ fn rescoring_scores_a_failed_submission_and_the_leaderboard_counts_it() {
     let read: Value = serde_json::from_str(&read).expect("JSON");
     assert_eq!((read["status"].as_str(), read["scores"]["map"].as_f64()), (Some("scored"), Some(map)), "{read}");
     assert!(read["error"].as_str().is_some_and(|e| e.contains("longer than")), "the upload's error kept: {read}");
+    // Its page, as team A sees it in a browser: scored, the upload's error kept, and why it
+    // counts (screenshot: target/serve-browser/rescored-failed.png).
+    if let Some(chromium) = crate::campaign_browser::chromium() {
+        let mut browser = crate::cdp::Browser::start(&chromium, 1280, 900);
+        crate::serve_browser::sign_in(&mut browser, &server, &a, "A");
+        browser.open(&format!("{}/submissions/{id}", server.url));
+        assert_eq!(browser.text("#status").as_deref(), Some("scored"), "{}", browser.html());
+        assert!(browser.text("#error").is_some_and(|e| e.contains("longer than")), "{}", browser.html());
+        let html = browser.html();
+        assert!(html.contains("<h2>Error at upload</h2>"), "{html}");
+        assert!(html.contains("the organisers scored it again, and it counts on the leaderboard"), "{html}");
+        browser.screenshot(&crate::serve_browser::shots().join("rescored-failed.png"));
+        browser.close();
+    } else {
+        eprintln!("SKIPPED the rescored page in a browser: no chromium found");
+    }
     assert_eq!(server.upload("adhoc", Some(&a), &other).0, 201);
     assert_eq!(server.upload("adhoc", Some(&b), &other).0, 429);
     drop(server);
