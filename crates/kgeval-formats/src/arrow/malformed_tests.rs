@@ -99,3 +99,29 @@ fn mutated_tables_are_errors_or_values_never_panics() {
         }
     }
 }
+
+#[test]
+fn the_run_id_is_the_last_rows_tag_and_a_bad_tag_column_is_named() {
+    let run = |tag: ArrayRef| {
+        RecordBatch::try_from_iter([
+            ("qid", Arc::new(StringArray::from(vec!["q1", "q1"])) as ArrayRef),
+            ("docno", Arc::new(StringArray::from(vec!["d1", "d2"])) as ArrayRef),
+            ("score", Arc::new(Float64Array::from(vec![1.0, 0.5])) as ArrayRef),
+            ("tag", tag),
+        ])
+        .expect("a run")
+    };
+    let tagged = run(Arc::new(StringArray::from(vec!["first", "bm25"])));
+    let columns = RunColumns::resolve(&tagged.schema(), "run").expect("columns");
+    assert_eq!(columns.run_id(&tagged, "run", 0).expect("a tag"), Some("bm25".to_owned()));
+    let numbers = run(Arc::new(Int32Array::from(vec![1, 2])));
+    let error = RunColumns::resolve(&numbers.schema(), "run").and_then(|c| c.run_id(&numbers, "run", 10));
+    assert!(error.unwrap_err().to_string().contains("column `tag`: found Int32"));
+    let null = run(Arc::new(StringArray::from(vec![Some("a"), None])));
+    let error = RunColumns::resolve(&null.schema(), "run").and_then(|c| c.run_id(&null, "run", 10));
+    assert_eq!(error.unwrap_err().to_string(), "run: row 12: column `tag` is null, expected an id");
+    // No tag column: no run id.
+    let untagged = tables()[0].clone();
+    let columns = RunColumns::resolve(&untagged.schema(), "run").expect("columns");
+    assert_eq!(columns.run_id(&untagged, "run", 0).expect("no tag"), None);
+}

@@ -119,8 +119,9 @@ pub fn positions_of(docs: &[RunDoc<'_>], tie_break: TieBreak, selected: &[u32], 
     count_positions(docs, tie_break, selected, positions, false);
 }
 
-/// [`positions_of`] and [`has_equal_scores`] in one pass over `docs` (each score's key
-/// computed once): fills `positions` and returns whether two documents share a score.
+/// [`positions_of`] and [`has_equal_scores`] over one copy of the scores (each rounded once
+/// for [`TieBreak::Lexicographic`]): fills `positions` and returns whether two documents share
+/// a score; equal scores are counted only when they do.
 pub fn positions_and_ties(
     docs: &[RunDoc<'_>],
     tie_break: TieBreak,
@@ -159,11 +160,8 @@ fn count_positions(
         positions.extend(selected.iter().map(|&i| {
             let i = i as usize;
             let score = scores[i];
-            if !may_tie {
-                return count_above(scores, score);
-            }
-            let (above, equal) = count_above_and_equal(scores, score);
-            if equal == 1 {
+            let above = count_where(scores, |other| other > score);
+            if !may_tie || count_where(scores, |other| other == score) == 1 {
                 return above;
             }
             // Equal scores: the tie-break, then the input index (as `sort_keyed`).
@@ -176,37 +174,18 @@ fn count_positions(
     })
 }
 
-/// How many of `scores` are greater than `score`.
+/// How many of `scores` `counted` holds for: eight independent lanes of counters (no
+/// dependency from one score to the next), which the compiler vectorises.
 #[inline]
-fn count_above(scores: &[f64], score: f64) -> u32 {
-    let mut above = [0_u32; 8];
+fn count_where(scores: &[f64], counted: impl Fn(f64) -> bool) -> u32 {
+    let mut lanes = [0_u32; 8];
     let mut chunks = scores.chunks_exact(8);
     for chunk in &mut chunks {
-        for lane in 0..8 {
-            above[lane] += u32::from(chunk[lane] > score);
+        for (lane, &other) in lanes.iter_mut().zip(chunk) {
+            *lane += u32::from(counted(other));
         }
     }
-    above.iter().sum::<u32>() + chunks.remainder().iter().map(|&other| u32::from(other > score)).sum::<u32>()
-}
-
-/// How many of `scores` are greater than `score`, and how many equal to it.
-#[inline]
-fn count_above_and_equal(scores: &[f64], score: f64) -> (u32, u32) {
-    // Eight independent lanes of counters: no dependency from one score to the next.
-    let (mut above, mut equal) = ([0_u32; 8], [0_u32; 8]);
-    let mut chunks = scores.chunks_exact(8);
-    for chunk in &mut chunks {
-        for lane in 0..8 {
-            above[lane] += u32::from(chunk[lane] > score);
-            equal[lane] += u32::from(chunk[lane] == score);
-        }
-    }
-    let (mut above, mut equal) = (above.iter().sum::<u32>(), equal.iter().sum::<u32>());
-    for &other in chunks.remainder() {
-        above += u32::from(other > score);
-        equal += u32::from(other == score);
-    }
-    (above, equal)
+    lanes.iter().sum::<u32>() + chunks.remainder().iter().map(|&other| u32::from(counted(other))).sum::<u32>()
 }
 
 /// Whether two of `docs` share a score under `tie_break` ([`score_key`]), without sorting.
