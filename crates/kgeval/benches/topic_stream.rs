@@ -2,7 +2,10 @@
 //! of 1,000 retrieved documents `d0…d999` with distinct random scores, 20 graded judgments drawn
 //! from `d0…d1999` — handed to a [`TopicStream`] one topic at a time on one thread: the
 //! duplicate-docno check, the judged lookup, the ranking and the measures (map, P.10,
-//! ndcg_cut.10, recip_rank). Run with `cargo bench -p kgeval --bench topic_stream`.
+//! ndcg_cut.10, recip_rank). Run with `cargo bench -p kgeval --bench topic_stream`; with
+//! `--features arrow`, also the Arrow path's unit: 1,000 such topics as one record batch
+//! (`qid, docno, score`, 17 MB: past the second-level cache, as a large table is), each topic's
+//! rows turned into documents (`RunBatch::push_docs`) and handed over.
 
 use std::sync::Arc;
 
@@ -67,6 +70,54 @@ fn hundred_topics_of_1000_documents(bencher: Bencher<'_, '_>) {
         let stream = task.topic_stream(Arc::clone(&qrels)).expect("known measures");
         for (index, ((qid, _, _), docs)) in topics.iter().zip(&docs).enumerate() {
             stream.add_topic(index, qid, docs);
+        }
+        stream
+    });
+}
+
+/// The Arrow path's per-topic work (`kgeval-py`'s `arrow_in.rs` does this on each worker):
+/// 1,000 topics of the workload in one record batch, each topic's rows read in place into
+/// documents and handed to the stream.
+#[cfg(feature = "arrow")]
+#[divan::bench]
+fn thousand_topics_from_one_record_batch(bencher: Bencher<'_, '_>) {
+    use kgeval::arrow::arrow_array::{ArrayRef, Float64Array, RecordBatch, StringArray};
+    use kgeval::arrow::RunColumns;
+
+    let mut qrels = Qrels::new();
+    let (mut qids, mut docnos, mut scores) = (Vec::new(), Vec::new(), Vec::new());
+    for round in 0..10 {
+        let (round_qrels, topics) = workload();
+        for (qid, judgments) in round_qrels.topics() {
+            let topic = qrels.topic_mut(&format!("{qid}.{round}"));
+            for (docno, value) in judgments.iter() {
+                topic.insert(docno, value);
+            }
+        }
+        for (qid, topic_docnos, topic_scores) in topics {
+            qids.extend(std::iter::repeat_n(format!("{qid}.{round}"), topic_docnos.len()));
+            docnos.extend(topic_docnos);
+            scores.extend(topic_scores);
+        }
+    }
+    let batch = RecordBatch::try_from_iter([
+        ("qid", std::sync::Arc::new(StringArray::from(qids)) as ArrayRef),
+        ("docno", std::sync::Arc::new(StringArray::from(docnos)) as ArrayRef),
+        ("score", std::sync::Arc::new(Float64Array::from(scores)) as ArrayRef),
+    ])
+    .expect("three columns of one length");
+    let columns = RunColumns::resolve(&batch.schema(), "run").expect("run columns");
+    let rows = columns.batch(&batch, "run", 0).expect("a valid batch");
+    let topics: Vec<_> = rows.topics().collect();
+    let qrels = Arc::new(qrels);
+    let task = TrecTask::new("qrels").measure("map").measure("P.10").measure("ndcg_cut.10").measure("recip_rank");
+    bencher.bench_local(|| {
+        let stream = task.topic_stream(Arc::clone(&qrels)).expect("known measures");
+        let mut docs = Vec::new();
+        for (index, (qid, range)) in topics.iter().enumerate() {
+            docs.clear();
+            rows.push_docs(range.clone(), &mut docs);
+            stream.add_topic(index, qid, &docs);
         }
         stream
     });

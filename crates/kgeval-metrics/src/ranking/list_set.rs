@@ -106,7 +106,9 @@ impl ListSet {
 
     /// The slot of the entry with `hash`'s upper half that `same` accepts (`Ok`), or the empty
     /// slot where such an entry would go (`Err`).
-    #[inline]
+    // Always inlined: called once per document of a list, with a closure the caller's loop
+    // can then keep in registers (a call per document cost a sixth of the check).
+    #[inline(always)]
     fn probe(&self, hash: u64, same: impl Fn(u32) -> bool) -> Result<usize, usize> {
         let tag = hash & HASH_BITS;
         let mask = self.used - 1;

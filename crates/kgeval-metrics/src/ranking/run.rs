@@ -175,17 +175,22 @@ fn count_positions(
 }
 
 /// How many of `scores` `counted` holds for: eight independent lanes of counters (no
-/// dependency from one score to the next), which the compiler vectorises.
+/// dependency from one score to the next), which the compiler vectorises. The lanes are as
+/// wide as a score, so a comparison's mask is added as it is (32-bit lanes cost a pack of the
+/// masks per comparison).
 #[inline]
 fn count_where(scores: &[f64], counted: impl Fn(f64) -> bool) -> u32 {
-    let mut lanes = [0_u32; 8];
+    let mut lanes = [0_u64; 8];
     let mut chunks = scores.chunks_exact(8);
     for chunk in &mut chunks {
         for (lane, &other) in lanes.iter_mut().zip(chunk) {
-            *lane += u32::from(counted(other));
+            *lane += u64::from(counted(other));
         }
     }
-    lanes.iter().sum::<u32>() + chunks.remainder().iter().map(|&other| u32::from(counted(other))).sum::<u32>()
+    let counted =
+        lanes.iter().sum::<u64>() + chunks.remainder().iter().map(|&other| u64::from(counted(other))).sum::<u64>();
+    // A topic's documents are numbered by u32 everywhere in the engine.
+    u32::try_from(counted).unwrap_or(u32::MAX)
 }
 
 /// Whether two of `docs` share a score under `tie_break` ([`score_key`]), without sorting.
