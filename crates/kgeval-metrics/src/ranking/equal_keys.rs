@@ -9,6 +9,10 @@ use std::cell::RefCell;
 /// Table slots per key: a quarter full, a probe meets an occupied slot about one time in eight.
 const SLOTS_PER_KEY: usize = 4;
 
+/// Probes past a key's own slot allowed per key, over the whole list, before the keys are
+/// sorted instead.
+const PROBE_BUDGET_PER_KEY: usize = 8;
+
 thread_local! {
     /// The per-thread table (index + 1 of the key in a slot; 0 for an empty one), reused from
     /// list to list.
@@ -31,21 +35,22 @@ pub(crate) fn has_equal_keys(len: usize, key: impl Fn(usize) -> u64) -> bool {
     if len < 2 {
         return false;
     }
-    if u32::try_from(len).is_err() {
-        // Past 4 billion keys the indices do not fit a slot.
+    // Past 4 billion keys the indices do not fit a slot.
+    let size = len.checked_mul(SLOTS_PER_KEY).and_then(usize::checked_next_power_of_two);
+    let (Some(size), Ok(_)) = (size, u32::try_from(len)) else {
         return has_equal_keys_sorted(len, key);
-    }
-    let size = (len * SLOTS_PER_KEY).next_power_of_two();
+    };
     let (mask, shift) = (size - 1, 64 - size.trailing_zeros());
-    // The first slot of a key: the top bits of a multiplicative hash (the fold first brings
-    // the sign and exponent of a score's key down into the bits the product spreads).
-    let home = |key: u64| ((key ^ (key >> 29)).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> shift) as usize;
+    // Probes past a key's own slot, for the whole list: keys that crowd a few slots (made so,
+    // since the hash is not keyed) would make the probes quadratic, so past this budget the
+    // keys are sorted instead. Natural keys use about one eighth of it.
+    let mut budget = PROBE_BUDGET_PER_KEY * len;
     SLOTS.with_borrow_mut(|slots| {
         slots.clear();
         slots.resize(size, 0);
         for i in 0..len {
             let k = key(i);
-            let mut slot = home(k);
+            let mut slot = home(k, shift);
             loop {
                 let occupant = slots[slot];
                 if occupant == 0 {
@@ -56,11 +61,23 @@ pub(crate) fn has_equal_keys(len: usize, key: impl Fn(usize) -> u64) -> bool {
                 if key(occupant as usize - 1) == k {
                     return true;
                 }
+                if budget == 0 {
+                    return has_equal_keys_sorted(len, &key);
+                }
+                budget -= 1;
                 slot = (slot + 1) & mask;
             }
         }
         false
     })
+}
+
+/// The first slot of `key` in a table of 2^(64 − `shift`) slots: the top bits of a
+/// multiplicative hash (the fold first brings the sign and exponent of a score's key down into
+/// the bits the product spreads).
+#[inline]
+fn home(key: u64, shift: u32) -> usize {
+    ((key ^ (key >> 29)).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> shift) as usize
 }
 
 /// [`has_equal_keys`] by sorting a copy of the keys: for lists too long for the table.
@@ -94,5 +111,28 @@ mod tests {
                 proptest::prop_assert_eq!(has_equal_keys_sorted(keys.len(), |i| keys[i]), expected);
             }
         }
+    }
+
+    /// Keys made to share one first slot (the hash is not keyed, so an input can do this):
+    /// the probes would be quadratic, the check sorts instead and still answers right.
+    #[test]
+    fn keys_crowding_one_slot_are_sorted_instead() {
+        const KEYS: usize = 300;
+        let shift = 64 - (KEYS * SLOTS_PER_KEY).next_power_of_two().trailing_zeros();
+        let mut x: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut keys = Vec::new();
+        while keys.len() < KEYS {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            if home(x, shift) == 0 {
+                keys.push(x);
+            }
+        }
+        let probes: usize = (0..KEYS).sum();
+        assert!(probes > PROBE_BUDGET_PER_KEY * KEYS, "the keys exhaust the budget");
+        assert!(!has_equal_keys(keys.len(), |i| keys[i]));
+        keys.push(keys[KEYS / 2]);
+        assert!(has_equal_keys(keys.len(), |i| keys[i]));
     }
 }
