@@ -101,9 +101,9 @@ fn thousand_topics_from_one_record_batch(bencher: Bencher<'_, '_>) {
         }
     }
     let batch = RecordBatch::try_from_iter([
-        ("qid", std::sync::Arc::new(StringArray::from(qids)) as ArrayRef),
-        ("docno", std::sync::Arc::new(StringArray::from(docnos)) as ArrayRef),
-        ("score", std::sync::Arc::new(Float64Array::from(scores)) as ArrayRef),
+        ("qid", Arc::new(StringArray::from(qids)) as ArrayRef),
+        ("docno", Arc::new(StringArray::from(docnos)) as ArrayRef),
+        ("score", Arc::new(Float64Array::from(scores)) as ArrayRef),
     ])
     .expect("three columns of one length");
     let columns = RunColumns::resolve(&batch.schema(), "run").expect("run columns");
