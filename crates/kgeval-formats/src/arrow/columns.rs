@@ -381,12 +381,15 @@ mod tests {
     proptest::proptest! {
         /// The run ends found on offsets and bytes are those of comparing row by row, for
         /// string and large-string columns, whole and sliced, with ids of one length that
-        /// differ anywhere (within and across 64-byte blocks) and ids of other lengths.
+        /// differ anywhere (within and across 64-byte blocks) and ids of other lengths; and the
+        /// documents `push_docs` builds from such a column (ASCII or not, in two pieces).
         #[test]
         fn run_ends_equal_a_row_by_row_scan(
             mut rows in proptest::collection::vec((0u8..4, 0usize..3), 1..400),
             offset in 0usize..5,
             grouped: bool,
+            accented: bool,
+            split in 0usize..400,
         ) {
             if grouped {
                 // Long runs, as a run grouped by qid has (blocks of rows past the first).
@@ -395,7 +398,8 @@ mod tests {
             let ids: Vec<String> = rows
                 .iter()
                 .map(|&(id, long)| {
-                    let pad = "x".repeat([0, 30, 70][long]);
+                    // Non-ASCII ids take the docnos' checked path, ASCII ones the direct one.
+                    let pad = (if accented { "é" } else { "x" }).repeat([0, 30, 70][long]);
                     if id == 3 { format!("{pad}q") } else { format!("{pad}q{id}") }
                 })
                 .collect();
@@ -407,8 +411,12 @@ mod tests {
             let scores: Vec<f64> = (0..ids.len()).map(|i| i as f64).collect();
             let batch = crate::arrow::RunBatch { qid: IdColumn::Utf8(&utf8), docno: IdColumn::Utf8(&utf8), score: Numbers::F64(&scores), len: ids.len() };
             let from = offset % ids.len();
+            // In two pieces (a topic across two batches): ranks and positions go on.
+            let split = from + split % (ids.len() - from + 1);
             let mut docs = Vec::new();
-            batch.push_docs(from..ids.len(), &mut docs);
+            batch.push_docs(from..split, &mut docs);
+            batch.push_docs(split..ids.len(), &mut docs);
+            proptest::prop_assert!(docs.iter().enumerate().all(|(i, d)| d.position == i as u64));
             let built: Vec<(&str, f64, i64)> = docs.iter().map(|d| (d.docno, d.score, d.rank)).collect();
             let expected: Vec<(&str, f64, i64)> = (from..ids.len()).map(|i| (ids[i].as_str(), i as f64, (i - from + 1) as i64)).collect();
             proptest::prop_assert_eq!(built, expected);

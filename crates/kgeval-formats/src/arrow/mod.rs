@@ -287,29 +287,49 @@ impl<'a> RunBatch<'a> {
     /// Appends rows `rows` to `docs` as the run's documents: docno, score, and the rank and
     /// position a run file would give them (`docs.len()` + 1 and `docs.len()` before each).
     pub fn push_docs(&self, rows: Range<usize>, docs: &mut Vec<RunDoc<'a>>) {
-        docs.reserve(rows.len());
-        let push = |docs: &mut Vec<RunDoc<'a>>, docno: &'a str, score: f64| {
-            let position = docs.len() as u64;
-            docs.push(RunDoc { docno, score, rank: position as i64 + 1, position });
+        let base = docs.len() as u64;
+        let doc = move |k: usize, docno: &'a str, score: f64| {
+            let position = base + k as u64;
+            RunDoc { docno, score, rank: position as i64 + 1, position }
         };
         // The common layout read without a type dispatch per row; any other through the views.
-        if let (IdColumn::Utf8(docnos), Numbers::F64(scores)) = (self.docno, self.score) {
-            // The rows' docnos lie one after the other: checked as UTF-8 once (an Arrow string
-            // array holds UTF-8), each docno then a slice of that text.
-            let offsets = &docnos.value_offsets()[rows.start..=rows.end];
-            let span = |i: i32| usize::try_from(i).unwrap_or(0);
-            let (first, last) = (span(offsets[0]), span(offsets[offsets.len() - 1]));
-            let text = docnos.value_data().get(first..last).and_then(|bytes| std::str::from_utf8(bytes).ok());
-            for ((row, bounds), &score) in rows.clone().zip(offsets.windows(2)).zip(&scores[rows]) {
-                let docno = text.and_then(|text| {
-                    text.get(span(bounds[0]).wrapping_sub(first)..span(bounds[1]).wrapping_sub(first))
-                });
-                push(docs, docno.unwrap_or_else(|| docnos.value(row)), score);
-            }
+        // Each form appends through `extend` over an iterator of known length: no capacity
+        // check per row.
+        let IdColumn::Utf8(docnos) = self.docno else {
+            docs.extend(rows.enumerate().map(|(k, row)| doc(k, self.docno.get(row), self.score.f64(row))));
+            return;
+        };
+        let Numbers::F64(scores) = self.score else {
+            docs.extend(rows.enumerate().map(|(k, row)| doc(k, self.docno.get(row), self.score.f64(row))));
+            return;
+        };
+        // The rows' docnos lie one after the other: checked once (an Arrow string array holds
+        // UTF-8, but a producer across the C interface is not trusted with it), each docno
+        // then a slice of that text.
+        let offsets = &docnos.value_offsets()[rows.start..=rows.end];
+        let span = |i: i32| usize::try_from(i).unwrap_or(0);
+        let (first, last) = (span(offsets[0]), span(offsets[offsets.len() - 1]));
+        let bytes = docnos.value_data().get(first..last).unwrap_or_default();
+        let bounds = |pair: &[i32]| span(pair[0]).wrapping_sub(first)..span(pair[1]).wrapping_sub(first);
+        let scored = offsets.windows(2).zip(&scores[rows.clone()]).enumerate();
+        if bytes.is_ascii() {
+            // The usual docnos: ASCII, each slice of which is UTF-8 as it stands.
+            docs.extend(scored.map(|(k, (pair, &score))| {
+                let docno = match bytes.get(bounds(pair)) {
+                    // SAFETY: `bytes` is ASCII (checked above), and every slice of an ASCII
+                    // byte string is UTF-8.
+                    #[allow(unsafe_code)]
+                    Some(docno) => unsafe { std::str::from_utf8_unchecked(docno) },
+                    None => docnos.value(rows.start + k),
+                };
+                doc(k, docno, score)
+            }));
         } else {
-            for row in rows {
-                push(docs, self.docno.get(row), self.score.f64(row));
-            }
+            let text = std::str::from_utf8(bytes).ok();
+            docs.extend(scored.map(|(k, (pair, &score))| {
+                let docno = text.and_then(|text| text.get(bounds(pair)));
+                doc(k, docno.unwrap_or_else(|| docnos.value(rows.start + k)), score)
+            }));
         }
     }
 }

@@ -174,12 +174,62 @@ fn count_positions(
     })
 }
 
+/// How many of `scores` `counted` holds for, with the widest vectors the CPU has: a sum
+/// compiled for AVX-512 or AVX2 ([`count_where_summed`]) or the portable loop
+/// ([`count_where_in_lanes`]), the one run chosen at run time (the wheel and the binary are
+/// built for any x86-64). Per judged document of a topic this is one pass over its scores,
+/// the largest part of ranking it.
+#[inline]
+fn count_where(scores: &[f64], counted: impl Fn(f64) -> bool) -> u32 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::arch::is_x86_feature_detected!("avx512f") {
+            // SAFETY: `count_where_avx512` requires AVX-512F alone, which this CPU has (just
+            // detected); its body is safe code compiled for that feature.
+            #[allow(unsafe_code)]
+            return unsafe { count_where_avx512(scores, counted) };
+        }
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: as above, for AVX2.
+            #[allow(unsafe_code)]
+            return unsafe { count_where_avx2(scores, counted) };
+        }
+    }
+    count_where_in_lanes(scores, counted)
+}
+
+/// [`count_where_summed`] compiled for AVX-512F (call only where the CPU has it).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+fn count_where_avx512(scores: &[f64], counted: impl Fn(f64) -> bool) -> u32 {
+    count_where_summed(scores, counted)
+}
+
+/// How many of `scores` `counted` holds for, as a plain sum: with AVX2 or AVX-512 the
+/// compiler unrolls it over several vector accumulators by itself (the eight explicit lanes
+/// of [`count_where_in_lanes`], which suit SSE2, it would vectorise across lanes instead,
+/// with gathers).
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+#[inline(always)]
+fn count_where_summed(scores: &[f64], counted: impl Fn(f64) -> bool) -> u32 {
+    let counted: u64 = scores.iter().map(|&other| u64::from(counted(other))).sum();
+    // A topic's documents are numbered by u32 everywhere in the engine.
+    u32::try_from(counted).unwrap_or(u32::MAX)
+}
+
+/// [`count_where_summed`] compiled for AVX2 (call only where the CPU has it).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn count_where_avx2(scores: &[f64], counted: impl Fn(f64) -> bool) -> u32 {
+    count_where_summed(scores, counted)
+}
+
 /// How many of `scores` `counted` holds for: eight independent lanes of counters (no
 /// dependency from one score to the next), which the compiler vectorises. The lanes are as
 /// wide as a score, so a comparison's mask is added as it is (32-bit lanes cost a pack of the
 /// masks per comparison).
-#[inline]
-fn count_where(scores: &[f64], counted: impl Fn(f64) -> bool) -> u32 {
+#[inline(always)]
+fn count_where_in_lanes(scores: &[f64], counted: impl Fn(f64) -> bool) -> u32 {
     let mut lanes = [0_u64; 8];
     let mut chunks = scores.chunks_exact(8);
     for chunk in &mut chunks {
@@ -212,6 +262,23 @@ mod tests {
 
     fn doc(docno: &str, score: f64, rank: i64, position: u64) -> RunDoc<'_> {
         RunDoc { docno, score, rank, position }
+    }
+
+    proptest::proptest! {
+        /// Every compiled form of the count (the one this CPU runs, the portable lanes, the
+        /// plain sum) counts the same, on lists of every length around the vector widths.
+        #[test]
+        fn every_count_where_agrees(
+            scores in proptest::collection::vec(0u8..8, 0..70),
+            pivot in 0u8..8,
+        ) {
+            let scores: Vec<f64> = scores.iter().map(|&s| f64::from(s) / 4.0).collect();
+            let pivot = f64::from(pivot) / 4.0;
+            let expected = scores.iter().filter(|&&s| s > pivot).count() as u32;
+            proptest::prop_assert_eq!(count_where(&scores, |s| s > pivot), expected);
+            proptest::prop_assert_eq!(count_where_in_lanes(&scores, |s| s > pivot), expected);
+            proptest::prop_assert_eq!(count_where_summed(&scores, |s| s > pivot), expected);
+        }
     }
 
     #[test]

@@ -99,7 +99,8 @@ fn judged_and_checked<'d>(
 ) -> Result<Vec<(u32, i64)>, DocsProblem<'d>> {
     let hasher = FxBuildHasher;
     let judged_docnos: Vec<(&str, i64)> = judgments.map(|j| j.iter().collect()).unwrap_or_default();
-    let mut judged = Vec::new();
+    // At most one entry per judgment: allocated once, not grown.
+    let mut judged = Vec::with_capacity(judged_docnos.len().min(docs.len()));
     TABLE.with_borrow_mut(|table| {
         table.reset(judged_docnos.len() + if check_docnos { docs.len() } else { judged_docnos.len() });
         for (k, (docno, _)) in judged_docnos.iter().enumerate() {

@@ -78,7 +78,7 @@ fn rank_judged(
     let whole = options.max_docs.is_none_or(|m| m >= docs.len());
     let (ranked, tied) = if whole && judged.len() * COUNT_JUDGED_BELOW <= docs.len() {
         let selected: Vec<u32> = judged.iter().map(|&(i, _)| i).collect();
-        let mut positions = Vec::new();
+        let mut positions = Vec::with_capacity(selected.len());
         let tied = positions_and_ties(docs, options.tie_break, &selected, &mut positions);
         let mut ranked = vec![measures::NOT_POOLED; docs.len()];
         for (&position, &(_, value)) in positions.iter().zip(judged) {
