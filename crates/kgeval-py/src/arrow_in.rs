@@ -142,12 +142,88 @@ pub(crate) fn evaluate_arrow_run(
     value: &Bound<'_, PyAny>,
     what: &str,
 ) -> PyResult<TopicStream> {
-    let make_stream = || task.topic_stream(Arc::clone(qrels)).map_err(|e| to_py(py, &e));
     let reader = import_stream(value, what)?;
     let columns = resolve(py, &reader, what)?;
-    let stream = Arc::new(make_stream()?);
-    let grouped = py.allow_threads(|| stream_grouped(reader, &columns, &stream, what));
-    match grouped {
+    let stream = Arc::new(task.topic_stream(Arc::clone(qrels)).map_err(|e| to_py(py, &e))?);
+    let pass = py.allow_threads(|| stream_grouped(reader, &columns, Target::Ready(Arc::clone(&stream)), what));
+    finish_pass(py, task, qrels, value, what, stream, pass)
+}
+
+/// [`evaluate_arrow_runs`] with the qrels still a Python object (`qrels`, named
+/// `qrels_name`): they are converted here, holding the GIL, while another thread already
+/// reads the first run's stream, its topics waiting for the qrels. The conversion and the
+/// reading of the first run overlap instead of following each other (on the 10,000-topic
+/// bench they take about as long as each other). Errors are those of converting the qrels
+/// first: the qrels' own come before the run's.
+///
+/// # Errors
+/// The qrels' ([`read_qrels_any`]); as [`evaluate_arrow_runs`].
+pub(crate) fn evaluate_arrow_runs_converting(
+    py: Python<'_>,
+    task: &TrecTask,
+    qrels: &Bound<'_, PyAny>,
+    qrels_name: &str,
+    runs: &[(String, Bound<'_, PyAny>)],
+) -> PyResult<(Arc<Qrels>, kgeval::Evaluation)> {
+    let convert = || read_qrels_any(qrels, qrels_name).map(Arc::new);
+    let Some(((name, first), rest)) = runs.split_first() else {
+        let held = convert()?;
+        let evaluation = evaluate_arrow_runs(py, task, &held, qrels_name, runs)?;
+        return Ok((held, evaluation));
+    };
+    let what = format!("run {name}");
+    let opened = import_stream(first, &what).and_then(|reader| Ok((resolve(py, &reader, &what)?, reader)));
+    let (columns, reader) = match opened {
+        Ok(opened) => opened,
+        Err(error) => {
+            convert()?;
+            return Err(error);
+        }
+    };
+    // A one-shot stream may be larger than memory: past this many rows read ahead, the
+    // reading waits for the qrels. A table is in memory already.
+    let read_ahead = if one_shot(first) { WAITING_ROWS } else { usize::MAX };
+    let (give, ready) = mpsc::channel();
+    let (converted, pass) = std::thread::scope(|scope| {
+        // Owned here: should the conversion unwind, the reading stops instead of waiting.
+        let give = give;
+        let (columns, what) = (&columns, &what);
+        let reading = scope.spawn(move || {
+            stream_grouped(reader, columns, Target::Pending { ready, waiting: Vec::new(), rows: 0, read_ahead }, what)
+        });
+        let converted = convert().and_then(|held| {
+            let stream = Arc::new(task.topic_stream(Arc::clone(&held)).map_err(|e| to_py(py, &e))?);
+            Ok((held, stream))
+        });
+        // `None` stops the reading: the qrels failed.
+        let _ = give.send(converted.as_ref().ok().map(|(_, stream)| Arc::clone(stream)));
+        let pass = py.allow_threads(|| reading.join());
+        (converted, pass)
+    });
+    let (held, stream) = converted?;
+    let pass = pass.map_err(|_| invalid(format!("{what}: the reading of the stream failed (an internal error)")))?;
+    let mut streams = Vec::with_capacity(runs.len());
+    streams.push((name.clone(), finish_pass(py, task, &held, first, &what, stream, pass)?));
+    for (name, run) in rest {
+        streams.push((name.clone(), evaluate_arrow_run(py, task, &held, run, &format!("run {name}"))?));
+    }
+    let evaluation = py.allow_threads(|| task.run_streams(qrels_name, streams)).map_err(|e| to_py(py, &e))?;
+    Ok((held, evaluation))
+}
+
+/// The run's stream once its streaming pass ended (`pass`): every topic evaluated, or the
+/// run read again and held whole when it is not grouped by qid (an error for a one-shot
+/// stream).
+fn finish_pass(
+    py: Python<'_>,
+    task: &TrecTask,
+    qrels: &Arc<Qrels>,
+    value: &Bound<'_, PyAny>,
+    what: &str,
+    stream: Arc<TopicStream>,
+    pass: Result<Pass, kgeval::FormatError>,
+) -> PyResult<TopicStream> {
+    match pass {
         Ok(Pass::Done) => Arc::try_unwrap(stream)
             .map_err(|_| invalid(format!("{what}: a job outlived its evaluation (an internal error)"))),
         Ok(Pass::NotGrouped { qid, row }) => {
@@ -160,11 +236,12 @@ pub(crate) fn evaluate_arrow_run(
             }
             let reader = import_stream(value, what)?;
             let columns = resolve(py, &reader, what)?;
-            let stream = make_stream()?;
+            let stream = task.topic_stream(Arc::clone(qrels)).map_err(|e| to_py(py, &e))?;
             py.allow_threads(|| evaluate_held(reader, &columns, &stream, what))
                 .map_err(|e| to_py(py, &kgeval::Error::from(e)))?;
             Ok(stream)
         }
+        Ok(Pass::Stopped) => Err(invalid(format!("{what}: the reading stopped without qrels (an internal error)"))),
         Err(error) => Err(to_py(py, &kgeval::Error::from(error))),
     }
 }
@@ -175,6 +252,23 @@ enum Pass {
     Done,
     /// Topic `qid` came back at (1-based) `row`.
     NotGrouped { qid: String, row: u64 },
+    /// The qrels never came ([`Target::Pending`]): nothing was evaluated.
+    Stopped,
+}
+
+/// Rows a one-shot stream is read ahead while the qrels are converted.
+const WAITING_ROWS: usize = 32 * JOB_ROWS;
+
+/// Where the streaming pass hands its jobs.
+enum Target {
+    /// The run's topic stream: each job goes to the pool.
+    Ready(Arc<TopicStream>),
+    /// The qrels are being converted on the thread that holds the GIL: jobs wait here until
+    /// their stream comes through `ready` (`None`: the conversion failed, the pass stops),
+    /// the reading itself waiting once `read_ahead` rows wait.
+    Pending { ready: mpsc::Receiver<Option<Arc<TopicStream>>>, waiting: Vec<Job>, rows: usize, read_ahead: usize },
+    /// The qrels failed: jobs are dropped, the pass stops.
+    Stopped,
 }
 
 /// A topic's rows: (batch, rows) pairs in row order.
@@ -216,34 +310,23 @@ impl Job {
 /// The topic being read: its qid and pieces (first row of the batch, batch, rows).
 type Open = (String, Vec<(u64, RecordBatch, Range<usize>)>);
 
-/// The streaming pass: topics evaluated on the pool as they complete.
+/// The streaming pass: topics evaluated on the pool as they complete, or, while the target is
+/// pending, held until it is ready.
 fn stream_grouped(
     reader: ArrowArrayStreamReader,
     columns: &RunColumns,
-    stream: &Arc<TopicStream>,
+    target: Target,
     what: &str,
 ) -> Result<Pass, kgeval::FormatError> {
-    let columns = Arc::new(columns.clone());
     let (done, finished) = mpsc::channel::<bool>();
-    let mut sent = 0usize;
+    let mut pool = Pool { target, columns: Arc::new(columns.clone()), what: what.to_owned(), done, sent: 0 };
     let mut job = Job::default();
     let mut open: Option<Open> = None;
     let mut closed: FxHashSet<String> = FxHashSet::default();
     let mut index = 0usize;
     let mut first_row = 0u64;
-    let send = |job: Job, sent: &mut usize| {
-        let (stream, done, columns, what) = (Arc::clone(stream), done.clone(), Arc::clone(&columns), what.to_owned());
-        rayon::spawn(move || {
-            let ok = catch_unwind(AssertUnwindSafe(|| job.evaluate(&columns, &stream, &what).is_ok())).unwrap_or(false);
-            drop(job);
-            drop(stream);
-            // A closed channel means the caller stopped waiting (it left this pass).
-            let _ = done.send(ok);
-        });
-        *sent += 1;
-    };
     // Moves the finished topic `open` into the job (and the job to the pool when full).
-    let close = |open: Open, job: &mut Job, sent: &mut usize, index: &mut usize| {
+    let close = |open: Open, job: &mut Job, pool: &mut Pool, index: &mut usize| {
         let (qid, pieces) = open;
         let mut placed = Vec::with_capacity(pieces.len());
         for (batch_first_row, batch, rows) in pieces {
@@ -260,11 +343,15 @@ fn stream_grouped(
         job.topics.push((*index, qid, placed));
         *index += 1;
         if job.rows >= JOB_ROWS {
-            send(std::mem::take(job), sent);
+            pool.send(std::mem::take(job));
         }
     };
     let mut outcome = Pass::Done;
     'batches: for batch in reader {
+        if matches!(pool.target, Target::Stopped) {
+            outcome = Pass::Stopped;
+            break;
+        }
         let batch = batch.map_err(|e| format_error(what, &e))?;
         let view = columns.batch(&batch, what, first_row)?;
         for (qid, rows) in view.topics() {
@@ -280,7 +367,7 @@ fn stream_grouped(
             }
             if let Some(finished_topic) = open.take() {
                 closed.insert(finished_topic.0.clone());
-                close(finished_topic, &mut job, &mut sent, &mut index);
+                close(finished_topic, &mut job, &mut pool, &mut index);
             }
             open = Some((qid.to_owned(), vec![(first_row, batch.clone(), rows)]));
         }
@@ -288,18 +375,82 @@ fn stream_grouped(
     }
     if matches!(outcome, Pass::Done) {
         if let Some(finished_topic) = open.take() {
-            close(finished_topic, &mut job, &mut sent, &mut index);
+            close(finished_topic, &mut job, &mut pool, &mut index);
         }
         if !job.topics.is_empty() {
-            send(job, &mut sent);
+            pool.send(job);
+        }
+        pool.wait_ready();
+        if matches!(pool.target, Target::Stopped) {
+            outcome = Pass::Stopped;
         }
     }
+    let Pool { sent, done, .. } = pool;
     drop(done);
     let results: Vec<bool> = finished.iter().take(sent).collect();
     if results.len() != sent || results.contains(&false) {
         return Err(format_error(what, &"the evaluation of a job of topics failed (an internal error)"));
     }
     Ok(outcome)
+}
+
+/// The streaming pass's jobs on their way to rayon's pool ([`Target`]), and how many went.
+struct Pool {
+    target: Target,
+    columns: Arc<RunColumns>,
+    what: String,
+    /// Each job sends whether it went well.
+    done: mpsc::Sender<bool>,
+    sent: usize,
+}
+
+impl Pool {
+    /// Hands `job` to the pool, or holds it while the target is pending.
+    fn send(&mut self, job: Job) {
+        if let Target::Pending { ready, waiting, rows, read_ahead } = &mut self.target {
+            *rows += job.rows;
+            waiting.push(job);
+            // Past the read-ahead the reading waits for the qrels; before, it only looks.
+            let came = if *rows >= *read_ahead { ready.recv().ok() } else { ready.try_recv().ok() };
+            match came {
+                None if *rows < *read_ahead => {}
+                None | Some(None) => self.target = Target::Stopped,
+                Some(Some(stream)) => {
+                    let waiting = std::mem::take(waiting);
+                    self.target = Target::Ready(stream);
+                    waiting.into_iter().for_each(|job| self.spawn(job));
+                }
+            }
+            return;
+        }
+        self.spawn(job);
+    }
+
+    /// Waits for a pending target and hands it the jobs held.
+    fn wait_ready(&mut self) {
+        if let Target::Pending { read_ahead, .. } = &mut self.target {
+            *read_ahead = 0;
+            self.send(Job::default());
+        }
+    }
+
+    /// Runs `job` on the pool (drops it when the target stopped).
+    fn spawn(&mut self, job: Job) {
+        let Target::Ready(stream) = &self.target else { return };
+        if job.topics.is_empty() {
+            return;
+        }
+        let (stream, done, columns, what) =
+            (Arc::clone(stream), self.done.clone(), Arc::clone(&self.columns), self.what.clone());
+        rayon::spawn(move || {
+            let ok = catch_unwind(AssertUnwindSafe(|| job.evaluate(&columns, &stream, &what).is_ok())).unwrap_or(false);
+            drop(job);
+            drop(stream);
+            // A closed channel means the caller stopped waiting (it left this pass).
+            let _ = done.send(ok);
+        });
+        self.sent += 1;
+    }
 }
 
 /// The held pass: every batch kept, each topic's rows indexed, topics evaluated at the end on

@@ -40,17 +40,27 @@ pub(crate) fn trec_evaluate(
     ties: Option<String>,
     per_query: bool,
 ) -> PyResult<PyObject> {
-    let mut qrels = given(qrels, "qrels", arrow_in::read_qrels_any)?;
     let raw: Vec<(String, Bound<'_, PyAny>)> = runs.iter().map(|item| item.extract()).collect::<PyResult<_>>()?;
+    let all_arrow = !raw.is_empty() && raw.iter().all(|(_, run)| arrow_in::is_arrow(run));
+    let qrels_is_path = qrels.downcast::<PyString>().is_ok() || qrels.hasattr("__fspath__")?;
+    let with_options = |mut task: TrecTask| {
+        task.complete = complete.unwrap_or(task.complete);
+        task.ndcg_level = ndcg_level.unwrap_or(task.ndcg_level);
+        task.max_docs = max_docs.or(task.max_docs);
+        task
+    };
+    if all_arrow && !qrels_is_path {
+        // Arrow runs, qrels in memory: converted while the first run is read.
+        let task = with_options(task(Input::path("qrels"), measures, level, tie_break, ties)?);
+        let (_, evaluation) = arrow_in::evaluate_arrow_runs_converting(py, &task, qrels, "qrels", &raw)?;
+        return results_dict(py, evaluation, per_query);
+    }
+    let mut qrels = given(qrels, "qrels", arrow_in::read_qrels_any)?;
     let qrels_input = match &qrels {
         Given::Path(path) => Input::path(path),
         Given::Memory(_) => Input::path("qrels"),
     };
-    let mut task = task(qrels_input, measures, level, tie_break, ties)?;
-    task.complete = complete.unwrap_or(task.complete);
-    task.ndcg_level = ndcg_level.unwrap_or(task.ndcg_level);
-    task.max_docs = max_docs.or(task.max_docs);
-    let all_arrow = !raw.is_empty() && raw.iter().all(|(_, run)| arrow_in::is_arrow(run));
+    let mut task = with_options(task(qrels_input, measures, level, tie_break, ties)?);
     if !raw.is_empty() && (all_arrow || raw.iter().all(|(_, run)| run.is_instance_of::<PyDict>())) {
         // Every run a dict (or every run Arrow): evaluated while it is walked (trec_stream,
         // arrow_in), against qrels held.

@@ -136,6 +136,46 @@ def test_missing_ill_typed_and_null_columns_raise_kgeval_errors():
         kgeval.trec.evaluate({"q1": {"d1": 1}, "q2": {"d1": 1}}, reader)
 
 
+def _long_run(topics, docs, judged, seed):
+    """A run of `topics` x `docs` rows as dicts, and as a generator of one batch per topic
+    (built in Python, so reading a batch needs the GIL); qrels of `judged` docnos a topic."""
+    rng = random.Random(seed)
+    run = {f"q{t}": {f"d{i}": rng.random() for i in range(docs)} for t in range(topics)}
+    qrels = {f"q{t}": {f"d{rng.randrange(docs)}": rng.choice([0, 1, 2]) for _ in range(judged)} for t in range(topics)}
+    schema = pa.schema([("qid", pa.string()), ("docno", pa.string()), ("score", pa.float64())])
+
+    def batches():
+        for qid, scored in run.items():
+            yield pa.record_batch([pa.array([qid] * len(scored)), pa.array(list(scored)), pa.array(list(scored.values()))], schema=schema)
+
+    return qrels, run, lambda: pa.RecordBatchReader.from_batches(schema, batches())
+
+
+def test_qrels_converted_while_the_first_arrow_run_is_read():
+    # Dict qrels are converted while another thread reads the first Arrow run. Batches from a
+    # Python generator need the GIL the conversion holds: their reading waits for it.
+    measures = ["map", "P_10", "ndcg_cut_10"]
+    qrels, run, reader = _long_run(1_100, 1_000, 5, 11)
+    expected = kgeval.trec.evaluate(qrels, run, measures, per_query=False)
+    assert kgeval.trec.evaluate(qrels, reader(), measures, per_query=False) == expected
+    table = pa.Table.from_batches(list(reader()))
+    # A one-shot stream read by C++ (no GIL) past the read-ahead (1,048,576 rows) while large
+    # qrels (330,000 judgments) convert: the reading waits for them there.
+    large, _, _ = _long_run(1_100, 1_000, 300, 12)
+    assert kgeval.trec.evaluate(large, table.to_reader(), measures, per_query=False) == kgeval.trec.evaluate(large, run, measures, per_query=False)
+    # Several runs (the engine's entry; the Python API passes one): the first read during the
+    # conversion, the others after.
+    from kgeval._kgeval import trec_evaluate
+
+    both = trec_evaluate(qrels, [("a", reader()), ("b", table)], ["map"], per_query=False)
+    assert both["a"]["summary"] == both["b"]["summary"] == {"map": expected["map"]}
+    # Qrels that fail: their error, whether the run is long, fine or broken, and no wait.
+    bad = dict(large, q5={"d1": "high"})
+    for run_value in (reader(), table.to_reader(), table, pa.table({"qid": ["q1"], "doc": ["d1"], "score": [1.0]})):
+        with pytest.raises(kgeval.Error, match=r"found relevance 'high', expected an integer"):
+            kgeval.trec.evaluate(bad, run_value)
+
+
 def test_to_arrow_rows_equal_the_dict_and_the_clis_csv(tmp_path):
     for index, qrels, run, level in list(generated_cases())[:30]:
         result = kgeval.trec.evaluate(qrels, run, ["map", "P.5", "num_q", "gm_map"], relevance_level=level)
