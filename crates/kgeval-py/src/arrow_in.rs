@@ -297,11 +297,8 @@ impl Job {
             .ok_or_else(|| format_error(what, &"a batch no longer reads (an internal error)"))?;
         let mut docs: Vec<RunDoc<'_>> = Vec::new();
         for (index, qid, pieces) in &self.topics {
-            docs.clear();
-            for (batch, rows) in pieces {
-                views[*batch].push_docs(rows.clone(), &mut docs);
-            }
-            stream.add_topic(*index, qid, &docs);
+            let pieces = pieces.iter().map(|(batch, rows)| (&views[*batch], rows.clone()));
+            hand_over(stream, *index, qid, pieces, &mut docs);
         }
         Ok(())
     }
@@ -482,11 +479,37 @@ fn evaluate_held(
         }
     }
     topics.par_iter().enumerate().for_each_init(Vec::new, |docs: &mut Vec<RunDoc<'_>>, (index, (qid, pieces))| {
-        docs.clear();
-        for (number, rows) in pieces {
-            views[*number].push_docs(rows.clone(), docs);
-        }
-        stream.add_topic(index, qid, docs);
+        let pieces = pieces.iter().map(|(number, rows)| (&views[*number], rows.clone()));
+        hand_over(stream, index, qid, pieces, docs);
     });
     Ok(())
+}
+
+/// Hands topic `qid` (`index` in the run), whose rows are `pieces` (batch, rows) in row
+/// order, to `stream`: a topic within one batch as that batch's columns when they allow it
+/// (no document built), any other as documents built in `docs`.
+fn hand_over<'a>(
+    stream: &TopicStream,
+    index: usize,
+    qid: &str,
+    mut pieces: impl ExactSizeIterator<Item = (&'a RunBatch<'a>, Range<usize>)>,
+    docs: &mut Vec<RunDoc<'a>>,
+) {
+    if pieces.len() == 1 {
+        if let Some((view, rows)) = pieces.next() {
+            if let Some(columns) = view.topic_columns(rows.clone()) {
+                stream.add_topic_columns(index, qid, columns.docnos(), |i| columns.docno(i), columns.scores);
+                return;
+            }
+            docs.clear();
+            view.push_docs(rows, docs);
+            stream.add_topic(index, qid, docs);
+            return;
+        }
+    }
+    docs.clear();
+    for (view, rows) in pieces {
+        view.push_docs(rows, docs);
+    }
+    stream.add_topic(index, qid, docs);
 }

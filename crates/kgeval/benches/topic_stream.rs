@@ -4,8 +4,9 @@
 //! duplicate-docno check, the judged lookup, the ranking and the measures (map, P.10,
 //! ndcg_cut.10, recip_rank). Run with `cargo bench -p kgeval --bench topic_stream`; with
 //! `--features arrow`, also the Arrow path's unit: 1,000 such topics as one record batch
-//! (`qid, docno, score`, 17 MB: past the second-level cache, as a large table is), each topic's
-//! rows turned into documents (`RunBatch::push_docs`) and handed over.
+//! (`qid, docno, score`, 17 MB: past the second-level cache, as a large table is), each topic
+//! handed over as the batch's columns (`RunBatch::topic_columns`) or as documents built from
+//! its rows (`RunBatch::push_docs`).
 
 use std::sync::Arc;
 
@@ -76,11 +77,12 @@ fn hundred_topics_of_1000_documents(bencher: Bencher<'_, '_>) {
 }
 
 /// The Arrow path's per-topic work (`kgeval-py`'s `arrow_in.rs` does this on each worker):
-/// 1,000 topics of the workload in one record batch, each topic's rows read in place into
-/// documents and handed to the stream.
+/// 1,000 topics of the workload in one record batch, each topic handed to the stream as the
+/// batch's columns (`topic_columns`: no document built) or, with `documents`, as documents
+/// built from its rows (`push_docs`: what a topic split across batches takes).
 #[cfg(feature = "arrow")]
-#[divan::bench]
-fn thousand_topics_from_one_record_batch(bencher: Bencher<'_, '_>) {
+#[divan::bench(args = [false, true])]
+fn thousand_topics_from_one_record_batch(bencher: Bencher<'_, '_>, documents: bool) {
     use kgeval::arrow::arrow_array::{ArrayRef, Float64Array, RecordBatch, StringArray};
     use kgeval::arrow::RunColumns;
 
@@ -115,9 +117,16 @@ fn thousand_topics_from_one_record_batch(bencher: Bencher<'_, '_>) {
         let stream = task.topic_stream(Arc::clone(&qrels)).expect("known measures");
         let mut docs = Vec::new();
         for (index, (qid, range)) in topics.iter().enumerate() {
-            docs.clear();
-            rows.push_docs(range.clone(), &mut docs);
-            stream.add_topic(index, qid, &docs);
+            match rows.topic_columns(range.clone()).filter(|_| !documents) {
+                Some(columns) => {
+                    stream.add_topic_columns(index, qid, columns.docnos(), |i| columns.docno(i), columns.scores);
+                }
+                None => {
+                    docs.clear();
+                    rows.push_docs(range.clone(), &mut docs);
+                    stream.add_topic(index, qid, &docs);
+                }
+            }
         }
         stream
     });

@@ -43,7 +43,7 @@ mod malformed_tests;
 
 use std::ops::Range;
 
-use arrow_array::{Array, RecordBatch};
+use arrow_array::{Array, RecordBatch, StringArray};
 use arrow_schema::{ArrowError, Schema};
 use kgeval_model::trec::{Qrels, RunDoc};
 
@@ -284,6 +284,21 @@ impl<'a> RunBatch<'a> {
         })
     }
 
+    /// Rows `rows` (one topic's) as columns, read in place: for the common layout (string
+    /// docnos, all ASCII, and float64 scores), `None` for any other (then
+    /// [`RunBatch::push_docs`]).
+    #[must_use]
+    pub fn topic_columns(&self, rows: Range<usize>) -> Option<TopicColumns<'a>> {
+        let (IdColumn::Utf8(docnos), Numbers::F64(scores)) = (self.docno, self.score) else { return None };
+        let offsets = docnos.value_offsets().get(rows.start..=rows.end)?;
+        let span = |i: i32| usize::try_from(i).ok();
+        let (start, end) = (span(*offsets.first()?)?, span(*offsets.last()?)?);
+        // An Arrow string array holds UTF-8, but a producer across the C interface is not
+        // trusted with it: the rows' docnos, one after the other, are checked once.
+        let text = docnos.value_data().get(start..end).filter(|text| text.is_ascii())?;
+        Some(TopicColumns { docnos, first_row: rows.start, offsets, text, start, scores: scores.get(rows)? })
+    }
+
     /// Appends rows `rows` to `docs` as the run's documents: docno, score, and the rank and
     /// position a run file would give them (`docs.len()` + 1 and `docs.len()` before each).
     pub fn push_docs(&self, rows: Range<usize>, docs: &mut Vec<RunDoc<'a>>) {
@@ -292,44 +307,74 @@ impl<'a> RunBatch<'a> {
             let position = base + k as u64;
             RunDoc { docno, score, rank: position as i64 + 1, position }
         };
-        // The common layout read without a type dispatch per row; any other through the views.
         // Each form appends through `extend` over an iterator of known length: no capacity
         // check per row.
-        let IdColumn::Utf8(docnos) = self.docno else {
-            docs.extend(rows.enumerate().map(|(k, row)| doc(k, self.docno.get(row), self.score.f64(row))));
+        if let Some(columns) = self.topic_columns(rows.clone()) {
+            docs.extend(
+                columns.docnos().zip(columns.scores).enumerate().map(|(k, (docno, &score))| doc(k, docno, score)),
+            );
             return;
-        };
-        let Numbers::F64(scores) = self.score else {
-            docs.extend(rows.enumerate().map(|(k, row)| doc(k, self.docno.get(row), self.score.f64(row))));
-            return;
-        };
-        // The rows' docnos lie one after the other: checked once (an Arrow string array holds
-        // UTF-8, but a producer across the C interface is not trusted with it), each docno
-        // then a slice of that text.
-        let offsets = &docnos.value_offsets()[rows.start..=rows.end];
-        let span = |i: i32| usize::try_from(i).unwrap_or(0);
-        let (first, last) = (span(offsets[0]), span(offsets[offsets.len() - 1]));
-        let bytes = docnos.value_data().get(first..last).unwrap_or_default();
-        let bounds = |pair: &[i32]| span(pair[0]).wrapping_sub(first)..span(pair[1]).wrapping_sub(first);
-        let scored = offsets.windows(2).zip(&scores[rows.clone()]).enumerate();
-        if bytes.is_ascii() {
-            // The usual docnos: ASCII, each slice of which is UTF-8 as it stands.
-            docs.extend(scored.map(|(k, (pair, &score))| {
-                let docno = match bytes.get(bounds(pair)) {
-                    // SAFETY: `bytes` is ASCII (checked above), and every slice of an ASCII
-                    // byte string is UTF-8.
-                    #[allow(unsafe_code)]
-                    Some(docno) => unsafe { std::str::from_utf8_unchecked(docno) },
-                    None => docnos.value(rows.start + k),
-                };
-                doc(k, docno, score)
-            }));
-        } else {
-            let text = std::str::from_utf8(bytes).ok();
-            docs.extend(scored.map(|(k, (pair, &score))| {
+        }
+        if let (IdColumn::Utf8(docnos), Numbers::F64(scores)) = (self.docno, self.score) {
+            // Docnos that are not all ASCII: the rows' text checked as UTF-8 once, each
+            // docno then a slice of it (its bounds checked).
+            let offsets = &docnos.value_offsets()[rows.start..=rows.end];
+            let span = |i: i32| usize::try_from(i).unwrap_or(0);
+            let (first, last) = (span(offsets[0]), span(offsets[offsets.len() - 1]));
+            let text = docnos.value_data().get(first..last).and_then(|bytes| std::str::from_utf8(bytes).ok());
+            let bounds = |pair: &[i32]| span(pair[0]).wrapping_sub(first)..span(pair[1]).wrapping_sub(first);
+            docs.extend(offsets.windows(2).zip(&scores[rows.clone()]).enumerate().map(|(k, (pair, &score))| {
                 let docno = text.and_then(|text| text.get(bounds(pair)));
                 doc(k, docno.unwrap_or_else(|| docnos.value(rows.start + k)), score)
             }));
+            return;
+        }
+        docs.extend(rows.enumerate().map(|(k, row)| doc(k, self.docno.get(row), self.score.f64(row))));
+    }
+}
+
+/// One topic's rows of a batch as columns ([`RunBatch::topic_columns`]): its scores as the
+/// batch holds them, its docnos read in place. Document `i` is the topic's row `i`.
+#[derive(Debug, Clone, Copy)]
+pub struct TopicColumns<'a> {
+    /// The docno column.
+    docnos: &'a StringArray,
+    /// The topic's first row in the batch.
+    first_row: usize,
+    /// The offsets of the topic's docnos (one more than its rows).
+    offsets: &'a [i32],
+    /// The topic's docnos, one after the other: ASCII (checked).
+    text: &'a [u8],
+    /// Where `text` starts in the column's bytes.
+    start: usize,
+    /// The topic's scores.
+    pub scores: &'a [f64],
+}
+
+impl<'a> TopicColumns<'a> {
+    /// Document `i`'s docno (`i` below the topic's rows).
+    #[inline]
+    #[must_use]
+    pub fn docno(&self, i: usize) -> &'a str {
+        self.between(i, self.offsets[i], self.offsets[i + 1])
+    }
+
+    /// Every docno, in row order (one pass over the offsets).
+    pub fn docnos(&self) -> impl ExactSizeIterator<Item = &'a str> + '_ {
+        self.offsets.windows(2).enumerate().map(|(i, pair)| self.between(i, pair[0], pair[1]))
+    }
+
+    /// Document `i`'s docno, which its offsets put between `from` and `to`.
+    #[inline]
+    fn between(&self, i: usize, from: i32, to: i32) -> &'a str {
+        let at = |offset: i32| usize::try_from(offset).unwrap_or(0).wrapping_sub(self.start);
+        match self.text.get(at(from)..at(to)) {
+            // SAFETY: `text` is ASCII (checked when the columns were made), and every slice
+            // of an ASCII byte string is UTF-8.
+            #[allow(unsafe_code)]
+            Some(docno) => unsafe { std::str::from_utf8_unchecked(docno) },
+            // Offsets that go back (no valid array has them): the column's own reading.
+            None => self.docnos.value(self.first_row + i),
         }
     }
 }

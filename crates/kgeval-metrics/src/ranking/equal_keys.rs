@@ -45,9 +45,12 @@ pub(crate) fn has_equal_keys(len: usize, key: impl Fn(usize) -> u64) -> bool {
     // since the hash is not keyed) would make the probes quadratic, so past this budget the
     // keys are sorted instead. Natural keys use about one eighth of it.
     let mut budget = PROBE_BUDGET_PER_KEY * len;
-    SLOTS.with_borrow_mut(|slots| {
-        slots.clear();
-        slots.resize(size, 0);
+    SLOTS.with_borrow_mut(|table| {
+        table.clear();
+        table.resize(size, 0);
+        // A slice held in registers: stores into it do not make the compiler reload the
+        // vector's pointer and length (which live in thread-local memory) for every key.
+        let slots = table.as_mut_slice();
         for i in 0..len {
             let k = key(i);
             let mut slot = home(k, shift);

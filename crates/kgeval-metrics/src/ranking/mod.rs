@@ -43,5 +43,8 @@ pub use kgeval_model::ranking::{ScoreDtype, ScoreRow};
 pub use list_set::ListSet;
 pub use rank::{order, quantize_12dp, rank_in_permutation, rank_of, ScorePosition};
 pub use row::{rank_row, NanScore, RowOptions, RowPositions};
-pub use run::{break_tie, has_equal_scores, positions_and_ties, positions_of, rank_order, score_key, sort_run, TieKey};
+pub use run::{
+    break_tie, has_equal_scores, positions_and_ties, positions_and_ties_in, positions_of, rank_order, score_key,
+    sort_run, TieKey,
+};
 pub use shard::{count_shard, ShardCounts};

@@ -51,6 +51,17 @@ fn key_of(score: f64, quantize: bool) -> u64 {
     !ascending
 }
 
+/// A score's bits with `-0.0` folded onto `0.0`: equal for equal scores (never NaN), which
+/// is all a check for ties needs (no order, unlike [`score_key`]).
+#[inline]
+fn equality_bits(score: f64) -> u64 {
+    if score == 0.0 {
+        0
+    } else {
+        score.to_bits()
+    }
+}
+
 /// How `a` and `b`, two candidates with equal scores, are ordered under `tie_break` (`Less`:
 /// `a` first). `Equal` only for two candidates with one identifier (and one rank), which no
 /// valid run has.
@@ -131,13 +142,30 @@ pub fn positions_and_ties(
     count_positions(docs, tie_break, selected, positions, true)
 }
 
+/// [`positions_and_ties`] for a list held as columns: its scores one after the other
+/// (`scores[i]` is document `i`'s) and `tie_key(i)` what its tie-break looks at. A columnar
+/// front end (an Arrow batch) hands its score column as it is: the scores are not copied
+/// (except to be rounded, for [`TieBreak::Lexicographic`]).
+pub fn positions_and_ties_in<'k>(
+    scores: &[f64],
+    tie_key: impl Fn(usize) -> TieKey<'k, str>,
+    tie_break: TieBreak,
+    selected: &[u32],
+    positions: &mut Vec<u32>,
+) -> bool {
+    if tie_break != TieBreak::Lexicographic {
+        return count_in(scores, tie_key, tie_break, selected, positions, true);
+    }
+    SCORES.with_borrow_mut(|rounded| {
+        rounded.clear();
+        rounded.extend(scores.iter().map(|&score| quantize_12dp(score)));
+        count_in(rounded, tie_key, tie_break, selected, positions, true)
+    })
+}
+
 /// [`positions_of`], and with `check_ties` whether two documents share a score (`false`
-/// without).
-///
-/// A document's position is the number of documents with a greater score (as compared under
-/// `tie_break`: rounded for [`TieBreak::Lexicographic`]; `-0.0` equals `0.0`), plus the equal
-/// ones the tie-break puts first. The scores are copied once into a contiguous list, so each
-/// selected document's counts are one branch-free pass over it that the compiler vectorises.
+/// without): the scores copied once into a contiguous list (each rounded for
+/// [`TieBreak::Lexicographic`]), then counted ([`count_in`]).
 fn count_positions(
     docs: &[RunDoc<'_>],
     tie_break: TieBreak,
@@ -153,25 +181,42 @@ fn count_positions(
     SCORES.with_borrow_mut(|scores| {
         scores.clear();
         scores.extend(docs.iter().map(|doc| if quantize { quantize_12dp(doc.score) } else { doc.score }));
-        let tied = check_ties && has_equal_keys(scores.len(), |i| key_of(scores[i], false));
-        // A list known to have no equal scores needs no count of them.
-        let may_tie = !check_ties || tied;
-        positions.clear();
-        positions.extend(selected.iter().map(|&i| {
-            let i = i as usize;
-            let score = scores[i];
-            let above = count_where(scores, |other| other > score);
-            if !may_tie || count_where(scores, |other| other == score) == 1 {
-                return above;
-            }
-            // Equal scores: the tie-break, then the input index (as `sort_keyed`).
-            let first = |j: usize| break_tie(tie_break, tie_key(j), tie_key(i)).then(j.cmp(&i)) == Ordering::Less;
-            let tied_ahead =
-                scores.iter().enumerate().filter(|&(j, &other)| other == score && j != i && first(j)).count();
-            above + tied_ahead as u32
-        }));
-        tied
+        count_in(scores, tie_key, tie_break, selected, positions, check_ties)
     })
+}
+
+/// The counting behind [`positions_of`] and [`positions_and_ties`], on contiguous `scores`
+/// (rounded already for [`TieBreak::Lexicographic`]).
+///
+/// A document's position is the number of documents with a greater score (as compared under
+/// `tie_break`: rounded for [`TieBreak::Lexicographic`]; `-0.0` equals `0.0`), plus the equal
+/// ones the tie-break puts first. Each selected document's counts are one branch-free pass
+/// over the scores that the compiler vectorises.
+fn count_in<'k>(
+    scores: &[f64],
+    tie_key: impl Fn(usize) -> TieKey<'k, str>,
+    tie_break: TieBreak,
+    selected: &[u32],
+    positions: &mut Vec<u32>,
+    check_ties: bool,
+) -> bool {
+    let tied = check_ties && has_equal_keys(scores.len(), |i| equality_bits(scores[i]));
+    // A list known to have no equal scores needs no count of them.
+    let may_tie = !check_ties || tied;
+    positions.clear();
+    positions.extend(selected.iter().map(|&i| {
+        let i = i as usize;
+        let score = scores[i];
+        let above = count_where(scores, |other| other > score);
+        if !may_tie || count_where(scores, |other| other == score) == 1 {
+            return above;
+        }
+        // Equal scores: the tie-break, then the input index (as `sort_keyed`).
+        let first = |j: usize| break_tie(tie_break, tie_key(j), tie_key(i)).then(j.cmp(&i)) == Ordering::Less;
+        let tied_ahead = scores.iter().enumerate().filter(|&(j, &other)| other == score && j != i && first(j)).count();
+        above + tied_ahead as u32
+    }));
+    tied
 }
 
 /// How many of `scores` `counted` holds for, with the widest vectors the CPU has: a sum
@@ -354,6 +399,21 @@ mod tests {
         }
         assert_eq!(score_key(-0.0, TieBreak::Input), score_key(0.0, TieBreak::Input));
         assert_eq!(score_key(0.5 + 1e-13, TieBreak::Lexicographic), score_key(0.5, TieBreak::Lexicographic));
+    }
+
+    #[test]
+    fn minus_zero_ties_with_zero_in_rows_and_columns() {
+        // c first; then the tie of b and a at ±0, docno descending: b, a.
+        let docs = [doc("a", -0.0, 1, 0), doc("b", 0.0, 2, 1), doc("c", 1.0, 3, 2)];
+        let mut positions = Vec::new();
+        assert!(positions_and_ties(&docs, TieBreak::DocnoDescending, &[0, 1], &mut positions));
+        assert_eq!(positions, [2, 1]);
+        let scores = [-0.0, 0.0, 1.0];
+        let tie_key = |i: usize| TieKey { id: ["a", "b", "c"][i], rank: i as i64 + 1, position: i as u64 };
+        assert!(positions_and_ties_in(&scores, tie_key, TieBreak::DocnoDescending, &[0, 1], &mut positions));
+        assert_eq!(positions, [2, 1]);
+        assert!(!positions_and_ties_in(&[0.5, 0.0, 1.0], tie_key, TieBreak::DocnoDescending, &[0, 1], &mut positions));
+        assert_eq!(positions, [1, 2]);
     }
 
     proptest::proptest! {

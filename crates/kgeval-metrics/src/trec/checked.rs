@@ -9,8 +9,8 @@ use std::hash::BuildHasher;
 use kgeval_model::trec::{IrOptions, MeasureSet, Qrels, RunDoc, TopicJudgments};
 use rustc_hash::FxBuildHasher;
 
-use super::{evaluate_judged, TopicOutcome};
-use crate::ranking::ListSet;
+use super::{counts_positions, evaluate_judged, finish_topic, ranked_at, ranked_relevance, topic_values, TopicOutcome};
+use crate::ranking::{positions_and_ties_in, ListSet, TieKey};
 
 /// Why a topic's documents are no run's: the first offending document in list order.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -61,8 +61,66 @@ pub fn check_and_evaluate_topic<'d>(
     options: &IrOptions,
 ) -> Result<Option<TopicOutcome>, DocsProblem<'d>> {
     let judgments = qrels.topic(qid);
-    let judged = judged_and_checked(judgments, docs, check_docnos)?;
+    let listed = docs.iter().map(|doc| (doc.docno, doc.score));
+    let judged = judged_and_checked(judgments, docs.len(), listed, |i| docs[i].docno, check_docnos)?;
     Ok(judgments.map(|_| evaluate_judged(qrels, qid, Some(docs), Some(&judged), measures, options)))
+}
+
+/// [`check_and_evaluate_topic`] for a topic held as columns, as a columnar front end (an
+/// Arrow batch) holds it: `scores[i]` and `docno(i)` are document `i`'s, in the run's order,
+/// its rank `i + 1` and position `i` (as a run file's documents without a rank column have);
+/// `docnos` gives the same docnos in order (the one pass over them; `docno` is for the few
+/// looked up again).
+/// The documents are checked and, in the common case (the run's own order for ties, few
+/// judged documents, no depth cut), ranked straight from the columns; otherwise they are
+/// built as [`RunDoc`]s and evaluated by [`check_and_evaluate_topic`]'s code. The outcome is
+/// the same either way.
+///
+/// ```
+/// use kgeval_metrics::trec::{check_and_evaluate_columns, check_and_evaluate_topic};
+/// use kgeval_model::trec::{IrOptions, MeasureRequest, MeasureSet, Qrels, RunDoc};
+/// let mut qrels = Qrels::new();
+/// qrels.topic_mut("q1").insert("d1", 1);
+/// let measures = MeasureSet::from_requests(&[MeasureRequest::parse("recip_rank").unwrap()]);
+/// let (docnos, scores) = (["d2", "d1"], [2.0, 1.0]);
+/// let options = IrOptions::default();
+/// let outcome =
+///     check_and_evaluate_columns(&qrels, "q1", docnos.iter().copied(), |i| docnos[i], &scores, true, &measures, &options);
+/// assert_eq!(outcome.unwrap().unwrap().scores.values, [0.5]);
+/// ```
+///
+/// # Errors
+/// As [`check_and_evaluate_topic`].
+#[allow(clippy::too_many_arguments)]
+pub fn check_and_evaluate_columns<'d>(
+    qrels: &Qrels,
+    qid: &str,
+    docnos: impl Iterator<Item = &'d str>,
+    docno: impl Fn(usize) -> &'d str,
+    scores: &[f64],
+    check_docnos: bool,
+    measures: &MeasureSet,
+    options: &IrOptions,
+) -> Result<Option<TopicOutcome>, DocsProblem<'d>> {
+    let judgments = qrels.topic(qid);
+    let listed = docnos.zip(scores.iter().copied());
+    let judged = judged_and_checked(judgments, scores.len(), listed, &docno, check_docnos)?;
+    if judgments.is_none() {
+        return Ok(None);
+    }
+    if !options.ties.follows_tie_break() || !counts_positions(scores.len(), judged.len(), options) {
+        let docs: Vec<RunDoc<'d>> = (0..scores.len())
+            .map(|i| RunDoc { docno: docno(i), score: scores[i], rank: i as i64 + 1, position: i as u64 })
+            .collect();
+        return Ok(Some(evaluate_judged(qrels, qid, Some(&docs), Some(&judged), measures, options)));
+    }
+    let selected: Vec<u32> = judged.iter().map(|&(i, _)| i).collect();
+    let mut positions = Vec::with_capacity(selected.len());
+    let tie_key = |i: usize| TieKey { id: docno(i), rank: i as i64 + 1, position: i as u64 };
+    let tied = positions_and_ties_in(scores, tie_key, options.tie_break, &selected, &mut positions);
+    let topic = ranked_relevance(judgments, ranked_at(scores.len(), &judged, &positions), options);
+    let values = topic_values(&topic, measures);
+    Ok(Some(finish_topic(qid, &topic, tied, values, Vec::new(), Vec::new(), false, measures)))
 }
 
 /// Checks `docs` as [`check_and_evaluate_topic`] does, evaluating nothing.
@@ -70,7 +128,8 @@ pub fn check_and_evaluate_topic<'d>(
 /// # Errors
 /// As [`check_and_evaluate_topic`] with `check_docnos`.
 pub fn check_docs<'d>(docs: &[RunDoc<'d>]) -> Result<(), DocsProblem<'d>> {
-    judged_and_checked(None, docs, true).map(drop)
+    let listed = docs.iter().map(|doc| (doc.docno, doc.score));
+    judged_and_checked(None, docs.len(), listed, |i| docs[i].docno, true).map(drop)
 }
 
 thread_local! {
@@ -86,7 +145,8 @@ const RETRIEVED: u32 = 1 << 30;
 /// The index bits of a payload.
 const INDEX: u32 = RETRIEVED - 1;
 
-/// (index in `docs`, relevance value) of the judged documents of `docs`, in order, or the
+/// (index, relevance value) of the judged documents among the `len` documents `listed`
+/// (docno and score of each, in order; `docno(i)` the `i`-th docno again), in order, or the
 /// first problem: one pass and one table, each docno hashed once and probed once. The table
 /// starts with the topic's judged docnos; a document's docno either is new (added), is a judged
 /// one not retrieved yet (marked retrieved: a judged document) or was retrieved before (a
@@ -94,37 +154,39 @@ const INDEX: u32 = RETRIEVED - 1;
 /// looked up.
 fn judged_and_checked<'d>(
     judgments: Option<&TopicJudgments>,
-    docs: &[RunDoc<'d>],
+    len: usize,
+    listed: impl Iterator<Item = (&'d str, f64)>,
+    docno: impl Fn(usize) -> &'d str,
     check_docnos: bool,
 ) -> Result<Vec<(u32, i64)>, DocsProblem<'d>> {
     let hasher = FxBuildHasher;
     let judged_docnos: Vec<(&str, i64)> = judgments.map(|j| j.iter().collect()).unwrap_or_default();
     // At most one entry per judgment: allocated once, not grown.
-    let mut judged = Vec::with_capacity(judged_docnos.len().min(docs.len()));
+    let mut judged = Vec::with_capacity(judged_docnos.len().min(len));
     TABLE.with_borrow_mut(|table| {
-        table.reset(judged_docnos.len() + if check_docnos { docs.len() } else { judged_docnos.len() });
-        for (k, (docno, _)) in judged_docnos.iter().enumerate() {
-            table.insert(hasher.hash_one(docno), JUDGED | (k as u32 & INDEX), |_| false);
+        table.reset(judged_docnos.len() + if check_docnos { len } else { judged_docnos.len() });
+        for (k, (judged_docno, _)) in judged_docnos.iter().enumerate() {
+            table.insert(hasher.hash_one(judged_docno), JUDGED | (k as u32 & INDEX), |_| false);
         }
         let docno_of = |payload: u32| {
             let index = (payload & INDEX) as usize;
             if payload & JUDGED != 0 {
                 judged_docnos[index].0
             } else {
-                docs[index].docno
+                docno(index)
             }
         };
-        for (i, doc) in docs.iter().enumerate() {
-            if !doc.score.is_finite() {
-                return Err(DocsProblem::NotFinite { docno: doc.docno, score: doc.score });
+        for (i, (this, this_score)) in listed.enumerate() {
+            if !this_score.is_finite() {
+                return Err(DocsProblem::NotFinite { docno: this, score: this_score });
             }
             if !check_docnos && judged_docnos.is_empty() {
                 continue;
             }
-            let hash = hasher.hash_one(doc.docno);
+            let hash = hasher.hash_one(this);
             // A topic's documents are numbered by u32 everywhere in the engine.
             let index = u32::try_from(i).unwrap_or(u32::MAX);
-            let same = |payload: u32| docno_of(payload) == doc.docno;
+            let same = |payload: u32| docno_of(payload) == this;
             let found = if check_docnos {
                 table.upsert(hash, index.min(INDEX), same, |found| found | (found & JUDGED) >> 1)
             } else {
@@ -135,7 +197,7 @@ fn judged_and_checked<'d>(
                 Some(payload) if payload & (JUDGED | RETRIEVED) == JUDGED => {
                     judged.push((index, judged_docnos[(payload & INDEX) as usize].1));
                 }
-                Some(_) => return Err(DocsProblem::Repeated { docno: doc.docno }),
+                Some(_) => return Err(DocsProblem::Repeated { docno: this }),
             }
         }
         Ok(())
@@ -147,7 +209,8 @@ fn judged_and_checked<'d>(
 mod tests {
     use super::*;
     use crate::trec::evaluate_topic;
-    use kgeval_model::trec::MeasureRequest;
+    use kgeval_model::ranking::TieBreak;
+    use kgeval_model::trec::{MeasureRequest, Ties};
 
     proptest::proptest! {
         /// Checked topics give what a run file's topics give: the first problem in list order,
@@ -208,6 +271,57 @@ mod tests {
             if check_docnos {
                 proptest::prop_assert_eq!(check_docs(&docs).err().is_some(), expected_problem.is_some());
             }
+        }
+
+        /// The columns' entry gives the rows' outcome, or its problem, for documents with
+        /// rank `i + 1` and position `i`: under every tie-break and tie policy, with and
+        /// without a depth cut, on long lists with few judged documents (ranked straight from
+        /// the columns) and short ones (built as rows).
+        #[test]
+        fn columns_equal_rows(
+            levels in proptest::collection::vec(0u8..12, 0..300),
+            judged in proptest::collection::vec((0usize..320, -1i64..3), 0..12),
+            repeated in proptest::option::weighted(0.1, (0usize..300, 0usize..300)),
+            not_finite in proptest::option::weighted(0.1, 0usize..300),
+            tie_break in 0usize..5,
+            ties in 0usize..5,
+            max_docs in proptest::option::of(1usize..400),
+            check_docnos: bool,
+        ) {
+            let mut docnos: Vec<String> = (0..levels.len()).map(|i| format!("d{i}")).collect();
+            if let Some((from, to)) = repeated.filter(|&(from, to)| from.max(to) < docnos.len()) {
+                docnos[to] = docnos[from].clone();
+            }
+            let mut scores: Vec<f64> = levels.iter().map(|&s| f64::from(s) / 3.0).collect();
+            if let Some(at) = not_finite.filter(|&at| at < scores.len()) {
+                scores[at] = f64::INFINITY;
+            }
+            let docs: Vec<RunDoc<'_>> = docnos
+                .iter()
+                .zip(&scores)
+                .enumerate()
+                .map(|(i, (docno, &score))| RunDoc { docno, score, rank: i as i64 + 1, position: i as u64 })
+                .collect();
+            let mut qrels = Qrels::new();
+            for &(d, rel) in &judged {
+                qrels.topic_mut("q").insert(&format!("d{d}"), rel);
+            }
+            qrels.topic_mut("q");
+            let measures = MeasureSet::from_requests(
+                &["map", "P.5", "ndcg_cut.10", "recip_rank", "relstring.10"]
+                    .map(|m| MeasureRequest::parse(m).expect("known")),
+            );
+            let options = IrOptions {
+                tie_break: [TieBreak::DocnoDescending, TieBreak::DocnoAscending, TieBreak::Rank, TieBreak::Input, TieBreak::Lexicographic][tie_break],
+                ties: [Ties::Trec, Ties::Expected, Ties::Optimistic, Ties::Pessimistic, Ties::Range][ties],
+                max_docs,
+                ..IrOptions::default()
+            };
+            let rows = check_and_evaluate_topic(&qrels, "q", &docs, check_docnos, &measures, &options);
+            let listed = docnos.iter().map(String::as_str);
+            let columns =
+                check_and_evaluate_columns(&qrels, "q", listed, |i| docnos[i].as_str(), &scores, check_docnos, &measures, &options);
+            proptest::prop_assert_eq!(columns, rows);
         }
     }
 }

@@ -37,7 +37,7 @@ use kgeval_model::{ScoreTable, SystemId};
 use rayon::prelude::*;
 
 pub use accumulate::{AccumulateError, SummaryAccumulator, SUMMARY_KIND, SUMMARY_VERSION};
-pub use checked::{check_and_evaluate_topic, check_docs, DocsProblem};
+pub use checked::{check_and_evaluate_columns, check_and_evaluate_topic, check_docs, DocsProblem};
 pub use measures::{RankedRelevance, NOT_JUDGED, NOT_POOLED};
 pub use ties::{run_tie_counts, topic_tie_counts, TieValue, TiedRanking};
 
@@ -75,16 +75,11 @@ fn rank_judged(
 ) -> (RankedRelevance, bool) {
     // When the judged documents are few and the whole list is scored, their positions are
     // counted (`positions_and_ties`) instead of sorting every document.
-    let whole = options.max_docs.is_none_or(|m| m >= docs.len());
-    let (ranked, tied) = if whole && judged.len() * COUNT_JUDGED_BELOW <= docs.len() {
+    let (ranked, tied) = if counts_positions(docs.len(), judged.len(), options) {
         let selected: Vec<u32> = judged.iter().map(|&(i, _)| i).collect();
         let mut positions = Vec::with_capacity(selected.len());
         let tied = positions_and_ties(docs, options.tie_break, &selected, &mut positions);
-        let mut ranked = vec![measures::NOT_POOLED; docs.len()];
-        for (&position, &(_, value)) in positions.iter().zip(judged) {
-            ranked[position as usize] = ranked_value(Some(value));
-        }
-        (ranked, tied)
+        (ranked_at(docs.len(), judged, &positions), tied)
     } else {
         let mut order = Vec::new();
         rank_order(docs, options.tie_break, &mut order);
@@ -98,6 +93,22 @@ fn rank_judged(
         (order.iter().map(|&(_, i)| labels[i as usize]).collect(), tied)
     };
     (ranked_relevance(judgments, ranked, options), tied)
+}
+
+/// Whether the judged documents (`judged` of `len`) are ranked by counting their positions:
+/// few of them, and the whole list within the depth.
+fn counts_positions(len: usize, judged: usize, options: &IrOptions) -> bool {
+    options.max_docs.is_none_or(|m| m >= len) && judged * COUNT_JUDGED_BELOW <= len
+}
+
+/// The relevance values of a list of `len` documents, best first, whose judged ones
+/// (`judged`, as [`rank_judged`] takes them) are at `positions` (0-based, in `judged`'s order).
+fn ranked_at(len: usize, judged: &[(u32, i64)], positions: &[u32]) -> Vec<i64> {
+    let mut ranked = vec![measures::NOT_POOLED; len];
+    for (&position, &(_, value)) in positions.iter().zip(judged) {
+        ranked[position as usize] = ranked_value(Some(value));
+    }
+    ranked
 }
 
 /// The relevance value of a retrieved document as the measures read it.
@@ -212,7 +223,7 @@ fn evaluate_judged(
 ) -> TopicOutcome {
     let judgments = qrels.topic(qid);
     let docs_or_none = docs.unwrap_or_default();
-    let (topic, tied, ranges, std_errors, mut values);
+    let (topic, tied, ranges, std_errors, values);
     if options.ties.follows_tie_break() {
         (topic, tied) = match judged {
             Some(judged) => rank_judged(judgments, docs_or_none, judged, options),
@@ -234,12 +245,28 @@ fn evaluate_judged(
         };
         topic = ranking.relevance;
     }
+    finish_topic(qid, &topic, tied, values, ranges, std_errors, docs.is_none(), measures)
+}
+
+/// A ranked topic's outcome from its measures' `values` (and `ranges`, `std_errors` under a
+/// tie policy): the relevance string when asked for, and for a topic `missing_from_run`
+/// (`-c`) trec_eval's zeroing of utility.
+#[allow(clippy::too_many_arguments)]
+fn finish_topic(
+    qid: &str,
+    topic: &RankedRelevance,
+    tied: bool,
+    mut values: Vec<f64>,
+    mut ranges: Vec<(f64, f64)>,
+    std_errors: Vec<Option<f64>>,
+    missing_from_run: bool,
+    measures: &MeasureSet,
+) -> TopicOutcome {
     let mut relstring = String::new();
     if let Some(len) = relstring_len(measures) {
         topic.relstring(len, &mut relstring);
     }
-    let mut ranges = ranges;
-    if docs.is_none() {
+    if missing_from_run {
         // trec_eval scores a missing topic (-c) on one unpooled document, then zeroes
         // what that document would change: only utility differs from an empty ranking.
         for (value, measure) in values.iter_mut().zip(measures.measures()) {
@@ -253,7 +280,7 @@ fn evaluate_judged(
             }
         }
     }
-    let scores = TopicScores { qid: qid.to_owned(), missing_from_run: docs.is_none(), values, ranges, std_errors };
+    let scores = TopicScores { qid: qid.to_owned(), missing_from_run, values, ranges, std_errors };
     TopicOutcome { scores, relstring, tied }
 }
 

@@ -5,7 +5,9 @@
 
 use std::sync::{Arc, Mutex, PoisonError};
 
-use kgeval_metrics::trec::{assemble_run, check_and_evaluate_topic, check_docs, DocsProblem, TopicOutcome};
+use kgeval_metrics::trec::{
+    assemble_run, check_and_evaluate_columns, check_and_evaluate_topic, check_docs, DocsProblem, TopicOutcome,
+};
 use kgeval_model::trec::{IrOptions, MeasureSet, Qrels, RunDoc, RunEvaluation};
 
 /// One run's topics, handed over one at a time ([`TopicStream::add_topic`], callable from
@@ -72,8 +74,31 @@ impl TopicStream {
         self.add(index, qid, docs, false);
     }
 
+    /// [`TopicStream::add_topic`] for a topic held as columns (an Arrow batch's rows):
+    /// document `i` has docno `docno(i)` and score `scores[i]`, rank `i + 1` and position
+    /// `i`, as the same documents handed as [`RunDoc`]s in that order would; `docnos` are the
+    /// same docnos in order. Ranked from the columns without building the documents
+    /// ([`check_and_evaluate_columns`]).
+    pub fn add_topic_columns<'d>(
+        &self,
+        index: usize,
+        qid: &str,
+        docnos: impl Iterator<Item = &'d str>,
+        docno: impl Fn(usize) -> &'d str,
+        scores: &[f64],
+    ) {
+        let (qrels, measures, options) = (&self.qrels, &self.measures, &self.options);
+        let checked = check_and_evaluate_columns(qrels, qid, docnos, docno, scores, true, measures, options);
+        self.record(index, qid, checked);
+    }
+
     fn add(&self, index: usize, qid: &str, docs: &[RunDoc<'_>], check_docnos: bool) {
         let checked = check_and_evaluate_topic(&self.qrels, qid, docs, check_docnos, &self.measures, &self.options);
+        self.record(index, qid, checked);
+    }
+
+    /// Keeps topic `qid`'s outcome, or its problem when it is the first in index order.
+    fn record(&self, index: usize, qid: &str, checked: Result<Option<TopicOutcome>, DocsProblem<'_>>) {
         let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
         state.qids.push((index, qid.into()));
         match checked {
