@@ -361,13 +361,16 @@ impl<'a> TopicColumns<'a> {
 
     /// Every docno, in row order (one pass over the offsets).
     pub fn docnos(&self) -> impl ExactSizeIterator<Item = &'a str> + '_ {
-        self.offsets.windows(2).enumerate().map(|(i, pair)| self.between(i, pair[0], pair[1]))
+        let ends = self.offsets.get(1..).unwrap_or_default();
+        self.offsets.iter().zip(ends).enumerate().map(|(i, (&from, &to))| self.between(i, from, to))
     }
 
     /// Document `i`'s docno, which its offsets put between `from` and `to`.
     #[inline]
     fn between(&self, i: usize, from: i32, to: i32) -> &'a str {
-        let at = |offset: i32| usize::try_from(offset).unwrap_or(0).wrapping_sub(self.start);
+        // A negative offset (no valid array has one) becomes a position past the text, so the
+        // slice below fails and the column's own reading answers.
+        let at = |offset: i32| (u32::from_ne_bytes(offset.to_ne_bytes()) as usize).wrapping_sub(self.start);
         match self.text.get(at(from)..at(to)) {
             // SAFETY: `text` is ASCII (checked when the columns were made), and every slice
             // of an ASCII byte string is UTF-8.

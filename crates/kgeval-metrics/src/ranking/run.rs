@@ -243,10 +243,15 @@ fn count_where(scores: &[f64], counted: impl Fn(f64) -> bool) -> u32 {
     count_where_in_lanes(scores, counted)
 }
 
-/// [`count_where_summed`] compiled for AVX-512F (call only where the CPU has it).
+/// [`count_where_summed`] compiled for AVX-512F.
+///
+/// # Safety
+/// The CPU must have AVX-512F. (An `unsafe fn`: a safe function with target features needs
+/// Rust 1.86, past the workspace's MSRV.)
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f")]
-fn count_where_avx512(scores: &[f64], counted: impl Fn(f64) -> bool) -> u32 {
+#[allow(unsafe_code)]
+unsafe fn count_where_avx512(scores: &[f64], counted: impl Fn(f64) -> bool) -> u32 {
     count_where_summed(scores, counted)
 }
 
@@ -262,10 +267,14 @@ fn count_where_summed(scores: &[f64], counted: impl Fn(f64) -> bool) -> u32 {
     u32::try_from(counted).unwrap_or(u32::MAX)
 }
 
-/// [`count_where_summed`] compiled for AVX2 (call only where the CPU has it).
+/// [`count_where_summed`] compiled for AVX2.
+///
+/// # Safety
+/// The CPU must have AVX2.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-fn count_where_avx2(scores: &[f64], counted: impl Fn(f64) -> bool) -> u32 {
+#[allow(unsafe_code)]
+unsafe fn count_where_avx2(scores: &[f64], counted: impl Fn(f64) -> bool) -> u32 {
     count_where_summed(scores, counted)
 }
 
