@@ -164,12 +164,10 @@ pub(crate) fn evaluate_arrow_runs_converting(
     qrels: &Bound<'_, PyAny>,
     qrels_name: &str,
     runs: &[(String, Bound<'_, PyAny>)],
-) -> PyResult<(Arc<Qrels>, kgeval::Evaluation)> {
+) -> PyResult<kgeval::Evaluation> {
     let convert = || read_qrels_any(qrels, qrels_name).map(Arc::new);
     let Some(((name, first), rest)) = runs.split_first() else {
-        let held = convert()?;
-        let evaluation = evaluate_arrow_runs(py, task, &held, qrels_name, runs)?;
-        return Ok((held, evaluation));
+        return evaluate_arrow_runs(py, task, &convert()?, qrels_name, runs);
     };
     let what = format!("run {name}");
     let opened = import_stream(first, &what).and_then(|reader| Ok((resolve(py, &reader, &what)?, reader)));
@@ -207,8 +205,7 @@ pub(crate) fn evaluate_arrow_runs_converting(
     for (name, run) in rest {
         streams.push((name.clone(), evaluate_arrow_run(py, task, &held, run, &format!("run {name}"))?));
     }
-    let evaluation = py.allow_threads(|| task.run_streams(qrels_name, streams)).map_err(|e| to_py(py, &e))?;
-    Ok((held, evaluation))
+    py.allow_threads(|| task.run_streams(qrels_name, streams)).map_err(|e| to_py(py, &e))
 }
 
 /// The run's stream once its streaming pass ended (`pass`): every topic evaluated, or the

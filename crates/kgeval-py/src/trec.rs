@@ -52,7 +52,7 @@ pub(crate) fn trec_evaluate(
     if all_arrow && !qrels_is_path {
         // Arrow runs, qrels in memory: converted while the first run is read.
         let task = with_options(task(Input::path("qrels"), measures, level, tie_break, ties)?);
-        let (_, evaluation) = arrow_in::evaluate_arrow_runs_converting(py, &task, qrels, "qrels", &raw)?;
+        let evaluation = arrow_in::evaluate_arrow_runs_converting(py, &task, qrels, "qrels", &raw)?;
         return results_dict(py, evaluation, per_query);
     }
     let mut qrels = given(qrels, "qrels", arrow_in::read_qrels_any)?;
