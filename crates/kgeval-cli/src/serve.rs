@@ -60,16 +60,30 @@ pub(crate) struct ServeArgs {
     /// With --export: decimals in report.md (default 4).
     #[arg(long, requires = "export", value_parser = kgeval_report::parse_precision)]
     precision: Option<usize>,
+    /// Run as one of the server's scoring workers (the server starts them itself).
+    #[arg(long, hide = true, conflicts_with_all = ["add_team", "rescore", "export"])]
+    worker: bool,
+}
+
+/// How the server starts a scoring worker: this binary, `serve CAMPAIGN --worker`.
+fn launch(campaign: &std::path::Path) -> anyhow::Result<kgeval_server::worker::Launch> {
+    let program = std::env::current_exe().map_err(|e| anyhow::anyhow!("cannot find the kgeval binary: {e}"))?;
+    let args = vec!["serve".into(), campaign.as_os_str().to_owned(), "--worker".into()];
+    Ok(kgeval_server::worker::Launch { program, args })
 }
 
 pub(crate) fn run(args: &ServeArgs) -> anyhow::Result<Outcome> {
+    if args.worker {
+        kgeval_server::worker::process::run(&args.campaign)?;
+        return Ok(Outcome::Ok);
+    }
     if let Some(name) = &args.add_team {
         let token = kgeval_server::add_team(&args.campaign, args.db.as_deref(), name, args.organiser)?;
         println!("{token}");
         return Ok(Outcome::Ok);
     }
     if args.rescore {
-        let diffs = kgeval_server::rescore::rescore(&args.campaign, args.db.as_deref())?;
+        let diffs = kgeval_server::rescore::rescore(&args.campaign, args.db.as_deref(), launch(&args.campaign)?)?;
         print!("{}", kgeval_server::rescore::render(&diffs));
         return Ok(Outcome::Ok);
     }
@@ -80,7 +94,8 @@ pub(crate) fn run(args: &ServeArgs) -> anyhow::Result<Outcome> {
             version: env!("CARGO_PKG_VERSION").to_owned(),
             ..defaults
         };
-        let outcome = kgeval_server::export::export(&args.campaign, args.db.as_deref(), dir, &options)?;
+        let outcome =
+            kgeval_server::export::export(&args.campaign, args.db.as_deref(), dir, &options, launch(&args.campaign)?)?;
         for task in &outcome.tasks {
             if let Err(e) = &task.evaluation {
                 eprintln!("error: task {}: {}", task.name, kgeval::campaign::one_line(e));
@@ -89,7 +104,7 @@ pub(crate) fn run(args: &ServeArgs) -> anyhow::Result<Outcome> {
         println!("report: {}", dir.join("report.md").display());
         return Ok(Outcome::Ok);
     }
-    kgeval_server::serve(&args.campaign, args.db.as_deref(), args.listen, |bound| {
+    kgeval_server::serve(&args.campaign, args.db.as_deref(), args.listen, launch(&args.campaign)?, |bound| {
         let mut stdout = std::io::stdout().lock();
         let _ = writeln!(stdout, "listening on http://{bound}");
         let _ = stdout.flush();

@@ -1,5 +1,5 @@
 //! The server's state: the campaign, the database, the blob folder, each task's scorer
-//! version, the scored baselines, the bounded pool uploads are scored on, and the last
+//! version, the scored baselines, the worker processes uploads are scored in, and the last
 //! leaderboard of each task and phase.
 
 use std::collections::HashMap;
@@ -7,10 +7,11 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
-use kgeval::campaign::{headlines, item_values, ServedTask};
-use kgeval::Input;
+use std::io::Read as _;
+use std::time::Duration;
+
+use kgeval::campaign::ServedTask;
 use sha2::{Digest as _, Sha256};
-use tokio::sync::Semaphore;
 
 use crate::blobs::Blobs;
 use crate::board::Row;
@@ -18,6 +19,7 @@ use crate::config::Campaign;
 use crate::rate::RateLimit;
 use crate::store::{Score, Store};
 use crate::token::hex;
+use crate::worker::{Launch, Outcome, Request, Workers};
 use crate::Error;
 
 /// The name an upload has in error messages (`upload:3:7: …`).
@@ -35,8 +37,8 @@ pub struct App {
     pub scorers: HashMap<String, String>,
     /// The baselines, scored at start.
     pub baselines: Vec<ScoredBaseline>,
-    /// Permits to score: as many as cores, so scoring never starves the async threads.
-    pub pool: Arc<Semaphore>,
+    /// The scoring workers: every upload is scored in one of these processes.
+    pub workers: Arc<Workers>,
     /// One lock per (team, task): a team's uploads to a task are checked against the limits,
     /// scored and stored one after the other, so a limit is exact under concurrency.
     pub team_locks: Mutex<TeamLocks>,
@@ -102,39 +104,46 @@ pub fn blob_dir(db: &Path) -> PathBuf {
 }
 
 impl App {
-    /// Opens the database, reads every task's gold (once: uploads are scored against it),
-    /// computes every scorer version, checks every primary metric and scores the baselines.
+    /// Opens the database, computes every scorer version, starts the scoring workers (`launch`
+    /// starts one; each reads every task's gold and checks every primary metric) and scores
+    /// the baselines on them.
     ///
     /// # Errors
     /// [`Error::Campaign`] for a gold that cannot be read, a primary metric the task has no
-    /// headline of, a baseline that does not score; [`Error::Database`], [`Error::Io`].
-    pub fn open(campaign: Campaign, db: &Path) -> Result<App, Error> {
+    /// headline of, a baseline that does not score; [`Error::Database`], [`Error::Io`] (a
+    /// worker cannot start).
+    pub async fn open(campaign: Campaign, db: &Path, launch: Launch) -> Result<App, Error> {
         let store = Store::open(db)?;
         let blobs = Blobs::open(&blob_dir(db))?;
         let mut scorers = HashMap::new();
         for task in &campaign.served.tasks {
-            // The gold is read (and parsed) once, here: every upload reads only itself.
-            task.read_gold().map_err(|e| Error::Campaign(format!("task {}: {}", task.name, chain(&e))))?;
-            task.check_primary().map_err(|e| Error::Campaign(format!("task {}: {}", task.name, chain(&e))))?;
             scorers.insert(task.name.clone(), scorer_version(task)?);
         }
+        // The workers read (and parse) the gold, once each: the server itself never does.
+        let workers = Workers::start(launch, campaign.workers, campaign.memory_limit, scorers.clone()).await?;
+        let limit = Duration::from_secs_f64(campaign.time_limit);
         let mut baselines = Vec::new();
         for baseline in &campaign.baselines {
             let Some(task) = campaign.served.task(&baseline.task) else { continue };
-            let input = baseline.upload(task)?;
-            let scorer = scorers.get(&task.name).cloned().unwrap_or_default();
-            let score = score(task, &baseline.name, input, &scorer).map_err(|e| {
-                Error::Campaign(format!("baseline {} of task {}: {}", baseline.name, task.name, chain(&e)))
-            })?;
+            let (name, bytes) = baseline.bytes(task)?;
+            let request = Request { task: task.name.clone(), system: baseline.name.clone(), name };
+            let score = match workers.score(&request, &bytes, limit).await {
+                Outcome::Scored { score } => score,
+                Outcome::Invalid { message } | Outcome::Failed { message } | Outcome::Stopped { message, .. } => {
+                    return Err(Error::Campaign(format!(
+                        "baseline {} of task {}: {message}",
+                        baseline.name, task.name
+                    )));
+                }
+            };
             baselines.push(ScoredBaseline { task: task.name.clone(), name: baseline.name.clone(), score });
         }
-        let workers = std::thread::available_parallelism().map_or(2, std::num::NonZeroUsize::get);
         Ok(App {
             store: Mutex::new(store),
             blobs,
             scorers,
             baselines,
-            pool: Arc::new(Semaphore::new(workers)),
+            workers,
             team_locks: Mutex::new(HashMap::new()),
             boards: Mutex::new(HashMap::new()),
             generation: AtomicU64::new(0),
@@ -228,43 +237,29 @@ pub fn scorer_version(task: &ServedTask) -> Result<String, Error> {
     let mut hasher = Sha256::new();
     hasher.update(format!("{:?}\n", task.task).as_bytes());
     for path in task.task.input_paths() {
-        let bytes = std::fs::read(&path)
-            .map_err(|e| Error::Campaign(format!("task {}: {}: cannot read: {e}", task.name, path.display())))?;
-        hasher.update((bytes.len() as u64).to_le_bytes());
-        hasher.update(&bytes);
+        let cannot = |e: &dyn std::fmt::Display| {
+            Error::Campaign(format!("task {}: {}: cannot read: {e}", task.name, path.display()))
+        };
+        // Streamed: a large gold is never held whole for its hash.
+        let mut file = std::fs::File::open(&path).map_err(|e| cannot(&e))?;
+        let length = file.metadata().map_err(|e| cannot(&e))?.len();
+        hasher.update(length.to_le_bytes());
+        let mut buffer = vec![0_u8; 1 << 20];
+        let mut read = 0_u64;
+        loop {
+            let n = file.read(&mut buffer).map_err(|e| cannot(&e))?;
+            if n == 0 {
+                break;
+            }
+            hasher.update(&buffer[..n]);
+            read += n as u64;
+        }
+        if read != length {
+            return Err(cannot(&"the file changed while it was read"));
+        }
     }
     let digest = hex(&hasher.finalize());
     Ok(format!("kgeval {}+{}", env!("CARGO_PKG_VERSION"), &digest[..16]))
-}
-
-/// Scores one file of `task` as the system `system`, under scorer version `scorer`.
-///
-/// # Errors
-/// The facade's error: a malformed or unfitting file, a primary metric without a value.
-pub fn score(task: &ServedTask, system: &str, input: Input, scorer: &str) -> Result<Score, kgeval::Error> {
-    let evaluation = task.score(system, input)?;
-    let primary = task.primary_value(&evaluation, system)?;
-    let mut scores = serde_json::Map::new();
-    for (metric, value) in headlines(&evaluation, system) {
-        scores.insert(metric, number(value));
-    }
-    let items: Vec<serde_json::Value> = item_values(&evaluation, system)
-        .into_iter()
-        .map(|(item, metric, value)| serde_json::json!([item, metric, number(value)]))
-        .collect();
-    Ok(Score {
-        scorer: scorer.to_owned(),
-        metric: primary.metric,
-        value: primary.value,
-        higher_is_better: primary.higher_is_better,
-        headlines: serde_json::Value::Object(scores).to_string(),
-        items: serde_json::Value::Array(items).to_string(),
-    })
-}
-
-/// A JSON number (a non-finite value, which no metric gives, as null).
-fn number(value: f64) -> serde_json::Value {
-    serde_json::Number::from_f64(value).map_or(serde_json::Value::Null, serde_json::Value::Number)
 }
 
 /// An error and its causes on one line.

@@ -32,6 +32,8 @@ pub struct Row {
     pub error: Option<String>,
     /// Its score, when scored.
     pub score: Option<Score>,
+    /// Why its scoring was stopped (then it counts against the limits though `failed`).
+    pub stopped: Option<crate::worker::Stop>,
     /// When it arrived (Unix seconds).
     pub created: i64,
 }
@@ -68,6 +70,7 @@ pub async fn commit(app: &Arc<App>, row: Row) -> Result<i64, Error> {
                     size: row.size,
                     status: row.status,
                     error: row.error.as_deref(),
+                    stopped: row.stopped.map(crate::worker::Stop::as_str),
                     created: row.created,
                 };
                 (new, row.score.as_ref())

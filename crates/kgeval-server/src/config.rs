@@ -36,6 +36,37 @@ pub struct Campaign {
     /// The authenticated requests a team may make in a minute (a burst of as many, then one
     /// every `60 / N` seconds).
     pub requests_per_minute: u32,
+    /// How many worker processes score uploads (default: one per core).
+    pub workers: usize,
+    /// The memory one scoring may take, in bytes, past what its worker holds after reading
+    /// the gold (default: [`default_memory_limit`]).
+    pub memory_limit: u64,
+}
+
+/// The most worker processes a campaign may ask for.
+pub const MAX_WORKERS: usize = 256;
+
+/// The smallest memory limit a campaign may set: 16 MiB.
+pub const MIN_MEMORY_LIMIT: u64 = 16 << 20;
+
+/// The default memory limit of one scoring with `workers` workers on a machine with `total`
+/// bytes of memory: half the memory shared between the workers (all of them at their limit
+/// leave the other half to the server and the system), at most 8 GiB and at least
+/// [`MIN_MEMORY_LIMIT`].
+#[must_use]
+pub fn default_memory_limit(total: u64, workers: usize) -> u64 {
+    (total / 2 / (workers.max(1) as u64)).clamp(MIN_MEMORY_LIMIT, 8 << 30)
+}
+
+/// The machine's memory (`MemTotal` of `/proc/meminfo`), or 4 GiB where it cannot be read.
+#[must_use]
+pub fn machine_memory() -> u64 {
+    let meminfo = std::fs::read_to_string("/proc/meminfo").unwrap_or_default();
+    meminfo
+        .lines()
+        .find_map(|line| line.strip_prefix("MemTotal:"))
+        .and_then(|rest| rest.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+        .map_or(4 << 30, |kib| kib.saturating_mul(1024))
 }
 
 /// What a team sees of its own submission in a phase.
@@ -133,17 +164,27 @@ impl Baseline {
     /// # Errors
     /// A file that cannot be read; files that do not fit the task's pairs.
     pub fn upload(&self, task: &kgeval::campaign::ServedTask) -> Result<kgeval::Input, Error> {
+        let (name, bytes) = self.bytes(task)?;
+        Ok(kgeval::Input::from_bytes(name, bytes))
+    }
+
+    /// The baseline's name in error lines (its file, or `baseline NAME` for several) and its
+    /// bytes as an upload of `task` (read now).
+    ///
+    /// # Errors
+    /// A file that cannot be read; files that do not fit the task's pairs.
+    pub fn bytes(&self, task: &kgeval::campaign::ServedTask) -> Result<(String, Vec<u8>), Error> {
         let name = format!("baseline {}", self.name);
         if let [(pair, file)] = self.files.as_slice() {
             if pair.is_empty() {
                 let bytes = std::fs::read(file)
                     .map_err(|e| Error::Campaign(format!("{}: cannot read the baseline: {e}", file.display())))?;
-                return Ok(kgeval::Input::from_bytes(file.display().to_string(), bytes));
+                return Ok((file.display().to_string(), bytes));
             }
         }
         let files: Vec<(String, &Path)> = self.files.iter().map(|(p, f)| (p.clone(), f.as_path())).collect();
         let bytes = task.bundle_files(&files).map_err(|e| Error::Campaign(format!("{name}: {e}")))?;
-        Ok(kgeval::Input::from_bytes(name, bytes))
+        Ok((name, bytes.to_vec()))
     }
 }
 
@@ -181,6 +222,10 @@ struct ServeRow {
     time_limit: Option<f64>,
     #[serde(default)]
     requests_per_minute: Option<u32>,
+    #[serde(default)]
+    workers: Option<usize>,
+    #[serde(default)]
+    memory_limit: Option<u64>,
 }
 
 impl Campaign {
@@ -316,7 +361,26 @@ impl Campaign {
                 "found requests_per_minute = 0, expected a positive number of requests",
             ));
         }
-        Ok(Campaign { served, phases, baselines, max_upload, time_limit, requests_per_minute })
+        let cores = std::thread::available_parallelism().map_or(2, std::num::NonZeroUsize::get);
+        let workers = row.workers.unwrap_or(cores);
+        if !(1..=MAX_WORKERS).contains(&workers) {
+            return Err(at(
+                &m,
+                serve,
+                "workers",
+                &format!("found workers = {workers}, expected 1 to {MAX_WORKERS} worker processes"),
+            ));
+        }
+        let memory_limit = row.memory_limit.unwrap_or_else(|| default_memory_limit(machine_memory(), workers));
+        if memory_limit < MIN_MEMORY_LIMIT {
+            return Err(at(
+                &m,
+                serve,
+                "memory_limit",
+                &format!("found memory_limit = {memory_limit}, expected at least {MIN_MEMORY_LIMIT} bytes (16 MiB)"),
+            ));
+        }
+        Ok(Campaign { served, phases, baselines, max_upload, time_limit, requests_per_minute, workers, memory_limit })
     }
 
     /// The phase open at `now`, if any.

@@ -12,24 +12,27 @@ use kgeval::{Input, RenderOptions};
 
 use crate::app::App;
 use crate::board::{leaderboard, Row};
-use crate::{clock, db_path, Campaign, Error};
+use crate::worker::Launch;
+use crate::{clock, Campaign, Error};
 
 /// Writes the report of the submissions that count into `dir` (new, empty or an earlier
 /// output).
 ///
 /// # Errors
-/// The campaign or the database cannot be read; no submission counts; `dir` is refused or
+/// The campaign or the database cannot be read; a worker cannot start; no submission counts; `dir` is refused or
 /// cannot be written.
 pub fn export(
     campaign: &Path,
     db: Option<&Path>,
     dir: &Path,
     options: &RenderOptions,
+    launch: Launch,
 ) -> Result<CampaignOutcome, Error> {
+    // The workers score the baselines (their leaderboard order); the counted submissions were
+    // scored within the limits already and are read again here by the facade.
+    let counted = crate::with_app(campaign, db, launch, async |app| counted_files(&app, clock::now()))?;
     let config = Campaign::read(campaign)?;
-    let app = App::open(config, &db_path(campaign, db))?;
-    let counted = counted_files(&app, clock::now())?;
-    let report = app.campaign.served.report_campaign(&counted)?;
+    let report = config.served.report_campaign(&counted)?;
     Ok(export_into(&report, dir, options)?)
 }
 

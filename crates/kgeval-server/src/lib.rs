@@ -16,6 +16,7 @@ pub mod rescore;
 pub mod store;
 pub mod submit;
 pub mod token;
+pub mod worker;
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
@@ -69,8 +70,14 @@ pub fn add_team(campaign: &Path, db: Option<&Path>, name: &str, organiser: bool)
     store.add_team(name, organiser, clock::now())
 }
 
-/// Reads the campaign, opens the database, scores the baselines (and records their scores),
-/// binds `listen`, calls `ready` with the bound address, and serves until Ctrl-C or SIGTERM.
+/// How long the server waits, once asked to stop, for the requests under way: then it exits
+/// whatever they do (its workers with it).
+pub const SHUTDOWN_GRACE: std::time::Duration = std::time::Duration::from_secs(3);
+
+/// Reads the campaign, opens the database, starts the scoring workers (`launch` starts one),
+/// scores the baselines (and records their scores), binds `listen`, calls `ready` with the
+/// bound address, and serves until Ctrl-C or SIGTERM; then it stops within
+/// [`SHUTDOWN_GRACE`] and a second.
 ///
 /// # Errors
 /// Any error of [`App::open`]; the baselines' scores cannot be recorded; the address cannot
@@ -79,28 +86,64 @@ pub fn serve(
     campaign: &Path,
     db: Option<&Path>,
     listen: SocketAddr,
+    launch: worker::Launch,
     ready: impl FnOnce(SocketAddr),
 ) -> Result<(), Error> {
     let config = Campaign::read(campaign)?;
-    // A gzip upload may not grow past 16 times the upload limit once decompressed.
-    kgeval::set_decompressed_limit(config.max_upload.saturating_mul(16));
-    let app = Arc::new(App::open(config, &db_path(campaign, db))?);
-    app.record_baselines(clock::now())?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .map_err(|e| Error::Io(format!("cannot start the runtime: {e}")))?;
-    runtime.block_on(async move {
+    let served = runtime.block_on(async move {
+        let app = Arc::new(App::open(config, &db_path(campaign, db), launch).await?);
+        app.record_baselines(clock::now())?;
         let listener = tokio::net::TcpListener::bind(listen)
             .await
             .map_err(|e| Error::Io(format!("cannot listen on {listen}: {e}")))?;
         let bound = listener.local_addr().map_err(|e| Error::Io(e.to_string()))?;
         ready(bound);
-        axum::serve(listener, api::router(app))
-            .with_graceful_shutdown(shutdown())
-            .await
-            .map_err(|e| Error::Io(format!("serving: {e}")))
-    })
+        let stop = Arc::new(tokio::sync::Notify::new());
+        let asked = Arc::clone(&stop);
+        let server = axum::serve(listener, api::router(app)).with_graceful_shutdown(async move {
+            asked.notified().await;
+        });
+        tokio::select! {
+            served = server => served.map_err(|e| Error::Io(format!("serving: {e}"))),
+            () = async {
+                shutdown().await;
+                stop.notify_waiters();
+                tokio::time::sleep(SHUTDOWN_GRACE).await;
+            } => Ok(()),
+        }
+    });
+    // Whatever still runs (a request under way, a worker being replaced) is dropped: its
+    // worker process is killed with it.
+    runtime.shutdown_timeout(std::time::Duration::from_secs(1));
+    served
+}
+
+/// Starts the scoring workers of `campaign` as [`App::open`] does, on a runtime of its own,
+/// and runs `f` with the app (for `--rescore` and `--export`).
+///
+/// # Errors
+/// Any error of [`App::open`] or of `f`.
+pub fn with_app<T>(
+    campaign: &Path,
+    db: Option<&Path>,
+    launch: worker::Launch,
+    f: impl AsyncFnOnce(Arc<App>) -> Result<T, Error>,
+) -> Result<T, Error> {
+    let config = Campaign::read(campaign)?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| Error::Io(format!("cannot start the runtime: {e}")))?;
+    let result = runtime.block_on(async move {
+        let app = Arc::new(App::open(config, &db_path(campaign, db), launch).await?);
+        f(app).await
+    });
+    runtime.shutdown_timeout(std::time::Duration::from_secs(1));
+    result
 }
 
 /// Resolves on Ctrl-C or SIGTERM.

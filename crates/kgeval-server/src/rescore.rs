@@ -1,7 +1,7 @@
 //! `kgeval serve CAMPAIGN --rescore`: every valid submission — scored at upload, or `failed`
 //! there (out of time, a scorer error) — that has no score row of the current scorer (kgeval's
 //! version and the task's options and gold bytes as they are now) scored again, as an upload
-//! is: the same scorer under the campaign's time limit. The new score rows are added — no row
+//! is: in the scoring workers, under the campaign's time and memory limits. The new score rows are added — no row
 //! is updated or deleted — in one transaction for the whole campaign, so a leaderboard of the
 //! new scorer version shows either none of them or all; a `failed` submission given a row
 //! counts from then on (on the leaderboard; the limits stay as counted at upload). A server
@@ -14,17 +14,17 @@
 
 use std::fmt::Write as _;
 use std::path::Path;
-use std::sync::mpsc;
+use std::sync::{Arc, PoisonError};
 use std::time::Duration;
 
 use kgeval::campaign::{ordering_tau, ServedTask};
-use kgeval::Input;
 
-use crate::app::{chain, score, App, UPLOAD_NAME};
+use crate::app::{App, UPLOAD_NAME};
 use crate::board::{leaderboard, BASELINE_TEAM};
 use crate::config::Phase;
 use crate::store::{Score, Store};
-use crate::{clock, db_path, Campaign, Error};
+use crate::worker::{Launch, Outcome, Request};
+use crate::{clock, Error};
 
 /// What rescoring changed in one task.
 #[derive(Debug, Clone)]
@@ -84,64 +84,79 @@ pub struct TeamDiff {
 /// A leaderboard reduced to what the diff compares: (team, primary value, metric name).
 type Standing = Vec<(String, f64, String)>;
 
-/// Rescores every valid submission of the campaign and returns the diff per task.
+/// Rescores every valid submission of the campaign in worker processes (`launch` starts
+/// one), as uploads are scored, and returns the diff per task.
 ///
 /// # Errors
-/// The campaign or database cannot be read; a stored file is missing; the rows cannot be
-/// added (then none is).
-pub fn rescore(campaign: &Path, db: Option<&Path>) -> Result<Vec<TaskDiff>, Error> {
-    let config = Campaign::read(campaign)?;
-    let app = App::open(config, &db_path(campaign, db))?;
-    let mut store = app.store.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+/// The campaign or database cannot be read; a worker cannot start; a stored file is
+/// missing; the rows cannot be added (then none is).
+pub fn rescore(campaign: &Path, db: Option<&Path>, launch: Launch) -> Result<Vec<TaskDiff>, Error> {
+    crate::with_app(campaign, db, launch, async |app| rescore_app(&app).await)
+}
+
+/// [`rescore`] with the app open.
+async fn rescore_app(app: &Arc<App>) -> Result<Vec<TaskDiff>, Error> {
     let now = clock::now();
+    let limit = Duration::from_secs_f64(app.campaign.time_limit);
     let mut rows: Vec<(i64, Score)> = Vec::new();
     let mut diffs = Vec::new();
     for task in &app.campaign.served.tasks {
         let current = app.scorer(&task.name);
-        let old_scorer = store.latest_scorer(&task.name)?;
-        let phase = compared_phase(&app, task, now);
-        let old = match (phase, &old_scorer) {
-            (Some(phase), Some(scorer)) => standing(&store, &task.name, phase, scorer)?,
-            _ => Vec::new(),
-        };
-        let mut diff = TaskDiff {
-            task: task.name.clone(),
-            phase: phase.map(|p| p.name.clone()),
-            metric: task.primary.clone(),
-            old_scorer,
-            new_scorer: current.clone(),
-            rescored: 0,
-            recovered: Vec::new(),
-            refused: Vec::new(),
-            teams: Vec::new(),
-            baselines: Vec::new(),
-            tau: None,
-        };
-        for baseline in app.baselines.iter().filter(|b| b.task == task.name) {
-            let old = match &diff.old_scorer {
-                Some(scorer) => store.baseline_value(&task.name, &baseline.name, scorer)?,
-                None => None,
+        let phase = compared_phase(app, task, now);
+        let (mut diff, old, submissions) = {
+            let store = app.store.lock().unwrap_or_else(PoisonError::into_inner);
+            let old_scorer = store.latest_scorer(&task.name)?;
+            let old = match (phase, &old_scorer) {
+                (Some(phase), Some(scorer)) => standing(&store, &task.name, phase, scorer)?,
+                _ => Vec::new(),
             };
-            diff.baselines.push(TeamDiff {
-                team: format!("{BASELINE_TEAM}: {} (baseline)", baseline.name),
-                old,
-                new: Some(baseline.score.value),
-            });
-        }
-        for submission in store.valid_any(&task.name, &current)? {
-            if submission.score.is_some() {
-                continue;
+            let mut diff = TaskDiff {
+                task: task.name.clone(),
+                phase: phase.map(|p| p.name.clone()),
+                metric: task.primary.clone(),
+                old_scorer,
+                new_scorer: current.clone(),
+                rescored: 0,
+                recovered: Vec::new(),
+                refused: Vec::new(),
+                teams: Vec::new(),
+                baselines: Vec::new(),
+                tau: None,
+            };
+            for baseline in app.baselines.iter().filter(|b| b.task == task.name) {
+                let old = match &diff.old_scorer {
+                    Some(scorer) => store.baseline_value(&task.name, &baseline.name, scorer)?,
+                    None => None,
+                };
+                diff.baselines.push(TeamDiff {
+                    team: format!("{BASELINE_TEAM}: {} (baseline)", baseline.name),
+                    old,
+                    new: Some(baseline.score.value),
+                });
             }
+            let mut submissions = Vec::new();
+            for submission in store.valid_any(&task.name, &current)? {
+                if submission.score.is_some() {
+                    continue;
+                }
+                let scored_before = match &diff.old_scorer {
+                    Some(old) => store.submission(submission.id, old)?.is_some_and(|s| s.score.is_some()),
+                    None => false,
+                };
+                submissions.push((submission, scored_before));
+            }
+            (diff, old, submissions)
+        };
+        for (submission, scored_before) in submissions {
             let path = app.blobs.path(&submission.sha256);
             let bytes = std::fs::read(&path)
                 .map_err(|e| Error::Io(format!("submission {}: {}: {e}", submission.id, path.display())))?;
-            match score_within(task, &submission.system, bytes, &current, app.campaign.time_limit) {
-                Ok(score) => {
+            let request =
+                Request { task: task.name.clone(), system: submission.system.clone(), name: UPLOAD_NAME.to_owned() };
+            match app.workers.score(&request, &bytes, limit).await {
+                Outcome::Scored { mut score } => {
+                    score.scorer.clone_from(&current);
                     diff.rescored += 1;
-                    let scored_before = match &diff.old_scorer {
-                        Some(old) => store.submission(submission.id, old)?.is_some_and(|s| s.score.is_some()),
-                        None => false,
-                    };
                     if submission.status == "failed" && !scored_before {
                         diff.recovered.push(Recovered {
                             id: submission.id,
@@ -151,15 +166,16 @@ pub fn rescore(campaign: &Path, db: Option<&Path>) -> Result<Vec<TaskDiff>, Erro
                     }
                     rows.push((submission.id, score));
                 }
-                Err(error) => diff.refused.push((submission.id, error)),
+                Outcome::Invalid { message } | Outcome::Failed { message } | Outcome::Stopped { message, .. } => {
+                    diff.refused.push((submission.id, message));
+                }
             }
         }
         diffs.push((diff, old));
     }
-    store.add_scores(&rows, now)?;
-    drop(store);
+    app.store.lock().unwrap_or_else(PoisonError::into_inner).add_scores(&rows, now)?;
     app.record_baselines(now)?;
-    let store = app.store.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let store = app.store.lock().unwrap_or_else(PoisonError::into_inner);
     let mut out = Vec::with_capacity(diffs.len());
     for (mut diff, old) in diffs {
         if let Some(phase) = diff.phase.as_deref().and_then(|p| app.campaign.phase(p)) {
@@ -169,27 +185,6 @@ pub fn rescore(campaign: &Path, db: Option<&Path>) -> Result<Vec<TaskDiff>, Erro
         out.push(diff);
     }
     Ok(out)
-}
-
-/// Scores one stored upload as [`score`] does, on its own thread, waiting at most `limit`
-/// seconds (the campaign's time limit, as for an upload); the error as one line. A scoring
-/// that runs out of time is left to finish on its thread, as an upload's is: the command
-/// ends with the process.
-fn score_within(task: &ServedTask, system: &str, bytes: Vec<u8>, scorer: &str, limit: f64) -> Result<Score, String> {
-    let (tell, told) = mpsc::channel();
-    let (task, system, scorer) = (task.clone(), system.to_owned(), scorer.to_owned());
-    std::thread::Builder::new()
-        .name("rescore".to_owned())
-        .spawn(move || {
-            let scored = score(&task, &system, Input::from_bytes(UPLOAD_NAME, bytes), &scorer);
-            let _ = tell.send(scored.map_err(|e| chain(&e)));
-        })
-        .map_err(|e| format!("cannot start a scoring thread: {e}"))?;
-    match told.recv_timeout(Duration::from_secs_f64(limit)) {
-        Ok(scored) => scored,
-        Err(mpsc::RecvTimeoutError::Timeout) => Err(format!("scoring took longer than {limit} s")),
-        Err(mpsc::RecvTimeoutError::Disconnected) => Err("the scorer stopped".to_owned()),
-    }
 }
 
 /// The phase whose leaderboards the diff compares: the task's phase open now, else its last

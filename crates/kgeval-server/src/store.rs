@@ -8,7 +8,8 @@
 //! counts on a leaderboard is a valid submission (`scored` or `failed`: it passed validation)
 //! with a score row of the scorer version asked for, so a `failed` one that `--rescore` gave
 //! a score row counts from then on, without its row being changed; it is read back as
-//! `scored` under that scorer (its error kept). The limits count the `status` column: as
+//! `scored` under that scorer (its error kept). The limits count the `status` column (and a
+//! `failed` upload's `stopped` reason: a scoring stopped for its time or memory counts): as
 //! counted at upload time. The baselines' scores are recorded too (`baseline_scores`, one
 //! row per scorer version and score), for `--rescore`'s diff.
 
@@ -73,6 +74,9 @@ CREATE TABLE baseline_scores (
 );
 CREATE INDEX baseline_scores_by_name ON baseline_scores(task, name, scorer);
 ",
+    "
+ALTER TABLE submissions ADD COLUMN stopped TEXT CHECK (stopped IN ('time', 'memory', 'crash'));
+",
 ];
 
 /// An open database.
@@ -92,7 +96,7 @@ pub struct Team {
 }
 
 /// What a scoring produced, stored with the submission.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Score {
     /// The scorer version (kgeval's version + the hash of the task's options and gold).
     pub scorer: String,
@@ -127,6 +131,9 @@ pub struct NewSubmission<'a> {
     pub status: &'a str,
     /// The error line of an invalid or failed upload.
     pub error: Option<&'a str>,
+    /// Why a failed upload's scoring was stopped (`time`, `memory`, `crash`): it counts
+    /// against the limits.
+    pub stopped: Option<&'a str>,
     /// When it arrived (Unix seconds).
     pub created: i64,
 }
@@ -280,16 +287,16 @@ impl Store {
     }
 
     /// How many submissions of `team` to `task` in `phase` that arrived at or after `since`
-    /// were scored at upload: the limits as counted then (a `failed` upload scored later by
-    /// `--rescore` does not count).
+    /// were scored at upload, or stopped there for their time or memory: the limits as
+    /// counted then (a `failed` upload scored later by `--rescore` does not count).
     ///
     /// # Errors
     /// [`Error::Database`].
     pub fn counted_since(&self, team: i64, task: &str, phase: &str, since: i64) -> Result<u32, Error> {
         self.connection
             .query_row(
-                "SELECT COUNT(*) FROM submissions WHERE team = ?1 AND task = ?2 AND phase = ?3 AND status = 'scored' \
-                 AND created >= ?4",
+                "SELECT COUNT(*) FROM submissions WHERE team = ?1 AND task = ?2 AND phase = ?3 \
+                 AND (status = 'scored' OR stopped IS NOT NULL) AND created >= ?4",
                 params![team, task, phase, since],
                 |r| r.get(0),
             )
@@ -316,8 +323,8 @@ impl Store {
         for (submission, score) in rows {
             transaction
                 .execute(
-                    "INSERT INTO submissions (team, task, phase, system, sha256, size, status, error, created) \
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+                    "INSERT INTO submissions (team, task, phase, system, sha256, size, status, error, created, \
+                     stopped) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
                     params![
                         submission.team,
                         submission.task,
@@ -327,7 +334,8 @@ impl Store {
                         submission.size,
                         submission.status,
                         submission.error,
-                        submission.created
+                        submission.created,
+                        submission.stopped
                     ],
                 )
                 .map_err(sql)?;
@@ -527,6 +535,7 @@ mod tests {
             size: 2,
             status,
             error: None,
+            stopped: None,
             created,
         };
         let score = Score {

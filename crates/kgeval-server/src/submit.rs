@@ -1,7 +1,7 @@
 //! `POST /api/tasks/{task}/submissions`: authenticate, find the task open in the current
 //! phase, check the team's limits, read the body (at most the campaign's `max_upload`; the
 //! file itself, or `multipart/form-data` with one part per pair and an optional `name`),
-//! score it on the bounded pool under the time limit while its bytes are stored (fsynced),
+//! score it in a worker process under the time and memory limits while its bytes are stored (fsynced),
 //! then commit the row (one transaction), and only then answer.
 //!
 //! | answer | when | counted |
@@ -9,7 +9,8 @@
 //! | 201 `scored` (or `received` in a `feedback = "none"` phase) | scored | yes |
 //! | 422 `invalid` + the reader's `upload:LINE:COL: …` line (`PAIR:LINE:COL: …` for a pair's part) | malformed or unfitting | no |
 //! | 422 `invalid`, nothing stored | a form without a file, or with parts for a task of one file | no |
-//! | 500 `failed` | the scorer failed or ran out of time | no |
+//! | 422 `failed` + `out of time: …` / `out of memory: …` | its worker was stopped: the time or memory limit | yes |
+//! | 500 `failed` | the scorer failed | no |
 //! | 401 / 404 / 413 / 429 (+ `reset`, `Retry-After`) | refused before scoring; nothing stored | — |
 
 use std::collections::HashMap;
@@ -21,14 +22,14 @@ use axum::extract::{Path, Query, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use kgeval::Input;
 use serde_json::json;
 
 use crate::api::{submission_json, team, unauthorized};
-use crate::app::{chain, score, App, UPLOAD_NAME};
+use crate::app::{App, UPLOAD_NAME};
 use crate::commit::Row;
 use crate::config::Feedback;
-use crate::store::{Score, Submission};
+use crate::store::Submission;
+use crate::worker::{Outcome, Request};
 use crate::{clock, multipart, Error};
 
 /// The longest system name.
@@ -185,23 +186,33 @@ async fn drain_then(body: Body, max: u64, response: Response) -> Response {
 /// # Errors
 /// 413 over `max_upload`; 500 when the bytes or the row cannot be stored.
 pub async fn accept(app: &Arc<App>, checked: Checked, bytes: Arc<[u8]>) -> Result<Accepted, Refusal> {
+    // On a task of its own: a client that hangs up does not stop the scoring or the storing
+    // (a runaway it started is recorded and counted all the same).
+    let app = Arc::clone(app);
+    tokio::spawn(async move { accept_now(&app, checked, bytes).await })
+        .await
+        .unwrap_or_else(|e| Err(Refusal::internal(&Error::Io(format!("an upload's task stopped: {e}")))))
+}
+
+/// [`accept`] on the calling task.
+async fn accept_now(app: &Arc<App>, checked: Checked, bytes: Arc<[u8]>) -> Result<Accepted, Refusal> {
     if bytes.len() as u64 > app.campaign.max_upload {
         return Err(too_large(app.campaign.max_upload));
     }
     let Checked { team, task, phase, system, now, _guard } = checked;
-    let scorer = app.scorer(&task.name);
     let (blobs, shared) = (app.blobs.clone(), Arc::clone(&bytes));
     let put = async move {
         tokio::task::spawn_blocking(move || blobs.put(&shared))
             .await
             .map_err(|e| Error::Io(format!("a blob thread stopped: {e}")))?
     };
-    let (put, outcome) = tokio::join!(put, score_on_pool(app, &task, &system, Arc::clone(&bytes), &scorer));
+    let (put, outcome) = tokio::join!(put, score_in_worker(app, &task, &system, &bytes));
     let sha256 = put.map_err(|e| Refusal::internal(&e))?;
-    let (status, error, score) = match outcome {
-        Scored::Yes(score) => ("scored", None, Some(score)),
-        Scored::Invalid(message) => ("invalid", Some(message), None),
-        Scored::Failed(message) => ("failed", Some(message), None),
+    let (status, error, score, stopped) = match outcome {
+        Outcome::Scored { score } => ("scored", None, Some(score), None),
+        Outcome::Invalid { message } => ("invalid", Some(message), None, None),
+        Outcome::Failed { message } => ("failed", Some(message), None, None),
+        Outcome::Stopped { stop, message } => ("failed", Some(message), None, Some(stop)),
     };
     let size = bytes.len() as u64;
     let row = Row {
@@ -214,12 +225,14 @@ pub async fn accept(app: &Arc<App>, checked: Checked, bytes: Arc<[u8]>) -> Resul
         status,
         error,
         score,
+        stopped,
         created: now,
     };
     let submission = store(app, row).await.map_err(|e| Refusal::internal(&e))?;
-    let code = match status {
-        "scored" => StatusCode::CREATED,
-        "invalid" => StatusCode::UNPROCESSABLE_ENTITY,
+    let code = match (status, stopped) {
+        ("scored", _) => StatusCode::CREATED,
+        // Stopped for its time or memory: the upload's doing, not the server's.
+        ("invalid", _) | (_, Some(_)) => StatusCode::UNPROCESSABLE_ENTITY,
         _ => StatusCode::INTERNAL_SERVER_ERROR,
     };
     Ok(Accepted { submission, feedback: phase.feedback, code })
@@ -381,65 +394,10 @@ pub fn form_file(
     }
 }
 
-/// What scoring an upload gave.
-enum Scored {
-    Yes(Score),
-    Invalid(String),
-    Failed(String),
-}
-
-/// Scores on a blocking thread once a permit of the pool is free, under the time limit.
-async fn score_on_pool(
-    app: &Arc<App>,
-    task: &kgeval::campaign::ServedTask,
-    system: &str,
-    bytes: Arc<[u8]>,
-    scorer: &str,
-) -> Scored {
-    let Ok(permit) = Arc::clone(&app.pool).acquire_owned().await else {
-        return Scored::Failed("the scoring pool is closed".to_owned());
-    };
-    let mut names = task.pair_names();
-    names.push(UPLOAD_NAME.to_owned());
-    let (task, system, scorer) = (task.clone(), system.to_owned(), scorer.to_owned());
-    let handle = tokio::task::spawn_blocking(move || {
-        let _permit = permit;
-        score(&task, &system, Input::from_bytes(UPLOAD_NAME, bytes), &scorer)
-    });
-    let limit = app.campaign.time_limit;
-    match tokio::time::timeout(Duration::from_secs_f64(limit), handle).await {
-        Err(_) => Scored::Failed(format!("scoring took longer than {limit} s")),
-        Ok(Err(e)) => Scored::Failed(format!("the scorer stopped: {e}")),
-        Ok(Ok(Ok(score))) => Scored::Yes(score),
-        Ok(Ok(Err(e))) => {
-            let line = chain(&e);
-            // The upload's own problem names it or one of its parts (`upload:3:7: …`,
-            // `brick-smartenv:3:7: …`, `run upload: …`); anything else (a gold file gone) is
-            // the server's.
-            if let Some(located) = located(&e, &names) {
-                Scored::Invalid(located)
-            } else if line.contains(UPLOAD_NAME) || matches!(e, kgeval::Error::Invalid(_)) {
-                Scored::Invalid(line)
-            } else {
-                tracing::error!("scoring failed: {line}");
-                Scored::Failed("the scorer failed; the organisers have the log".to_owned())
-            }
-        }
-    }
-}
-
-/// The reader's own line when the error (or a cause) is one located in the upload or one of
-/// its parts (`NAME:LINE:COL: …`, NAME one of `names`), without the context around it.
-fn located(error: &(dyn std::error::Error + 'static), names: &[String]) -> Option<String> {
-    let mut cause: Option<&(dyn std::error::Error + 'static)> = Some(error);
-    while let Some(e) = cause {
-        let text = e.to_string();
-        if names.iter().any(|n| text.strip_prefix(n.as_str()).is_some_and(|rest| rest.starts_with(':'))) {
-            return Some(text);
-        }
-        cause = e.source();
-    }
-    None
+/// Scores `bytes` in a worker process once one is free, under the time limit.
+async fn score_in_worker(app: &Arc<App>, task: &kgeval::campaign::ServedTask, system: &str, bytes: &[u8]) -> Outcome {
+    let request = Request { task: task.name.clone(), system: system.to_owned(), name: UPLOAD_NAME.to_owned() };
+    app.workers.score(&request, bytes, Duration::from_secs_f64(app.campaign.time_limit)).await
 }
 
 /// Commits the row of an upload whose bytes are stored (and its score) — in one transaction

@@ -125,6 +125,11 @@ impl Served {
         self.child.id()
     }
 
+    /// Whether the server's process has exited.
+    pub(crate) fn exited(&mut self) -> bool {
+        self.child.try_wait().ok().flatten().is_some()
+    }
+
     /// Adds a team (`--add-team NAME`) and returns its token.
     pub(crate) fn add_team(&self, name: &str, organiser: bool) -> String {
         let mut args = vec!["--add-team", name];
@@ -469,10 +474,10 @@ fn a_bad_campaign_file_is_a_located_error() {
 }
 
 #[test]
-fn a_failed_scoring_is_recorded_and_not_counted() {
-    // Scoring runs out of time (a limit of a microsecond): every upload fails (500), and none
-    // counts against the limit of one a day. (Removing the gold after the start no longer
-    // fails it: a trec task's qrels are read once, at the start, and kept.)
+fn a_scoring_out_of_time_is_recorded_and_counted() {
+    // Scoring runs out of time (a limit of a microsecond): the worker scoring the upload is
+    // killed, the upload recorded `failed` with the reason (422: the upload's doing), and it
+    // counts against the limit of one a day, so the team cannot repeat a runaway for free.
     let campaign = format!(
         "[[task]]\nname = \"adhoc\"\nfamily = \"trec\"\nqrels = \"qrels.txt\"\nprimary = \"map\"\n[serve]\ntime_limit = 0.000001\n{}",
         open_phase("p", "limit = { per_day = 1 }")
@@ -482,17 +487,18 @@ fn a_failed_scoring_is_recorded_and_not_counted() {
     std::fs::write(dir.path().join("campaign.toml"), campaign).expect("written");
     let server = Served::start_file(&dir.path().join("campaign.toml"));
     let a = server.add_team("A", false);
-    std::fs::remove_file(dir.path().join("qrels.txt")).expect("removed");
     let run = bytes("testdata/trec_eval/test/results.test");
-    for _ in 0..2 {
-        let (code, failed, _) = server.upload("adhoc", Some(&a), &run);
-        assert_eq!((code, failed["status"].as_str()), (500, Some("failed")), "{failed}");
-        assert!(failed.get("scores").is_none() && !failed.to_string().contains("qrels"), "{failed}");
-        let id = failed["id"].as_i64().expect("recorded");
-        let (code, read) = server.get(&format!("/api/submissions/{id}"), Some(&a));
-        assert_eq!(code, 200);
-        assert!(read.contains("\"status\":\"failed\""), "{read}");
-    }
+    let (code, failed, _) = server.upload("adhoc", Some(&a), &run);
+    assert_eq!((code, failed["status"].as_str()), (422, Some("failed")), "{failed}");
+    let error = failed["error"].as_str().unwrap_or_default();
+    assert!(error.starts_with("out of time: scoring took longer than 0.000001 s"), "{failed}");
+    assert!(failed.get("scores").is_none() && !failed.to_string().contains("qrels"), "{failed}");
+    let id = failed["id"].as_i64().expect("recorded");
+    let (code, read) = server.get(&format!("/api/submissions/{id}"), Some(&a));
+    assert_eq!(code, 200);
+    assert!(read.contains("\"status\":\"failed\""), "{read}");
+    let (code, limited, _) = server.upload("adhoc", Some(&a), &run);
+    assert_eq!((code, limited["status"].as_str()), (429, Some("limited")), "{limited}");
     let (_, board) = server.get("/api/tasks/adhoc/leaderboard", None);
     assert!(board.contains("\"rows\":[]"), "{board}");
 }

@@ -48,8 +48,8 @@ fn rescoring_scores_a_failed_submission_and_the_leaderboard_counts_it() {
     let run = std::fs::read(data("testdata/trec_eval/test/results.test")).expect("a run");
     let other = std::fs::read(data("testdata/trec_eval/test/results-302.test")).expect("a run");
 
-    // B's upload scores; A's runs out of time (a limit of a microsecond): 500, failed, not
-    // counted. The time limit is no part of the scorer version: both servers have one.
+    // B's upload scores; A's runs out of time (a limit of a microsecond): 422, failed (and
+    // counted against A's limits). The time limit is no part of the scorer version: both servers have one.
     write("60");
     let server = Served::start_on(&file, &db);
     let (a, b) = (server.add_team("A", false), server.add_team("B", false));
@@ -59,7 +59,7 @@ fn rescoring_scores_a_failed_submission_and_the_leaderboard_counts_it() {
     write("0.000001");
     let server = Served::start_on(&file, &db);
     let (code, failed, _) = server.upload("adhoc", Some(&a), &run);
-    assert_eq!((code, failed["status"].as_str()), (500, Some("failed")), "{failed}");
+    assert_eq!((code, failed["status"].as_str()), (422, Some("failed")), "{failed}");
     let id = failed["id"].as_i64().expect("an id");
     drop(server);
     let (submissions, scores) = rows(&db);
@@ -122,7 +122,9 @@ fn rescoring_scores_a_failed_submission_and_the_leaderboard_counts_it() {
     } else {
         eprintln!("SKIPPED the rescored page in a browser: no chromium found");
     }
-    assert_eq!(server.upload("adhoc", Some(&a), &other).0, 201);
+    // The limits stay as counted at upload: A's upload stopped for its time counted, as B's
+    // scored one did.
+    assert_eq!(server.upload("adhoc", Some(&a), &other).0, 429);
     assert_eq!(server.upload("adhoc", Some(&b), &other).0, 429);
     drop(server);
 

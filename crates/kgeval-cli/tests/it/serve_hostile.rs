@@ -1,0 +1,186 @@
+//! `kgeval serve` against a hostile team: what an upload may cost is bounded by the scoring
+//! workers (a runaway query is stopped at the time limit, an upload past the memory limit
+//! aborts its worker), both are recorded and counted against the team's limits, every other
+//! team is answered meanwhile, and neither SIGTERM nor `kill -9` leaves a worker running.
+//! Loopback only; each test bounded in time.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use crate::serve::{data, open_phase, Served};
+
+/// A QALD answers file with one question whose query is a cross product of seven triple
+/// patterns with a filter no row passes: it runs on and on and produces nothing.
+const RUNAWAY: &str = r#"{"questions": [{"id": "1", "query": {"sparql": "SELECT ?a WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i . ?j ?k ?l . ?m ?n ?o . ?p ?q ?r . ?s ?t ?u . FILTER(STRLEN(CONCAT(STR(?a), STR(?d), STR(?g), STR(?j), STR(?m), STR(?p), STR(?s))) < 0) }"}}]}"#;
+
+/// A campaign with a QALD task over bundled data (its own query timeout far beyond the
+/// server's time limit) and a TREC task, both open now.
+fn campaign(dir: &Path, serve: &str, limit: &str) -> PathBuf {
+    for (from, to) in [
+        ("testdata/qald/sparql/gold.xml", "gold.xml"),
+        ("testdata/qald/sparql/data.ttl", "data.ttl"),
+        ("testdata/trec_eval/test/qrels.test", "qrels.txt"),
+    ] {
+        std::fs::copy(data(from), dir.join(to)).expect("copied");
+    }
+    let text = format!(
+        "[[task]]\nname = \"qa\"\nfamily = \"qald\"\ngold = \"gold.xml\"\ndata = [\"data.ttl\"]\ntimeout = 600\n\
+         primary = \"qald_f\"\n[[task]]\nname = \"adhoc\"\nfamily = \"trec\"\nqrels = \"qrels.txt\"\nprimary = \"map\"\n\
+         [serve]\n{serve}\n{}",
+        open_phase("p", limit)
+    );
+    let file = dir.join("campaign.toml");
+    std::fs::write(&file, text).expect("written");
+    file
+}
+
+/// The process ids of the scoring workers started for `campaign` (their command line names
+/// it and `--worker`).
+fn workers_of(campaign: &Path) -> Vec<u32> {
+    let needle = campaign.as_os_str().as_encoded_bytes().to_vec();
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").expect("/proc").flatten() {
+        let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else { continue };
+        let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) else { continue };
+        let args: Vec<&[u8]> = cmdline.split(|&b| b == 0).collect();
+        if args.contains(&&needle[..]) && args.contains(&&b"--worker"[..]) {
+            found.push(pid);
+        }
+    }
+    found
+}
+
+/// Waits until `check` holds, at most `limit`; whether it did.
+fn within(limit: Duration, mut check: impl FnMut() -> bool) -> bool {
+    let start = Instant::now();
+    while start.elapsed() < limit {
+        if check() {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    check()
+}
+
+fn signal(pid: u32, name: &str) {
+    let status = Command::new("kill").args([name, &pid.to_string()]).status().expect("kill");
+    assert!(status.success(), "kill {name} {pid}");
+}
+
+#[test]
+fn a_runaway_query_is_stopped_at_the_time_limit_counted_and_stalls_no_other_team() {
+    let dir = tempfile::tempdir().expect("a folder");
+    let file = campaign(dir.path(), "time_limit = 3\nworkers = 2", "limit = { per_day = 1 }");
+    let server = Served::start_file(&file);
+    let (a, b) = (server.add_team("A", false), server.add_team("B", false));
+    std::thread::scope(|scope| {
+        let runaway = scope.spawn(|| {
+            let start = Instant::now();
+            let (code, body, _) = server.upload("qa", Some(&a), RUNAWAY.as_bytes());
+            (code, body, start.elapsed())
+        });
+        // While A's query runs, B is answered at once by the other worker.
+        std::thread::sleep(Duration::from_millis(500));
+        let start = Instant::now();
+        let run = std::fs::read(data("testdata/trec_eval/test/results.test")).expect("a run");
+        let (code, body, _) = server.upload("adhoc", Some(&b), &run);
+        assert_eq!(code, 201, "{body}");
+        assert!(start.elapsed() < Duration::from_secs(2), "B waited {:?}", start.elapsed());
+        let (code, body, took) = runaway.join().expect("the runaway's thread");
+        assert_eq!((code, body["status"].as_str()), (422, Some("failed")), "{body}");
+        let error = body["error"].as_str().unwrap_or_default();
+        assert!(error.starts_with("out of time: scoring took longer than 3 s"), "{body}");
+        assert!(took < Duration::from_secs(8), "the runaway was answered after {took:?}");
+    });
+    // It counted: A's next upload to the task is refused by the daily limit, before scoring.
+    let (code, body, _) = server.upload("qa", Some(&a), RUNAWAY.as_bytes());
+    assert_eq!((code, body["status"].as_str()), (429, Some("limited")), "{body}");
+    // The killed worker was replaced: still two, and the server answers.
+    assert!(within(Duration::from_secs(20), || workers_of(&file).len() == 2), "{:?}", workers_of(&file));
+    let (code, _) = server.get("/api/health", None);
+    assert_eq!(code, 200);
+}
+
+#[test]
+fn an_upload_past_the_memory_limit_stops_its_worker_and_counts() {
+    let dir = tempfile::tempdir().expect("a folder");
+    // The smallest memory limit (16 MiB): a 24 MB run cannot even be read into it.
+    let file = campaign(dir.path(), "memory_limit = 16777216\nworkers = 1", "limit = { total = 1 }");
+    let server = Served::start_file(&file);
+    let (a, b) = (server.add_team("A", false), server.add_team("B", false));
+    let mut large = Vec::with_capacity(24 << 20);
+    let mut line = 0_u64;
+    while large.len() < 24 << 20 {
+        large.extend_from_slice(
+            format!("{} Q0 doc{line} {line} {} run\n", 401 + line % 50, 1.0 / (1 + line) as f64).as_bytes(),
+        );
+        line += 1;
+    }
+    let (code, body, _) = server.upload("adhoc", Some(&a), &large);
+    assert_eq!((code, body["status"].as_str()), (422, Some("failed")), "{body}");
+    let error = body["error"].as_str().unwrap_or_default();
+    assert!(error.starts_with("out of memory: scoring needed more than 16777216 bytes"), "{body}");
+    let (code, body, _) = server.upload("adhoc", Some(&a), b"401 Q0 doc 1 1 run\n");
+    assert_eq!((code, body["status"].as_str()), (429, Some("limited")), "counted: {body}");
+    // The one worker was replaced: another team is scored.
+    let run = std::fs::read(data("testdata/trec_eval/test/results.test")).expect("a run");
+    let (code, body, _) = server.upload("adhoc", Some(&b), &run);
+    assert_eq!(code, 201, "{body}");
+}
+
+#[test]
+fn sigterm_during_a_runaway_ends_the_server_and_its_workers_within_5_s() {
+    let dir = tempfile::tempdir().expect("a folder");
+    let file = campaign(dir.path(), "time_limit = 600\nworkers = 2", "");
+    let mut server = Served::start_file(&file);
+    let a = server.add_team("A", false);
+    assert_eq!(workers_of(&file).len(), 2);
+    let url = server.url.clone();
+    let token = a;
+    // Two runaways, one per worker; their requests end with the server.
+    let uploads: Vec<_> = (0..2)
+        .map(|_| {
+            let (url, token) = (url.clone(), token.clone());
+            std::thread::spawn(move || {
+                let agent = ureq::AgentBuilder::new().timeout(Duration::from_secs(30)).build();
+                let _ = agent
+                    .post(&format!("{url}/api/tasks/qa/submissions"))
+                    .set("Authorization", &format!("Bearer {token}"))
+                    .send_bytes(RUNAWAY.as_bytes());
+            })
+        })
+        .collect();
+    std::thread::sleep(Duration::from_secs(1));
+    let start = Instant::now();
+    signal(server.pid(), "-TERM");
+    let exited = within(Duration::from_secs(5), || server.exited());
+    assert!(exited, "kgeval serve still runs 5 s after SIGTERM");
+    assert!(within(Duration::from_secs(2), || workers_of(&file).is_empty()), "left running: {:?}", workers_of(&file));
+    assert!(start.elapsed() < Duration::from_secs(7));
+    for upload in uploads {
+        upload.join().expect("an upload's thread");
+    }
+}
+
+#[test]
+fn kill_9_of_the_server_during_a_runaway_takes_its_workers_with_it() {
+    let dir = tempfile::tempdir().expect("a folder");
+    let file = campaign(dir.path(), "time_limit = 600\nworkers = 1", "");
+    let mut server = Served::start_file(&file);
+    let a = server.add_team("A", false);
+    let (url, token) = (server.url.clone(), a);
+    let upload = std::thread::spawn(move || {
+        let agent = ureq::AgentBuilder::new().timeout(Duration::from_secs(30)).build();
+        let _ = agent
+            .post(&format!("{url}/api/tasks/qa/submissions"))
+            .set("Authorization", &format!("Bearer {token}"))
+            .send_bytes(RUNAWAY.as_bytes());
+    });
+    std::thread::sleep(Duration::from_secs(1));
+    assert_eq!(workers_of(&file).len(), 1);
+    signal(server.pid(), "-KILL");
+    assert!(within(Duration::from_secs(5), || server.exited()));
+    assert!(within(Duration::from_secs(2), || workers_of(&file).is_empty()), "left running: {:?}", workers_of(&file));
+    upload.join().expect("the upload's thread");
+}

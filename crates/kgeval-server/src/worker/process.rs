@@ -1,0 +1,182 @@
+//! The worker process (`kgeval serve CAMPAIGN --worker`, started by the server, never by a
+//! person): it reads the campaign and every task's gold once, tells the server it is ready
+//! (with each task's scorer version, or the error that stops the server's start), limits its
+//! own address space to what it holds then plus the campaign's `memory_limit`, and scores one
+//! upload per request from its standard input, answering on its standard output, until that
+//! input ends. It exits by itself when the server is gone (its parent process changes), so a
+//! runaway scoring never outlives the server, even one killed with `kill -9`.
+
+use std::collections::HashMap;
+use std::io::{BufReader, BufWriter};
+use std::panic::AssertUnwindSafe;
+use std::path::Path;
+use std::time::Duration;
+
+use kgeval::campaign::{headlines, item_values, ServedTask};
+use kgeval::Input;
+
+use super::frame::{read_header, read_payload, write_header};
+use super::{Outcome, Ready, Request};
+use crate::app::{chain, scorer_version};
+use crate::config::Campaign;
+use crate::store::Score;
+use crate::Error;
+
+/// How often the worker checks that the server is still its parent.
+const PARENT_CHECK: Duration = Duration::from_millis(100);
+
+/// Runs a worker on the campaign file `campaign` until its standard input ends.
+///
+/// # Errors
+/// Its standard output or input fails (the server is gone).
+pub fn run(campaign: &Path) -> Result<(), Error> {
+    exit_with_parent();
+    let mut input = BufReader::with_capacity(1 << 16, std::io::stdin().lock());
+    let mut output = BufWriter::new(std::io::stdout().lock());
+    let io = |e: std::io::Error| Error::Io(format!("worker: {e}"));
+    let prepared = Campaign::read(campaign).and_then(|config| prepare(&config).map(|scorers| (config, scorers)));
+    let (config, scorers) = match prepared {
+        Ok(ready) => ready,
+        Err(e) => {
+            write_header(&mut output, &Ready { scorers: HashMap::new(), error: Some(e.to_string()) }).map_err(io)?;
+            return Ok(());
+        }
+    };
+    if let Err(e) = limit_memory(config.memory_limit) {
+        let error = Some(format!("worker: cannot limit its memory: {e}"));
+        write_header(&mut output, &Ready { scorers: HashMap::new(), error }).map_err(io)?;
+        return Ok(());
+    }
+    write_header(&mut output, &Ready { scorers: scorers.clone(), error: None }).map_err(io)?;
+    while let Some(request) = read_header::<Request>(&mut input).map_err(io)? {
+        // The server is trusted: a baseline may be larger than an upload may be.
+        let bytes = read_payload(&mut input, u64::MAX).map_err(io)?;
+        let outcome = match config.served.task(&request.task) {
+            Some(task) => {
+                let scorer = scorers.get(&task.name).map_or("", String::as_str);
+                // A panic is a bug of kgeval, not of the upload: reported as a failure (not
+                // counted), the worker goes on with the next request.
+                std::panic::catch_unwind(AssertUnwindSafe(|| score_upload(task, &request, bytes, scorer)))
+                    .unwrap_or_else(|_| Outcome::Failed {
+                        message: "the scorer failed; the organisers have the log".to_owned(),
+                    })
+            }
+            None => Outcome::Failed { message: format!("found no task {:?} in the worker", request.task) },
+        };
+        write_header(&mut output, &outcome).map_err(io)?;
+    }
+    Ok(())
+}
+
+/// Reads every task's gold, checks its primary metric and computes its scorer version.
+fn prepare(config: &Campaign) -> Result<HashMap<String, String>, Error> {
+    // A gzip upload may not grow past 16 times the upload limit once decompressed.
+    kgeval::set_decompressed_limit(config.max_upload.saturating_mul(16));
+    let mut scorers = HashMap::new();
+    for task in &config.served.tasks {
+        task.read_gold().map_err(|e| Error::Campaign(format!("task {}: {}", task.name, chain(&e))))?;
+        task.check_primary().map_err(|e| Error::Campaign(format!("task {}: {}", task.name, chain(&e))))?;
+        scorers.insert(task.name.clone(), scorer_version(task)?);
+    }
+    // The threads a scoring runs on exist before the limit is set, so their stacks are part
+    // of what the worker holds, not of what one scoring may take.
+    let _ = rayon::current_num_threads();
+    Ok(scorers)
+}
+
+/// Limits the process's address space to what it maps now plus `bytes`: past it an
+/// allocation fails and the worker aborts, which the server reports as `out of memory`.
+fn limit_memory(bytes: u64) -> std::io::Result<()> {
+    let statm = std::fs::read_to_string("/proc/self/statm")?;
+    let pages: u64 = statm.split_whitespace().next().and_then(|p| p.parse().ok()).unwrap_or(0);
+    let mapped = pages.saturating_mul(rustix::param::page_size() as u64);
+    let limit = mapped.saturating_add(bytes);
+    rustix::process::setrlimit(
+        rustix::process::Resource::As,
+        rustix::process::Rlimit { current: Some(limit), maximum: Some(limit) },
+    )
+    .map_err(std::io::Error::from)
+}
+
+/// Exits the process as soon as its parent (the server) is gone: a thread checks the parent
+/// process id, which changes when the parent exits (the worker is then adopted).
+fn exit_with_parent() {
+    let parent = std::os::unix::process::parent_id();
+    let watch = std::thread::Builder::new().name("parent-watch".to_owned()).spawn(move || loop {
+        std::thread::sleep(PARENT_CHECK);
+        if std::os::unix::process::parent_id() != parent {
+            std::process::exit(0);
+        }
+    });
+    if let Err(e) = watch {
+        tracing::error!("worker: cannot watch the server: {e}");
+    }
+}
+
+/// Scores one upload of `task` as the request says: scored, or why not — the upload's own
+/// problem (invalid, with its located line) or the scorer's (failed).
+fn score_upload(task: &ServedTask, request: &Request, bytes: Vec<u8>, scorer: &str) -> Outcome {
+    let mut names = task.pair_names();
+    names.push(request.name.clone());
+    match score(task, &request.system, Input::from_bytes(request.name.clone(), bytes), scorer) {
+        Ok(score) => Outcome::Scored { score },
+        Err(e) => {
+            let line = chain(&e);
+            // The upload's own problem names it or one of its parts (`upload:3:7: …`,
+            // `brick-smartenv:3:7: …`, `run upload: …`); anything else (a gold file gone) is
+            // the server's.
+            if let Some(located) = located(&e, &names) {
+                Outcome::Invalid { message: located }
+            } else if line.contains(&request.name) || matches!(e, kgeval::Error::Invalid(_)) {
+                Outcome::Invalid { message: line }
+            } else {
+                tracing::error!("scoring failed: {line}");
+                Outcome::Failed { message: "the scorer failed; the organisers have the log".to_owned() }
+            }
+        }
+    }
+}
+
+/// Scores one file of `task` as the system `system`, under scorer version `scorer`.
+///
+/// # Errors
+/// The facade's error: a malformed or unfitting file, a primary metric without a value.
+pub fn score(task: &ServedTask, system: &str, input: Input, scorer: &str) -> Result<Score, kgeval::Error> {
+    let evaluation = task.score(system, input)?;
+    let primary = task.primary_value(&evaluation, system)?;
+    let mut scores = serde_json::Map::new();
+    for (metric, value) in headlines(&evaluation, system) {
+        scores.insert(metric, number(value));
+    }
+    let items: Vec<serde_json::Value> = item_values(&evaluation, system)
+        .into_iter()
+        .map(|(item, metric, value)| serde_json::json!([item, metric, number(value)]))
+        .collect();
+    Ok(Score {
+        scorer: scorer.to_owned(),
+        metric: primary.metric,
+        value: primary.value,
+        higher_is_better: primary.higher_is_better,
+        headlines: serde_json::Value::Object(scores).to_string(),
+        items: serde_json::Value::Array(items).to_string(),
+    })
+}
+
+/// A JSON number (a non-finite value, which no metric gives, as null).
+fn number(value: f64) -> serde_json::Value {
+    serde_json::Number::from_f64(value).map_or(serde_json::Value::Null, serde_json::Value::Number)
+}
+
+/// The reader's own line when the error (or a cause) is one located in the upload or one of
+/// its parts (`NAME:LINE:COL: …`, NAME one of `names`), without the context around it.
+fn located(error: &(dyn std::error::Error + 'static), names: &[String]) -> Option<String> {
+    let mut cause: Option<&(dyn std::error::Error + 'static)> = Some(error);
+    while let Some(e) = cause {
+        let text = e.to_string();
+        if names.iter().any(|n| text.strip_prefix(n.as_str()).is_some_and(|rest| rest.starts_with(':'))) {
+            return Some(text);
+        }
+        cause = e.source();
+    }
+    None
+}
