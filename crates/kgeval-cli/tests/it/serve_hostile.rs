@@ -184,3 +184,32 @@ fn kill_9_of_the_server_during_a_runaway_takes_its_workers_with_it() {
     assert!(within(Duration::from_secs(2), || workers_of(&file).is_empty()), "left running: {:?}", workers_of(&file));
     upload.join().expect("the upload's thread");
 }
+
+#[test]
+fn empty_uploads_are_invalid_and_never_count() {
+    let dir = tempfile::tempdir().expect("a folder");
+    let file = campaign(dir.path(), "", "limit = { per_day = 1 }");
+    let server = Served::start_file(&file);
+    let a = server.add_team("A", false);
+    let mut gzip_of_nothing = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    std::io::Write::write_all(&mut gzip_of_nothing, b"").expect("written");
+    let gzip_of_nothing = gzip_of_nothing.finish().expect("finished");
+    for (task, body) in [
+        ("adhoc", &b""[..]),
+        ("adhoc", &b"\n \n"[..]),
+        ("adhoc", &gzip_of_nothing[..]),
+        ("qa", &b""[..]),
+        ("qa", &b"{\"questions\": []}"[..]),
+    ] {
+        let (code, answer, _) = server.upload(task, Some(&a), body);
+        assert_eq!((code, answer["status"].as_str()), (422, Some("invalid")), "{task} {body:?}: {answer}");
+        let error = answer["error"].as_str().unwrap_or_default();
+        assert!(error.starts_with("upload:1:1: found "), "{answer}");
+    }
+    // None counted: the day's one upload is still there, for each task.
+    let run = std::fs::read(data("testdata/trec_eval/test/results.test")).expect("a run");
+    assert_eq!(server.upload("adhoc", Some(&a), &run).0, 201);
+    let answers = std::fs::read(data("testdata/qald/sparql/system.json")).expect("answers");
+    let (code, answer, _) = server.upload("qa", Some(&a), &answers);
+    assert_eq!(code, 201, "{answer}");
+}

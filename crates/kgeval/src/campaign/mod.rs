@@ -7,6 +7,7 @@ mod manifest;
 mod render;
 mod run;
 mod served;
+mod served_checks;
 mod served_export;
 #[cfg(test)]
 mod served_gold_tests;

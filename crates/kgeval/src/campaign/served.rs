@@ -279,11 +279,15 @@ impl ServedTask {
     ///
     /// # Errors
     /// As the family's task: a malformed upload is [`Error::Format`] (`NAME:LINE:COL: …`, the
-    /// name the input was given), an upload that does not fit the gold [`Error::Invalid`].
+    /// name the input was given), an upload that does not fit the gold [`Error::Invalid`]; an
+    /// upload (or a part) with no content, or with no item of its own, is [`Error::Format`]
+    /// at `NAME:1:1`.
     pub fn score(&self, system: &str, upload: Input) -> Result<Evaluation, Error> {
+        super::served_checks::refuse_empty(&upload)?;
+        let name = upload.name();
         let task = self.with_systems(vec![SystemInput::named(system, upload)])?;
         let progress = &NoProgress;
-        match (&task, self.gold()?) {
+        let evaluation = match (&task, self.gold()?) {
             (Task::Trec(task), Gold::Trec(gold)) => task.run_with_gold(gold, progress),
             (Task::Qald(task), Gold::Qald(gold)) => task.run_with_gold(gold, progress),
             (Task::Lexicon(task), Gold::Lexicon(gold)) => task.run_with_gold(gold, progress),
@@ -291,7 +295,9 @@ impl ServedTask {
             (Task::Rank(task), Gold::Rank(gold)) => task.run_with_gold(gold, progress),
             (Task::Kgc(task), Gold::Kgc(gold)) => task.run_with_gold(gold, progress),
             _ => Err(Error::invalid(format!("task {}: its gold was read for another family", self.name))),
-        }
+        }?;
+        super::served_checks::refuse_no_item(&evaluation, &name)?;
+        Ok(evaluation)
     }
 
     /// Reads the task's gold now (a server: at its start), unless it was read already; later

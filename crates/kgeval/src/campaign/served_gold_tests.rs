@@ -10,7 +10,7 @@ use crate::toml_doc::TomlManifest;
 use crate::{Input, NoProgress, SystemInput};
 
 /// The bundled files copied into the folder (`FROM`, `TO` relative to it).
-const FILES: [(&str, &str); 12] = [
+pub(super) const FILES: [(&str, &str); 12] = [
     ("qald/qald3/dbpedia-train-answers.xml", "qald-gold.xml"),
     ("lemon/qald3-dbpedia_train_lexicon_en.ttl", "lexicon.ttl"),
     ("lemon/qald3-dbpedia_train_classes_properties.txt", "uris.txt"),
@@ -25,7 +25,7 @@ const FILES: [(&str, &str); 12] = [
     ("qald/qald3/dbpedia-train.xml", "unused.xml"),
 ];
 
-const CAMPAIGN: &str = "\
+pub(super) const CAMPAIGN: &str = "\
 [[task]]\nname = \"qa\"\nfamily = \"qald\"\ngold = \"qald-gold.xml\"\nprimary = \"qald_f\"\n\
 [[task]]\nname = \"lex\"\nfamily = \"lexicon\"\ngold = \"lexicon.ttl\"\nuris = \"uris.txt\"\nprimary = \"f1\"\n\
 [[task]]\nname = \"t1\"\nfamily = \"align\"\nprofile = \"diso\"\nprimary = \"f1\"\n\
@@ -36,7 +36,7 @@ const CAMPAIGN: &str = "\
 [[task]]\nname = \"lp\"\nfamily = \"kgc\"\ntest = \"test.txt\"\nfilters = [\"train.txt\"]\nprimary = \"micro_mrr\"\n\
 [[task]]\nname = \"adhoc\"\nfamily = \"trec\"\nqrels = \"qrels.txt\"\nmeasures = [\"map\"]\nprimary = \"map\"\n";
 
-fn bundled(path: &str) -> Arc<[u8]> {
+pub(super) fn bundled(path: &str) -> Arc<[u8]> {
     Arc::from(std::fs::read(Path::new("../../testdata").join(path)).expect("bundled data"))
 }
 
