@@ -9,7 +9,9 @@
 //! - leaderboard requests per second (4 clients on keep-alive connections for `--seconds`,
 //!   each answer checked to be `200` with every team's row), the 33-row board of 32 teams
 //!   and a baseline;
-//! - the server's peak RSS (`VmHWM` of `/proc/PID/status`).
+//! - the server's peak RSS (`VmHWM` of `/proc/PID/status`), and beside it its scoring
+//!   workers' (each worker's, and their sum) and their CPU per upload: the workers are the
+//!   server's child processes.
 //!
 //! The database, its blobs and the inputs go to `target/bench-serve/` (the blobs are removed
 //! at the end: 32 × 5 uploads of 5 MB). Nothing but loopback is contacted.
@@ -67,11 +69,19 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
     }
     let mut server = Server::start(&kgeval, &campaign, &db)?;
     let outcome = measure(&server, &base, &tokens, uploads, seconds, queries);
-    let rss = server.peak_rss_kb();
+    let rss = peak_rss_kb(server.child.id());
+    let workers: Vec<u64> = server.workers().into_iter().filter_map(peak_rss_kb).collect();
     server.stop();
     let _ = std::fs::remove_dir_all(blob_dir(&db));
     let mut report = outcome?;
     let _ = writeln!(report, "server peak RSS (VmHWM): {:.1} MiB", rss.unwrap_or(0) as f64 / 1024.0);
+    let mib: Vec<String> = workers.iter().map(|kb| format!("{:.1}", *kb as f64 / 1024.0)).collect();
+    let _ = writeln!(
+        report,
+        "scoring workers' peak RSS (VmHWM): {} MiB ({:.1} MiB in all)",
+        mib.join(", "),
+        workers.iter().sum::<u64>() as f64 / 1024.0
+    );
     let _ = writeln!(report, "load after: {}", load_average());
     println!("\n{report}");
     Ok(())
@@ -117,7 +127,8 @@ fn measure(
     let solo: Vec<Duration> =
         (0..SOLO_UPLOADS).map(|_| upload(&solo_agent, &tokens[0])).collect::<anyhow::Result<_>>()?;
     let _ = writeln!(report, "1 uploader, {SOLO_UPLOADS} uploads: {}", percentiles(solo));
-    let (started, cpu_before) = (Instant::now(), server.cpu_seconds());
+    let (started, cpu_before) = (Instant::now(), cpu_seconds(server.child.id()));
+    let workers_before = server.workers_cpu_seconds();
     let all: Vec<Duration> = std::thread::scope(|scope| {
         let handles: Vec<_> = tokens
             .iter()
@@ -138,16 +149,18 @@ fn measure(
     .flatten()
     .collect();
     let wall = started.elapsed().as_secs_f64();
-    let cpu = server.cpu_seconds().zip(cpu_before).map_or(0.0, |(after, before)| after - before);
+    let cpu = cpu_seconds(server.child.id()).zip(cpu_before).map_or(0.0, |(after, before)| after - before);
+    let workers_cpu = server.workers_cpu_seconds() - workers_before;
     let count = all.len();
     let _ = writeln!(
         report,
         "{UPLOADERS} concurrent uploaders × {uploads}: {} ({count} uploads in {wall:.1} s, {:.1} uploads/s, {:.0} MB/s; \
-         server CPU {:.1} ms an upload)",
+         server CPU {:.1} ms an upload, its workers' {:.1} ms)",
         percentiles(all),
         count as f64 / wall,
         count as f64 * base.len() as f64 / 1e6 / wall,
-        cpu * 1e3 / count as f64
+        cpu * 1e3 / count as f64,
+        workers_cpu * 1e3 / count as f64
     );
     let rate = leaderboard_rate(url, seconds, tokens.len() + 1)?;
     let _ = writeln!(
@@ -248,26 +261,46 @@ impl Server {
         Ok(Server { child, url })
     }
 
-    /// `VmHWM` of the server process, KiB.
-    fn peak_rss_kb(&self) -> Option<u64> {
-        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).ok()?;
-        status
-            .lines()
-            .find_map(|l| l.strip_prefix("VmHWM:"))
-            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+    /// The server's child processes: its scoring workers.
+    fn workers(&self) -> Vec<u32> {
+        let parent = self.child.id().to_string();
+        let Ok(entries) = std::fs::read_dir("/proc") else { return Vec::new() };
+        entries
+            .flatten()
+            .filter_map(|e| e.file_name().to_str()?.parse::<u32>().ok())
+            .filter(|pid| {
+                let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+                // The field after the command's `(name)` and the state: the parent's id.
+                stat.rsplit_once(')').and_then(|(_, rest)| rest.split_whitespace().nth(1)) == Some(parent.as_str())
+            })
+            .collect()
     }
 
-    /// User + system CPU seconds the server used so far (`/proc/PID/stat`).
-    fn cpu_seconds(&self) -> Option<f64> {
-        let stat = std::fs::read_to_string(format!("/proc/{}/stat", self.child.id())).ok()?;
-        // The fields after the command's `(name)`: utime and stime are the 12th and 13th.
-        let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
-        let ticks: f64 = fields.get(11)?.parse::<f64>().ok()? + fields.get(12)?.parse::<f64>().ok()?;
-        Some(ticks / 100.0)
+    /// The CPU seconds the scoring workers used so far.
+    fn workers_cpu_seconds(&self) -> f64 {
+        self.workers().into_iter().filter_map(cpu_seconds).sum()
     }
 
     fn stop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// `VmHWM` of process `pid`, KiB.
+fn peak_rss_kb(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+}
+
+/// User + system CPU seconds process `pid` used so far (`/proc/PID/stat`).
+fn cpu_seconds(pid: u32) -> Option<f64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The fields after the command's `(name)`: utime and stime are the 12th and 13th.
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    let ticks: f64 = fields.get(11)?.parse::<f64>().ok()? + fields.get(12)?.parse::<f64>().ok()?;
+    Some(ticks / 100.0)
 }
