@@ -357,3 +357,47 @@ fn text_markdown_csv_and_help() {
     let help = String::from_utf8_lossy(&help.stdout);
     assert!(help.contains("kgeval qald --gold testdata/qald/qald3/dbpedia-test-answers.xml"), "{help}");
 }
+
+/// A 145-byte cross product (19⁶ ≈ 47 million rows over the bundled data) submitted as a
+/// question's query: the binary, under a 2 GiB address-space limit, stops at the row cap with
+/// one located error line, within seconds.
+#[test]
+fn a_cross_product_query_stops_at_the_row_cap_in_bounded_memory() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let system = dir.path().join("cross.json");
+    let query = "SELECT * WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i . ?j ?k ?l . ?m ?n ?o . ?p ?q ?r }";
+    let json = format!(r#"{{"questions": [{{"id": "1", "query": {{"sparql": "{query}"}}}}]}}"#);
+    std::fs::write(&system, json).expect("written");
+    let start = std::time::Instant::now();
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -v 2097152 && exec \"$0\" \"$@\"")
+        .arg(env!("CARGO_BIN_EXE_kgeval"))
+        .args(["qald", "--gold", GOLD, "--system", system.to_str().expect("utf-8"), "--data", DATA[0], DATA[1]])
+        .current_dir(root())
+        .output()
+        .expect("run kgeval");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.trim_end().ends_with(
+            "cross.json:1:16: question 1: found a query giving more than 100000 rows, expected at most max_rows = 100000"
+        ),
+        "{stderr}"
+    );
+    assert!(start.elapsed() < std::time::Duration::from_secs(30), "{:?}", start.elapsed());
+    // The cap is the task's: --max-rows 10 stops it at the eleventh row.
+    let out = kgeval(&[
+        "qald",
+        "--gold",
+        GOLD,
+        "--system",
+        system.to_str().expect("utf-8"),
+        "--data",
+        DATA[0],
+        DATA[1],
+        "--max-rows",
+        "10",
+    ]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("more than 10 rows, expected at most max_rows = 10"));
+}
