@@ -169,7 +169,7 @@ fn uri_coverage(
 ) -> Result<Option<Diagnostic>, Error> {
     let covered = evaluation.uris.iter().take(listed).filter(|u| !u.gold.is_empty()).count();
     if listed > 0 && covered == 0 {
-        return Err(Error::invalid(format!(
+        return Err(Error::unfit(format!(
             "{uris}:1:1: found no listed URI with an entry in the gold lexicon {gold} ({listed} listed), expected the URI list of this gold lexicon"
         )));
     }

@@ -25,7 +25,7 @@ pub mod write;
 
 use serde::Deserialize;
 
-pub use error::{Error, ResultExt};
+pub use error::{Concern, Error, ResultExt};
 pub use evaluation::{Conventions, Evaluation, FamilyResult, Warning};
 pub use gate::{Gate, GateFailure};
 pub use input_paths::same_file_as;

@@ -160,6 +160,10 @@ fn malformed_rank_files() {
     for (input, expected) in cases {
         let err = read_ranks(input.as_bytes(), "ranks.tsv", &test, &vocabulary).unwrap_err();
         assert_eq!(err.to_string(), expected);
+        // An entity or triple the test split lacks, or a test triple left without a rank, tells
+        // something of the gold; the rest is the file's own form.
+        let of_the_gold = ["expected a known entity", "expected a test triple", "expected one per test triple"];
+        assert_eq!(err.concerns_gold(), of_the_gold.iter().any(|m| expected.contains(m)), "{expected}");
     }
     let err = read_ranks(
         format!("# filter: test\n{HEADER}a\tr\tb\thead\t1\t0\t0\t3\n").as_bytes(),

@@ -433,9 +433,14 @@ fn located(e: &ValidationError, loaded: &[LoadedPair<'_>]) -> Error {
         InputRole::Submission => Some(pair.submission_file.clone()),
         InputRole::Gold => Some(pair.gold_file.clone()),
     });
-    match file {
-        Some(file) => Error::invalid(format!("{file}:{}: {}", e.line, e.message)),
-        None => Error::invalid(e.to_string()),
+    let message = match file {
+        Some(file) => format!("{file}:{}: {}", e.line, e.message),
+        None => e.to_string(),
+    };
+    if e.concerns_gold {
+        Error::unfit(message)
+    } else {
+        Error::invalid(message)
     }
 }
 
