@@ -401,3 +401,46 @@ fn a_cross_product_query_stops_at_the_row_cap_in_bounded_memory() {
     ]);
     assert!(String::from_utf8_lossy(&out.stderr).contains("more than 10 rows, expected at most max_rows = 10"));
 }
+
+/// QALD-3's test answers scored against its training gold: the ids overlap (1–99), the
+/// questions do not, and the file scored QALD F 0 without a word. Both directions are refused
+/// with the counts, at the first question whose text differs.
+#[test]
+fn answers_to_another_tasks_questions_are_refused_with_counts() {
+    let train = "testdata/qald/qald3/dbpedia-train-answers.xml";
+    let test = "testdata/qald/qald3/dbpedia-test-answers.xml";
+    for (gold, system, outside) in [(train, test, "0 of 99"), (test, train, "1 of 100")] {
+        let out = kgeval(&["qald", "--gold", gold, "--system", system]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert_eq!(
+            stderr.trim_end(),
+            format!(
+                "error: {system}:3:1: found 99 of 99 questions whose text differs from the gold's (compared in \
+                 language \"en\" on the ids both have; {outside} ids not in the gold {gold}), expected the answers to \
+                 this task's questions"
+            )
+        );
+    }
+    // The questions file of the same task fits: no word about question texts.
+    let questions = "testdata/qald/qald3/dbpedia-test-questions.xml";
+    let v = kgeval_json(&["qald", "--gold", test, "--system", questions]);
+    assert!(!v.to_string().contains("question-text-differs"), "{v}");
+    // Two of its 99 questions reworded: scored, with a warning that counts them.
+    let text = std::fs::read_to_string(root().join(questions)).expect("questions");
+    let reworded = text
+        .replace("Which books by Kerouac were published by Viking Press?", "Kerouac's Viking Press books?")
+        .replace("Which U.S. states are in the same timezone as Utah?", "States sharing Utah's timezone?");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = dir.path().join("reworded.xml");
+    std::fs::write(&file, reworded).expect("written");
+    let v = kgeval_json(&["qald", "--gold", test, "--system", file.to_str().expect("utf-8")]);
+    let warnings = v["systems"][0]["warnings"].as_array().expect("warnings");
+    let differs: Vec<&serde_json::Value> = warnings.iter().filter(|w| w["code"] == "question-text-differs").collect();
+    assert_eq!(differs.len(), 1, "{warnings:?}");
+    assert_eq!(
+        differs[0]["message"],
+        "2 of 99 questions have a text that differs from the gold's (compared in language \"en\" on the ids both \
+         have; first: question \"81\")"
+    );
+}

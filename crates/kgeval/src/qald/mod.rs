@@ -4,6 +4,7 @@
 
 #[cfg(test)]
 mod bounds_tests;
+mod fit;
 mod sparql;
 
 use std::path::Path;
@@ -12,7 +13,7 @@ use std::time::{Duration, Instant};
 use kgeval_formats::qald::{read_label_map, read_qald, ReadQald};
 use kgeval_formats::Input;
 pub use kgeval_metrics::qald::Normalisation;
-use kgeval_metrics::qald::{evaluate_qald, unknown_questions, QaldOptions};
+use kgeval_metrics::qald::{evaluate_qald, QaldOptions};
 use kgeval_model::metric_names::{metric_info, Aggregation};
 use kgeval_model::qald::{LabelMap, QaldAggregate, QaldDataset, QaldEvaluation, QaldQuery, QaldRule, QueryExecution};
 use kgeval_model::{Diagnostic, ScoreTable};
@@ -23,6 +24,7 @@ use crate::inputs::{by_name, one_or_many};
 use crate::{
     system_names, Conventions, Error, Evaluation, Family, FamilyResult, Progress, ResultExt as _, SystemInput,
 };
+pub use fit::QUESTION_TEXT_DIFFERS;
 use sparql::{QueryBounds, SparqlBackend};
 
 /// The default `timeout` of one query (an endpoint request or an embedded-store query), in
@@ -260,9 +262,12 @@ impl QaldTask {
     /// Reads the inputs, runs the queries asked for, and scores every system.
     ///
     /// # Errors
-    /// An input that cannot be read or is malformed; a submitted question id the gold does not
-    /// have; a query that fails; no system, two systems with one name, standard input named
-    /// twice, both data files and an endpoint, or a timeout that is not a positive number.
+    /// An input that cannot be read or is malformed; a submission that does not answer the
+    /// gold's questions ([`Error::Unfit`]: an id the gold does not have, or more than half of
+    /// the question strings it carries differing from the gold's in `language` — fewer is a
+    /// [`QUESTION_TEXT_DIFFERS`] warning); a query that fails or passes its bounds (`timeout`,
+    /// `max_rows`, [`MAX_ANSWER_BYTES`]); no system, two systems with one name, standard input
+    /// named twice, both data files and an endpoint, or a timeout or `max_rows` out of range.
     pub fn run(&self, progress: &dyn Progress) -> Result<Evaluation, Error> {
         self.validate()?;
         system_names(&self.systems)?;
@@ -307,7 +312,8 @@ impl QaldTask {
             backend.execute(&mut gold, self.gold_from_queries, &self.query_bounds(None), progress)?;
             progress.finish();
         }
-        Ok(QaldGold { file: self.gold.name(), gold, warnings, labels, backend })
+        let shown = format!("the gold {}", self.gold.name());
+        Ok(QaldGold { shown, gold, warnings, labels, backend })
     }
 
     /// [`QaldTask::run`] against what [`QaldTask::read_gold`] read (of a task with the same
@@ -335,17 +341,11 @@ impl QaldTask {
     ) -> Result<Evaluation, Error> {
         self.validate()?;
         let names = system_names(&self.systems)?;
-        let QaldGold { file: gold_file, gold, warnings: gold_warnings, labels, backend } = gold_read;
+        let QaldGold { shown, gold, warnings: gold_warnings, labels, backend } = gold_read;
         let mut submissions = Vec::with_capacity(self.systems.len());
         for system in &self.systems {
-            let read = read(&system.input, "system")?;
-            if let Some(q) = unknown_questions(gold, &read.dataset).first() {
-                return Err(Error::invalid(format!(
-                    "{}: found question id {}, expected an id of the gold {gold_file}",
-                    q.location,
-                    kgeval_formats::echo(&q.id)
-                )));
-            }
+            let mut read = read(&system.input, "system")?;
+            read.warnings.extend(fit::check_fit(gold, &read.dataset, &self.language, shown)?);
             submissions.push(read);
         }
         if let Some(backend) = backend {
@@ -459,7 +459,8 @@ impl QaldTask {
 /// What a [`QaldTask`] reads besides its systems ([`QaldTask::read_gold`]): the gold with its
 /// queries' answers, its reader's warnings, the label map and where queries run.
 pub struct QaldGold {
-    file: String,
+    /// How messages name the gold: `the gold FILE`, or for a served task `the gold`.
+    shown: String,
     gold: QaldDataset,
     warnings: Vec<Diagnostic>,
     labels: Option<LabelMap>,
@@ -469,7 +470,7 @@ pub struct QaldGold {
 impl std::fmt::Debug for QaldGold {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("QaldGold")
-            .field("file", &self.file)
+            .field("shown", &self.shown)
             .field("questions", &self.gold.questions.len())
             .finish_non_exhaustive()
     }
