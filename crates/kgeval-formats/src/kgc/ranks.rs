@@ -160,7 +160,10 @@ fn test_triple(
             line.unfit(
                 file,
                 field.start,
-                format!("found entity {}, expected a known entity", quoted(field.text.trim())),
+                format!(
+                    "found entity {}, expected an entity of the gold (its splits or entity list)",
+                    quoted(field.text.trim())
+                ),
             )
         })
     };

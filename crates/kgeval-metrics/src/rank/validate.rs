@@ -132,7 +132,7 @@ pub(crate) fn validate<'a>(
                 return Err(error(
                     InputRole::Submission,
                     entry.line,
-                    format!("unknown qid {}: no pool has it", entry.qid),
+                    format!("unknown qid {}: no pool of the gold has it", entry.qid),
                 ));
             }
             warnings.push(Diagnostic::warning("unknown-qid", format!("qid {} has no gold; ignored", entry.qid)));

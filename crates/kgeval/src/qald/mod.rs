@@ -20,6 +20,7 @@ use kgeval_model::{Diagnostic, ScoreTable};
 use serde::Deserialize;
 
 use crate::evaluation::{canonical_table, gold_and_system_warnings};
+use crate::gold_names::GoldNames;
 use crate::inputs::{by_name, one_or_many};
 use crate::{
     system_names, Conventions, Error, Evaluation, Family, FamilyResult, Progress, ResultExt as _, SystemInput,
@@ -271,7 +272,7 @@ impl QaldTask {
     pub fn run(&self, progress: &dyn Progress) -> Result<Evaluation, Error> {
         self.validate()?;
         system_names(&self.systems)?;
-        let gold = self.read_gold_with(progress)?;
+        let gold = self.read_gold_with(progress, GoldNames::Files)?;
         self.run_with_gold(&gold, progress)
     }
 
@@ -284,10 +285,16 @@ impl QaldTask {
     /// An input that cannot be read or is malformed; a gold query that fails; options that
     /// cannot run (as [`QaldTask::run`]).
     pub fn read_gold(&self) -> Result<QaldGold, Error> {
-        self.read_gold_with(&crate::NoProgress)
+        self.read_gold_with(&crate::NoProgress, GoldNames::Files)
     }
 
-    fn read_gold_with(&self, progress: &dyn Progress) -> Result<QaldGold, Error> {
+    /// [`QaldTask::read_gold`], the gold named `names` (and, hidden, the endpoint "the task's
+    /// endpoint") in what scoring against it says.
+    pub(crate) fn read_gold_named(&self, names: GoldNames) -> Result<QaldGold, Error> {
+        self.read_gold_with(&crate::NoProgress, names)
+    }
+
+    fn read_gold_with(&self, progress: &dyn Progress, names: GoldNames) -> Result<QaldGold, Error> {
         self.validate_options()?;
         let ReadQald { dataset: mut gold, warnings } = read(&self.gold, "gold")?;
         if self.gold_from_queries && self.data.is_empty() && self.endpoint.is_none() {
@@ -302,7 +309,7 @@ impl QaldTask {
             }
             None => None,
         };
-        let backend = if !self.data.is_empty() {
+        let mut backend = if !self.data.is_empty() {
             Some(SparqlBackend::embedded(&self.data)?)
         } else {
             self.endpoint.as_deref().map(|url| SparqlBackend::endpoint(url, Duration::from_secs_f64(self.timeout)))
@@ -312,8 +319,12 @@ impl QaldTask {
             backend.execute(&mut gold, self.gold_from_queries, &self.query_bounds(None), progress)?;
             progress.finish();
         }
-        let shown = format!("the gold {}", self.gold.name());
-        Ok(QaldGold { shown, gold, warnings, labels, backend })
+        if names == GoldNames::Hidden {
+            if let Some(backend) = &mut backend {
+                backend.show_endpoint_as("the task's endpoint");
+            }
+        }
+        Ok(QaldGold { shown: names.phrase(&self.gold, "the gold"), gold, warnings, labels, backend })
     }
 
     /// [`QaldTask::run`] against what [`QaldTask::read_gold`] read (of a task with the same

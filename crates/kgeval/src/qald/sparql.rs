@@ -222,6 +222,13 @@ impl SparqlBackend {
         SparqlBackend::Endpoint { url: url.to_owned(), shown: url.to_owned(), agent }
     }
 
+    /// Messages name the endpoint `name` instead of its URL.
+    pub(crate) fn show_endpoint_as(&mut self, name: &str) {
+        if let SparqlBackend::Endpoint { shown, .. } = self {
+            name.clone_into(shown);
+        }
+    }
+
     /// Where the results came from, for the conventions.
     pub(crate) fn execution(&self) -> QueryExecution {
         match self {
@@ -398,7 +405,17 @@ fn endpoint_error(url: &str, error: ureq::Error) -> String {
             let first: String = first.chars().take(200).collect();
             format!("{url}: the endpoint answered HTTP {code} {status}: {first}")
         }
-        ureq::Error::Transport(t) => format!("{url}: request failed: {t}"),
+        // Said without the URL ureq prefixes (`url` may be a name that hides it).
+        ureq::Error::Transport(t) => {
+            let mut line = format!("{url}: request failed: {}", t.kind());
+            for part in
+                t.message().map(str::to_owned).into_iter().chain(std::error::Error::source(&t).map(ToString::to_string))
+            {
+                line.push_str(": ");
+                line.push_str(&part);
+            }
+            line
+        }
     }
 }
 
