@@ -51,9 +51,13 @@ pub(crate) struct QaldArgs {
     /// A SPARQL 1.1 protocol endpoint to run queries given without answers.
     #[arg(long)]
     endpoint: Option<String>,
-    /// Seconds before an endpoint request is abandoned [default: 60].
+    /// Seconds one query may run, on the endpoint or the embedded store; past it the query
+    /// is an error [default: 60].
     #[arg(long)]
     timeout: Option<f64>,
+    /// The most rows one query may give; past it the query is an error [default: 100000].
+    #[arg(long)]
+    max_rows: Option<u64>,
     /// Run every gold SPARQL query and use its results as the gold answers.
     #[arg(long)]
     gold_from_queries: bool,
@@ -109,6 +113,9 @@ pub(crate) fn run(args: &QaldArgs) -> anyhow::Result<Outcome> {
     task.endpoint.clone_from(&args.endpoint);
     if let Some(timeout) = args.timeout {
         task.timeout = timeout;
+    }
+    if let Some(max_rows) = args.max_rows {
+        task.max_rows = max_rows;
     }
     task.gold_from_queries = args.gold_from_queries;
     task.labels = args.labels.as_ref().map(Input::path);

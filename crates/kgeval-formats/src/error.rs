@@ -31,6 +31,10 @@ pub struct SyntaxError {
     pub location: Location,
     /// What was found and what was expected.
     pub message: String,
+    /// Whether the input is well formed but does not fit the gold it is read against (an
+    /// entity or a triple the gold lacks, a gold item the input leaves out): the message then
+    /// tells something of the gold's content. See [`FormatError::unfit`].
+    pub concerns_gold: bool,
 }
 
 impl fmt::Display for SyntaxError {
@@ -46,7 +50,27 @@ impl FormatError {
         FormatError::Syntax(SyntaxError {
             location: Location { file: file.to_owned(), line, column },
             message: message.into(),
+            concerns_gold: false,
         })
+    }
+
+    /// An error at a line and column of a well-formed input that does not fit the gold it is
+    /// read against ([`SyntaxError::concerns_gold`]): a reader of a system's output that
+    /// resolves its ids against the gold's.
+    #[must_use]
+    pub fn unfit(file: &str, line: u32, column: u32, message: impl Into<String>) -> Self {
+        FormatError::Syntax(SyntaxError {
+            location: Location { file: file.to_owned(), line, column },
+            message: message.into(),
+            concerns_gold: true,
+        })
+    }
+
+    /// Whether this error tells something of the gold's content
+    /// ([`SyntaxError::concerns_gold`]).
+    #[must_use]
+    pub fn concerns_gold(&self) -> bool {
+        matches!(self, FormatError::Syntax(SyntaxError { concerns_gold: true, .. }))
     }
 
     /// A syntax error at a byte offset of `input`, converted to line and column.

@@ -13,6 +13,11 @@ pub enum Error {
     /// (`FILE:LINE: …` when it concerns a place in an input).
     #[error("{0}")]
     Invalid(String),
+    /// Well-formed input that does not fit the gold it is scored against, said in one line:
+    /// ids the gold lacks, questions other than the gold's, gold items it leaves out. Its
+    /// message tells something of the gold's content ([`Error::concern`]).
+    #[error("{0}")]
+    Unfit(String),
     /// What was being done when `source` failed (`reading the gold`).
     #[error("{context}")]
     Context {
@@ -31,11 +36,60 @@ impl Error {
         Error::Invalid(message.into())
     }
 
+    /// An [`Error::Unfit`] with this message.
+    #[must_use]
+    pub fn unfit(message: impl Into<String>) -> Self {
+        Error::Unfit(message.into())
+    }
+
+    /// What the error is about: the input itself, or how it fits the gold (an
+    /// [`Error::Unfit`], or a reader's error that
+    /// [concerns the gold](kgeval_formats::SyntaxError::concerns_gold)), looking through
+    /// [`Error::Context`].
+    ///
+    /// ```
+    /// use kgeval::{Concern, Error};
+    /// assert_eq!(Error::invalid("upload:3:1: found a tab").concern(), Concern::Input);
+    /// let unfit = Error::unfit("upload:3:1: found question id \"18\", expected an id of the gold");
+    /// assert_eq!(unfit.context("scoring").concern(), Concern::Gold);
+    /// ```
+    #[must_use]
+    pub fn concern(&self) -> Concern {
+        match self {
+            Error::Unfit(_) => Concern::Gold,
+            Error::Format(e) if e.concerns_gold() => Concern::Gold,
+            Error::Context { source, .. } => source.concern(),
+            _ => Concern::Input,
+        }
+    }
+
+    /// Whether the error tells something of the gold's content ([`Error::concern`] is
+    /// [`Concern::Gold`]).
+    #[must_use]
+    pub fn concerns_gold(&self) -> bool {
+        self.concern() == Concern::Gold
+    }
+
     /// This error inside `context`.
     #[must_use]
     pub fn context(self, context: impl Into<String>) -> Self {
         Error::Context { context: context.into(), source: Box::new(self) }
     }
+}
+
+/// What an [`Error`] is about ([`Error::concern`]), for a front end that must not tell more of a
+/// hidden gold than it may: a server whose phase gives no feedback answers a
+/// [`Concern::Gold`] error with one generic line ("the upload does not fit this task's
+/// gold"), and a [`Concern::Input`] error with its message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Concern {
+    /// The input itself — its syntax or encoding, an option, a query that fails or runs past
+    /// its bounds — or a file that cannot be read: the message says nothing of the gold.
+    Input,
+    /// How the input fits the gold — an id the gold lacks, questions that differ from the
+    /// gold's, gold items the input leaves out, a coverage check: the message tells something
+    /// of what the gold holds.
+    Gold,
 }
 
 /// `.context(…)` on results whose error converts into [`Error`].

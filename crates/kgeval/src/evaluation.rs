@@ -90,12 +90,12 @@ impl Evaluation {
     /// `--strict`: every coverage warning is an error.
     ///
     /// # Errors
-    /// [`Error::Invalid`] naming the first coverage warning and how many there are.
+    /// [`Error::Unfit`] naming the first coverage warning and how many there are.
     pub fn check_strict(&self) -> Result<(), Error> {
         let count = self.coverage_warnings().count();
         match self.coverage_warnings().next() {
             None => Ok(()),
-            Some(first) => Err(Error::invalid(format!(
+            Some(first) => Err(Error::unfit(format!(
                 "--strict: found {count} coverage warning(s), expected none; first: {} ({})",
                 first.diagnostic.message, first.scope
             ))),

@@ -13,6 +13,7 @@ use kgeval_model::Diagnostic;
 use serde::Deserialize;
 
 use crate::evaluation::{canonical_table, gold_and_system_warnings};
+use crate::gold_names::GoldNames;
 use crate::inputs::{by_name, one_or_many};
 use crate::{
     system_names, Conventions, Error, Evaluation, Family, FamilyResult, Progress, ResultExt as _, SystemInput,
@@ -97,12 +98,23 @@ impl LexiconTask {
     /// # Errors
     /// Either cannot be read or is malformed.
     pub fn read_gold(&self) -> Result<LexiconGold, Error> {
+        self.read_gold_named(GoldNames::Files)
+    }
+
+    /// [`LexiconTask::read_gold`], the gold lexicon and URI list named `names` in what
+    /// scoring against them says.
+    pub(crate) fn read_gold_named(&self, names: GoldNames) -> Result<LexiconGold, Error> {
         let options = LexiconReadOptions { base_iri: self.base_iri.clone() };
         let opened = self.uris.open().context("reading the URI list")?;
         let uris = read_uri_list(opened.bytes(), opened.name()).context("reading the URI list")?;
         let opened = self.gold.open().context("reading the gold lexicon")?;
         let gold = read_lexicon(opened.bytes(), opened.name(), &options).context("reading the gold lexicon")?;
-        Ok(LexiconGold { uris, gold })
+        Ok(LexiconGold {
+            uris,
+            gold,
+            uris_name: names.name(&self.uris, "URI list"),
+            gold_phrase: names.phrase(&self.gold, "the gold lexicon"),
+        })
     }
 
     /// [`LexiconTask::run`] against a URI list and gold lexicon already read
@@ -114,6 +126,7 @@ impl LexiconTask {
     pub fn run_with_gold(&self, gold: &LexiconGold, progress: &dyn Progress) -> Result<Evaluation, Error> {
         let names = self.check_systems()?;
         let options = LexiconReadOptions { base_iri: self.base_iri.clone() };
+        let kept = gold;
         let Read { value: uris, warnings: uri_warnings } = &gold.uris;
         let gold = &gold.gold;
         progress.start("system lexicons", self.systems.len() as u64);
@@ -124,7 +137,7 @@ impl LexiconTask {
             let mut evaluation = evaluate_lexicon(&gold.lexicon, &read.lexicon, uris, self.mode, name);
             let mut warnings = uri_warnings.clone();
             if evaluations.is_empty() {
-                warnings.extend(uri_coverage(&evaluation, uris.uris.len(), &self.uris, &self.gold)?);
+                warnings.extend(uri_coverage(&evaluation, uris.uris.len(), kept)?);
             }
             warnings.extend(gold.warnings.iter().cloned());
             // The same file read as gold and as a system gives the same warnings: kept once.
@@ -157,6 +170,10 @@ impl LexiconTask {
 pub struct LexiconGold {
     uris: Read<UriList>,
     gold: ReadLexicon,
+    /// How messages name the URI list: its file, or `the gold's URI list`.
+    uris_name: String,
+    /// How messages name the gold lexicon: `the gold lexicon FILE`, or `the gold`.
+    gold_phrase: String,
 }
 
 /// How many listed URIs the gold lexicon has an entry for: none is an error (every URI would
@@ -164,13 +181,13 @@ pub struct LexiconGold {
 fn uri_coverage(
     evaluation: &LexiconEvaluation,
     listed: usize,
-    uris: &Input,
-    gold: &Input,
+    gold: &LexiconGold,
 ) -> Result<Option<Diagnostic>, Error> {
+    let (uris, gold) = (&gold.uris_name, &gold.gold_phrase);
     let covered = evaluation.uris.iter().take(listed).filter(|u| !u.gold.is_empty()).count();
     if listed > 0 && covered == 0 {
-        return Err(Error::invalid(format!(
-            "{uris}:1:1: found no listed URI with an entry in the gold lexicon {gold} ({listed} listed), expected the URI list of this gold lexicon"
+        return Err(Error::unfit(format!(
+            "{uris}:1:1: found no listed URI with an entry in {gold} ({listed} listed), expected the URI list of this gold lexicon"
         )));
     }
     Ok((covered < listed).then(|| {

@@ -7,6 +7,7 @@ pub mod compare;
 mod error;
 mod evaluation;
 mod gate;
+mod gold_names;
 mod input_paths;
 mod inputs;
 pub mod kgc;
@@ -25,9 +26,10 @@ pub mod write;
 
 use serde::Deserialize;
 
-pub use error::{Error, ResultExt};
+pub use error::{Concern, Error, ResultExt};
 pub use evaluation::{Conventions, Evaluation, FamilyResult, Warning};
 pub use gate::{Gate, GateFailure};
+pub use gold_names::THE_GOLD;
 pub use input_paths::same_file_as;
 pub use inputs::{check_name, system_names, SystemInput, RESERVED_NAMES};
 /// Arrow columns in and out (feature `arrow`): column roles and names, typed borrowed

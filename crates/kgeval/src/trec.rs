@@ -490,7 +490,7 @@ impl Runs {
     fn push(&mut self, qrels: &Qrels, mut result: RunEvaluation, name: &str, source: String) -> Result<(), Error> {
         let evaluation = &mut self.evaluation;
         if result.topics.is_empty() {
-            return Err(Error::invalid(format!(
+            return Err(Error::unfit(format!(
                 "{source}: no topic in common with {} ({} run topics, {} qrels topics; -c scores every qrels topic)",
                 evaluation.qrels_source,
                 result.run_topics_missing_from_qrels.len(),

@@ -41,6 +41,15 @@ fn the_documented_bounds_are_the_checked_ones() {
     assert_eq!(range_of(&table, "--max-depth"), format!("0 to {depth}"));
     let name = kgeval::campaign::MAX_NAME_LENGTH;
     assert_eq!(range_of(&table, "task name"), format!("{name} characters"));
+    let rows = kgeval::qald::MAX_MAX_ROWS;
+    let default = kgeval::qald::DEFAULT_MAX_ROWS;
+    assert_eq!(range_of(&table, "--max-rows"), format!("1 to {rows} rows per query (default {default})"));
+    let timeout = kgeval::qald::DEFAULT_TIMEOUT_SECS;
+    assert!(range_of(&table, "--timeout").starts_with(&format!("more than 0 seconds per query (default {timeout})")));
+    let mib = kgeval::qald::MAX_ANSWER_BYTES >> 20;
+    assert!(range_of(&table, "answers of one file's queries").starts_with(&format!("{mib} MiB")));
+    let gib = kgeval::qald::MAX_QUERY_MEMORY_GROWTH >> 30;
+    assert!(range_of(&table, "memory growth during one embedded query").starts_with(&format!("{gib} GiB")));
 }
 
 /// `--precision 65536` panicked in the number formatter (exit 101), in `run` after every task
@@ -143,4 +152,24 @@ fn a_byte_order_mark_is_skipped() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(stdout.contains("map                   \tall\t0.1785"), "{stdout}");
+}
+
+/// `--max-rows` past its range and a `--timeout` no clock holds (which panicked converting
+/// it to a duration) are refused before any query runs.
+#[test]
+fn qald_query_bounds_past_their_range_are_refused() {
+    let qald = ["qald", "--gold", "testdata/qald/sparql/gold.xml", "--system", "testdata/qald/sparql/system.json"];
+    for (extra, message) in [
+        (["--max-rows", "0"], "--max-rows: found 0, expected 1 to 10000000 rows"),
+        (["--max-rows", "10000001"], "--max-rows: found 10000001, expected 1 to 10000000 rows"),
+        (["--timeout", "1e300"], "--timeout: expected a positive number of seconds, found 1000000"),
+    ] {
+        let mut args = qald.to_vec();
+        args.extend(["--data", "testdata/qald/sparql/data.ttl"]);
+        args.extend(extra);
+        let out = kgeval(&args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{extra:?}: {stderr}");
+        assert!(stderr.contains(message), "{extra:?}: {stderr}");
+    }
 }

@@ -357,3 +357,90 @@ fn text_markdown_csv_and_help() {
     let help = String::from_utf8_lossy(&help.stdout);
     assert!(help.contains("kgeval qald --gold testdata/qald/qald3/dbpedia-test-answers.xml"), "{help}");
 }
+
+/// A 145-byte cross product (19⁶ ≈ 47 million rows over the bundled data) submitted as a
+/// question's query: the binary, under a 2 GiB address-space limit, stops at the row cap with
+/// one located error line, within seconds.
+#[test]
+fn a_cross_product_query_stops_at_the_row_cap_in_bounded_memory() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let system = dir.path().join("cross.json");
+    let query = "SELECT * WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i . ?j ?k ?l . ?m ?n ?o . ?p ?q ?r }";
+    let json = format!(r#"{{"questions": [{{"id": "1", "query": {{"sparql": "{query}"}}}}]}}"#);
+    std::fs::write(&system, json).expect("written");
+    let start = std::time::Instant::now();
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -v 2097152 && exec \"$0\" \"$@\"")
+        .arg(env!("CARGO_BIN_EXE_kgeval"))
+        .args(["qald", "--gold", GOLD, "--system", system.to_str().expect("utf-8"), "--data", DATA[0], DATA[1]])
+        .current_dir(root())
+        .output()
+        .expect("run kgeval");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.trim_end().ends_with(
+            "cross.json:1:16: question 1: found a query giving more than 100000 rows, expected at most max_rows = 100000"
+        ),
+        "{stderr}"
+    );
+    assert!(start.elapsed() < std::time::Duration::from_secs(30), "{:?}", start.elapsed());
+    // The cap is the task's: --max-rows 10 stops it at the eleventh row.
+    let out = kgeval(&[
+        "qald",
+        "--gold",
+        GOLD,
+        "--system",
+        system.to_str().expect("utf-8"),
+        "--data",
+        DATA[0],
+        DATA[1],
+        "--max-rows",
+        "10",
+    ]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("more than 10 rows, expected at most max_rows = 10"));
+}
+
+/// QALD-3's test answers scored against its training gold: the ids overlap (1–99), the
+/// questions do not, and the file scored QALD F 0 without a word. Both directions are refused
+/// with the counts, at the first question whose text differs.
+#[test]
+fn answers_to_another_tasks_questions_are_refused_with_counts() {
+    let train = "testdata/qald/qald3/dbpedia-train-answers.xml";
+    let test = "testdata/qald/qald3/dbpedia-test-answers.xml";
+    for (gold, system, outside) in [(train, test, "0 of 99"), (test, train, "1 of 100")] {
+        let out = kgeval(&["qald", "--gold", gold, "--system", system]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert_eq!(
+            stderr.trim_end(),
+            format!(
+                "error: {system}:3:1: found 99 of 99 questions whose text differs from the gold's (compared in \
+                 language \"en\" on the ids both have; {outside} ids not in the gold {gold}), expected the answers to \
+                 this task's questions"
+            )
+        );
+    }
+    // The questions file of the same task fits: no word about question texts.
+    let questions = "testdata/qald/qald3/dbpedia-test-questions.xml";
+    let v = kgeval_json(&["qald", "--gold", test, "--system", questions]);
+    assert!(!v.to_string().contains("question-text-differs"), "{v}");
+    // Two of its 99 questions reworded: scored, with a warning that counts them.
+    let text = std::fs::read_to_string(root().join(questions)).expect("questions");
+    let reworded = text
+        .replace("Which books by Kerouac were published by Viking Press?", "Kerouac's Viking Press books?")
+        .replace("Which U.S. states are in the same timezone as Utah?", "States sharing Utah's timezone?");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = dir.path().join("reworded.xml");
+    std::fs::write(&file, reworded).expect("written");
+    let v = kgeval_json(&["qald", "--gold", test, "--system", file.to_str().expect("utf-8")]);
+    let warnings = v["systems"][0]["warnings"].as_array().expect("warnings");
+    let differs: Vec<&serde_json::Value> = warnings.iter().filter(|w| w["code"] == "question-text-differs").collect();
+    assert_eq!(differs.len(), 1, "{warnings:?}");
+    assert_eq!(
+        differs[0]["message"],
+        "2 of 99 questions have a text that differs from the gold's (compared in language \"en\" on the ids both \
+         have; first: question \"81\")"
+    );
+}

@@ -57,6 +57,12 @@ impl<'a> Line<'a> {
         FormatError::syntax(file, self.number, self.column(start), message)
     }
 
+    /// An error at the field starting at byte `start` that does not fit the gold
+    /// ([`FormatError::unfit`]).
+    pub(crate) fn unfit(&self, file: &str, start: usize, message: impl Into<String>) -> FormatError {
+        FormatError::unfit(file, self.number, self.column(start), message)
+    }
+
     /// Exactly `names.len()` fields, each non-empty after trimming, or an error naming what
     /// was expected.
     pub(crate) fn expect_fields(

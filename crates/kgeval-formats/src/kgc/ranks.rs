@@ -130,7 +130,7 @@ pub(crate) fn read_ranks(
     for (i, &triple) in test.file.triples.iter().enumerate() {
         for side in Side::BOTH {
             if !seen.contains_key(&test.question_of(triple, side)) {
-                return Err(FormatError::syntax(
+                return Err(FormatError::unfit(
                     &test.file.name,
                     test.file.lines[i],
                     1,
@@ -157,10 +157,13 @@ fn test_triple(
 ) -> Result<Triple, FormatError> {
     let entity = |field: Field<'_>| {
         entities.get(field.text.trim()).ok_or_else(|| {
-            line.error(
+            line.unfit(
                 file,
                 field.start,
-                format!("found entity {}, expected a known entity", quoted(field.text.trim())),
+                format!(
+                    "found entity {}, expected an entity of the gold (its splits or entity list)",
+                    quoted(field.text.trim())
+                ),
             )
         })
     };
@@ -168,7 +171,7 @@ fn test_triple(
     let tail = entity(fields[2])?;
     let relation = relations.get(fields[1].text.trim());
     relation.map(|relation| Triple { head, relation, tail }).filter(|t| test.triple_index(t).is_some()).ok_or_else(
-        || line.error(file, 0, format!("found a triple that is not in {}, expected a test triple", test.file.name)),
+        || line.unfit(file, 0, format!("found a triple that is not in {}, expected a test triple", test.file.name)),
     )
 }
 

@@ -149,7 +149,7 @@ fn malformed_rank_files() {
     let cases: [(String, &str); 9] = [
         (format!("{basic}{all}"), "ranks.tsv:1:1: found no `# filter: …` line before the header, expected the splits whose known answers were removed, e.g. `# filter: train valid test`"),
         (format!("# filter: test\nhead\trel\ttail\tside\trank\n{all}"), "ranks.tsv:2:1: found the column \"rel\" where `relation` belongs, expected `head relation tail side rank`, optionally followed by `n_greater`, `n_equal`, `num_candidates`"),
-        (format!("# filter: test\n{basic}a\tr\tx\thead\t1\n"), "ranks.tsv:3:5: found entity `x`, expected a known entity"),
+        (format!("# filter: test\n{basic}a\tr\tx\thead\t1\n"), "ranks.tsv:3:5: found entity `x`, expected an entity of the gold (its splits or entity list)"),
         (format!("# filter: test\n{basic}a\tr\td\thead\t1\n"), "ranks.tsv:3:1: found a triple that is not in test.txt, expected a test triple"),
         (format!("# filter: test\n{basic}a\tr\tb\tup\t1\n"), "ranks.tsv:3:7: found side `up`, expected `head` or `tail`"),
         (format!("# filter: test\n{basic}a\tr\tb\thead\t0.5\n"), "ranks.tsv:3:12: found rank 0.5, expected a rank ≥ 1"),
@@ -160,6 +160,10 @@ fn malformed_rank_files() {
     for (input, expected) in cases {
         let err = read_ranks(input.as_bytes(), "ranks.tsv", &test, &vocabulary).unwrap_err();
         assert_eq!(err.to_string(), expected);
+        // An entity or triple the test split lacks, or a test triple left without a rank, tells
+        // something of the gold; the rest is the file's own form.
+        let of_the_gold = ["expected an entity of the gold", "expected a test triple", "expected one per test triple"];
+        assert_eq!(err.concerns_gold(), of_the_gold.iter().any(|m| expected.contains(m)), "{expected}");
     }
     let err = read_ranks(
         format!("# filter: test\n{HEADER}a\tr\tb\thead\t1\t0\t0\t3\n").as_bytes(),

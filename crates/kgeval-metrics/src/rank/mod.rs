@@ -229,6 +229,7 @@ pub fn evaluate_local(
                 pair: pairs.first().map_or_else(String::new, |p| p.name.to_owned()),
                 line,
                 message: "a tau sweep needs scores for every query; this entry is a ranking".to_owned(),
+                concerns_gold: false,
             });
         }
         evaluation.sweep = Some(sweep::sweep(&joined_pairs, grid, nil, interner, options));

@@ -43,6 +43,10 @@ pub struct ValidationError {
     pub line: u32,
     /// What is wrong, naming qids and IRIs.
     pub message: String,
+    /// Whether the message tells something of the pools' or the gold key's content (an
+    /// unknown or missing qid, a ranking that is not its pool, a problem of the pools or the
+    /// gold key themselves) rather than of the submission alone (a qid it repeats).
+    pub concerns_gold: bool,
 }
 
 /// One gold query joined with its pool and its submission entry.
@@ -87,7 +91,13 @@ pub(crate) fn validate<'a>(
     nil: Option<TermId>,
     options: &LocalOptions,
 ) -> Result<Joined<'a>, ValidationError> {
-    let error = |role, line, message: String| ValidationError { role, pair: inputs.name.to_owned(), line, message };
+    let error = |role, line, message: String| ValidationError {
+        role,
+        pair: inputs.name.to_owned(),
+        line,
+        message,
+        concerns_gold: true,
+    };
     let mut warnings = Vec::new();
     if let Some(pools) = inputs.pools {
         check_pools(pools, nil, options).map_err(|(line, m)| error(InputRole::Pools, line, m))?;
@@ -111,7 +121,7 @@ pub(crate) fn validate<'a>(
     for entry in &inputs.submission.entries {
         if let Some(first) = entries.insert(&entry.qid, entry) {
             let m = format!("duplicate qid {} (first at line {})", entry.qid, first.line);
-            return Err(error(InputRole::Submission, entry.line, m));
+            return Err(ValidationError { concerns_gold: false, ..error(InputRole::Submission, entry.line, m) });
         }
         let known = match inputs.pools {
             Some(pools) => pools.get(&entry.qid).is_some(),
@@ -122,7 +132,7 @@ pub(crate) fn validate<'a>(
                 return Err(error(
                     InputRole::Submission,
                     entry.line,
-                    format!("unknown qid {}: no pool has it", entry.qid),
+                    format!("unknown qid {}: no pool of the gold has it", entry.qid),
                 ));
             }
             warnings.push(Diagnostic::warning("unknown-qid", format!("qid {} has no gold; ignored", entry.qid)));

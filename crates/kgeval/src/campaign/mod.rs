@@ -11,6 +11,8 @@ mod served_checks;
 mod served_export;
 #[cfg(test)]
 mod served_gold_tests;
+#[cfg(test)]
+mod served_names_tests;
 mod served_significance;
 mod served_upload;
 

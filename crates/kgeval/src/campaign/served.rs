@@ -7,6 +7,7 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
+use std::time::Instant;
 
 use kgeval_model::metric_names::Direction;
 use kgeval_model::trec::Run;
@@ -14,6 +15,7 @@ use toml_edit::{Array, Value};
 
 use super::manifest::Reader;
 use crate::align::AlignGold;
+use crate::gold_names::GoldNames;
 use crate::kgc::KgcGold;
 use crate::lexicon::LexiconGold;
 use crate::qald::QaldGold;
@@ -277,19 +279,47 @@ impl ServedTask {
     /// The gold is read once ([`ServedTask::read_gold`], else by the first score) and kept:
     /// every score, of this task and its clones, reads only the upload.
     ///
+    /// What the scoring says names the gold [`THE_GOLD`](crate::THE_GOLD) (`the gold`, `the
+    /// gold's URI list`, `the gold's pools of pair P`, `the gold's test split`, a QALD
+    /// endpoint `the task's endpoint`), never an organiser's path: the gold is kept under
+    /// those names.
+    ///
     /// # Errors
     /// As the family's task: a malformed upload is [`Error::Format`] (`NAME:LINE:COL: …`, the
-    /// name the input was given), an upload that does not fit the gold [`Error::Invalid`]; an
-    /// upload (or a part) with no content, or with no item of its own, is [`Error::Format`]
-    /// at `NAME:1:1`.
+    /// name the input was given), an upload that does not fit the gold [`Error::Unfit`] (or a
+    /// reader's error that concerns it: [`Error::concern`] tells the two apart); an upload (or
+    /// a part) with no content, or with no item of its own, is [`Error::Format`] at
+    /// `NAME:1:1`. A gold that cannot be read (when [`ServedTask::read_gold`] did not read it
+    /// first) is an [`Error::Invalid`] that says so without naming its files (logged with
+    /// them).
     pub fn score(&self, system: &str, upload: Input) -> Result<Evaluation, Error> {
+        self.score_until(system, upload, None)
+    }
+
+    /// [`ServedTask::score`] finished by `deadline`: a QALD task's queries are cancelled when
+    /// it comes (each query also under the task's `timeout`), so a scorer under a time limit
+    /// does not outlive it. Other families read and score the upload in time proportional to
+    /// its size, and take no deadline.
+    ///
+    /// # Errors
+    /// As [`ServedTask::score`]; a QALD query still running at `deadline` is an
+    /// [`Error::Invalid`] at its question.
+    pub fn score_until(&self, system: &str, upload: Input, deadline: Option<Instant>) -> Result<Evaluation, Error> {
         super::served_checks::refuse_empty(&upload)?;
         let name = upload.name();
         let task = self.with_systems(vec![SystemInput::named(system, upload)])?;
         let progress = &NoProgress;
-        let evaluation = match (&task, self.gold()?) {
+        let gold = self.gold().map_err(|e| {
+            tracing::error!(task = %self.name, "the gold cannot be read: {}", crate::campaign::one_line(&e));
+            Error::invalid(format!(
+                "task {}: {} cannot be read; the organisers have the log",
+                self.name,
+                crate::THE_GOLD
+            ))
+        })?;
+        let evaluation = match (&task, gold) {
             (Task::Trec(task), Gold::Trec(gold)) => task.run_with_gold(gold, progress),
-            (Task::Qald(task), Gold::Qald(gold)) => task.run_with_gold(gold, progress),
+            (Task::Qald(task), Gold::Qald(gold)) => task.run_with_gold_until(gold, progress, deadline),
             (Task::Lexicon(task), Gold::Lexicon(gold)) => task.run_with_gold(gold, progress),
             (Task::Align(task), Gold::Align(gold)) => task.run_with_gold(gold, progress),
             (Task::Rank(task), Gold::Rank(gold)) => task.run_with_gold(gold, progress),
@@ -301,7 +331,9 @@ impl ServedTask {
     }
 
     /// Reads the task's gold now (a server: at its start), unless it was read already; later
-    /// scores use it as read then, even if the files change or go.
+    /// scores use it as read then, even if the files change or go. The gold is kept under
+    /// the names of [`ServedTask::score`]; this call's errors name the files (for the
+    /// organiser).
     ///
     /// # Errors
     /// A gold file that cannot be read or is malformed.
@@ -314,13 +346,15 @@ impl ServedTask {
         if let Some(gold) = self.gold.get() {
             return Ok(gold);
         }
+        // Kept under the names its teams may see; an alignment's gold keeps no name.
+        let names = GoldNames::Hidden;
         let gold = match &self.task {
-            Task::Trec(task) => Gold::Trec(task.read_gold()?),
-            Task::Qald(task) => Gold::Qald(task.read_gold()?),
-            Task::Lexicon(task) => Gold::Lexicon(task.read_gold()?),
+            Task::Trec(task) => Gold::Trec(task.read_gold_named(names)?),
+            Task::Qald(task) => Gold::Qald(task.read_gold_named(names)?),
+            Task::Lexicon(task) => Gold::Lexicon(task.read_gold_named(names)?),
             Task::Align(task) => Gold::Align(task.read_gold()?),
-            Task::Rank(task) => Gold::Rank(task.read_gold()?),
-            Task::Kgc(task) => Gold::Kgc(Box::new(task.read_gold()?)),
+            Task::Rank(task) => Gold::Rank(task.read_gold_named(names)?),
+            Task::Kgc(task) => Gold::Kgc(Box::new(task.read_gold_named(names)?)),
         };
         // Two first scores at once may both read it; the first one kept is used by all.
         Ok(self.gold.get_or_init(|| gold))

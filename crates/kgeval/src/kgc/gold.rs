@@ -4,6 +4,7 @@
 use kgeval_model::Diagnostic;
 
 use super::{envelope, observe, KgcTask, Prepared, SystemOutput};
+use crate::gold_names::GoldNames;
 use crate::{system_names, Error, Evaluation, Progress, SystemInput};
 
 /// Everything of a [`KgcTask`] but its systems' outputs, as read: the test split, the
@@ -34,8 +35,27 @@ impl KgcTask {
     /// # Errors
     /// Invalid options; an input that cannot be read or is malformed.
     pub fn read_gold(&self) -> Result<KgcGold, Error> {
+        self.read_gold_named(GoldNames::Files)
+    }
+
+    /// [`KgcTask::read_gold`], the splits, the entity list and the judgments named `names`
+    /// (hidden: `the gold's test split`, `the gold's filter split N`, …) in what scoring
+    /// against them says.
+    pub(crate) fn read_gold_named(&self, names: GoldNames) -> Result<KgcGold, Error> {
         self.check_options()?;
-        Ok(KgcGold(self.prepare()?))
+        let mut prepared = self.prepare()?;
+        let splits = &mut prepared.splits;
+        splits.test.file.name = names.name_of(&splits.test.file.name, "test split");
+        for (i, filter) in splits.filters.iter_mut().enumerate() {
+            filter.name = names.name_of(&filter.name, &format!("filter split {}", i + 1));
+        }
+        if let Some((name, _)) = &mut splits.entity_list {
+            *name = names.name_of(name, "entity list");
+        }
+        if let Some((_, name)) = &mut prepared.judgments {
+            *name = names.name_of(name, "judgments");
+        }
+        Ok(KgcGold(prepared))
     }
 
     /// [`KgcTask::run`] against the inputs of [`KgcTask::read_gold`] (of a task with the same

@@ -2,36 +2,62 @@
 //! any QALD dialect, under the QALD-3, QALD-6 or GERBIL rule, with answers optionally produced
 //! by running the questions' SPARQL queries on an embedded store or an endpoint.
 
+#[cfg(test)]
+mod bounds_tests;
+mod fit;
 mod sparql;
 
 use std::path::Path;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use kgeval_formats::qald::{read_label_map, read_qald, ReadQald};
 use kgeval_formats::Input;
 pub use kgeval_metrics::qald::Normalisation;
-use kgeval_metrics::qald::{evaluate_qald, unknown_questions, QaldOptions};
+use kgeval_metrics::qald::{evaluate_qald, QaldOptions};
 use kgeval_model::metric_names::{metric_info, Aggregation};
 use kgeval_model::qald::{LabelMap, QaldAggregate, QaldDataset, QaldEvaluation, QaldQuery, QaldRule, QueryExecution};
 use kgeval_model::{Diagnostic, ScoreTable};
 use serde::Deserialize;
 
 use crate::evaluation::{canonical_table, gold_and_system_warnings};
+use crate::gold_names::GoldNames;
 use crate::inputs::{by_name, one_or_many};
 use crate::{
     system_names, Conventions, Error, Evaluation, Family, FamilyResult, Progress, ResultExt as _, SystemInput,
 };
-use sparql::SparqlBackend;
+pub use fit::QUESTION_TEXT_DIFFERS;
+use sparql::{QueryBounds, SparqlBackend};
 
-/// The default `timeout` of endpoint requests, in seconds.
+/// The default `timeout` of one query (an endpoint request or an embedded-store query), in
+/// seconds.
 pub const DEFAULT_TIMEOUT_SECS: f64 = 60.0;
+
+/// The default `max_rows`: the most rows one query may give before it is an error. 25 times
+/// the largest answer set of any bundled QALD gold (3,907, QALD-6 test); 100,000 answers of
+/// one variable hold about 15 MB.
+pub const DEFAULT_MAX_ROWS: u64 = 100_000;
+
+/// The largest `max_rows` a task may set.
+pub const MAX_MAX_ROWS: u64 = 10_000_000;
+
+/// The most bytes the answers of one file's queries may hold together (each answer's struct,
+/// value and aliases counted), and so the most an endpoint's responses to one file may have:
+/// 256 MiB. A file's queries past it are an error, as a query past `max_rows` is.
+pub const MAX_ANSWER_BYTES: usize = 256 << 20;
+
+/// The most the process's resident memory may grow while one query runs on the embedded store
+/// (1 GiB): the evaluator's own tables (a sort, the materialised side of a join or a cross
+/// product) are not rows, so the row cap does not bound them. Measured on the whole process
+/// (on Linux, from `/proc/self/status`; elsewhere not measured), so queries running at once
+/// share it.
+pub const MAX_QUERY_MEMORY_GROWTH: usize = 1 << 30;
 
 /// A QALD evaluation: the gold question set and one or more submissions.
 ///
 /// As a manifest row: `family = "qald"`, `gold`, `system` (or `systems = [...]`, each `PATH`
 /// or `NAME=PATH`), and optionally `rule` (`qald3`, the default; `qald6`; `gerbil`),
-/// `language` (`en`), `data = [RDF files]` or `endpoint = "URL"` with `timeout` (seconds, 60),
-/// `gold_from_queries`, `labels` (an IRI → labels TSV) and a `[normalisation]` table
+/// `language` (`en`), `data = [RDF files]` or `endpoint = "URL"`, `timeout` (seconds one
+/// query may run, 60), `max_rows` (rows one query may give, 100,000), `gold_from_queries`, `labels` (an IRI → labels TSV) and a `[normalisation]` table
 /// (`trim`, `boolean_case`, `iri_percent_decoding`, `numbers_as_decimals`, `date_part`: on by
 /// default; `respect_literal_type`: off).
 ///
@@ -74,9 +100,15 @@ pub struct QaldTask {
     /// A SPARQL 1.1 protocol endpoint to run queries given without answers.
     #[serde(default)]
     pub endpoint: Option<String>,
-    /// Seconds before an endpoint request is abandoned (default 60).
+    /// Seconds one query may run — an endpoint request, or a query on the embedded store,
+    /// whose evaluation is cancelled then (default 60). Past it the query is an error.
     #[serde(default = "default_timeout")]
     pub timeout: f64,
+    /// The most rows one query may give (default [`DEFAULT_MAX_ROWS`], at most
+    /// [`MAX_MAX_ROWS`]); past it the query is an error. The answers of one file's queries
+    /// together hold at most [`MAX_ANSWER_BYTES`].
+    #[serde(default = "default_max_rows")]
+    pub max_rows: u64,
     /// Run every gold SPARQL query and use its results as the gold answers.
     #[serde(default)]
     pub gold_from_queries: bool,
@@ -94,6 +126,10 @@ fn default_language() -> String {
 
 fn default_timeout() -> f64 {
     DEFAULT_TIMEOUT_SECS
+}
+
+fn default_max_rows() -> u64 {
+    DEFAULT_MAX_ROWS
 }
 
 fn rule<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<QaldRule, D::Error> {
@@ -184,6 +220,7 @@ impl QaldTask {
             data: Vec::new(),
             endpoint: None,
             timeout: DEFAULT_TIMEOUT_SECS,
+            max_rows: DEFAULT_MAX_ROWS,
             gold_from_queries: false,
             labels: None,
             normalisation: Normalisation::default(),
@@ -226,13 +263,16 @@ impl QaldTask {
     /// Reads the inputs, runs the queries asked for, and scores every system.
     ///
     /// # Errors
-    /// An input that cannot be read or is malformed; a submitted question id the gold does not
-    /// have; a query that fails; no system, two systems with one name, standard input named
-    /// twice, both data files and an endpoint, or a timeout that is not a positive number.
+    /// An input that cannot be read or is malformed; a submission that does not answer the
+    /// gold's questions ([`Error::Unfit`]: an id the gold does not have, or more than half of
+    /// the question strings it carries differing from the gold's in `language` — fewer is a
+    /// [`QUESTION_TEXT_DIFFERS`] warning); a query that fails or passes its bounds (`timeout`,
+    /// `max_rows`, [`MAX_ANSWER_BYTES`]); no system, two systems with one name, standard input
+    /// named twice, both data files and an endpoint, or a timeout or `max_rows` out of range.
     pub fn run(&self, progress: &dyn Progress) -> Result<Evaluation, Error> {
         self.validate()?;
         system_names(&self.systems)?;
-        let gold = self.read_gold_with(progress)?;
+        let gold = self.read_gold_with(progress, GoldNames::Files)?;
         self.run_with_gold(&gold, progress)
     }
 
@@ -245,10 +285,16 @@ impl QaldTask {
     /// An input that cannot be read or is malformed; a gold query that fails; options that
     /// cannot run (as [`QaldTask::run`]).
     pub fn read_gold(&self) -> Result<QaldGold, Error> {
-        self.read_gold_with(&crate::NoProgress)
+        self.read_gold_with(&crate::NoProgress, GoldNames::Files)
     }
 
-    fn read_gold_with(&self, progress: &dyn Progress) -> Result<QaldGold, Error> {
+    /// [`QaldTask::read_gold`], the gold named `names` (and, hidden, the endpoint "the task's
+    /// endpoint") in what scoring against it says.
+    pub(crate) fn read_gold_named(&self, names: GoldNames) -> Result<QaldGold, Error> {
+        self.read_gold_with(&crate::NoProgress, names)
+    }
+
+    fn read_gold_with(&self, progress: &dyn Progress, names: GoldNames) -> Result<QaldGold, Error> {
         self.validate_options()?;
         let ReadQald { dataset: mut gold, warnings } = read(&self.gold, "gold")?;
         if self.gold_from_queries && self.data.is_empty() && self.endpoint.is_none() {
@@ -263,17 +309,22 @@ impl QaldTask {
             }
             None => None,
         };
-        let backend = if !self.data.is_empty() {
+        let mut backend = if !self.data.is_empty() {
             Some(SparqlBackend::embedded(&self.data)?)
         } else {
             self.endpoint.as_deref().map(|url| SparqlBackend::endpoint(url, Duration::from_secs_f64(self.timeout)))
         };
         if let Some(backend) = &backend {
             progress.start("SPARQL queries of the gold", queries_to_run(&gold, self.gold_from_queries));
-            backend.execute(&mut gold, self.gold_from_queries, progress)?;
+            backend.execute(&mut gold, self.gold_from_queries, &self.query_bounds(None), progress)?;
             progress.finish();
         }
-        Ok(QaldGold { file: self.gold.name(), gold, warnings, labels, backend })
+        if names == GoldNames::Hidden {
+            if let Some(backend) = &mut backend {
+                backend.show_endpoint_as("the task's endpoint");
+            }
+        }
+        Ok(QaldGold { shown: names.phrase(&self.gold, "the gold"), gold, warnings, labels, backend })
     }
 
     /// [`QaldTask::run`] against what [`QaldTask::read_gold`] read (of a task with the same
@@ -283,25 +334,35 @@ impl QaldTask {
     /// # Errors
     /// As [`QaldTask::run`], but for reading the gold, label map and data.
     pub fn run_with_gold(&self, gold_read: &QaldGold, progress: &dyn Progress) -> Result<Evaluation, Error> {
+        self.run_with_gold_until(gold_read, progress, None)
+    }
+
+    /// [`QaldTask::run_with_gold`] with every query of the systems finished by `deadline`
+    /// (besides each query's `timeout`): a server scoring an upload under a time limit, whose
+    /// scorer must not outlive it. Past it, the running query is cancelled and the file is an
+    /// error, as a query past its timeout is.
+    ///
+    /// # Errors
+    /// As [`QaldTask::run_with_gold`].
+    pub fn run_with_gold_until(
+        &self,
+        gold_read: &QaldGold,
+        progress: &dyn Progress,
+        deadline: Option<Instant>,
+    ) -> Result<Evaluation, Error> {
         self.validate()?;
         let names = system_names(&self.systems)?;
-        let QaldGold { file: gold_file, gold, warnings: gold_warnings, labels, backend } = gold_read;
+        let QaldGold { shown, gold, warnings: gold_warnings, labels, backend } = gold_read;
         let mut submissions = Vec::with_capacity(self.systems.len());
         for system in &self.systems {
-            let read = read(&system.input, "system")?;
-            if let Some(q) = unknown_questions(gold, &read.dataset).first() {
-                return Err(Error::invalid(format!(
-                    "{}: found question id {}, expected an id of the gold {gold_file}",
-                    q.location,
-                    kgeval_formats::echo(&q.id)
-                )));
-            }
+            let mut read = read(&system.input, "system")?;
+            read.warnings.extend(fit::check_fit(gold, &read.dataset, &self.language, shown)?);
             submissions.push(read);
         }
         if let Some(backend) = backend {
             progress.start("SPARQL queries", submissions.iter().map(|s| queries_to_run(&s.dataset, false)).sum());
             for read in &mut submissions {
-                backend.execute(&mut read.dataset, false, progress)?;
+                backend.execute(&mut read.dataset, false, &self.query_bounds(deadline), progress)?;
             }
             progress.finish();
         }
@@ -351,12 +412,30 @@ impl QaldTask {
         self.validate_options()
     }
 
+    /// The bounds of every query of one file, the scoring's `deadline` if any.
+    fn query_bounds(&self, deadline: Option<Instant>) -> QueryBounds {
+        QueryBounds {
+            max_rows: self.max_rows,
+            timeout: Duration::from_secs_f64(self.timeout),
+            deadline,
+            answer_bytes: MAX_ANSWER_BYTES,
+            memory_growth: MAX_QUERY_MEMORY_GROWTH,
+        }
+    }
+
     /// [`QaldTask::validate`] but for the systems' presence: what reading the gold needs.
     fn validate_options(&self) -> Result<(), Error> {
-        if !(self.timeout.is_finite() && self.timeout > 0.0) {
+        // A timeout past what a `Duration` holds is refused, not a panic.
+        if !(self.timeout.is_finite() && self.timeout > 0.0 && Duration::try_from_secs_f64(self.timeout).is_ok()) {
             return Err(Error::invalid(format!(
                 "--timeout: expected a positive number of seconds, found {}",
                 self.timeout
+            )));
+        }
+        if !(1..=MAX_MAX_ROWS).contains(&self.max_rows) {
+            return Err(Error::invalid(format!(
+                "--max-rows: found {}, expected 1 to {MAX_MAX_ROWS} rows",
+                self.max_rows
             )));
         }
         if !self.data.is_empty() && self.endpoint.is_some() {
@@ -391,7 +470,8 @@ impl QaldTask {
 /// What a [`QaldTask`] reads besides its systems ([`QaldTask::read_gold`]): the gold with its
 /// queries' answers, its reader's warnings, the label map and where queries run.
 pub struct QaldGold {
-    file: String,
+    /// How messages name the gold: `the gold FILE`, or for a served task `the gold`.
+    shown: String,
     gold: QaldDataset,
     warnings: Vec<Diagnostic>,
     labels: Option<LabelMap>,
@@ -401,7 +481,7 @@ pub struct QaldGold {
 impl std::fmt::Debug for QaldGold {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("QaldGold")
-            .field("file", &self.file)
+            .field("shown", &self.shown)
             .field("questions", &self.gold.questions.len())
             .finish_non_exhaustive()
     }
@@ -454,88 +534,4 @@ fn set_scope(table: &mut ScoreTable, system: &str, prefix: &str, a: &QaldAggrega
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::{from_toml, NoProgress, Task};
-
-    fn task(toml: &str) -> Result<QaldTask, Error> {
-        match from_toml::<Task>(&format!("family = \"qald\"\ngold = \"g.xml\"\n{toml}"), "t.toml")? {
-            Task::Qald(task) => Ok(task),
-            other => panic!("{:?}", other.family()),
-        }
-    }
-
-    #[test]
-    fn defaults_are_decided_here() {
-        let t = task("system = \"s.json\"").expect("task");
-        assert_eq!((t.rule, t.language.as_str(), t.timeout), (QaldRule::Qald3, "en", 60.0));
-        assert_eq!(t.normalisation, Normalisation::default());
-        assert!(t.data.is_empty() && t.endpoint.is_none() && t.labels.is_none() && !t.gold_from_queries);
-        let t = task(
-            "systems = [\"A=a.json\", \"b.xml\"]\nrule = \"gerbil-qald\"\nlanguage = \"de\"\ntimeout = 5\n\
-             data = \"d.ttl.gz\"\n[normalisation]\ntrim = false\nrespect_literal_type = true\n",
-        )
-        .expect("task");
-        assert_eq!((t.rule, t.language.as_str(), t.timeout), (QaldRule::Gerbil, "de", 5.0));
-        assert_eq!(t.systems[0].name.as_deref(), Some("A"));
-        assert_eq!(t.data, [Input::path("d.ttl.gz")]);
-        let n = t.normalisation;
-        assert!(!n.trim && n.respect_literal_type && n.date_part && n.boolean_case);
-    }
-
-    #[test]
-    fn manifest_errors_are_located() {
-        let e = task("system = \"s.json\"\nrule = \"qald9\"").expect_err("bad rule");
-        // (The family tag buffers the row, so positions inside a task are the row's.)
-        assert!(e.to_string().starts_with("t.toml:") && e.to_string().contains("qald3, qald6 or gerbil"), "{e}");
-        let e = task("system = \"s.json\"\n[normalisation]\ntrimm = false").expect_err("unknown switch");
-        assert!(e.to_string().contains("unknown field `trimm`"), "{e}");
-        assert!(task("system = \"s.json\"\nsparql = \"x\"").is_err());
-    }
-
-    #[test]
-    fn options_that_cannot_run_are_refused_before_reading() {
-        let refused = |t: QaldTask| t.run(&NoProgress).expect_err("refused").to_string();
-        assert!(refused(QaldTask::new("g.xml")).contains("expected at least one system"));
-        let mut t = QaldTask::new("g.xml").system("s.json");
-        t.timeout = 0.0;
-        assert!(refused(t).contains("expected a positive number of seconds, found 0"));
-        let mut t = QaldTask::new("g.xml").system("s.json").data("d.ttl");
-        t.endpoint = Some("http://x.org/sparql".into());
-        assert!(refused(t).contains("expected one of them"));
-        let t = QaldTask::new("-").system("-");
-        assert!(refused(t).contains("standard input (-) for the gold and system 1"));
-    }
-
-    #[test]
-    fn normalisation_switches_by_name() {
-        let n = normalisation_with(&[("trim", false), ("respect_literal_type", true)]).expect("switches");
-        assert!(!n.trim && n.respect_literal_type && n.boolean_case && n.date_part);
-        assert_eq!(normalisation_with(&[]).expect("none"), Normalisation::default());
-        let e = normalisation_with(&[("trimm", false)]).expect_err("unknown");
-        assert!(e.to_string().contains("found switch \"trimm\", expected one of trim, boolean_case"), "{e}");
-    }
-
-    #[test]
-    fn in_memory_inputs_with_headlines() {
-        let gold = br#"<dataset><question id="1"><answers><answer><uri>http://x.org/a</uri></answer>
-            <answer><uri>http://x.org/b</uri></answer></answers></question>
-            <question id="2"><answers><answer><number>2</number></answer></answers></question></dataset>"#;
-        let system = br#"{"questions": [{"id": "1", "answers": [{"head": {"vars": ["uri"]},
-            "results": {"bindings": [{"uri": {"type": "uri", "value": "http://x.org/a"}}]}}]}]}"#;
-        let mut t = QaldTask::new(Input::from_bytes("gold.xml", gold.to_vec()));
-        t.systems.push(SystemInput::new(Input::from_bytes("run.json", system.to_vec())));
-        let e = t.run(&NoProgress).expect("evaluation");
-        assert_eq!(e.systems, ["run"]);
-        let h = |m: &str| e.headline("run", m).expect(m);
-        // q1: P 1, R 0.5, F 2/3; q2 not processed: 0.
-        assert_eq!((h("precision"), h("recall"), h("f1")), (0.5, 0.25, 1.0 / 3.0));
-        assert_eq!(h("qald_f"), 2.0 * 0.5 * 0.25 / 0.75);
-        assert_eq!((h("micro_precision"), h("micro_recall")), (1.0, 1.0 / 3.0));
-        assert_eq!((h("local_precision"), h("local_recall")), (1.0, 0.5));
-        let info = e.table.metric_info(e.table.find_metric("micro_f1").expect("micro_f1"));
-        assert_eq!(info.to_string(), "higher is better, micro, aggregate");
-        let Conventions::Qald(c) = &e.conventions else { panic!("qald conventions") };
-        assert_eq!(c.queries, QueryExecution::NotExecuted);
-    }
-}
+mod tests;

@@ -16,6 +16,7 @@ use kgeval_model::{Diagnostic, Interner, ScoreTable, TermId};
 use super::memory::{self, MemoryGold, MemoryRankPair, RankSource};
 use super::{RankTask, DEFAULT_BETA, DEFAULT_THRESHOLD};
 use crate::evaluation::{canonical_table, system_warnings};
+use crate::gold_names::GoldNames;
 use crate::{Conventions, Error, Evaluation, Family, FamilyResult, Progress, ResultExt as _, Warning};
 
 /// One pair's inputs, read (the pools and gold kept from a [`RankGold`], or read now), with
@@ -110,6 +111,12 @@ impl RankTask {
     /// An input that cannot be read or is malformed; no pair, a reserved or repeated pair
     /// name; a diso pair without pools; an OntoAligner task without references.
     pub fn read_gold(&self) -> Result<RankGold, Error> {
+        self.read_gold_named(GoldNames::Files)
+    }
+
+    /// [`RankTask::read_gold`], each pair's pools and gold key named `gold_names` (hidden: `the
+    /// gold's pools of pair P`, `the gold's key of pair P`) in what scoring against them says.
+    pub(crate) fn read_gold_named(&self, gold_names: GoldNames) -> Result<RankGold, Error> {
         let pairs: Vec<MemoryRankPair> = self.pairs.iter().map(MemoryRankPair::from).collect();
         let names = self.checked_pair_names(&pairs)?;
         let (mut interner, mut warnings) = (Interner::new(), Vec::new());
@@ -120,9 +127,14 @@ impl RankTask {
                 kept.push(GoldPair { name, pools: None, gold: None, references });
                 continue;
             }
-            let pools = self.load_pools(pair, &name, &mut interner, &mut warnings)?;
+            let pools = self
+                .load_pools(pair, &name, &mut interner, &mut warnings)?
+                .map(|(pools, file)| (pools, gold_names.name_of(&file, &format!("pools of pair {name}"))));
             let gold = match &pair.gold {
-                Some(source) => Some(self.load_gold_key(source, &name, &mut interner, &mut warnings)?),
+                Some(source) => {
+                    let (key, file) = self.load_gold_key(source, &name, &mut interner, &mut warnings)?;
+                    Some((key, gold_names.name_of(&file, &format!("key of pair {name}"))))
+                }
                 None => None,
             };
             kept.push(GoldPair { name, pools, gold, references: None });
@@ -433,9 +445,14 @@ fn located(e: &ValidationError, loaded: &[LoadedPair<'_>]) -> Error {
         InputRole::Submission => Some(pair.submission_file.clone()),
         InputRole::Gold => Some(pair.gold_file.clone()),
     });
-    match file {
-        Some(file) => Error::invalid(format!("{file}:{}: {}", e.line, e.message)),
-        None => Error::invalid(e.to_string()),
+    let message = match file {
+        Some(file) => format!("{file}:{}: {}", e.line, e.message),
+        None => e.to_string(),
+    };
+    if e.concerns_gold {
+        Error::unfit(message)
+    } else {
+        Error::invalid(message)
     }
 }
 

@@ -8,6 +8,7 @@ use kgeval_model::trec::Qrels;
 use kgeval_model::Diagnostic;
 
 use super::{open_run, TrecTask};
+use crate::gold_names::GoldNames;
 use crate::{Error, Evaluation, Progress};
 
 /// The qrels of a [`TrecTask`] as read, with the reader's warnings and the name the
@@ -45,9 +46,13 @@ impl TrecTask {
     /// # Errors
     /// The qrels cannot be read or are malformed.
     pub fn read_gold(&self) -> Result<TrecGold, Error> {
-        let name = self.qrels.name();
+        self.read_gold_named(GoldNames::Files)
+    }
+
+    /// [`TrecTask::read_gold`], the qrels named `names` in what scoring against them says.
+    pub(crate) fn read_gold_named(&self, names: GoldNames) -> Result<TrecGold, Error> {
         let Read { value, warnings } = super::load_qrels(&self.qrels)?;
-        Ok(TrecGold { qrels: Arc::new(value), warnings, name })
+        Ok(TrecGold { qrels: Arc::new(value), warnings, name: names.name(&self.qrels, "") })
     }
 
     /// [`TrecTask::run`] against qrels already read ([`TrecTask::read_gold`] of a task with

@@ -183,7 +183,7 @@ impl TrecTask {
                 if options.query_set == QuerySet::Complete { result.qrels_topics_missing_from_run.len() } else { 0 };
             let topics = accumulator.topics() + added;
             if topics == 0 {
-                return Err(Error::invalid(format!(
+                return Err(Error::unfit(format!(
                     "run {name}: no topic in common with {qrels_name} ({} run topics; -c scores every qrels topic)",
                     result.run_topics_missing_from_qrels.len()
                 )));
