@@ -151,7 +151,7 @@ pub fn submission_json(submission: &Submission, feedback: Feedback) -> serde_jso
         "size": submission.size,
         "received": clock::format(submission.created),
     });
-    if let Some(error) = &submission.error {
+    if let Some(error) = submission.visible_error(feedback) {
         out["error"] = json!(error);
     }
     if let Some(score) = submission.score.as_ref().filter(|_| feedback != Feedback::None) {

@@ -129,7 +129,7 @@ impl App {
             let request = Request { task: task.name.clone(), system: baseline.name.clone(), name };
             let score = match workers.score(&request, &bytes, limit).await {
                 Outcome::Scored { score } => score,
-                Outcome::Invalid { message } | Outcome::Failed { message } | Outcome::Stopped { message, .. } => {
+                Outcome::Invalid { message, .. } | Outcome::Failed { message } | Outcome::Stopped { message, .. } => {
                     return Err(Error::Campaign(format!(
                         "baseline {} of task {}: {message}",
                         baseline.name, task.name

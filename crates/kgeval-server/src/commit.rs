@@ -34,6 +34,8 @@ pub struct Row {
     pub score: Option<Score>,
     /// Why its scoring was stopped (then it counts against the limits though `failed`).
     pub stopped: Option<crate::worker::Stop>,
+    /// Whether its error line tells something of the gold's content.
+    pub concerns_gold: bool,
     /// When it arrived (Unix seconds).
     pub created: i64,
 }
@@ -71,6 +73,7 @@ pub async fn commit(app: &Arc<App>, row: Row) -> Result<i64, Error> {
                     status: row.status,
                     error: row.error.as_deref(),
                     stopped: row.stopped.map(crate::worker::Stop::as_str),
+                    concerns_gold: row.concerns_gold,
                     created: row.created,
                 };
                 (new, row.score.as_ref())

@@ -166,7 +166,7 @@ async fn rescore_app(app: &Arc<App>) -> Result<Vec<TaskDiff>, Error> {
                     }
                     rows.push((submission.id, score));
                 }
-                Outcome::Invalid { message } | Outcome::Failed { message } | Outcome::Stopped { message, .. } => {
+                Outcome::Invalid { message, .. } | Outcome::Failed { message } | Outcome::Stopped { message, .. } => {
                     diff.refused.push((submission.id, message));
                 }
             }

@@ -76,6 +76,7 @@ CREATE INDEX baseline_scores_by_name ON baseline_scores(task, name, scorer);
 ",
     "
 ALTER TABLE submissions ADD COLUMN stopped TEXT CHECK (stopped IN ('time', 'memory', 'crash'));
+ALTER TABLE submissions ADD COLUMN concerns_gold INTEGER NOT NULL DEFAULT 0;
 ",
 ];
 
@@ -134,6 +135,8 @@ pub struct NewSubmission<'a> {
     /// Why a failed upload's scoring was stopped (`time`, `memory`, `crash`): it counts
     /// against the limits.
     pub stopped: Option<&'a str>,
+    /// Whether the error line tells something of the gold's content.
+    pub concerns_gold: bool,
     /// When it arrived (Unix seconds).
     pub created: i64,
 }
@@ -166,19 +169,36 @@ pub struct Submission {
     pub created: i64,
     /// Its score under the scorer asked for.
     pub score: Option<Score>,
+    /// Whether its error line tells something of the gold's content (shown to its team only
+    /// in a phase with feedback).
+    pub concerns_gold: bool,
+}
+
+impl Submission {
+    /// The error line its team may see in a phase of `feedback`: in a phase without feedback,
+    /// a line that tells something of the gold is replaced by a generic one.
+    #[must_use]
+    pub fn visible_error(&self, feedback: crate::config::Feedback) -> Option<&str> {
+        match &self.error {
+            Some(_) if self.concerns_gold && feedback == crate::config::Feedback::None => {
+                Some(crate::worker::UNFIT_FOR_BLIND_PHASE)
+            }
+            error => error.as_deref(),
+        }
+    }
 }
 
 /// A submission's columns and its score row's (`c`, joined on the scorer asked for): the
 /// status `scored` for a `failed` upload with a score row.
 const SUBMISSION_COLUMNS: &str = "s.id, s.team, t.name, s.task, s.phase, s.system, s.sha256, s.size, \
      CASE WHEN s.status = 'failed' AND c.scorer IS NOT NULL THEN 'scored' ELSE s.status END, s.error, \
-     s.created, c.scorer, c.metric, c.value, c.higher_is_better, c.headlines, c.items";
+     s.created, c.scorer, c.metric, c.value, c.higher_is_better, c.headlines, c.items, s.concerns_gold";
 
 /// [`SUBMISSION_COLUMNS`] without the headlines and per-item values (empty strings): enough
 /// to tell which submissions a leaderboard counts.
 const HEAD_COLUMNS: &str = "s.id, s.team, t.name, s.task, s.phase, s.system, s.sha256, s.size, \
      CASE WHEN s.status = 'failed' AND c.scorer IS NOT NULL THEN 'scored' ELSE s.status END, s.error, \
-     s.created, c.scorer, c.metric, c.value, c.higher_is_better, '', ''";
+     s.created, c.scorer, c.metric, c.value, c.higher_is_better, '', '', s.concerns_gold";
 
 /// The statuses of a valid upload: scored at upload, or failed there (time limit, scorer
 /// error) and perhaps scored by `--rescore`. An `invalid` one never has a score row.
@@ -210,6 +230,7 @@ fn submission_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<Submission> {
         error: row.get(9)?,
         created: row.get(10)?,
         score,
+        concerns_gold: row.get(17)?,
     })
 }
 
@@ -324,7 +345,7 @@ impl Store {
             transaction
                 .execute(
                     "INSERT INTO submissions (team, task, phase, system, sha256, size, status, error, created, \
-                     stopped) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+                     stopped, concerns_gold) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
                     params![
                         submission.team,
                         submission.task,
@@ -335,7 +356,8 @@ impl Store {
                         submission.status,
                         submission.error,
                         submission.created,
-                        submission.stopped
+                        submission.stopped,
+                        submission.concerns_gold
                     ],
                 )
                 .map_err(sql)?;
@@ -536,6 +558,7 @@ mod tests {
             status,
             error: None,
             stopped: None,
+            concerns_gold: false,
             created,
         };
         let score = Score {

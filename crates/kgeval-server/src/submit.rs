@@ -208,9 +208,13 @@ async fn accept_now(app: &Arc<App>, checked: Checked, bytes: Arc<[u8]>) -> Resul
     };
     let (put, outcome) = tokio::join!(put, score_in_worker(app, &task, &system, &bytes));
     let sha256 = put.map_err(|e| Refusal::internal(&e))?;
+    let mut concerns_gold = false;
     let (status, error, score, stopped) = match outcome {
         Outcome::Scored { score } => ("scored", None, Some(score), None),
-        Outcome::Invalid { message } => ("invalid", Some(message), None, None),
+        Outcome::Invalid { message, concerns_gold: gold } => {
+            concerns_gold = gold;
+            ("invalid", Some(message), None, None)
+        }
         Outcome::Failed { message } => ("failed", Some(message), None, None),
         Outcome::Stopped { stop, message } => ("failed", Some(message), None, Some(stop)),
     };
@@ -226,6 +230,7 @@ async fn accept_now(app: &Arc<App>, checked: Checked, bytes: Arc<[u8]>) -> Resul
         error,
         score,
         stopped,
+        concerns_gold,
         created: now,
     };
     let submission = store(app, row).await.map_err(|e| Refusal::internal(&e))?;

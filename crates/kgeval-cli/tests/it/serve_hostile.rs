@@ -213,3 +213,28 @@ fn empty_uploads_are_invalid_and_never_count() {
     let (code, answer, _) = server.upload("qa", Some(&a), &answers);
     assert_eq!(code, 201, "{answer}");
 }
+
+#[test]
+fn errors_name_the_gold_not_its_path_and_a_blind_phase_tells_nothing_of_it() {
+    let dir = tempfile::tempdir().expect("a folder");
+    let file = campaign(dir.path(), "", "feedback = \"none\"\nleaderboard = \"hidden\"");
+    let server = Served::start_file(&file);
+    let (a, organiser) = (server.add_team("A", false), server.add_team("organisers", true));
+    let unknown = br#"{"questions": [{"id": "999", "answers": []}]}"#;
+    let (code, answer, _) = server.upload("qa", Some(&a), unknown);
+    assert_eq!((code, answer["status"].as_str()), (422, Some("invalid")), "{answer}");
+    let error = answer["error"].as_str().unwrap_or_default();
+    assert!(error.starts_with("found an upload that does not fit this task's gold"), "{answer}");
+    assert!(!answer.to_string().contains("999"), "{answer}");
+    // The organisers read the whole line, which names the gold, never its path.
+    let id = answer["id"].as_i64().expect("an id");
+    let (code, full) = server.get(&format!("/api/submissions/{id}"), Some(&organiser));
+    assert_eq!(code, 200, "{full}");
+    assert!(full.contains("found question id \\\"999\\\", expected an id of the gold"), "{full}");
+    let folder = dir.path().to_string_lossy().into_owned();
+    assert!(!full.contains(&folder) && !full.contains("gold.xml"), "{full}");
+    // A malformed file tells nothing of the gold: its line is shown in a blind phase too.
+    let (code, answer, _) = server.upload("qa", Some(&a), b"{\"questions\": [");
+    assert_eq!(code, 422, "{answer}");
+    assert!(answer["error"].as_str().unwrap_or_default().starts_with("upload:1:"), "{answer}");
+}

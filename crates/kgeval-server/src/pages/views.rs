@@ -172,7 +172,7 @@ pub fn submission(s: &Submission, feedback: Feedback) -> Value {
         "received": utc(s.created),
         "size": s.size,
         "sha256": s.sha256,
-        "error": s.error,
+        "error": s.visible_error(feedback),
     });
     if let Some(score) = s.score.as_ref().filter(|_| feedback != Feedback::None) {
         out["scorer"] = json!(score.scorer);

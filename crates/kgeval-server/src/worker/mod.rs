@@ -76,6 +76,10 @@ pub enum Outcome {
     Invalid {
         /// One line for the team.
         message: String,
+        /// Whether the line tells something of the gold's content (an id it lacks, items the
+        /// upload leaves out): a phase without feedback shows a generic line instead.
+        #[serde(default)]
+        concerns_gold: bool,
     },
     /// The scorer failed (kgeval's problem, not the upload's).
     Failed {
@@ -115,8 +119,23 @@ impl Stop {
     }
 }
 
+/// The line of an upload stopped at the time limit of `seconds`.
+#[must_use]
+pub fn out_of_time(seconds: f64) -> String {
+    format!("out of time: scoring took longer than {seconds} s, the campaign's time limit; the upload counts against the limits")
+}
+
+/// What a team sees of an invalid upload's line whose content concerns the gold in a phase
+/// without feedback: nothing of the gold.
+pub const UNFIT_FOR_BLIND_PHASE: &str =
+    "found an upload that does not fit this task's gold (in this phase the details are the organisers')";
+
 /// The last lines a worker wrote on its standard error (logged as they come).
 type Tail = Arc<Mutex<VecDeque<String>>>;
+
+/// How long past the time limit a worker may take to answer before it is killed: a scoring
+/// that stops itself at its deadline (a QALD query) answers within it.
+const KILL_GRACE: Duration = Duration::from_secs(1);
 
 /// How many of a worker's last standard-error lines are kept to tell why it died.
 const TAIL_LINES: usize = 16;
@@ -243,7 +262,8 @@ impl Workers {
         let Some(mut worker) = worker else {
             return Outcome::Failed { message: "the scoring workers are gone".to_owned() };
         };
-        match tokio::time::timeout(limit, worker.exchange(request, bytes)).await {
+        // A grace past the limit: a scoring that stops itself at its deadline answers first.
+        match tokio::time::timeout(limit + KILL_GRACE, worker.exchange(request, bytes)).await {
             Ok(Ok(outcome)) => {
                 let _ = self.idle.send(worker);
                 outcome
@@ -260,14 +280,7 @@ impl Workers {
                 let _ = worker.child.start_kill();
                 let _ = worker.child.wait().await;
                 self.replace();
-                Outcome::Stopped {
-                    stop: Stop::Time,
-                    message: format!(
-                        "out of time: scoring took longer than {} s, the campaign's time limit; the upload counts \
-                         against the limits",
-                        limit.as_secs_f64()
-                    ),
-                }
+                Outcome::Stopped { stop: Stop::Time, message: out_of_time(limit.as_secs_f64()) }
             }
         }
     }

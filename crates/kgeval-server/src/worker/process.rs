@@ -10,13 +10,13 @@ use std::collections::HashMap;
 use std::io::{BufReader, BufWriter};
 use std::panic::AssertUnwindSafe;
 use std::path::Path;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use kgeval::campaign::{headlines, item_values, ServedTask};
 use kgeval::Input;
 
 use super::frame::{read_header, read_payload, write_header};
-use super::{Outcome, Ready, Request};
+use super::{out_of_time, Outcome, Ready, Request, Stop};
 use crate::app::{chain, scorer_version};
 use crate::config::Campaign;
 use crate::store::Score;
@@ -56,10 +56,12 @@ pub fn run(campaign: &Path) -> Result<(), Error> {
                 let scorer = scorers.get(&task.name).map_or("", String::as_str);
                 // A panic is a bug of kgeval, not of the upload: reported as a failure (not
                 // counted), the worker goes on with the next request.
-                std::panic::catch_unwind(AssertUnwindSafe(|| score_upload(task, &request, bytes, scorer)))
-                    .unwrap_or_else(|_| Outcome::Failed {
-                        message: "the scorer failed; the organisers have the log".to_owned(),
-                    })
+                std::panic::catch_unwind(AssertUnwindSafe(|| {
+                    score_upload(task, &request, bytes, scorer, config.time_limit)
+                }))
+                .unwrap_or_else(|_| Outcome::Failed {
+                    message: "the scorer failed; the organisers have the log".to_owned(),
+                })
             }
             None => Outcome::Failed { message: format!("found no task {:?} in the worker", request.task) },
         };
@@ -113,22 +115,31 @@ fn exit_with_parent() {
     }
 }
 
-/// Scores one upload of `task` as the request says: scored, or why not — the upload's own
-/// problem (invalid, with its located line) or the scorer's (failed).
-fn score_upload(task: &ServedTask, request: &Request, bytes: Vec<u8>, scorer: &str) -> Outcome {
+/// Scores one upload of `task` as the request says, within `time_limit` seconds: scored, or
+/// why not — the upload's own problem (invalid, with its located line, and whether the line
+/// tells something of the gold), the scorer's (failed), or its time (stopped: a scoring that
+/// stops itself at its deadline, as a QALD query does, counts as one the server kills).
+fn score_upload(task: &ServedTask, request: &Request, bytes: Vec<u8>, scorer: &str, time_limit: f64) -> Outcome {
     let mut names = task.pair_names();
     names.push(request.name.clone());
-    match score(task, &request.system, Input::from_bytes(request.name.clone(), bytes), scorer) {
+    let deadline = Instant::now() + Duration::from_secs_f64(time_limit);
+    let input = Input::from_bytes(request.name.clone(), bytes);
+    match score(task, &request.system, input, scorer, Some(deadline)) {
         Ok(score) => Outcome::Scored { score },
+        Err(_) if Instant::now() >= deadline => Outcome::Stopped { stop: Stop::Time, message: out_of_time(time_limit) },
         Err(e) => {
             let line = chain(&e);
+            let concerns_gold = e.concerns_gold();
             // The upload's own problem names it or one of its parts (`upload:3:7: …`,
-            // `brick-smartenv:3:7: …`, `run upload: …`); anything else (a gold file gone) is
-            // the server's.
+            // `brick-smartenv:3:7: …`, `run upload: …`) or is about how it fits the gold;
+            // anything else (a gold file gone) is the server's.
             if let Some(located) = located(&e, &names) {
-                Outcome::Invalid { message: located }
-            } else if line.contains(&request.name) || matches!(e, kgeval::Error::Invalid(_)) {
-                Outcome::Invalid { message: line }
+                Outcome::Invalid { message: located, concerns_gold }
+            } else if line.contains(&request.name)
+                || concerns_gold
+                || matches!(e, kgeval::Error::Invalid(_) | kgeval::Error::Unfit(_))
+            {
+                Outcome::Invalid { message: line, concerns_gold }
             } else {
                 tracing::error!("scoring failed: {line}");
                 Outcome::Failed { message: "the scorer failed; the organisers have the log".to_owned() }
@@ -137,12 +148,19 @@ fn score_upload(task: &ServedTask, request: &Request, bytes: Vec<u8>, scorer: &s
     }
 }
 
-/// Scores one file of `task` as the system `system`, under scorer version `scorer`.
+/// Scores one file of `task` as the system `system`, under scorer version `scorer`, its
+/// queries (QALD) stopped at `deadline`.
 ///
 /// # Errors
 /// The facade's error: a malformed or unfitting file, a primary metric without a value.
-pub fn score(task: &ServedTask, system: &str, input: Input, scorer: &str) -> Result<Score, kgeval::Error> {
-    let evaluation = task.score(system, input)?;
+pub fn score(
+    task: &ServedTask,
+    system: &str,
+    input: Input,
+    scorer: &str,
+    deadline: Option<Instant>,
+) -> Result<Score, kgeval::Error> {
+    let evaluation = task.score_until(system, input, deadline)?;
     let primary = task.primary_value(&evaluation, system)?;
     let mut scores = serde_json::Map::new();
     for (metric, value) in headlines(&evaluation, system) {
