@@ -238,6 +238,7 @@ mod tests {
             error: None,
             created: id,
             score: Some(score(value)),
+            concerns_gold: false,
         }
     }
 
