@@ -126,7 +126,7 @@ impl App {
         for baseline in &campaign.baselines {
             let Some(task) = campaign.served.task(&baseline.task) else { continue };
             let (name, bytes) = baseline.bytes(task)?;
-            let request = Request { task: task.name.clone(), system: baseline.name.clone(), name };
+            let request = Request { task: task.name.clone(), system: baseline.name.clone(), name, organiser: true };
             let score = match workers.score(&request, &bytes, limit).await {
                 Outcome::Scored { score } => score,
                 Outcome::Invalid { message, .. } | Outcome::Failed { message } | Outcome::Stopped { message, .. } => {

@@ -151,8 +151,12 @@ async fn rescore_app(app: &Arc<App>) -> Result<Vec<TaskDiff>, Error> {
             let path = app.blobs.path(&submission.sha256);
             let bytes = std::fs::read(&path)
                 .map_err(|e| Error::Io(format!("submission {}: {}: {e}", submission.id, path.display())))?;
-            let request =
-                Request { task: task.name.clone(), system: submission.system.clone(), name: UPLOAD_NAME.to_owned() };
+            let request = Request {
+                task: task.name.clone(),
+                system: submission.system.clone(),
+                name: UPLOAD_NAME.to_owned(),
+                organiser: false,
+            };
             match app.workers.score(&request, &bytes, limit).await {
                 Outcome::Scored { mut score } => {
                     score.scorer.clone_from(&current);

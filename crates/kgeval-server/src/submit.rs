@@ -401,7 +401,8 @@ pub fn form_file(
 
 /// Scores `bytes` in a worker process once one is free, under the time limit.
 async fn score_in_worker(app: &Arc<App>, task: &kgeval::campaign::ServedTask, system: &str, bytes: &[u8]) -> Outcome {
-    let request = Request { task: task.name.clone(), system: system.to_owned(), name: UPLOAD_NAME.to_owned() };
+    let request =
+        Request { task: task.name.clone(), system: system.to_owned(), name: UPLOAD_NAME.to_owned(), organiser: false };
     app.workers.score(&request, bytes, Duration::from_secs_f64(app.campaign.time_limit)).await
 }
 

@@ -51,6 +51,9 @@ pub struct Request {
     pub system: String,
     /// The upload's name in error lines.
     pub name: String,
+    /// Whether the organisers sent it (a baseline): a failure of theirs is said whole.
+    #[serde(default)]
+    pub organiser: bool,
 }
 
 /// A worker's first answer: each task's scorer version, or why it cannot score.
@@ -136,6 +139,22 @@ type Tail = Arc<Mutex<VecDeque<String>>>;
 /// How long past the time limit a worker may take to answer before it is killed: a scoring
 /// that stops itself at its deadline (a QALD query) answers within it.
 const KILL_GRACE: Duration = Duration::from_secs(1);
+
+/// How long a scoring runs at the worker's normal CPU priority; past it the worker yields
+/// the CPU to every other process (niceness 19) until the scoring ends.
+const YIELD_AFTER: Duration = Duration::from_millis(500);
+
+/// The niceness of a worker whose scoring runs past [`YIELD_AFTER`].
+const LOWEST_PRIORITY: i32 = 19;
+
+/// Sets the niceness of process `pid` (best effort: without the privilege to raise a
+/// priority again, a worker keeps the lower one, which only makes it yield to the others).
+fn set_priority(pid: Option<u32>, niceness: i32) {
+    let Some(pid) = pid.and_then(|p| i32::try_from(p).ok()).and_then(rustix::process::Pid::from_raw) else { return };
+    if let Err(e) = rustix::process::setpriority_process(Some(pid), niceness) {
+        tracing::debug!("scoring worker {pid:?}: cannot set its niceness to {niceness}: {e}");
+    }
+}
 
 /// How many of a worker's last standard-error lines are kept to tell why it died.
 const TAIL_LINES: usize = 16;
@@ -262,8 +281,22 @@ impl Workers {
         let Some(mut worker) = worker else {
             return Outcome::Failed { message: "the scoring workers are gone".to_owned() };
         };
+        // A scoring past `YIELD_AFTER` is likely a runaway: its worker runs at the lowest CPU
+        // priority from then on, so the other workers' quick uploads are not slowed by it.
+        let pid = worker.child.id();
+        let exchange = async {
+            let exchange = worker.exchange(request, bytes);
+            tokio::pin!(exchange);
+            tokio::select! {
+                answer = &mut exchange => return answer,
+                () = tokio::time::sleep(YIELD_AFTER) => set_priority(pid, LOWEST_PRIORITY),
+            }
+            let answer = exchange.await;
+            set_priority(pid, 0);
+            answer
+        };
         // A grace past the limit: a scoring that stops itself at its deadline answers first.
-        match tokio::time::timeout(limit + KILL_GRACE, worker.exchange(request, bytes)).await {
+        match tokio::time::timeout(limit + KILL_GRACE, exchange).await {
             Ok(Ok(outcome)) => {
                 let _ = self.idle.send(worker);
                 outcome

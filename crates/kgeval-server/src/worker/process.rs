@@ -124,49 +124,60 @@ fn score_upload(task: &ServedTask, request: &Request, bytes: Vec<u8>, scorer: &s
     names.push(request.name.clone());
     let deadline = Instant::now() + Duration::from_secs_f64(time_limit);
     let input = Input::from_bytes(request.name.clone(), bytes);
-    match score(task, &request.system, input, scorer, Some(deadline)) {
+    let evaluation = match task.score_until(&request.system, input, Some(deadline)) {
+        Ok(evaluation) => evaluation,
+        Err(_) if Instant::now() >= deadline => {
+            return Outcome::Stopped { stop: Stop::Time, message: out_of_time(time_limit) };
+        }
+        Err(e) => return refused(&e, &request.name, &names),
+    };
+    match score_of(task, &request.system, &evaluation, scorer) {
         Ok(score) => Outcome::Scored { score },
-        Err(_) if Instant::now() >= deadline => Outcome::Stopped { stop: Stop::Time, message: out_of_time(time_limit) },
+        // A primary metric the table lacks is the campaign's problem (its line names the
+        // campaign file): logged for the organisers, a failure of the scorer for the team.
+        Err(e) if request.organiser => Outcome::Failed { message: chain(&e) },
         Err(e) => {
-            let line = chain(&e);
-            let concerns_gold = e.concerns_gold();
-            // The upload's own problem names it or one of its parts (`upload:3:7: …`,
-            // `brick-smartenv:3:7: …`, `run upload: …`) or is about how it fits the gold;
-            // anything else (a gold file gone) is the server's.
-            if let Some(located) = located(&e, &names) {
-                Outcome::Invalid { message: located, concerns_gold }
-            } else if line.contains(&request.name)
-                || concerns_gold
-                || matches!(e, kgeval::Error::Invalid(_) | kgeval::Error::Unfit(_))
-            {
-                Outcome::Invalid { message: line, concerns_gold }
-            } else {
-                tracing::error!("scoring failed: {line}");
-                Outcome::Failed { message: "the scorer failed; the organisers have the log".to_owned() }
-            }
+            tracing::error!("task {}: {}", task.name, chain(&e));
+            Outcome::Failed { message: "the scorer failed; the organisers have the log".to_owned() }
         }
     }
 }
 
-/// Scores one file of `task` as the system `system`, under scorer version `scorer`, its
-/// queries (QALD) stopped at `deadline`.
+/// Why the facade refused an upload named `name`: the upload's own problem (invalid, with its
+/// located line, and whether the line tells something of the gold) or the scorer's (failed).
+fn refused(e: &kgeval::Error, name: &str, names: &[String]) -> Outcome {
+    let line = chain(e);
+    let concerns_gold = e.concerns_gold();
+    // The upload's own problem names it or one of its parts (`upload:3:7: …`,
+    // `brick-smartenv:3:7: …`, `run upload: …`) or is about how it fits the gold; anything
+    // else (a gold file gone) is the server's.
+    if let Some(located) = located(e, names) {
+        Outcome::Invalid { message: located, concerns_gold }
+    } else if line.contains(name) || concerns_gold || matches!(e, kgeval::Error::Invalid(_) | kgeval::Error::Unfit(_)) {
+        Outcome::Invalid { message: line, concerns_gold }
+    } else {
+        tracing::error!("scoring failed: {line}");
+        Outcome::Failed { message: "the scorer failed; the organisers have the log".to_owned() }
+    }
+}
+
+/// The score of `system` in `evaluation` (of `task`, under scorer version `scorer`): its
+/// primary value, every headline and every per-item value.
 ///
 /// # Errors
-/// The facade's error: a malformed or unfitting file, a primary metric without a value.
-pub fn score(
+/// The task's primary metric has no value in the table.
+pub fn score_of(
     task: &ServedTask,
     system: &str,
-    input: Input,
+    evaluation: &kgeval::Evaluation,
     scorer: &str,
-    deadline: Option<Instant>,
 ) -> Result<Score, kgeval::Error> {
-    let evaluation = task.score_until(system, input, deadline)?;
-    let primary = task.primary_value(&evaluation, system)?;
+    let primary = task.primary_value(evaluation, system)?;
     let mut scores = serde_json::Map::new();
-    for (metric, value) in headlines(&evaluation, system) {
+    for (metric, value) in headlines(evaluation, system) {
         scores.insert(metric, number(value));
     }
-    let items: Vec<serde_json::Value> = item_values(&evaluation, system)
+    let items: Vec<serde_json::Value> = item_values(evaluation, system)
         .into_iter()
         .map(|(item, metric, value)| serde_json::json!([item, metric, number(value)]))
         .collect();
