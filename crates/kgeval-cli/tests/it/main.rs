@@ -51,6 +51,7 @@ mod serve_browser;
 mod serve_diso;
 mod serve_export;
 mod serve_hostile;
+mod serve_hostile_load;
 mod serve_load;
 mod serve_load_files;
 mod serve_pages;
