@@ -1,36 +1,33 @@
-//! The HTTP API: routes, authentication, and every handler but the upload's
-//! ([`crate::submit`]). Answers are JSON (`{"status": …, "error": …}` for refusals), the
-//! leaderboard also CSV.
+//! The HTTP API: its routes and handlers. Answers are JSON (`{"status": …, "error": …}` for
+//! refusals, [`crate::refusal`]), the leaderboard also CSV. An upload is checked, scored and
+//! stored by [`crate::submit`], as the pages' form is.
 
 use std::collections::HashMap;
 use std::sync::Arc;
-use std::time::Duration;
 
-use axum::extract::{DefaultBodyLimit, Path, Query, State};
+use axum::body::{to_bytes, Body};
+use axum::extract::{Path, Query, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde_json::json;
-use tower_http::limit::RequestBodyLimitLayer;
-use tower_http::timeout::TimeoutLayer;
-use tower_http::trace::TraceLayer;
 
-use crate::app::{App, BoardKey};
-use crate::board::{csv, leaderboard, mark};
-use crate::config::{Feedback, Phase};
-use crate::store::{Submission, Team};
-use crate::submit::Refusal;
-use crate::{clock, Error};
+use crate::access::{board, visible_submission, Board};
+use crate::app::App;
+use crate::auth::team;
+use crate::board::csv;
+use crate::config::Feedback;
+use crate::refusal::{internal, refusal, too_large, unauthorized, Refusal};
+use crate::store::Submission;
+use crate::submit::{accept, check, field, form_file, Checked};
+use crate::{clock, multipart};
 
-/// The routes, with the body limit (the largest upload, plus room for a form's fields), a
-/// request time limit (the scoring limit plus a margin) and request tracing.
-pub fn router(app: Arc<App>) -> Router {
-    let body_limit = usize::try_from(app.campaign.max_upload).unwrap_or(usize::MAX).saturating_add(64 << 10);
-    let timeout = Duration::from_secs_f64(app.campaign.time_limit + 30.0);
+/// The API's routes (the layers are added once, by [`crate::routes::router`]).
+pub fn routes() -> Router<Arc<App>> {
     Router::new()
         .route("/api/health", get(health))
-        .route("/api/tasks/{task}/submissions", post(crate::submit::submit))
+        .route("/api/tasks/{task}/submissions", post(upload))
         .route("/api/submissions/{id}", get(submission))
         .route(
             "/api/tasks/{task}/leaderboard",
@@ -40,92 +37,6 @@ pub fn router(app: Arc<App>) -> Router {
             "/api/tasks/{task}/leaderboard.csv",
             get(|State(app), Path(task), Query(query), headers| leaderboard_answer(app, task, query, headers, true)),
         )
-        .merge(crate::pages::routes())
-        .fallback(|| async { refusal(StatusCode::NOT_FOUND, "not_found", "found no such route") })
-        .layer(DefaultBodyLimit::disable())
-        .layer(RequestBodyLimitLayer::new(body_limit))
-        .layer(TimeoutLayer::with_status_code(StatusCode::REQUEST_TIMEOUT, timeout))
-        .layer(axum::middleware::map_response(security_headers))
-        .layer(TraceLayer::new_for_http())
-        .with_state(app)
-}
-
-/// The Content-Security-Policy of every answer: nothing but this site's own stylesheet; no
-/// script at all, no frame, forms posted only here.
-pub const CSP: &str =
-    "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
-
-/// Adds the CSP, `X-Content-Type-Options: nosniff` and `Referrer-Policy: same-origin` (no
-/// `Referer` to another site; this server's own forms keep their `Origin`, which
-/// `no-referrer` would make `null`, and the pages' forgery check reads it).
-async fn security_headers(mut response: Response) -> Response {
-    let headers = response.headers_mut();
-    headers.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static(CSP));
-    headers.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
-    headers.insert(header::REFERRER_POLICY, HeaderValue::from_static("same-origin"));
-    response
-}
-
-/// A JSON refusal: `{"status": STATUS, "error": MESSAGE}`.
-pub fn refusal(code: StatusCode, status: &str, message: &str) -> Response {
-    (code, Json(json!({ "status": status, "error": message }))).into_response()
-}
-
-/// A server-side failure as a 500 (the message is logged, not sent).
-pub fn internal(error: &Error) -> Response {
-    tracing::error!("{error}");
-    refusal(StatusCode::INTERNAL_SERVER_ERROR, "error", "the server failed; the organisers have the log")
-}
-
-/// The bearer token of a request, if any.
-fn bearer(headers: &HeaderMap) -> Option<String> {
-    let value = headers.get(header::AUTHORIZATION)?.to_str().ok()?;
-    let (scheme, token) = value.split_once(' ')?;
-    scheme.eq_ignore_ascii_case("bearer").then(|| token.trim().to_owned()).filter(|t| !t.is_empty())
-}
-
-/// The team of a request's bearer token, if any, without taking from its request rate:
-/// `Ok(None)` without a token, 401 for a wrong one.
-pub async fn bearer_team(app: &Arc<App>, headers: &HeaderMap) -> Result<Option<Team>, Response> {
-    let Some(token) = bearer(headers) else { return Ok(None) };
-    match app.db(move |store| store.authenticate(&token)).await {
-        Ok(Some(team)) => Ok(Some(team)),
-        Ok(None) => Err(unauthorized()),
-        Err(e) => Err(internal(&e)),
-    }
-}
-
-/// The team of a request's token: `Ok(None)` without a token, 401 for a wrong one, 429 (with
-/// `Retry-After`) for a team over its request rate.
-pub async fn team(app: &Arc<App>, headers: &HeaderMap) -> Result<Option<Team>, Response> {
-    let team = bearer_team(app, headers).await?;
-    if let Some(team) = &team {
-        take_rate(app, team).map_err(|refused| refused.json())?;
-    }
-    Ok(team)
-}
-
-/// Takes one request of `team` from its rate (whichever way it signed in: a bearer token, the
-/// pages' cookie or the upload form's token field).
-///
-/// # Errors
-/// 429 `rate_limited`, with the seconds until the next request is allowed.
-pub fn take_rate(app: &App, team: &Team) -> Result<(), Refusal> {
-    app.rate.take(team.id, std::time::Instant::now()).map_err(|wait| {
-        let message = format!(
-            "found more than {} requests a minute from this team, expected at most that many",
-            app.campaign.requests_per_minute
-        );
-        Refusal { retry: Some(wait), ..Refusal::new(StatusCode::TOO_MANY_REQUESTS, "rate_limited", message) }
-    })
-}
-
-/// 401 with its challenge.
-pub fn unauthorized() -> Response {
-    let mut response =
-        refusal(StatusCode::UNAUTHORIZED, "unauthorized", "expected Authorization: Bearer TOKEN with a team's token");
-    response.headers_mut().insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
-    response
 }
 
 async fn health(State(app): State<Arc<App>>) -> Response {
@@ -178,114 +89,81 @@ async fn submission(State(app): State<Arc<App>>, Path(id): Path<String>, headers
     }
 }
 
-/// The submission `id` (as written in the URL) with its score under its task's scorer and
-/// what `viewer` may see of it, if it is `viewer`'s (or `viewer` is an organiser); `None` for
-/// another team's, a missing one or a malformed id alike.
-///
-/// # Errors
-/// [`Error::Database`].
-pub async fn visible_submission(
-    app: &Arc<App>,
-    viewer: &Team,
-    id: &str,
-) -> Result<Option<(Submission, Feedback)>, Error> {
-    let Ok(id) = id.parse::<i64>() else { return Ok(None) };
-    let app2 = Arc::clone(app);
-    let found = app
-        .db(move |store| {
-            let Some(head) = store.submission(id, "")? else { return Ok(None) };
-            store.submission(id, &app2.scorer(&head.task))
-        })
-        .await?;
-    Ok(found.filter(|s| s.team == viewer.id || viewer.organiser).map(|s| {
-        let feedback = feedback_for(app, viewer, &s);
-        (s, feedback)
-    }))
-}
-
-/// What `viewer` may see of `submission`: everything for an organiser, else what its phase's
-/// feedback allows.
-#[must_use]
-pub fn feedback_for(app: &App, viewer: &Team, submission: &Submission) -> Feedback {
-    if viewer.organiser {
-        Feedback::Items
-    } else {
-        app.campaign.phase(&submission.phase).map_or(Feedback::None, |p| p.feedback)
+/// The API's handler: the token, the task and the limits are checked before the body is read.
+pub async fn upload(
+    State(app): State<Arc<App>>,
+    Path(task_name): Path<String>,
+    Query(query): Query<HashMap<String, String>>,
+    headers: HeaderMap,
+    body: Body,
+) -> Response {
+    let max = app.campaign.max_upload;
+    let declared = headers.get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()?.parse::<u64>().ok());
+    if declared.is_some_and(|length| length > max) {
+        return too_large(max).json();
     }
-}
-
-/// A task's leaderboard in one phase, marked with the significance letters and tiers.
-pub struct Board {
-    /// The phase.
-    pub phase: Phase,
-    /// The rows, best first.
-    pub rows: Vec<crate::board::Row>,
-    /// How the significance marks were decided, or why no test ran.
-    pub significance: String,
-}
-
-/// The leaderboard of `task` in the phase `query` names (else the task's phase open now, else
-/// its last one that started), after the visibility check (`viewer`: the request's team).
-///
-/// # Errors
-/// 404 (no such task or phase), 403 (hidden, and `viewer` is no organiser), 500.
-pub async fn board(app: &Arc<App>, task: &str, phase: Option<&str>, viewer: Option<&Team>) -> Result<Board, Refusal> {
-    let Some(served) = app.campaign.served.task(task) else {
-        return Err(Refusal::new(StatusCode::NOT_FOUND, "not_found", "found no such task"));
+    let checked = match team(&app, &headers).await {
+        Ok(Some(team)) => check(&app, team, &task_name, query.get("system").map(String::as_str)).await,
+        Ok(None) => Err(Refusal::new(StatusCode::UNAUTHORIZED, "unauthorized", "no token")),
+        Err(response) => return drain_then(body, max, response).await,
     };
-    let now = clock::now();
-    // Asked for by name, else the task's phase open now, else its last one that started.
-    let phase = match phase {
-        Some(name) => app.campaign.phase(name),
-        None => app.campaign.phases.iter().rev().find(|p| p.from <= now && served.open_in(&p.name)),
+    let checked = match checked {
+        Ok(checked) => checked,
+        Err(refused) => return drain_then(body, max, refused.json()).await,
     };
-    let Some(phase) = phase.filter(|p| served.open_in(&p.name)).cloned() else {
-        return Err(Refusal::new(
-            StatusCode::NOT_FOUND,
-            "not_found",
-            "found no phase of this task with a leaderboard (none has started)",
-        ));
+    // The body and the form's part headers: the router's body limit allows the upload limit
+    // plus 64 KiB; the upload itself (the parts' bytes) is held to the limit in `accept`.
+    let limit = usize::try_from(max).unwrap_or(usize::MAX).saturating_add(64 << 10);
+    let Ok(body) = to_bytes(body, limit).await else {
+        return too_large(max).json();
     };
-    if !phase.public_at(now) && !viewer.is_some_and(|t| t.organiser) {
-        return Err(Refusal::new(
-            StatusCode::FORBIDDEN,
-            "hidden",
-            format!("the leaderboard of phase {} is hidden", phase.name),
-        ));
-    }
-    // Nothing stored since the last leaderboard of this task and phase: it is current.
-    // Otherwise, which submissions count (a cheap query, no per-item values): the marked rows
-    // of that set are computed once and kept (`App::boards`).
-    let generation = app.generation.load(std::sync::atomic::Ordering::SeqCst);
-    if let Some((rows, significance)) = app.current_board(task, &phase.name, &app.scorer(task)) {
-        return Ok(Board { phase, rows, significance });
-    }
-    let (task_name, phase_name, scorer) = (task.to_owned(), phase.name.clone(), app.scorer(task));
-    let heads = app
-        .db(move |store| store.scored_heads(&task_name, &phase_name, &scorer))
-        .await
-        .map_err(|e| Refusal::internal(&e))?;
-    let counted: Vec<i64> = leaderboard(&heads, &[], phase.counts).iter().filter_map(|r| r.submission).collect();
-    let key = BoardKey { task: task.to_owned(), phase: phase.name.clone(), scorer: app.scorer(task), counted };
-    if let Some((rows, significance)) = app.cached_board(&key, generation) {
-        return Ok(Board { phase, rows, significance });
-    }
-    let (ids, scorer) = (key.counted.clone(), key.scorer.clone());
-    let scored = app
-        .db(move |store| {
-            let mut full = Vec::with_capacity(ids.len());
-            for id in ids {
-                full.extend(store.submission(id, &scorer)?);
+    let content_type = headers.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or_default();
+    let bytes = match multipart::boundary(content_type) {
+        Some(boundary) => {
+            // One part per pair, and an optional `name` part naming the system.
+            let parts = match multipart::parse(&body, &boundary) {
+                Ok(parts) => parts,
+                Err(e) => return Refusal::new(StatusCode::BAD_REQUEST, "bad_request", e.to_string()).json(),
+            };
+            drop(body); // the parts hold their bytes
+            let mut checked = checked;
+            let named = field(&parts, "name");
+            let file = checked.rename(named.as_deref()).and_then(|()| form_file(checked.task(), parts, &["name"]));
+            match file {
+                Ok(file) => return answer(&app, checked, file).await,
+                Err(refused) => return refused.json(),
             }
-            Ok(full)
-        })
-        .await
-        .map_err(|e| Refusal::internal(&e))?;
-    let baselines: Vec<_> = app.baselines.iter().filter(|b| b.task == task).collect();
-    let mut rows = leaderboard(&scored, &baselines, phase.counts);
-    let significance = mark(served, &mut rows);
-    app.keep_board(key, generation, &rows, &significance);
-    Ok(Board { phase, rows, significance })
+        }
+        None if body.len() as u64 > max => return too_large(max).json(),
+        // The one copy of the body: the buffer the blob writer and the scorer share (the body
+        // itself is dropped before the upload is scored: one copy each of 32 waiting uploads).
+        None => Arc::from(&body[..]),
+    };
+    drop(body);
+    answer(&app, checked, bytes).await
+}
+
+/// Stores and scores an upload, and answers as the API does (201 + `Location`, 422, 500, or
+/// the refusal).
+async fn answer(app: &Arc<App>, checked: Checked, bytes: Arc<[u8]>) -> Response {
+    match accept(app, checked, bytes).await {
+        Ok(accepted) => {
+            let body = submission_json(&accepted.submission, accepted.feedback);
+            let mut response = (accepted.code, Json(body)).into_response();
+            if let Ok(location) = HeaderValue::from_str(&format!("/api/submissions/{}", accepted.submission.id)) {
+                response.headers_mut().insert(header::LOCATION, location);
+            }
+            response
+        }
+        Err(refused) => refused.json(),
+    }
+}
+
+/// Reads (and drops) the body before refusing, so that a client that sends it all before
+/// reading the answer gets the answer, not a reset connection.
+async fn drain_then(body: Body, max: u64, response: Response) -> Response {
+    let _ = to_bytes(body, usize::try_from(max).unwrap_or(usize::MAX)).await;
+    response
 }
 
 /// The leaderboard a request asks for: the token's team decides whether a hidden phase shows.

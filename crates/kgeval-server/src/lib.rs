@@ -1,8 +1,10 @@
 #![doc = include_str!("../README.md")]
 #![deny(missing_docs)]
 
+pub mod access;
 pub mod api;
 pub mod app;
+pub mod auth;
 pub mod blobs;
 pub mod board;
 pub mod clock;
@@ -12,7 +14,9 @@ pub mod export;
 pub mod multipart;
 pub mod pages;
 pub mod rate;
+pub mod refusal;
 pub mod rescore;
+pub mod routes;
 pub mod store;
 pub mod submit;
 pub mod token;
@@ -104,7 +108,7 @@ pub fn serve(
         ready(bound);
         let stop = Arc::new(tokio::sync::Notify::new());
         let asked = Arc::clone(&stop);
-        let server = axum::serve(listener, api::router(app)).with_graceful_shutdown(async move {
+        let server = axum::serve(listener, routes::router(app)).with_graceful_shutdown(async move {
             asked.notified().await;
         });
         tokio::select! {

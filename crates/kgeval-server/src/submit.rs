@@ -1,4 +1,5 @@
-//! `POST /api/tasks/{task}/submissions`: authenticate, find the task open in the current
+//! An upload, whichever front door it came through (the API's `POST
+//! /api/tasks/{task}/submissions` or the pages' form): find the task open in the current
 //! phase, check the team's limits, read the body (at most the campaign's `max_upload`; the
 //! file itself, or `multipart/form-data` with one part per pair and an optional `name`),
 //! score it in a worker process under the time and memory limits while its bytes are stored (fsynced),
@@ -13,82 +14,21 @@
 //! | 500 `failed` | the scorer failed | no |
 //! | 401 / 404 / 413 / 429 (+ `reset`, `Retry-After`) | refused before scoring; nothing stored | — |
 
-use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::body::{to_bytes, Body};
-use axum::extract::{Path, Query, State};
-use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
-use axum::response::{IntoResponse, Response};
-use axum::Json;
-use serde_json::json;
+use axum::http::StatusCode;
 
-use crate::api::{submission_json, team, unauthorized};
 use crate::app::{App, UPLOAD_NAME};
 use crate::commit::Row;
 use crate::config::Feedback;
+use crate::refusal::{limited, too_large, Refusal};
 use crate::store::Submission;
 use crate::worker::{Outcome, Request};
 use crate::{clock, multipart, Error};
 
 /// The longest system name.
 pub const MAX_SYSTEM_NAME: usize = 100;
-
-/// Why an upload was refused (or failed on the server): the HTTP code, the JSON `status`, a
-/// one-line message and, for the daily limit, when it resets. The API answers it as JSON, the
-/// pages as HTML.
-#[derive(Debug, Clone)]
-pub struct Refusal {
-    /// The HTTP status code.
-    pub code: StatusCode,
-    /// `unauthorized`, `forbidden`, `not_found`, `bad_request`, `too_large`, `limited` or `error`.
-    pub status: &'static str,
-    /// One line for the team.
-    pub message: String,
-    /// When the daily limit resets (Unix seconds).
-    pub reset: Option<i64>,
-    /// Seconds until the request rate allows another request (`Retry-After`).
-    pub retry: Option<u64>,
-}
-
-impl Refusal {
-    /// A refusal without a reset time.
-    #[must_use]
-    pub fn new(code: StatusCode, status: &'static str, message: impl Into<String>) -> Refusal {
-        Refusal { code, status, message: message.into(), reset: None, retry: None }
-    }
-
-    /// A failure of the server (logged; the team reads only that it failed).
-    #[must_use]
-    pub fn internal(error: &Error) -> Refusal {
-        tracing::error!("{error}");
-        Refusal::new(StatusCode::INTERNAL_SERVER_ERROR, "error", "the server failed; the organisers have the log")
-    }
-
-    /// The JSON answer (`{"status", "error", "reset"}`, `Retry-After` with a reset).
-    #[must_use]
-    pub fn json(&self) -> Response {
-        if self.code == StatusCode::UNAUTHORIZED {
-            return unauthorized();
-        }
-        let mut body = json!({ "status": self.status, "error": self.message });
-        if self.status == "limited" {
-            body["reset"] = json!(self.reset.map(clock::format));
-        }
-        let mut response = (self.code, Json(body)).into_response();
-        self.retry_after(&mut response);
-        response
-    }
-
-    /// Adds `Retry-After` (seconds) to `response` when the refusal has a reset or a wait.
-    pub fn retry_after(&self, response: &mut Response) {
-        let seconds = self.retry.or_else(|| self.reset.map(|r| u64::try_from(r - clock::now()).unwrap_or(0)));
-        if let Some(value) = seconds.and_then(|s| HeaderValue::from_str(&s.to_string()).ok()) {
-            response.headers_mut().insert(header::RETRY_AFTER, value);
-        }
-    }
-}
 
 /// An upload stored: the submission, what its phase lets the team see, and the HTTP code
 /// (201 scored, 422 invalid, 500 failed).
@@ -99,83 +39,6 @@ pub struct Accepted {
     pub feedback: Feedback,
     /// 201, 422 or 500.
     pub code: StatusCode,
-}
-
-/// The API's handler: the token, the task and the limits are checked before the body is read.
-pub async fn submit(
-    State(app): State<Arc<App>>,
-    Path(task_name): Path<String>,
-    Query(query): Query<HashMap<String, String>>,
-    headers: HeaderMap,
-    body: Body,
-) -> Response {
-    let max = app.campaign.max_upload;
-    let declared = headers.get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()?.parse::<u64>().ok());
-    if declared.is_some_and(|length| length > max) {
-        return too_large(max).json();
-    }
-    let checked = match team(&app, &headers).await {
-        Ok(Some(team)) => check(&app, team, &task_name, query.get("system").map(String::as_str)).await,
-        Ok(None) => Err(Refusal::new(StatusCode::UNAUTHORIZED, "unauthorized", "no token")),
-        Err(response) => return drain_then(body, max, response).await,
-    };
-    let checked = match checked {
-        Ok(checked) => checked,
-        Err(refused) => return drain_then(body, max, refused.json()).await,
-    };
-    // The body and the form's part headers: the router's body limit allows the upload limit
-    // plus 64 KiB; the upload itself (the parts' bytes) is held to the limit in `accept`.
-    let limit = usize::try_from(max).unwrap_or(usize::MAX).saturating_add(64 << 10);
-    let Ok(body) = to_bytes(body, limit).await else {
-        return too_large(max).json();
-    };
-    let content_type = headers.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or_default();
-    let bytes = match multipart::boundary(content_type) {
-        Some(boundary) => {
-            // One part per pair, and an optional `name` part naming the system.
-            let parts = match multipart::parse(&body, &boundary) {
-                Ok(parts) => parts,
-                Err(e) => return Refusal::new(StatusCode::BAD_REQUEST, "bad_request", e.to_string()).json(),
-            };
-            drop(body); // the parts hold their bytes
-            let mut checked = checked;
-            let named = field(&parts, "name");
-            let file = checked.rename(named.as_deref()).and_then(|()| form_file(&checked.task, parts, &["name"]));
-            match file {
-                Ok(file) => return answer(&app, checked, file).await,
-                Err(refused) => return refused.json(),
-            }
-        }
-        None if body.len() as u64 > max => return too_large(max).json(),
-        // The one copy of the body: the buffer the blob writer and the scorer share (the body
-        // itself is dropped before the upload is scored: one copy each of 32 waiting uploads).
-        None => Arc::from(&body[..]),
-    };
-    drop(body);
-    answer(&app, checked, bytes).await
-}
-
-/// Stores and scores an upload, and answers as the API does (201 + `Location`, 422, 500, or
-/// the refusal).
-async fn answer(app: &Arc<App>, checked: Checked, bytes: Arc<[u8]>) -> Response {
-    match accept(app, checked, bytes).await {
-        Ok(accepted) => {
-            let body = submission_json(&accepted.submission, accepted.feedback);
-            let mut response = (accepted.code, Json(body)).into_response();
-            if let Ok(location) = HeaderValue::from_str(&format!("/api/submissions/{}", accepted.submission.id)) {
-                response.headers_mut().insert(header::LOCATION, location);
-            }
-            response
-        }
-        Err(refused) => refused.json(),
-    }
-}
-
-/// Reads (and drops) the body before refusing, so that a client that sends it all before
-/// reading the answer gets the answer, not a reset connection.
-async fn drain_then(body: Body, max: u64, response: Response) -> Response {
-    let _ = to_bytes(body, usize::try_from(max).unwrap_or(usize::MAX)).await;
-    response
 }
 
 /// Scores `bytes` as checked while storing them (fsynced, outside the database's lock), then
@@ -415,12 +278,4 @@ async fn store(app: &Arc<App>, row: Row) -> Result<Submission, Error> {
         store.submission(id, &scorer)?.ok_or_else(|| Error::Database(format!("submission {id} vanished")))
     })
     .await
-}
-
-fn too_large(max: u64) -> Refusal {
-    Refusal::new(StatusCode::PAYLOAD_TOO_LARGE, "too_large", format!("found an upload over the limit of {max} bytes"))
-}
-
-fn limited(message: String, reset: Option<i64>) -> Refusal {
-    Refusal { reset, ..Refusal::new(StatusCode::TOO_MANY_REQUESTS, "limited", message) }
 }

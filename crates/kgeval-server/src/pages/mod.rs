@@ -33,10 +33,11 @@ use axum::{Form, Router};
 use minijinja::Environment;
 use serde_json::{json, Value};
 
-use crate::api::board;
+use crate::access::board;
 use crate::app::App;
+use crate::refusal::Refusal;
 use crate::store::Team;
-use crate::submit::{accept, check, field, form_file, Refusal};
+use crate::submit::{accept, check, field, form_file};
 use crate::{clock, multipart};
 
 /// The cookie that holds a signed-in team's token.
@@ -157,7 +158,7 @@ async fn authenticate(app: &Arc<App>, token: String) -> Option<Team> {
 
 /// Who is looking: the bearer token's team, else the cookie's; a stale cookie is no one.
 async fn viewer(app: &Arc<App>, headers: &HeaderMap) -> Option<Team> {
-    match crate::api::team(app, headers).await {
+    match crate::auth::team(app, headers).await {
         Ok(Some(team)) => return Some(team),
         Ok(None) => {}
         Err(_) => return None,
@@ -327,7 +328,7 @@ async fn submit_form(State(app): State<Arc<App>>, headers: HeaderMap, body: Body
     }
     let limit = usize::try_from(app.campaign.max_upload).unwrap_or(usize::MAX).saturating_add(64 << 10);
     // Who is signed in, without taking from the rate: the upload takes one below, once.
-    let signed_in = match crate::api::bearer_team(&app, &headers).await {
+    let signed_in = match crate::auth::bearer_team(&app, &headers).await {
         Ok(Some(team)) => Some(team),
         _ => match cookie_token(&headers) {
             Some(token) => authenticate(&app, token).await,
@@ -361,7 +362,7 @@ async fn submit_form(State(app): State<Arc<App>>, headers: HeaderMap, body: Body
         let message = if typed.is_some() { "found no team with this token" } else { "expected your team's token" };
         return form_page(&app, signed_in.as_ref(), StatusCode::UNAUTHORIZED, Some(message)).await;
     };
-    if let Err(refusal) = crate::api::take_rate(&app, &team) {
+    if let Err(refusal) = crate::auth::take_rate(&app, &team) {
         return refused(&app, Some(&team), &refusal, "/submit");
     }
     let Some(task) = field(&parts, "task") else {
@@ -400,7 +401,7 @@ async fn submission_page(State(app): State<Arc<App>>, Path(id): Path<String>, he
         );
         return refused(&app, None, &refusal, "/login");
     };
-    match crate::api::visible_submission(&app, &viewer, &id).await {
+    match crate::access::visible_submission(&app, &viewer, &id).await {
         Ok(Some((s, feedback))) => {
             let context = json!({ "s": views::submission(&s, feedback) });
             page(&app, Some(&viewer), StatusCode::OK, "submission.html", context)

@@ -5,7 +5,7 @@
 use kgeval::campaign::ServedTask;
 use serde_json::{json, Value};
 
-use crate::api::Board;
+use crate::access::Board;
 use crate::app::App;
 use crate::config::{Campaign, Counts, Feedback, Visibility};
 use crate::store::Submission;
