@@ -118,17 +118,20 @@ fn exit_with_parent() {
 /// Scores one upload of `task` as the request says, within `time_limit` seconds: scored, or
 /// why not — the upload's own problem (invalid, with its located line, and whether the line
 /// tells something of the gold), the scorer's (failed), or its time (stopped: a scoring that
-/// stops itself at its deadline, as a QALD query does, counts as one the server kills).
+/// ends past its deadline, or stops itself there as a QALD query does, counts as one the
+/// server kills).
 fn score_upload(task: &ServedTask, request: &Request, bytes: Vec<u8>, scorer: &str, time_limit: f64) -> Outcome {
     let mut names = task.pair_names();
     names.push(request.name.clone());
     let deadline = Instant::now() + Duration::from_secs_f64(time_limit);
     let input = Input::from_bytes(request.name.clone(), bytes);
-    let evaluation = match task.score_until(&request.system, input, Some(deadline)) {
+    let scored = task.score_until(&request.system, input, Some(deadline));
+    // Past the deadline, whatever the scoring gave: it took longer than the limit allows.
+    if Instant::now() >= deadline {
+        return Outcome::Stopped { stop: Stop::Time, message: out_of_time(time_limit) };
+    }
+    let evaluation = match scored {
         Ok(evaluation) => evaluation,
-        Err(_) if Instant::now() >= deadline => {
-            return Outcome::Stopped { stop: Stop::Time, message: out_of_time(time_limit) };
-        }
         Err(e) => return refused(&e, &request.name, &names),
     };
     match score_of(task, &request.system, &evaluation, scorer) {
