@@ -302,6 +302,8 @@ impl Workers {
                 outcome
             }
             Ok(Err(_)) => {
+                // Its pipe broke or it answered garbage: it is killed if still alive, then judged.
+                let _ = worker.child.start_kill();
                 let status = worker.child.wait().await;
                 // Its last words (an allocation that failed) are read before they are judged.
                 let _ = tokio::time::timeout(Duration::from_secs(2), &mut worker.logging).await;
