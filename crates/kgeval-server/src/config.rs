@@ -11,6 +11,10 @@ use serde::Deserialize;
 
 use crate::{clock, Error};
 
+pub mod connections;
+
+pub use connections::Connections;
+
 /// The default largest upload: 64 MiB.
 pub const DEFAULT_MAX_UPLOAD: u64 = 64 << 20;
 
@@ -36,6 +40,8 @@ pub struct Campaign {
     /// The authenticated requests a team may make in a minute (a burst of as many, then one
     /// every `60 / N` seconds).
     pub requests_per_minute: u32,
+    /// The connection limits (header time, body rate, open connections).
+    pub connections: Connections,
 }
 
 /// What a team sees of its own submission in a phase.
@@ -181,6 +187,17 @@ struct ServeRow {
     time_limit: Option<f64>,
     #[serde(default)]
     requests_per_minute: Option<u32>,
+    // The connection limits, read in `connections`.
+    #[serde(default)]
+    header_timeout: Option<f64>,
+    #[serde(default)]
+    min_body_rate: Option<u64>,
+    #[serde(default)]
+    body_rate_window: Option<f64>,
+    #[serde(default)]
+    max_connections: Option<u32>,
+    #[serde(default)]
+    max_connections_per_client: Option<u32>,
 }
 
 impl Campaign {
@@ -300,8 +317,13 @@ impl Campaign {
             baselines.push(Baseline { task: row.task, name: row.name, files });
         }
         let time_limit = row.time_limit.unwrap_or(DEFAULT_TIME_LIMIT);
-        if !(time_limit.is_finite() && time_limit > 0.0) {
-            return Err(at(&m, serve, "time_limit", "found a time limit that is not a positive number of seconds"));
+        if !(time_limit.is_finite() && time_limit > 0.0 && time_limit <= 86_400.0) {
+            return Err(at(
+                &m,
+                serve,
+                "time_limit",
+                "found a time limit that is not a positive number of seconds up to a day",
+            ));
         }
         let max_upload = row.max_upload.unwrap_or(DEFAULT_MAX_UPLOAD);
         if max_upload == 0 {
@@ -316,7 +338,8 @@ impl Campaign {
                 "found requests_per_minute = 0, expected a positive number of requests",
             ));
         }
-        Ok(Campaign { served, phases, baselines, max_upload, time_limit, requests_per_minute })
+        let connections = connections::read(&m, serve, &row)?;
+        Ok(Campaign { served, phases, baselines, max_upload, time_limit, requests_per_minute, connections })
     }
 
     /// The phase open at `now`, if any.
@@ -408,6 +431,20 @@ fn read_phase(m: &TomlManifest<'_>, table: ManifestTable<'_>) -> Result<Phase, E
             }
         },
     };
+    if feedback == Feedback::None && row.leaderboard.is_none() {
+        // A blind phase whose leaderboard shows every score to everyone is a contradiction
+        // unless the organisers say so.
+        return Err(at(
+            m,
+            table,
+            "feedback",
+            &format!(
+                "found feedback = \"none\" in phase {:?}, whose leaderboard is public by default, expected \
+                 leaderboard = \"hidden\" or \"after DATE\" (or leaderboard = \"public\" said explicitly)",
+                row.name
+            ),
+        ));
+    }
     let counts = match row.counts.as_deref() {
         None | Some("best") => Counts::Best,
         Some("last") => Counts::Last,
@@ -480,5 +517,30 @@ mod tests {
             "{message}"
         );
         assert!(error("").starts_with(&format!("{FILE}:1:1: found no [serve] section")));
+    }
+
+    #[test]
+    fn a_blind_phase_with_a_public_leaderboard_must_say_so() {
+        let phase =
+            "[[serve.phase]]\nname = \"t\"\nfrom = \"2026-11-01T00:00:00Z\"\nuntil = \"2026-12-01T00:00:00Z\"\n";
+        let message = read(&format!("{phase}feedback = \"none\"\n")).expect_err("a contradiction").to_string();
+        assert!(
+            message.starts_with(&format!("{FILE}:10:12: found feedback = \"none\" in phase \"t\", whose leaderboard")),
+            "{message}"
+        );
+        for visibility in ["public", "hidden", "after 2026-12-20T00:00:00Z"] {
+            let campaign = read(&format!("{phase}feedback = \"none\"\nleaderboard = \"{visibility}\"\n"))
+                .unwrap_or_else(|e| panic!("{visibility}: {e}"));
+            assert_eq!(campaign.phases[0].feedback, Feedback::None);
+        }
+    }
+
+    #[test]
+    fn a_time_limit_is_at_most_a_day() {
+        let phase =
+            "[[serve.phase]]\nname = \"t\"\nfrom = \"2026-11-01T00:00:00Z\"\nuntil = \"2026-12-01T00:00:00Z\"\n";
+        let message = read(&format!("[serve]\ntime_limit = 1e300\n{phase}")).expect_err("too long").to_string();
+        assert!(message.starts_with(&format!("{FILE}:7:14: found a time limit that is not a positive")), "{message}");
+        assert!(read(&format!("[serve]\ntime_limit = 86400\n{phase}")).is_ok());
     }
 }

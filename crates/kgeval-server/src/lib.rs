@@ -8,13 +8,16 @@ pub mod board;
 pub mod clock;
 pub mod commit;
 pub mod config;
+pub mod error_bodies;
 pub mod export;
+pub mod listen;
 pub mod multipart;
 pub mod pages;
 pub mod rate;
 pub mod rescore;
 pub mod store;
 pub mod submit;
+pub mod team_name;
 pub mod token;
 
 use std::net::SocketAddr;
@@ -54,27 +57,25 @@ pub fn db_path(campaign: &Path, db: Option<&Path>) -> PathBuf {
 /// token (shown once: only its hash is stored).
 ///
 /// # Errors
-/// The campaign file is invalid; the database cannot be opened; the name is empty, has
-/// control characters, is longer than 100 characters or is taken.
+/// The campaign file is invalid; the database cannot be opened; the name is invalid
+/// ([`team_name::check`]: empty, over 100 characters, with a control, invisible or
+/// text-direction character) or taken under its key ([`team_name::key`]: `team a` is
+/// `Team A`).
 pub fn add_team(campaign: &Path, db: Option<&Path>, name: &str, organiser: bool) -> Result<String, Error> {
     Campaign::read(campaign)?;
-    let name = name.trim();
-    if name.is_empty() || name.chars().count() > 100 || name.chars().any(char::is_control) {
-        return Err(Error::Usage(format!(
-            "found team name {}, expected 1 to 100 characters without control characters",
-            kgeval::Input::path(name).name().escape_debug()
-        )));
-    }
-    let store = store::Store::open(&db_path(campaign, db))?;
+    let name = team_name::check(name)?;
+    let mut store = store::Store::open(&db_path(campaign, db))?;
     store.add_team(name, organiser, clock::now())
 }
 
-/// Reads the campaign, opens the database, scores the baselines (and records their scores),
-/// binds `listen`, calls `ready` with the bound address, and serves until Ctrl-C or SIGTERM.
+/// Reads the campaign, opens the database (and checks that it and the blob folder can be
+/// written), scores the baselines (and records their scores), binds `listen`, calls `ready`
+/// with the bound address, and serves ([`listen::serve`]) until Ctrl-C or SIGTERM; then
+/// returns within [`listen::SHUTDOWN_GRACE`] plus [`RUNTIME_STOP`], whatever the clients do.
 ///
 /// # Errors
-/// Any error of [`App::open`]; the baselines' scores cannot be recorded; the address cannot
-/// be bound.
+/// Any error of [`App::open`]; the database or the blob folder cannot be written; the
+/// baselines' scores cannot be recorded; the address cannot be bound.
 pub fn serve(
     campaign: &Path,
     db: Option<&Path>,
@@ -84,23 +85,43 @@ pub fn serve(
     let config = Campaign::read(campaign)?;
     // A gzip upload may not grow past 16 times the upload limit once decompressed.
     kgeval::set_decompressed_limit(config.max_upload.saturating_mul(16));
-    let app = Arc::new(App::open(config, &db_path(campaign, db))?);
+    let db = db_path(campaign, db);
+    let app = Arc::new(App::open(config, &db)?);
+    check_writable(&app, &db)?;
     app.record_baselines(clock::now())?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .map_err(|e| Error::Io(format!("cannot start the runtime: {e}")))?;
-    runtime.block_on(async move {
+    let limits = app.campaign.connections;
+    let served = runtime.block_on(async {
         let listener = tokio::net::TcpListener::bind(listen)
             .await
             .map_err(|e| Error::Io(format!("cannot listen on {listen}: {e}")))?;
         let bound = listener.local_addr().map_err(|e| Error::Io(e.to_string()))?;
         ready(bound);
-        axum::serve(listener, api::router(app))
-            .with_graceful_shutdown(shutdown())
-            .await
-            .map_err(|e| Error::Io(format!("serving: {e}")))
-    })
+        listen::serve(listener, api::router(Arc::clone(&app)), limits, shutdown()).await;
+        Ok(())
+    });
+    // Shutdown hook: the server has stopped accepting and its connections are closed (at most
+    // `listen::SHUTDOWN_GRACE` after the signal). Whatever else must stop with it stops here:
+    // the runtime gives its tasks `RUNTIME_STOP`, and a scoring thread still running is left
+    // to the process's exit.
+    runtime.shutdown_timeout(RUNTIME_STOP);
+    served
+}
+
+/// How long the runtime's tasks may take to stop once the server has closed its connections.
+pub const RUNTIME_STOP: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// Checks that the database and the blob folder can be written, so that a server that
+/// cannot store an upload does not start.
+///
+/// # Errors
+/// [`Error::Database`] or [`Error::Io`], one line naming the path.
+fn check_writable(app: &App, db: &Path) -> Result<(), Error> {
+    app.store.lock().unwrap_or_else(std::sync::PoisonError::into_inner).check_writable(db)?;
+    app.blobs.check_writable()
 }
 
 /// Resolves on Ctrl-C or SIGTERM.
