@@ -46,10 +46,12 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
     crate::bench_trec::generate(&qrels, &run, queries, 1_000)?;
     let base = std::fs::read(&run)?;
     let campaign = dir.join("campaign.toml");
+    // The uploaders and the readers all connect from 127.0.0.1: one client address holding
+    // more than the default 32 connections.
     std::fs::write(
         &campaign,
         "[[task]]\nname = \"adhoc\"\nfamily = \"trec\"\nqrels = \"qrels\"\nmeasures = [\"map\", \"P.10\", \"ndcg_cut.10\"]\n\
-         primary = \"map\"\n[serve]\n[[serve.phase]]\nname = \"training\"\nfrom = \"2000-01-01T00:00:00Z\"\n\
+         primary = \"map\"\n[serve]\nmax_connections_per_client = 64\n[[serve.phase]]\nname = \"training\"\nfrom = \"2000-01-01T00:00:00Z\"\n\
          until = \"2100-01-01T00:00:00Z\"\nfeedback = \"summary\"\n[[serve.baseline]]\ntask = \"adhoc\"\n\
          name = \"generated\"\nfile = \"run\"\n",
     )?;

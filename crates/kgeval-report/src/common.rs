@@ -27,13 +27,41 @@ pub(crate) fn per_item_json(table: &ScoreTable) -> Value {
     Value::Array(rows)
 }
 
-/// A CSV field, quoted when it holds a comma, a quote or a newline.
-pub(crate) fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n']) {
+/// A CSV field: a text a spreadsheet would run as a formula — starting with `=`, `+`, `-`,
+/// `@`, a tab or a carriage return — gets a leading `'` (a number such as `-0.5` or `+1e-3`
+/// is left as it is), then the field is quoted when it holds a comma, a quote, a line feed
+/// or a carriage return. Every CSV kgeval writes (the families' `--format csv`, the campaign
+/// report's, `kgeval serve`'s leaderboard) writes its text fields with it.
+///
+/// ```
+/// use kgeval_report::csv_field;
+/// assert_eq!(csv_field("=HYPERLINK(\"http://x\",\"y\")"), "\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\"");
+/// assert_eq!(csv_field("-0.25"), "-0.25");
+/// assert_eq!(csv_field("@SUM(A1)"), "'@SUM(A1)");
+/// assert_eq!(csv_field("run, tuned"), "\"run, tuned\"");
+/// ```
+#[must_use]
+pub fn csv_field(s: &str) -> String {
+    let defused;
+    let s = if s.starts_with(['=', '+', '-', '@', '\t', '\r']) && !is_number(s) {
+        defused = format!("'{s}");
+        defused.as_str()
+    } else {
+        s
+    };
+    if s.contains([',', '"', '\n', '\r']) {
         format!("\"{}\"", s.replace('"', "\"\""))
     } else {
         s.to_owned()
     }
+}
+
+/// Whether `s` is a decimal number (`-0.5`, `+1e-3`; not `inf` or `NaN`, which a spreadsheet
+/// reads as names).
+fn is_number(s: &str) -> bool {
+    s.bytes().all(|b| b.is_ascii_digit() || matches!(b, b'+' | b'-' | b'.' | b'e' | b'E'))
+        && s.bytes().any(|b| b.is_ascii_digit())
+        && s.parse::<f64>().is_ok()
 }
 
 /// Pretty JSON with a final newline.

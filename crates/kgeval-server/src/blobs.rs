@@ -26,6 +26,17 @@ impl Blobs {
         Ok(Blobs { root: root.to_path_buf() })
     }
 
+    /// Checks that files can be created in the folder: a file written and removed.
+    ///
+    /// # Errors
+    /// [`Error::Io`] `FOLDER: cannot write: …`.
+    pub fn check_writable(&self) -> Result<(), Error> {
+        let probe = self.root.join(format!(".write-check-{}", &new_token()?[..16]));
+        let written = File::create_new(&probe).and_then(|mut file| file.write_all(b"kgeval"));
+        let _ = fs::remove_file(&probe);
+        written.map_err(|e| Error::Io(format!("{}: cannot write: {e}", self.root.display())))
+    }
+
     /// Where the bytes of hash `sha256` (64 hex digits) are.
     #[must_use]
     pub fn path(&self, sha256: &str) -> PathBuf {

@@ -3,6 +3,7 @@
 //! baselines, marked, ordered by the primary metric; equal values share a rank.
 
 use kgeval::campaign::{ServedEntry, ServedTask};
+use kgeval::csv_field;
 use serde::Serialize;
 
 use crate::app::ScoredBaseline;
@@ -155,8 +156,9 @@ fn parse_items(json: &str) -> Vec<(String, String, f64)> {
 
 /// The leaderboard as CSV: `rank,team,system,submission,baseline,tier,letter,beats,METRIC…`
 /// (the significance columns empty when no test ran; the metrics of
-/// every row, in order of first appearance). A text field starting with `=`, `+`, `-` or `@`
-/// gets a leading `'`, so no spreadsheet runs it as a formula.
+/// every row, in order of first appearance). The text fields are written by
+/// [`kgeval::csv_field`], as every CSV of kgeval's: one starting with `=`, `+`, `-`, `@`, a
+/// tab or a carriage return gets a leading `'`, so no spreadsheet runs it as a formula.
 #[must_use]
 pub fn csv(rows: &[Row]) -> String {
     let mut metrics: Vec<&str> = Vec::new();
@@ -170,7 +172,7 @@ pub fn csv(rows: &[Row]) -> String {
     let mut out = String::from("rank,team,system,submission,baseline,tier,letter,beats");
     for metric in &metrics {
         out.push(',');
-        out.push_str(&field(metric));
+        out.push_str(&csv_field(metric));
     }
     out.push('\n');
     for row in rows {
@@ -178,8 +180,8 @@ pub fn csv(rows: &[Row]) -> String {
         out.push_str(&format!(
             "{},{},{},{submission},{},{},{},{}",
             row.rank,
-            field(&row.team),
-            field(&row.system),
+            csv_field(&row.team),
+            csv_field(&row.system),
             row.baseline,
             row.tier.map(|t| t.to_string()).unwrap_or_default(),
             row.letter.as_deref().unwrap_or_default(),
@@ -194,16 +196,6 @@ pub fn csv(rows: &[Row]) -> String {
         out.push('\n');
     }
     out
-}
-
-/// A CSV text field, quoted when needed, defused when a spreadsheet would read a formula.
-fn field(text: &str) -> String {
-    let text = if text.starts_with(['=', '+', '-', '@']) { format!("'{text}") } else { text.to_owned() };
-    if text.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", text.replace('"', "\"\""))
-    } else {
-        text
-    }
 }
 
 #[cfg(test)]

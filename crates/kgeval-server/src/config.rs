@@ -11,6 +11,12 @@ use serde::Deserialize;
 
 use crate::{clock, Error};
 
+pub mod connections;
+pub mod workers;
+
+pub use connections::Connections;
+pub use workers::{default_memory_limit, machine_memory, MAX_WORKERS, MIN_MEMORY_LIMIT};
+
 /// The default largest upload: 64 MiB.
 pub const DEFAULT_MAX_UPLOAD: u64 = 64 << 20;
 
@@ -41,32 +47,8 @@ pub struct Campaign {
     /// The memory one scoring may take, in bytes, past what its worker holds after reading
     /// the gold (default: [`default_memory_limit`]).
     pub memory_limit: u64,
-}
-
-/// The most worker processes a campaign may ask for.
-pub const MAX_WORKERS: usize = 256;
-
-/// The smallest memory limit a campaign may set: 16 MiB.
-pub const MIN_MEMORY_LIMIT: u64 = 16 << 20;
-
-/// The default memory limit of one scoring with `workers` workers on a machine with `total`
-/// bytes of memory: half the memory shared between the workers (all of them at their limit
-/// leave the other half to the server and the system), at most 8 GiB and at least
-/// [`MIN_MEMORY_LIMIT`].
-#[must_use]
-pub fn default_memory_limit(total: u64, workers: usize) -> u64 {
-    (total / 2 / (workers.max(1) as u64)).clamp(MIN_MEMORY_LIMIT, 8 << 30)
-}
-
-/// The machine's memory (`MemTotal` of `/proc/meminfo`), or 4 GiB where it cannot be read.
-#[must_use]
-pub fn machine_memory() -> u64 {
-    let meminfo = std::fs::read_to_string("/proc/meminfo").unwrap_or_default();
-    meminfo
-        .lines()
-        .find_map(|line| line.strip_prefix("MemTotal:"))
-        .and_then(|rest| rest.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
-        .map_or(4 << 30, |kib| kib.saturating_mul(1024))
+    /// The connection limits (header time, body rate, open connections).
+    pub connections: Connections,
 }
 
 /// What a team sees of its own submission in a phase.
@@ -226,6 +208,17 @@ struct ServeRow {
     workers: Option<usize>,
     #[serde(default)]
     memory_limit: Option<u64>,
+    // The connection limits, read in `connections`.
+    #[serde(default)]
+    header_timeout: Option<f64>,
+    #[serde(default)]
+    min_body_rate: Option<u64>,
+    #[serde(default)]
+    body_rate_window: Option<f64>,
+    #[serde(default)]
+    max_connections: Option<u32>,
+    #[serde(default)]
+    max_connections_per_client: Option<u32>,
 }
 
 impl Campaign {
@@ -345,8 +338,13 @@ impl Campaign {
             baselines.push(Baseline { task: row.task, name: row.name, files });
         }
         let time_limit = row.time_limit.unwrap_or(DEFAULT_TIME_LIMIT);
-        if !(time_limit.is_finite() && time_limit > 0.0) {
-            return Err(at(&m, serve, "time_limit", "found a time limit that is not a positive number of seconds"));
+        if !(time_limit.is_finite() && time_limit > 0.0 && time_limit <= 86_400.0) {
+            return Err(at(
+                &m,
+                serve,
+                "time_limit",
+                "found a time limit that is not a positive number of seconds up to a day",
+            ));
         }
         let max_upload = row.max_upload.unwrap_or(DEFAULT_MAX_UPLOAD);
         if max_upload == 0 {
@@ -361,26 +359,19 @@ impl Campaign {
                 "found requests_per_minute = 0, expected a positive number of requests",
             ));
         }
-        let cores = std::thread::available_parallelism().map_or(2, std::num::NonZeroUsize::get);
-        let workers = row.workers.unwrap_or(cores);
-        if !(1..=MAX_WORKERS).contains(&workers) {
-            return Err(at(
-                &m,
-                serve,
-                "workers",
-                &format!("found workers = {workers}, expected 1 to {MAX_WORKERS} worker processes"),
-            ));
-        }
-        let memory_limit = row.memory_limit.unwrap_or_else(|| default_memory_limit(machine_memory(), workers));
-        if memory_limit < MIN_MEMORY_LIMIT {
-            return Err(at(
-                &m,
-                serve,
-                "memory_limit",
-                &format!("found memory_limit = {memory_limit}, expected at least {MIN_MEMORY_LIMIT} bytes (16 MiB)"),
-            ));
-        }
-        Ok(Campaign { served, phases, baselines, max_upload, time_limit, requests_per_minute, workers, memory_limit })
+        let (workers, memory_limit) = workers::read(&m, serve, &row)?;
+        let connections = connections::read(&m, serve, &row)?;
+        Ok(Campaign {
+            served,
+            phases,
+            baselines,
+            max_upload,
+            time_limit,
+            requests_per_minute,
+            workers,
+            memory_limit,
+            connections,
+        })
     }
 
     /// The phase open at `now`, if any.
@@ -472,6 +463,20 @@ fn read_phase(m: &TomlManifest<'_>, table: ManifestTable<'_>) -> Result<Phase, E
             }
         },
     };
+    if feedback == Feedback::None && row.leaderboard.is_none() {
+        // A blind phase whose leaderboard shows every score to everyone is a contradiction
+        // unless the organisers say so.
+        return Err(at(
+            m,
+            table,
+            "feedback",
+            &format!(
+                "found feedback = \"none\" in phase {:?}, whose leaderboard is public by default, expected \
+                 leaderboard = \"hidden\" or \"after DATE\" (or leaderboard = \"public\" said explicitly)",
+                row.name
+            ),
+        ));
+    }
     let counts = match row.counts.as_deref() {
         None | Some("best") => Counts::Best,
         Some("last") => Counts::Last,
@@ -544,5 +549,30 @@ mod tests {
             "{message}"
         );
         assert!(error("").starts_with(&format!("{FILE}:1:1: found no [serve] section")));
+    }
+
+    #[test]
+    fn a_blind_phase_with_a_public_leaderboard_must_say_so() {
+        let phase =
+            "[[serve.phase]]\nname = \"t\"\nfrom = \"2026-11-01T00:00:00Z\"\nuntil = \"2026-12-01T00:00:00Z\"\n";
+        let message = read(&format!("{phase}feedback = \"none\"\n")).expect_err("a contradiction").to_string();
+        assert!(
+            message.starts_with(&format!("{FILE}:10:12: found feedback = \"none\" in phase \"t\", whose leaderboard")),
+            "{message}"
+        );
+        for visibility in ["public", "hidden", "after 2026-12-20T00:00:00Z"] {
+            let campaign = read(&format!("{phase}feedback = \"none\"\nleaderboard = \"{visibility}\"\n"))
+                .unwrap_or_else(|e| panic!("{visibility}: {e}"));
+            assert_eq!(campaign.phases[0].feedback, Feedback::None);
+        }
+    }
+
+    #[test]
+    fn a_time_limit_is_at_most_a_day() {
+        let phase =
+            "[[serve.phase]]\nname = \"t\"\nfrom = \"2026-11-01T00:00:00Z\"\nuntil = \"2026-12-01T00:00:00Z\"\n";
+        let message = read(&format!("[serve]\ntime_limit = 1e300\n{phase}")).expect_err("too long").to_string();
+        assert!(message.starts_with(&format!("{FILE}:7:14: found a time limit that is not a positive")), "{message}");
+        assert!(read(&format!("[serve]\ntime_limit = 86400\n{phase}")).is_ok());
     }
 }

@@ -10,7 +10,9 @@ pub mod board;
 pub mod clock;
 pub mod commit;
 pub mod config;
+pub mod error_bodies;
 pub mod export;
+pub mod listen;
 pub mod multipart;
 pub mod pages;
 pub mod rate;
@@ -19,6 +21,7 @@ pub mod rescore;
 pub mod routes;
 pub mod store;
 pub mod submit;
+pub mod team_name;
 pub mod token;
 pub mod worker;
 
@@ -59,33 +62,26 @@ pub fn db_path(campaign: &Path, db: Option<&Path>) -> PathBuf {
 /// token (shown once: only its hash is stored).
 ///
 /// # Errors
-/// The campaign file is invalid; the database cannot be opened; the name is empty, has
-/// control characters, is longer than 100 characters or is taken.
+/// The campaign file is invalid; the database cannot be opened; the name is invalid
+/// ([`team_name::check`]: empty, over 100 characters, with a control, invisible or
+/// text-direction character) or taken under its key ([`team_name::key`]: `team a` is
+/// `Team A`).
 pub fn add_team(campaign: &Path, db: Option<&Path>, name: &str, organiser: bool) -> Result<String, Error> {
     Campaign::read(campaign)?;
-    let name = name.trim();
-    if name.is_empty() || name.chars().count() > 100 || name.chars().any(char::is_control) {
-        return Err(Error::Usage(format!(
-            "found team name {}, expected 1 to 100 characters without control characters",
-            kgeval::Input::path(name).name().escape_debug()
-        )));
-    }
-    let store = store::Store::open(&db_path(campaign, db))?;
+    let name = team_name::check(name)?;
+    let mut store = store::Store::open(&db_path(campaign, db))?;
     store.add_team(name, organiser, clock::now())
 }
 
-/// How long the server waits, once asked to stop, for the requests under way: then it exits
-/// whatever they do (its workers with it).
-pub const SHUTDOWN_GRACE: std::time::Duration = std::time::Duration::from_secs(3);
-
-/// Reads the campaign, opens the database, starts the scoring workers (`launch` starts one),
-/// scores the baselines (and records their scores), binds `listen`, calls `ready` with the
-/// bound address, and serves until Ctrl-C or SIGTERM; then it stops within
-/// [`SHUTDOWN_GRACE`] and a second.
+/// Reads the campaign, opens the database (and checks that it and the blob folder can be
+/// written), starts the scoring workers (`launch` starts one), scores the baselines on them
+/// (and records their scores), binds `listen`, calls `ready` with the bound address, and
+/// serves ([`listen::serve`]) until Ctrl-C or SIGTERM; then returns within
+/// [`listen::SHUTDOWN_GRACE`] plus [`RUNTIME_STOP`], whatever the clients and the workers do.
 ///
 /// # Errors
-/// Any error of [`App::open`]; the baselines' scores cannot be recorded; the address cannot
-/// be bound.
+/// Any error of [`App::open`]; the database or the blob folder cannot be written; the
+/// baselines' scores cannot be recorded; the address cannot be bound.
 pub fn serve(
     campaign: &Path,
     db: Option<&Path>,
@@ -94,36 +90,43 @@ pub fn serve(
     ready: impl FnOnce(SocketAddr),
 ) -> Result<(), Error> {
     let config = Campaign::read(campaign)?;
+    let db = db_path(campaign, db);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .map_err(|e| Error::Io(format!("cannot start the runtime: {e}")))?;
-    let served = runtime.block_on(async move {
-        let app = Arc::new(App::open(config, &db_path(campaign, db), launch).await?);
+    let served = runtime.block_on(async {
+        let app = Arc::new(App::open(config, &db, launch).await?);
+        check_writable(&app, &db)?;
         app.record_baselines(clock::now())?;
+        let limits = app.campaign.connections;
         let listener = tokio::net::TcpListener::bind(listen)
             .await
             .map_err(|e| Error::Io(format!("cannot listen on {listen}: {e}")))?;
         let bound = listener.local_addr().map_err(|e| Error::Io(e.to_string()))?;
         ready(bound);
-        let stop = Arc::new(tokio::sync::Notify::new());
-        let asked = Arc::clone(&stop);
-        let server = axum::serve(listener, routes::router(app)).with_graceful_shutdown(async move {
-            asked.notified().await;
-        });
-        tokio::select! {
-            served = server => served.map_err(|e| Error::Io(format!("serving: {e}"))),
-            () = async {
-                shutdown().await;
-                stop.notify_waiters();
-                tokio::time::sleep(SHUTDOWN_GRACE).await;
-            } => Ok(()),
-        }
+        listen::serve(listener, routes::router(Arc::clone(&app)), limits, shutdown()).await;
+        Ok(())
     });
-    // Whatever still runs (a request under way, a worker being replaced) is dropped: its
-    // worker process is killed with it.
-    runtime.shutdown_timeout(std::time::Duration::from_secs(1));
+    // The server has stopped accepting and its connections are closed (at most
+    // `listen::SHUTDOWN_GRACE` after the signal). The runtime gives its tasks `RUNTIME_STOP`;
+    // what still runs is dropped, and a worker process whose scoring is dropped is killed
+    // with it (the others exit on their own once the server is gone).
+    runtime.shutdown_timeout(RUNTIME_STOP);
     served
+}
+
+/// How long the runtime's tasks may take to stop once the server has closed its connections.
+pub const RUNTIME_STOP: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// Checks that the database and the blob folder can be written, so that a server that
+/// cannot store an upload does not start.
+///
+/// # Errors
+/// [`Error::Database`] or [`Error::Io`], one line naming the path.
+fn check_writable(app: &App, db: &Path) -> Result<(), Error> {
+    app.store.lock().unwrap_or_else(std::sync::PoisonError::into_inner).check_writable(db)?;
+    app.blobs.check_writable()
 }
 
 /// Starts the scoring workers of `campaign` as [`App::open`] does, on a runtime of its own,
@@ -146,7 +149,7 @@ pub fn with_app<T>(
         let app = Arc::new(App::open(config, &db_path(campaign, db), launch).await?);
         f(app).await
     });
-    runtime.shutdown_timeout(std::time::Duration::from_secs(1));
+    runtime.shutdown_timeout(RUNTIME_STOP);
     result
 }
 

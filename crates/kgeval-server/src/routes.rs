@@ -17,7 +17,9 @@ use crate::app::App;
 use crate::refusal::refusal;
 
 /// The routes, with the body limit (the largest upload, plus room for a form's fields), a
-/// request time limit (the scoring limit plus a margin) and request tracing.
+/// request time limit (the scoring limit plus a margin), the documented bodies of the
+/// refusals those layers and axum's extractors answer with ([`crate::error_bodies`]), the
+/// security headers and request tracing.
 pub fn router(app: Arc<App>) -> Router {
     let body_limit = usize::try_from(app.campaign.max_upload).unwrap_or(usize::MAX).saturating_add(64 << 10);
     let timeout = Duration::from_secs_f64(app.campaign.time_limit + 30.0);
@@ -28,6 +30,7 @@ pub fn router(app: Arc<App>) -> Router {
         .layer(DefaultBodyLimit::disable())
         .layer(RequestBodyLimitLayer::new(body_limit))
         .layer(TimeoutLayer::with_status_code(StatusCode::REQUEST_TIMEOUT, timeout))
+        .layer(axum::middleware::from_fn_with_state(Arc::clone(&app), crate::error_bodies::documented))
         .layer(axum::middleware::map_response(security_headers))
         .layer(TraceLayer::new_for_http())
         .with_state(app)

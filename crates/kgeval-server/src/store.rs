@@ -17,10 +17,10 @@ use std::path::Path;
 
 use rusqlite::{params, Connection, OptionalExtension as _};
 
-use crate::token::{new_token, same_hash, token_hash};
 use crate::Error;
 
 mod baselines;
+mod teams;
 
 /// The schema, one migration per version, applied in order.
 const MIGRATIONS: &[&str] = &[
@@ -74,6 +74,14 @@ CREATE TABLE baseline_scores (
 );
 CREATE INDEX baseline_scores_by_name ON baseline_scores(task, name, scorer);
 ",
+    // The key a team's name is unique by (`teams::NAME_KEY_VERSION`: filled in Rust for the
+    // teams already there). Not a UNIQUE index: look-alike names added before are kept.
+    "
+ALTER TABLE teams ADD COLUMN name_key TEXT;
+CREATE INDEX teams_by_name_key ON teams(name_key);
+",
+    // Why a failed upload's scoring was stopped (it counts against the limits), and whether
+    // an invalid upload's line tells something of the gold.
     "
 ALTER TABLE submissions ADD COLUMN stopped TEXT CHECK (stopped IN ('time', 'memory', 'crash'));
 ALTER TABLE submissions ADD COLUMN concerns_gold INTEGER NOT NULL DEFAULT 0;
@@ -256,55 +264,25 @@ impl Store {
         for (i, migration) in MIGRATIONS.iter().enumerate().skip(version) {
             let transaction = connection.transaction().map_err(|e| db(path, &e))?;
             transaction.execute_batch(migration).map_err(|e| db(path, &e))?;
+            if i + 1 == teams::NAME_KEY_VERSION {
+                teams::fill_name_keys(&transaction)?;
+            }
             transaction.pragma_update(None, "user_version", i + 1).map_err(|e| db(path, &e))?;
             transaction.commit().map_err(|e| db(path, &e))?;
         }
         Ok(Store { connection })
     }
 
-    /// Adds a team (or an organiser) and returns its token, which is not stored.
+    /// Checks that the database can be written: a table created and rolled back (SQLite opens
+    /// a file it may not write read-only, and says so only at the first write).
     ///
     /// # Errors
-    /// [`Error::Database`] when the name is taken.
-    pub fn add_team(&self, name: &str, organiser: bool, now: i64) -> Result<String, Error> {
-        let taken: bool = self
-            .connection
-            .query_row("SELECT EXISTS (SELECT 1 FROM teams WHERE name = ?1)", [name], |r| r.get(0))
-            .map_err(sql)?;
-        if taken {
-            return Err(Error::Usage(format!("found team {name:?} in the database already, expected a new name")));
-        }
-        let token = new_token()?;
-        self.connection
-            .execute(
-                "INSERT INTO teams (name, token_sha256, organiser, created) VALUES (?1, ?2, ?3, ?4)",
-                params![name, token_hash(&token).as_slice(), organiser, now],
-            )
-            .map_err(sql)?;
-        Ok(token)
-    }
-
-    /// The team a token belongs to: its hash compared with every team's in constant time.
-    ///
-    /// # Errors
-    /// [`Error::Database`] when the teams cannot be read.
-    pub fn authenticate(&self, token: &str) -> Result<Option<Team>, Error> {
-        let presented = token_hash(token);
-        let mut statement =
-            self.connection.prepare_cached("SELECT id, name, organiser, token_sha256 FROM teams").map_err(sql)?;
-        let rows = statement
-            .query_map([], |r| {
-                Ok((Team { id: r.get(0)?, name: r.get(1)?, organiser: r.get(2)? }, r.get::<_, Vec<u8>>(3)?))
-            })
-            .map_err(sql)?;
-        let mut found = None;
-        for row in rows {
-            let (team, hash) = row.map_err(sql)?;
-            if same_hash(&hash, &presented) && found.is_none() {
-                found = Some(team);
-            }
-        }
-        Ok(found)
+    /// [`Error::Database`] `PATH: cannot write: …`.
+    pub fn check_writable(&mut self, path: &Path) -> Result<(), Error> {
+        let cannot = |e: rusqlite::Error| Error::Database(format!("{}: cannot write: {e}", path.display()));
+        let transaction = self.connection.transaction().map_err(cannot)?;
+        transaction.execute_batch("CREATE TABLE main.write_check (x)").map_err(cannot)?;
+        transaction.rollback().map_err(cannot)
     }
 
     /// How many submissions of `team` to `task` in `phase` that arrived at or after `since`

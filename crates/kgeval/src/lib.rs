@@ -39,7 +39,7 @@ pub use kgeval_formats::arrow;
 pub use kgeval_formats::input::{decompressed_limit, set_decompressed_limit, DEFAULT_DECOMPRESSED_LIMIT};
 pub use kgeval_formats::{FormatError, Input, InputBytes, SyntaxError};
 pub use kgeval_model::{Diagnostic, ScoreTable};
-pub use kgeval_report::{parse_precision, OutputFormat, RenderOptions, TrecTextLines, MAX_PRECISION};
+pub use kgeval_report::{csv_field, parse_precision, OutputFormat, RenderOptions, TrecTextLines, MAX_PRECISION};
 pub use manifest::{family_from_toml, from_json, from_toml, read_family_toml, read_toml};
 pub use progress::{NoProgress, Progress};
 

@@ -130,6 +130,21 @@ impl Served {
         self.child.try_wait().ok().flatten().is_some()
     }
 
+    /// Sends SIGTERM and waits for the server to exit (killed after `limit`, and the test
+    /// fails): how long it took, and its exit status.
+    pub(crate) fn terminate(&mut self, limit: Duration) -> (Duration, std::process::ExitStatus) {
+        let start = std::time::Instant::now();
+        let sent = Command::new("kill").args(["-TERM", &self.child.id().to_string()]).status().expect("kill");
+        assert!(sent.success(), "kill -TERM failed");
+        loop {
+            if let Some(status) = self.child.try_wait().expect("wait") {
+                return (start.elapsed(), status);
+            }
+            assert!(start.elapsed() < limit, "the server did not exit within {limit:?} of SIGTERM");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
     /// Adds a team (`--add-team NAME`) and returns its token.
     pub(crate) fn add_team(&self, name: &str, organiser: bool) -> String {
         let mut args = vec!["--add-team", name];

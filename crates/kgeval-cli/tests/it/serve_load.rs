@@ -50,7 +50,8 @@ struct Sent {
 }
 
 /// The campaign: a TREC task, a QALD task and DISO Task 2 (as `serve-diso.toml` has it), one
-/// open phase with a total limit, a baseline.
+/// open phase with a total limit, a baseline; the 32 teams and the reader all connect from
+/// 127.0.0.1, so one client address holds more than the default 32 connections.
 fn campaign(dir: &Path) -> PathBuf {
     let diso = std::fs::read_to_string(data("testdata/campaigns/serve-diso.toml")).expect("serve-diso.toml");
     let start = diso.find("[[task]]\nname = \"task2\"").expect("Task 2");
@@ -59,7 +60,7 @@ fn campaign(dir: &Path) -> PathBuf {
     let text = format!(
         "[[task]]\nname = \"adhoc\"\nfamily = \"trec\"\nqrels = {:?}\nmeasures = [\"map\", \"P.10\"]\nprimary = \"map\"\n\
          [[task]]\nname = \"qa\"\nfamily = \"qald\"\ngold = {:?}\nprimary = \"qald_f\"\n{task2}\
-         [serve]\n{}[[serve.baseline]]\ntask = \"adhoc\"\nname = \"trunc\"\nfile = {:?}\n",
+         [serve]\nmax_connections_per_client = 64\n{}[[serve.baseline]]\ntask = \"adhoc\"\nname = \"trunc\"\nfile = {:?}\n",
         data("testdata/trec_eval/test/qrels.test"),
         data(QALD_GOLD),
         open_phase("training", &format!("feedback = \"summary\"\nlimit = {{ total = {LIMIT} }}")),

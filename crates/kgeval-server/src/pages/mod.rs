@@ -121,6 +121,8 @@ fn refused(app: &App, viewer: Option<&Team>, refusal: &Refusal, back: &str) -> R
         StatusCode::TOO_MANY_REQUESTS => "Limit reached",
         StatusCode::BAD_REQUEST => "Bad request",
         StatusCode::UNPROCESSABLE_ENTITY => "Invalid upload",
+        StatusCode::REQUEST_TIMEOUT => "Too slow",
+        code if code.is_client_error() => "Refused",
         _ => "Server error",
     };
     let context = json!({
@@ -132,6 +134,12 @@ fn refused(app: &App, viewer: Option<&Team>, refusal: &Refusal, back: &str) -> R
     let mut response = page(app, viewer, refusal.code, "message.html", context);
     refusal.retry_after(&mut response);
     response
+}
+
+/// A refusal as a page, for whoever is looking (the refusals of the router's layers and of
+/// axum's extractors, which know no team).
+pub fn message(app: &App, refusal: &Refusal) -> Response {
+    refused(app, None, refusal, "/")
 }
 
 /// The token of the request's cookie, if any.
