@@ -63,6 +63,19 @@ fn within(limit: Duration, mut check: impl FnMut() -> bool) -> bool {
     check()
 }
 
+/// Uploads [`RUNAWAY`] to task `qa` with `token` on a thread of its own (its answer, if any, is
+/// dropped).
+fn runaway(url: &str, token: &str) -> std::thread::JoinHandle<()> {
+    let (url, token) = (url.to_owned(), token.to_owned());
+    std::thread::spawn(move || {
+        let agent = ureq::AgentBuilder::new().timeout(Duration::from_secs(30)).build();
+        let _ = agent
+            .post(&format!("{url}/api/tasks/qa/submissions"))
+            .set("Authorization", &format!("Bearer {token}"))
+            .send_bytes(RUNAWAY.as_bytes());
+    })
+}
+
 fn signal(pid: u32, name: &str) {
     let status = Command::new("kill").args([name, &pid.to_string()]).status().expect("kill");
     assert!(status.success(), "kill {name} {pid}");
@@ -136,21 +149,8 @@ fn sigterm_during_a_runaway_ends_the_server_and_its_workers_within_5_s() {
     let mut server = Served::start_file(&file);
     let a = server.add_team("A", false);
     assert_eq!(workers_of(&file).len(), 2);
-    let url = server.url.clone();
-    let token = a;
     // Two runaways, one per worker; their requests end with the server.
-    let uploads: Vec<_> = (0..2)
-        .map(|_| {
-            let (url, token) = (url.clone(), token.clone());
-            std::thread::spawn(move || {
-                let agent = ureq::AgentBuilder::new().timeout(Duration::from_secs(30)).build();
-                let _ = agent
-                    .post(&format!("{url}/api/tasks/qa/submissions"))
-                    .set("Authorization", &format!("Bearer {token}"))
-                    .send_bytes(RUNAWAY.as_bytes());
-            })
-        })
-        .collect();
+    let uploads = [runaway(&server.url, &a), runaway(&server.url, &a)];
     std::thread::sleep(Duration::from_secs(1));
     let start = Instant::now();
     signal(server.pid(), "-TERM");
@@ -169,14 +169,7 @@ fn kill_9_of_the_server_during_a_runaway_takes_its_workers_with_it() {
     let file = campaign(dir.path(), "time_limit = 600\nworkers = 1", "");
     let mut server = Served::start_file(&file);
     let a = server.add_team("A", false);
-    let (url, token) = (server.url.clone(), a);
-    let upload = std::thread::spawn(move || {
-        let agent = ureq::AgentBuilder::new().timeout(Duration::from_secs(30)).build();
-        let _ = agent
-            .post(&format!("{url}/api/tasks/qa/submissions"))
-            .set("Authorization", &format!("Bearer {token}"))
-            .send_bytes(RUNAWAY.as_bytes());
-    });
+    let upload = runaway(&server.url, &a);
     std::thread::sleep(Duration::from_secs(1));
     assert_eq!(workers_of(&file).len(), 1);
     signal(server.pid(), "-KILL");

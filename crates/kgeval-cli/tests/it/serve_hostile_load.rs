@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 use crate::serve::{data, open_phase, Served};
-use crate::serve_load_files::{judged, trec_run};
+use crate::serve_load_files::{judged, trec_run, Body};
 
 /// Honest teams.
 const HONEST: usize = 16;
@@ -59,18 +59,7 @@ fn campaign(dir: &Path) -> PathBuf {
 /// `POST /api/tasks/TASK/submissions` of `body` with `token`: the status and JSON, or `None`
 /// when the connection failed.
 fn post(agent: &ureq::Agent, url: &str, task: &str, token: &str, body: &[u8]) -> Option<(u16, Value)> {
-    let response = agent
-        .post(&format!("{url}/api/tasks/{task}/submissions"))
-        .set("Authorization", &format!("Bearer {token}"))
-        .send_bytes(body);
-    match response {
-        Ok(r) | Err(ureq::Error::Status(_, r)) => {
-            let code = r.status();
-            let text = r.into_string().ok()?;
-            Some((code, serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}"))))
-        }
-        Err(ureq::Error::Transport(_)) => None,
-    }
+    crate::serve_load::post(agent, url, task, token, &Body::File(body.to_vec()))
 }
 
 fn agent() -> ureq::Agent {

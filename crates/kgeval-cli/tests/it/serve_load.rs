@@ -73,7 +73,7 @@ fn campaign(dir: &Path) -> PathBuf {
 
 /// `POST url/api/tasks/TASK/submissions` of `body` (raw bytes, or `multipart/form-data`)
 /// with `token`: the status and JSON, or `None` when the connection failed.
-fn post(agent: &ureq::Agent, url: &str, task: &str, token: &str, body: &Body) -> Option<(u16, Value)> {
+pub(crate) fn post(agent: &ureq::Agent, url: &str, task: &str, token: &str, body: &Body) -> Option<(u16, Value)> {
     let request =
         agent.post(&format!("{url}/api/tasks/{task}/submissions")).set("Authorization", &format!("Bearer {token}"));
     let response = match body {

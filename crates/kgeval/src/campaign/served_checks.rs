@@ -75,12 +75,9 @@ pub(super) fn refuse_no_item(evaluation: &Evaluation, name: &str) -> Result<(), 
 #[cfg(test)]
 mod tests {
     use std::io::Write as _;
-    use std::path::Path;
     use std::sync::Arc;
 
-    use super::super::served_gold_tests::{CAMPAIGN, FILES};
-    use super::super::ServedCampaign;
-    use crate::toml_doc::TomlManifest;
+    use super::super::served_gold_tests::{campaign_in, CAMPAIGN, FILES};
     use crate::Input;
 
     fn gzip(bytes: &[u8]) -> Vec<u8> {
@@ -92,13 +89,7 @@ mod tests {
     #[test]
     fn every_family_refuses_an_upload_without_content_or_item() {
         let dir = tempfile::tempdir().expect("a folder");
-        for (from, to) in FILES {
-            std::fs::copy(Path::new("../../testdata").join(from), dir.path().join(to)).expect("copied");
-        }
-        let file = dir.path().join("c.toml");
-        let name = file.to_string_lossy().into_owned();
-        let manifest = TomlManifest::parse(CAMPAIGN, &name).expect("parsed");
-        let campaign = ServedCampaign::from_manifest(&manifest, CAMPAIGN, &file, &[]).expect("a campaign");
+        let campaign = campaign_in(dir.path(), &FILES, CAMPAIGN);
         for task in &campaign.tasks {
             for (what, bytes) in [("nothing", Vec::new()), ("whitespace", b" \n\t\r\n".to_vec()), ("gzip", gzip(b""))] {
                 let error = task.score("team", Input::from_bytes("upload", bytes)).expect_err(what).to_string();

@@ -57,16 +57,22 @@ fn upload(task: &super::ServedTask) -> Arc<[u8]> {
     }
 }
 
+/// The served campaign `text` in `dir`, with the bundled `files` copied into it (`FROM`, `TO`
+/// relative to it).
+pub(super) fn campaign_in(dir: &Path, files: &[(&str, &str)], text: &str) -> ServedCampaign {
+    for (from, to) in files {
+        std::fs::copy(Path::new("../../testdata").join(from), dir.join(to)).expect("copied");
+    }
+    let file = dir.join("c.toml");
+    let name = file.to_string_lossy().into_owned();
+    let manifest = TomlManifest::parse(text, &name).expect("parsed");
+    ServedCampaign::from_manifest(&manifest, text, &file, &[]).expect("a campaign")
+}
+
 #[test]
 fn every_family_scores_against_the_gold_read_once() {
     let dir = tempfile::tempdir().expect("a folder");
-    for (from, to) in FILES {
-        std::fs::copy(Path::new("../../testdata").join(from), dir.path().join(to)).expect("copied");
-    }
-    let file = dir.path().join("c.toml");
-    let name = file.to_string_lossy().into_owned();
-    let manifest = TomlManifest::parse(CAMPAIGN, &name).expect("parsed");
-    let campaign = ServedCampaign::from_manifest(&manifest, CAMPAIGN, &file, &[]).expect("a campaign");
+    let campaign = campaign_in(dir.path(), &FILES, CAMPAIGN);
     let mut first = Vec::new();
     for task in &campaign.tasks {
         task.read_gold().expect("the gold read");

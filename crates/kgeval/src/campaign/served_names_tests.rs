@@ -5,7 +5,6 @@
 //! lacks is no error in `trec`, `lexicon` and `align`: those uploads are scored, their
 //! conventions naming no file.)
 
-use std::path::Path;
 use std::sync::Arc;
 
 use super::ServedCampaign;
@@ -113,13 +112,7 @@ fn served_errors_name_the_gold_never_its_path_and_say_what_they_concern() {
     let dir = tempfile::tempdir().expect("a folder");
     let private = dir.path().join("organiser-only").join("hidden-gold-folder");
     std::fs::create_dir_all(&private).expect("made");
-    for (from, to) in FILES {
-        std::fs::copy(Path::new("../../testdata").join(from), private.join(to)).expect("copied");
-    }
-    let file = private.join("c.toml");
-    let name = file.to_string_lossy().into_owned();
-    let manifest = TomlManifest::parse(CAMPAIGN, &name).expect("parsed");
-    let campaign = ServedCampaign::from_manifest(&manifest, CAMPAIGN, &file, &[]).expect("a campaign");
+    let campaign = super::served_gold_tests::campaign_in(&private, &FILES, CAMPAIGN);
     let secret = "hidden-gold-folder";
     for task in &campaign.tasks {
         let cases = cases(&task.name);
