@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use axum::body::{to_bytes, Body};
+use axum::body::{to_bytes, Body, Bytes};
 use axum::extract::{Path, Query, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -135,17 +135,16 @@ pub async fn upload(
             }
         }
         None if body.len() as u64 > max => return too_large(max).json(),
-        // The one copy of the body: the buffer the blob writer and the scorer share (the body
-        // itself is dropped before the upload is scored: one copy each of 32 waiting uploads).
-        None => Arc::from(&body[..]),
+        // The body itself, never copied: the buffer the blob writer and the worker's pipe
+        // share (one copy each of 32 waiting uploads).
+        None => body,
     };
-    drop(body);
     answer(&app, checked, bytes).await
 }
 
 /// Stores and scores an upload, and answers as the API does (201 + `Location`, 422, 500, or
 /// the refusal).
-async fn answer(app: &Arc<App>, checked: Checked, bytes: Arc<[u8]>) -> Response {
+async fn answer(app: &Arc<App>, checked: Checked, bytes: Bytes) -> Response {
     match accept(app, checked, bytes).await {
         Ok(accepted) => {
             let body = submission_json(&accepted.submission, accepted.feedback);

@@ -17,6 +17,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use axum::body::Bytes;
 use axum::http::StatusCode;
 
 use crate::app::{App, UPLOAD_NAME};
@@ -48,7 +49,7 @@ pub struct Accepted {
 ///
 /// # Errors
 /// 413 over `max_upload`; 500 when the bytes or the row cannot be stored.
-pub async fn accept(app: &Arc<App>, checked: Checked, bytes: Arc<[u8]>) -> Result<Accepted, Refusal> {
+pub async fn accept(app: &Arc<App>, checked: Checked, bytes: Bytes) -> Result<Accepted, Refusal> {
     // On a task of its own: a client that hangs up does not stop the scoring or the storing
     // (a runaway it started is recorded and counted all the same).
     let app = Arc::clone(app);
@@ -58,12 +59,12 @@ pub async fn accept(app: &Arc<App>, checked: Checked, bytes: Arc<[u8]>) -> Resul
 }
 
 /// [`accept`] on the calling task.
-async fn accept_now(app: &Arc<App>, checked: Checked, bytes: Arc<[u8]>) -> Result<Accepted, Refusal> {
+async fn accept_now(app: &Arc<App>, checked: Checked, bytes: Bytes) -> Result<Accepted, Refusal> {
     if bytes.len() as u64 > app.campaign.max_upload {
         return Err(too_large(app.campaign.max_upload));
     }
     let Checked { team, task, phase, system, now, _guard } = checked;
-    let (blobs, shared) = (app.blobs.clone(), Arc::clone(&bytes));
+    let (blobs, shared) = (app.blobs.clone(), bytes.clone());
     let put = async move {
         tokio::task::spawn_blocking(move || blobs.put(&shared))
             .await
@@ -226,13 +227,13 @@ pub fn form_file(
     task: &kgeval::campaign::ServedTask,
     parts: Vec<multipart::Part>,
     fields: &[&str],
-) -> Result<Arc<[u8]>, Refusal> {
+) -> Result<Bytes, Refusal> {
     let invalid = |message: String| Refusal::new(StatusCode::UNPROCESSABLE_ENTITY, "invalid", message);
     let files: Vec<multipart::Part> =
         parts.into_iter().filter(|p| !fields.contains(&p.name.as_str()) && !p.body.is_empty()).collect();
     if let Some(file) = files.iter().position(|p| p.name == "file") {
         if files.len() == 1 {
-            return Ok(files.into_iter().nth(file).map(|p| Arc::from(p.body)).unwrap_or_else(|| Arc::from([])));
+            return Ok(files.into_iter().nth(file).map(|p| Bytes::from(p.body)).unwrap_or_default());
         }
     }
     let pairs = task.pair_names();
@@ -243,18 +244,18 @@ pub fn form_file(
             Err(invalid(format!("found no file (or only empty ones), expected {expected}")))
         }
         [_] if pairs.is_empty() => {
-            Ok(files.into_iter().next().map(|p| Arc::from(p.body)).unwrap_or_else(|| Arc::from([])))
+            Ok(files.into_iter().next().map(|p| Bytes::from(p.body)).unwrap_or_default())
         }
         _ => {
             let named: Vec<(String, Arc<[u8]>)> = files.into_iter().map(|p| (p.name, Arc::from(p.body))).collect();
             match task.bundle(&named) {
-                Ok(bytes) => Ok(bytes),
+                Ok(bytes) => Ok(Bytes::from_owner(bytes)),
                 // Parts that do not fit the pairs are an invalid upload like any other: stored
                 // as they came, the scorer finds them invalid (with this line) and they are
                 // recorded, not counted.
                 Err(_) if !pairs.is_empty() => {
                     let parts: Vec<(&str, &[u8])> = named.iter().map(|(n, b)| (n.as_str(), &b[..])).collect();
-                    Ok(Arc::from(kgeval::campaign::encode_parts(&parts)))
+                    Ok(Bytes::from(kgeval::campaign::encode_parts(&parts)))
                 }
                 Err(e) => Err(invalid(e.to_string())),
             }

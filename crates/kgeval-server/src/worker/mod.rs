@@ -18,6 +18,7 @@ pub mod process;
 
 use std::collections::{HashMap, VecDeque};
 use std::ffi::OsString;
+use std::os::fd::AsFd as _;
 use std::path::PathBuf;
 use std::process::{ExitStatus, Stdio};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -156,6 +157,9 @@ fn set_priority(pid: Option<u32>, niceness: i32) {
     }
 }
 
+/// The size asked for a worker's pipes: Linux's default `pipe-max-size`, 1 MiB.
+const PIPE_SIZE: usize = 1 << 20;
+
 /// How many of a worker's last standard-error lines are kept to tell why it died.
 const TAIL_LINES: usize = 16;
 
@@ -187,6 +191,11 @@ impl Worker {
         else {
             return Err(Error::Io("a scoring worker has no pipes".to_owned()));
         };
+        // Large pipes: a 5 MB upload crosses in a few writes rather than 80 of 64 KiB, each a
+        // wake-up of both processes (best effort: the system's `pipe-max-size` may be lower).
+        for fd in [stdin.as_fd(), stdout.as_fd()] {
+            let _ = rustix::pipe::fcntl_setpipe_size(fd, PIPE_SIZE);
+        }
         let tail: Tail = Arc::default();
         let pid = child.id().unwrap_or_default();
         let kept = Arc::clone(&tail);
