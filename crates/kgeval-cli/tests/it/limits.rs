@@ -41,6 +41,16 @@ fn the_documented_bounds_are_the_checked_ones() {
     assert_eq!(range_of(&table, "--max-depth"), format!("0 to {depth}"));
     let name = kgeval::campaign::MAX_NAME_LENGTH;
     assert_eq!(range_of(&table, "task name"), format!("{name} characters"));
+    let entities = kgeval_model::kgc::MAX_ENTITIES;
+    assert_eq!(entities, 1 << 32);
+    assert_eq!(
+        range_of(&table, "`num_candidates`"),
+        format!("at most the entity list's count; without one {entities} (2^32)")
+    );
+    assert_eq!(
+        range_of(&table, "`compared`"),
+        format!("each below {entities}; summed over shards at most {entities} candidates")
+    );
 }
 
 /// `--precision 65536` panicked in the number formatter (exit 101), in `run` after every task
