@@ -1,7 +1,7 @@
-//! Sizes an input declares (docs/inputs.md, "Bounds"): a KGC `num_candidates` or rank and the
-//! list the IR measures derive from ranks are checked against what the task allows before
-//! anything is sized by them — just within passes, just past is one located line (exit 2),
-//! never an abort.
+//! Sizes an input declares (docs/inputs.md, "Bounds"): a KGC `num_candidates` or rank, the
+//! list the IR measures derive from ranks, and the rows of a Parquet table are checked
+//! against what the task allows before anything is sized by them — just within passes, just
+//! past is one located line (exit 2), never an abort.
 
 use std::path::Path;
 
@@ -103,4 +103,79 @@ fn the_ir_list_of_declared_ranks_at_its_edge() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let past_edge = (places * 8 - 1).to_string();
     refused(&kgc_mini(&shallow, &["--ir-measures", "map", "--max-decompressed", &past_edge]));
+}
+
+/// A Parquet run of hundreds of millions of rows in a file of a few hundred kilobytes
+/// (written here: every column a dictionary of one value and run-length-encoded keys) grew
+/// `kgeval trec` to gigabytes of RSS and aborted a server: its footer's rows are counted
+/// against the decompressed limit before a page is decoded.
+#[cfg(feature = "arrow")]
+mod parquet_rows {
+    use std::path::Path;
+    use std::sync::Arc;
+    use std::time::Instant;
+
+    use kgeval_formats::arrow::arrow_array::{ArrayRef, Float64Array, RecordBatch, StringArray};
+    use parquet::arrow::ArrowWriter;
+    use parquet::file::properties::WriterProperties;
+
+    use super::refused;
+    use crate::kgeval;
+
+    /// Writes `groups` row groups of `rows` run rows as Parquet: qid `301`, score 1, and docno
+    /// `d1` on every row (`distinct`: `d0`, `d1`, … — a valid run).
+    pub(super) fn run_table(path: &Path, rows: usize, groups: usize, distinct: bool) {
+        let docnos: ArrayRef = if distinct {
+            Arc::new(StringArray::from_iter_values((0..rows).map(|i| format!("d{i}"))))
+        } else {
+            Arc::new(StringArray::from_iter_values(std::iter::repeat_n("d1", rows)))
+        };
+        let batch = RecordBatch::try_from_iter([
+            ("qid", Arc::new(StringArray::from_iter_values(std::iter::repeat_n("301", rows))) as ArrayRef),
+            ("docno", docnos),
+            ("score", Arc::new(Float64Array::from(vec![1.0; rows])) as ArrayRef),
+        ])
+        .expect("a batch");
+        let properties = WriterProperties::builder()
+            .set_dictionary_enabled(true)
+            .set_data_page_row_count_limit(usize::MAX)
+            .set_data_page_size_limit(usize::MAX)
+            .build();
+        let file = std::fs::File::create(path).expect("create");
+        let mut writer = ArrowWriter::try_new(file, batch.schema(), Some(properties)).expect("writer");
+        for _ in 0..groups {
+            writer.write(&batch).expect("write");
+        }
+        writer.close().expect("close");
+    }
+
+    #[test]
+    fn a_parquet_run_declaring_more_rows_than_the_limit_is_refused_before_decoding() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("run.parquet");
+        run_table(&path, 1 << 20, 256, false);
+        let size = std::fs::metadata(&path).expect("written").len();
+        assert!(size < 4 << 20, "{size} bytes");
+        let run = path.display().to_string();
+        let qrels = "testdata/trec_eval/test/qrels.test";
+        let started = Instant::now();
+        let stderr = refused(&kgeval(&["trec", "-m", "map", qrels, &run]));
+        assert!(started.elapsed().as_secs() < 30, "{:?}", started.elapsed());
+        assert!(stderr.starts_with(&format!("error: {run}: row group ")), "{stderr}");
+        assert!(
+            stderr.contains(" of 256, column `") && stderr.contains("expected at most 4294967296 bytes"),
+            "{stderr}"
+        );
+        // A valid run of 65,536 rows (about 30 bytes each, 2 MB) reads within the default limit
+        // and within 4 MiB, and is refused within 1 MiB.
+        let small = dir.path().join("small.parquet");
+        run_table(&small, 1 << 16, 1, true);
+        let small = small.display().to_string();
+        for limit in ["4G", "4M"] {
+            let out = kgeval(&["--max-decompressed", limit, "trec", "-m", "map", qrels, &small]);
+            assert!(out.status.success(), "{limit}: {}", String::from_utf8_lossy(&out.stderr));
+        }
+        let stderr = refused(&kgeval(&["--max-decompressed", "1M", "trec", "-m", "map", qrels, &small]));
+        assert!(stderr.contains("small.parquet: row group 1 of 1, column `"), "{stderr}");
+    }
 }
