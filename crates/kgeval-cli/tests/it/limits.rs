@@ -50,6 +50,16 @@ fn the_documented_bounds_are_the_checked_ones() {
     assert!(range_of(&table, "answers of one file's queries").starts_with(&format!("{mib} MiB")));
     let gib = kgeval::qald::MAX_QUERY_MEMORY_GROWTH >> 30;
     assert!(range_of(&table, "memory growth during one embedded query").starts_with(&format!("{gib} GiB")));
+    let entities = kgeval_model::kgc::MAX_ENTITIES;
+    assert_eq!(entities, 1 << 32);
+    assert_eq!(
+        range_of(&table, "`num_candidates`"),
+        format!("at most the entity list's count; without one {entities} (2^32)")
+    );
+    assert_eq!(
+        range_of(&table, "`compared`"),
+        format!("each below {entities}; summed over shards at most {entities} candidates")
+    );
 }
 
 /// `--precision 65536` panicked in the number formatter (exit 101), in `run` after every task

@@ -33,6 +33,7 @@ mod kgc_models;
 mod kgc_npy;
 mod lexicon;
 mod limits;
+mod limits_declared;
 mod melt;
 mod messages;
 mod names;

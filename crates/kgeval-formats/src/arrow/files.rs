@@ -11,8 +11,10 @@ use parquet::arrow::ArrowWriter;
 use parquet::basic::Compression;
 use parquet::file::properties::WriterProperties;
 
+use super::budget::{check_parquet, Budgeted};
 use super::guard::{guarded, GuardedBatches};
 use super::ipc_read::{ipc_batches, IPC_FILE_MAGIC};
+use crate::input::decompressed_limit;
 use crate::{FormatError, Input};
 
 /// The Arrow file formats kgeval reads and writes.
@@ -100,7 +102,10 @@ impl std::fmt::Debug for Batches {
 /// # Errors
 /// [`FormatError::Io`] when the file cannot be opened; [`FormatError::Syntax`] (`FILE:
 /// MESSAGE`) when it is not a Parquet or IPC file this build reads (a codec other than
-/// Snappy in Parquet, LZ4/ZSTD-compressed IPC buffers).
+/// Snappy in Parquet, LZ4/ZSTD-compressed IPC buffers), or when a Parquet footer declares a
+/// table that decodes to more than the
+/// [decompressed limit](crate::input::decompressed_limit). The batches themselves stop with
+/// an error item once what they hold passes that limit (a footer that understates).
 pub fn open_batches(path: &Path, kind: ArrowFileKind, name: &str) -> Result<Batches, FormatError> {
     let opened = Input::path(path).open()?;
     batches_from_bytes(opened.into_shared(), kind, name)
@@ -113,11 +118,23 @@ pub fn open_batches(path: &Path, kind: ArrowFileKind, name: &str) -> Result<Batc
 /// # Errors
 /// As [`open_batches`].
 pub fn batches_from_bytes(bytes: bytes::Bytes, kind: ArrowFileKind, name: &str) -> Result<Batches, FormatError> {
+    batches_within(bytes, kind, name, decompressed_limit())
+}
+
+/// [`batches_from_bytes`] with the decoded size bounded by `limit` bytes.
+pub(crate) fn batches_within(
+    bytes: bytes::Bytes,
+    kind: ArrowFileKind,
+    name: &str,
+    limit: u64,
+) -> Result<Batches, FormatError> {
     let bad = |e: &dyn std::fmt::Display| FormatError::syntax(name, 0, 0, e.to_string());
     // The decoders run guarded (`guard`): a malformed file that makes one panic is an error.
-    let opened = guarded(|| open_decoder(bytes, kind)).unwrap_or_else(|message| Err(Opening::Decoder(message)));
+    let opened =
+        guarded(|| open_decoder(bytes, kind, name, limit)).unwrap_or_else(|message| Err(Opening::Decoder(message)));
     match opened {
         Ok(batches) => Ok(batches),
+        Err(Opening::TooLarge(message)) => Err(FormatError::syntax(name, 0, 0, message)),
         Err(Opening::Parquet(e)) => Err(bad(&format_args!("not a Parquet file this build reads ({e})"))),
         Err(Opening::Ipc(e)) => Err(bad(&format_args!("not an Arrow IPC file ({e})"))),
         Err(Opening::Decoder(message)) => {
@@ -135,22 +152,25 @@ enum Opening {
     Ipc(ArrowError),
     /// A decoder panicked (the message).
     Decoder(String),
+    /// The footer declares more than the decompressed limit lets decode (the message).
+    TooLarge(String),
 }
 
-/// The decoder of `bytes` as a `kind` table, its batches read guarded.
-fn open_decoder(bytes: bytes::Bytes, kind: ArrowFileKind) -> Result<Batches, Opening> {
-    fn guard<I>(schema: SchemaRef, reader: I) -> Batches
-    where
-        I: Iterator<Item = Result<RecordBatch, ArrowError>> + Send + 'static,
-    {
-        Batches { schema, batches: Box::new(GuardedBatches { inner: Some(reader) }) }
-    }
+/// The decoder of `bytes` as a `kind` table (`name` in errors), its batches read guarded and
+/// counted against `limit` decoded bytes (`budget`); a Parquet footer is checked against it
+/// first.
+fn open_decoder(bytes: bytes::Bytes, kind: ArrowFileKind, name: &str, limit: u64) -> Result<Batches, Opening> {
+    let input = bytes.clone();
+    let guard = move |schema: SchemaRef, reader: Box<dyn Iterator<Item = Result<RecordBatch, ArrowError>> + Send>| {
+        let guarded = GuardedBatches { inner: Some(reader) };
+        Batches { schema, batches: Box::new(Budgeted::new(guarded, &input, name, limit)) }
+    };
     match kind {
         ArrowFileKind::Parquet => {
-            let reader = ParquetRecordBatchReaderBuilder::try_new(bytes)
-                .and_then(|b| b.with_batch_size(64 * 1024).build())
-                .map_err(Opening::Parquet)?;
-            Ok(guard(reader.schema(), reader))
+            let builder = ParquetRecordBatchReaderBuilder::try_new(bytes).map_err(Opening::Parquet)?;
+            check_parquet(builder.metadata(), builder.schema(), limit).map_err(Opening::TooLarge)?;
+            let reader = builder.with_batch_size(64 * 1024).build().map_err(Opening::Parquet)?;
+            Ok(guard(reader.schema(), Box::new(reader)))
         }
         ArrowFileKind::Ipc => {
             let batches = ipc_batches(bytes).map_err(Opening::Ipc)?;

@@ -34,6 +34,9 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod budget;
+#[cfg(test)]
+mod budget_tests;
 mod columns;
 mod files;
 mod guard;
@@ -50,6 +53,7 @@ use kgeval_model::trec::{Qrels, RunDoc};
 pub use arrow_array;
 pub use arrow_ipc as ipc;
 pub use arrow_schema;
+pub use budget::batch_error;
 pub use columns::{IdColumn, IdValues, Keys, Numbers};
 pub use files::{batches_from_bytes, open_batches, write_batch, ArrowFileKind, Batches};
 
@@ -414,7 +418,7 @@ where
     let mut qrels = Qrels::new();
     let mut first_row = 0u64;
     for batch in batches {
-        let batch = batch.map_err(|e| error(what, e.to_string()))?;
+        let batch = batch.map_err(|e| batch_error(what, &e))?;
         let qids = ids(&batch, qid_column, what, first_row)?;
         let docnos = ids(&batch, docno_column, what, first_row)?;
         let rels = numbers(&batch, rel_column, what, first_row, true)?;

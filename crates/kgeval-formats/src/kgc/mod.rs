@@ -29,6 +29,9 @@
 //!   `(head, relation, ?)` (PyKEEN's `left` / `right` are accepted).
 //! - Every test triple needs one line per side; a line for a triple outside the test file, a
 //!   repeated (triple, side) or a missing one is an error.
+//! - A `rank` or `num_candidates` past the number of entities is an error: the entity list's
+//!   count when one was read (a closed vocabulary), else 2³² (the most entities kgeval's `u32`
+//!   ids number: the triple files read may not name every entity, so their count is no bound).
 
 pub mod npy;
 
@@ -143,14 +146,16 @@ pub fn read_entities(input: &[u8], file: &str) -> Result<KgcVocabulary, FormatEr
 /// # Errors
 /// [`FormatError::Syntax`] for a missing `# filter:` line or header, a malformed line, an
 /// unknown entity, a triple outside the test file, a repeated or missing (triple, side), a rank
-/// below 1 or inconsistent counts.
+/// below 1 or inconsistent counts, a rank or `num_candidates` past the vocabulary's
+/// [`candidate_bound`](KgcVocabulary::candidate_bound) (the entity list's count; without an
+/// entity list, 2³²).
 pub fn read_ranks(
     input: &[u8],
     file: &str,
     test: &TestSet,
     vocabulary: &KgcVocabulary,
 ) -> Result<ReadRanks, FormatError> {
-    ranks::read_ranks(input, file, test, &vocabulary.entities, &vocabulary.relations)
+    ranks::read_ranks(input, file, test, vocabulary)
 }
 
 /// Reads a question list `qid<TAB>entity<TAB>relation` (the entity is the tail of a `head*`

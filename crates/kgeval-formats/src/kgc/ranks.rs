@@ -1,6 +1,6 @@
 //! Per-answer rank files.
 
-use kgeval_model::kgc::{AnswerObservation, FilterScope, RankObservation, Side, TestSet, Triple};
+use kgeval_model::kgc::{AnswerObservation, FilterScope, KgcVocabulary, RankObservation, Side, TestSet, Triple};
 use kgeval_model::{Diagnostic, TermId};
 use rustc_hash::FxHashMap;
 
@@ -16,9 +16,10 @@ pub(crate) fn read_ranks(
     input: &[u8],
     file: &str,
     test: &TestSet,
-    entities: &kgeval_model::Interner,
-    relations: &kgeval_model::Interner,
+    vocabulary: &KgcVocabulary,
 ) -> Result<ReadRanks, FormatError> {
+    let (entities, relations) = (&vocabulary.entities, &vocabulary.relations);
+    let bound = vocabulary.candidate_bound();
     let text = Text::new(file, input)?;
     let mut lines = text.lines().filter(|l| !l.is_blank());
     let mut scope = None;
@@ -98,11 +99,29 @@ pub(crate) fn read_ranks(
         if rank < 1.0 {
             return Err(line.error(file, fields[4].start, format!("found rank {rank}, expected a rank ≥ 1")));
         }
+        if rank > bound.value() as f64 {
+            return Err(line.error(
+                file,
+                fields[4].start,
+                format!("found rank {rank}, expected at most {}, {}", bound.value(), bound.reason()),
+            ));
+        }
         let (observed, candidates) = if rich {
             let greater = count(&line, fields[5], file, "n_greater")?;
             let equal = count(&line, fields[6], file, "n_equal")?;
             let candidates = count(&line, fields[7], file, "num_candidates")?;
-            if equal == 0 || greater + equal > candidates {
+            if candidates > bound.value() {
+                return Err(line.error(
+                    file,
+                    fields[7].start,
+                    format!(
+                        "found num_candidates {candidates}, expected at most {}, {}",
+                        bound.value(),
+                        bound.reason()
+                    ),
+                ));
+            }
+            if equal == 0 || greater.checked_add(equal).is_none_or(|tie_end| tie_end > candidates) {
                 return Err(line.error(
                     file,
                     fields[6].start,

@@ -249,3 +249,48 @@ fn conflicting_judgments_warn_naming_both_lines() {
         ["warning: j.txt:3:7: found judgment N for this triple, expected Y as at line 1 (the first judgment is kept) [conflicting-judgment]"]
     );
 }
+
+/// A `num_candidates` of 10¹⁴ made the adjusted metrics size a table by it (the process
+/// aborted): a declared count or rank is at most the entity list's count, and without an
+/// entity list at most 2³² (the most entities kgeval numbers); counts near `u64::MAX` are
+/// refused without overflowing.
+#[test]
+fn declared_counts_are_bounded_by_the_entities() {
+    let lines = |first: &str| {
+        format!("# filter: test\n{HEADER}a\tr\tb\thead\t{first}\nc\tr\tb\thead\t1\t0\t1\t3\na\tr\tb\ttail\t1\t0\t1\t3\nc\tr\tb\ttail\t1\t0\t1\t3\n")
+    };
+    let (test, closed) = small_test();
+    let mut open = KgcVocabulary::open();
+    let open_test = TestSet::new(read_triples(b"a\tr\tb\nc\tr\tb\n", "test.txt", &mut open).expect("fixture"));
+    let read = |vocabulary: &KgcVocabulary, first: &str| {
+        let test = if vocabulary.closed_entities { &test } else { &open_test };
+        read_ranks(lines(first).as_bytes(), "ranks.tsv", test, vocabulary).map(|r| r.observations[0].candidates)
+    };
+    // Closed: 4 entities.
+    assert_eq!(read(&closed, "1\t0\t1\t4").expect("at the bound"), Some(4));
+    for (first, expected) in [
+        ("1\t0\t1\t5", "ranks.tsv:3:18: found num_candidates 5, expected at most 4, the number of entities"),
+        ("5\t4\t1\t4", "ranks.tsv:3:12: found rank 5, expected at most 4, the number of entities"),
+    ] {
+        assert_eq!(read(&closed, first).unwrap_err().to_string(), expected);
+    }
+    // Open: the triple files' 3 entities are no bound, 2³² is.
+    assert_eq!(read(&open, "1\t0\t1\t4294967296").expect("at the bound"), Some(1 << 32));
+    let beyond = ", 2^32, the most entities kgeval numbers (give the entity list for the exact bound)";
+    for (first, found) in [
+        ("1\t0\t1\t4294967297", "ranks.tsv:3:18: found num_candidates 4294967297, expected at most 4294967296"),
+        (
+            "1\t0\t1\t100000000000000",
+            "ranks.tsv:3:18: found num_candidates 100000000000000, expected at most 4294967296",
+        ),
+        ("1e14\t0\t1\t3", "ranks.tsv:3:12: found rank 100000000000000, expected at most 4294967296"),
+    ] {
+        assert_eq!(read(&open, first).unwrap_err().to_string(), format!("{found}{beyond}"));
+    }
+    let err = read(&open, "1\t18446744073709551615\t1\t3").unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "ranks.tsv:3:35: found n_greater 18446744073709551615, n_equal 1, num_candidates 3, expected n_equal ≥ 1 and \
+         n_greater + n_equal ≤ num_candidates"
+    );
+}

@@ -48,6 +48,73 @@ fn z_score(value: f64, expected: f64, variance: f64, increasing: bool) -> f64 {
     scale * value - scale * expected
 }
 
+/// Up to this count, H(N) and H₂(N) are summed term by term (`1/1 + 1/2 + …` in f64, in
+/// that order, as kgeval always summed them: values up to it are unchanged to the bit); past
+/// it, the asymptotic expansions below, within an ulp or two of the exact value there. The
+/// term-by-term sums drift by about 5e-14 relative at the switch (the rounding of a million
+/// additions), the expansions by less than 1e-15.
+const SUMMED_UP_TO: u64 = 1 << 20;
+
+/// The Euler–Mascheroni constant γ.
+const EULER_GAMMA: f64 = 0.577_215_664_901_532_9;
+
+/// H(n) = ln n + γ + 1/(2n) − 1/(12n²) + 1/(120n⁴) − …, for n past [`SUMMED_UP_TO`]: the next
+/// term, 1/(252n⁶), is below 1e-38 there.
+fn harmonic_asymptotic(n: f64) -> f64 {
+    let inverse = 1.0 / n;
+    let inverse2 = inverse * inverse;
+    n.ln() + EULER_GAMMA + 0.5 * inverse - inverse2 / 12.0 + inverse2 * inverse2 / 120.0
+}
+
+/// H₂(n) = Σ 1/i² = π²/6 − 1/n + 1/(2n²) − 1/(6n³) + 1/(30n⁵) − …, for n past
+/// [`SUMMED_UP_TO`]: the term 1/(30n⁵) is below 1e-31 there.
+fn harmonic2_asymptotic(n: f64) -> f64 {
+    let inverse = 1.0 / n;
+    std::f64::consts::PI * std::f64::consts::PI / 6.0 - inverse + 0.5 * inverse * inverse
+        - inverse * inverse * inverse / 6.0
+}
+
+/// H(N) and H₂(N) for the candidate counts of one call: exact sums for the distinct counts up
+/// to [`SUMMED_UP_TO`] (one pass up to the largest of them, keeping only those), the
+/// expansions past it. Memory is one entry per distinct count, whatever the counts declare.
+struct Harmonics {
+    /// `(N, H(N), H₂(N))` for the distinct counts up to [`SUMMED_UP_TO`], by N.
+    summed: Vec<(u64, f64, f64)>,
+}
+
+impl Harmonics {
+    fn of(candidates: &[u64]) -> Self {
+        let mut wanted: Vec<u64> = candidates.iter().copied().filter(|&c| c <= SUMMED_UP_TO).collect();
+        wanted.sort_unstable();
+        wanted.dedup();
+        let mut summed = Vec::with_capacity(wanted.len());
+        let (mut h, mut h2) = (0.0, 0.0);
+        let mut next = wanted.iter().copied().peekable();
+        let last = wanted.last().copied().unwrap_or(0);
+        for i in 1..=last {
+            let x = i as f64;
+            h += 1.0 / x;
+            h2 += 1.0 / (x * x);
+            if next.peek() == Some(&i) {
+                next.next();
+                summed.push((i, h, h2));
+            }
+        }
+        Harmonics { summed }
+    }
+
+    /// (H(N), H₂(N)) for a count of the call's candidates ((0, 0) for one it was not given).
+    fn get(&self, count: u64) -> (f64, f64) {
+        if count > SUMMED_UP_TO {
+            let n = count as f64;
+            return (harmonic_asymptotic(n), harmonic2_asymptotic(n));
+        }
+        self.summed
+            .binary_search_by_key(&count, |&(n, _, _)| n)
+            .map_or((0.0, 0.0), |at| (self.summed[at].1, self.summed[at].2))
+    }
+}
+
 /// The adjusted metrics of a set of answers with their candidate counts, given the core's
 /// `summary` of the same answers (its MR, MRR and Hits@k). `None` when there is no answer, or
 /// when an answer has no rank (MR over ranked answers only would not be MR) or no candidate.
@@ -69,20 +136,7 @@ pub fn adjusted_metrics(summary: &RankSummary, candidates: &[u64]) -> Option<Adj
         return None;
     }
     let n = candidates.len() as f64;
-    let max = candidates.iter().copied().max().unwrap_or(1) as usize;
-    // H(N) and H₂(N) for N = 1..=max, once.
-    let mut harmonic = Vec::with_capacity(max + 1);
-    let mut harmonic2 = Vec::with_capacity(max + 1);
-    let (mut h, mut h2) = (0.0, 0.0);
-    harmonic.push(0.0);
-    harmonic2.push(0.0);
-    for i in 1..=max {
-        let x = i as f64;
-        h += 1.0 / x;
-        h2 += 1.0 / (x * x);
-        harmonic.push(h);
-        harmonic2.push(h2);
-    }
+    let harmonics = Harmonics::of(candidates);
 
     let mut rank = Moments::default();
     let mut reciprocal = Moments::default();
@@ -90,7 +144,7 @@ pub fn adjusted_metrics(summary: &RankSummary, candidates: &[u64]) -> Option<Adj
     for &count in candidates {
         let big_n = count as f64;
         rank.add(0.5 * (big_n + 1.0), (big_n * big_n - 1.0) / 12.0);
-        let (hn, h2n) = (harmonic[count as usize], harmonic2[count as usize]);
+        let (hn, h2n) = harmonics.get(count);
         reciprocal.add(hn / big_n, ((big_n * h2n - hn * hn) / (big_n * big_n)).max(0.0));
         for (moments, &(k, _)) in hits.iter_mut().zip(&summary.hits) {
             let p = (f64::from(k) / big_n).min(1.0);
@@ -160,6 +214,57 @@ mod tests {
         let records = [RankRecord::at(5.5), RankRecord::at(10.5)];
         let a = adjusted_metrics(&summarize(&records, &[1]), &[10, 20]).unwrap();
         assert!(close(a.amr, 1.0) && close(a.amri, 0.0) && close(a.z_mr, 0.0));
+    }
+
+    /// H(2²⁰) and H(2²⁰ + 1), H₂ likewise, summed exactly and rounded to the nearest f64
+    /// (50 significant digits in Python's `decimal`: `h += Decimal(1) / i`,
+    /// `h2 += 1 / (Decimal(i) * i)` for i = 1 … 2²⁰ + 1; H(2²⁰) = 14.44015975293752146085…,
+    /// H₂(2²⁰) = 1.64493311317436477742…, H(2²⁰ + 1) = 14.44016070661092837326…,
+    /// H₂(2²⁰ + 1) = 1.64493311317527427039…).
+    const EXACT_AT_SWITCH: [(u64, f64, f64); 2] = [
+        (1 << 20, 14.440_159_752_937_522, 1.644_933_113_174_364_7),
+        ((1 << 20) + 1, 14.440_160_706_610_929, 1.644_933_113_175_274_2),
+    ];
+
+    fn relative(a: f64, b: f64) -> f64 {
+        ((a - b) / b).abs()
+    }
+
+    /// At the switch-over, the term-by-term sum (2²⁰, the last summed count) is off by the
+    /// rounding of a million additions (5e-14), and the expansion (2²⁰ + 1, the first one)
+    /// is within 1e-15 of the exact values.
+    #[test]
+    fn harmonic_numbers_at_the_switch_over() {
+        let [(summed, h, h2), (expanded, next_h, next_h2)] = EXACT_AT_SWITCH;
+        assert_eq!((summed, expanded), (SUMMED_UP_TO, SUMMED_UP_TO + 1));
+        let harmonics = Harmonics::of(&[expanded, summed]);
+        let (got_h, got_h2) = harmonics.get(summed);
+        assert!(relative(got_h, h) < 1e-13 && relative(got_h2, h2) < 1e-13, "{got_h} {got_h2}");
+        let (got_h, got_h2) = harmonics.get(expanded);
+        assert!(relative(got_h, next_h) < 1e-15 && relative(got_h2, next_h2) < 1e-15, "{got_h} {got_h2}");
+        // Small counts are the term-by-term sums, to the bit: H(4) = 25/12, H₂(4) = 205/144.
+        let (h4, h2_4) = Harmonics::of(&[4, 9]).get(4);
+        assert_eq!((h4, h2_4), (1.0 + 0.5 + 1.0 / 3.0 + 0.25, 1.0 + 0.25 + 1.0 / 9.0 + 1.0 / 16.0));
+        assert!(relative(h4, 25.0 / 12.0) < 1e-15 && relative(h2_4, 205.0 / 144.0) < 1e-15);
+    }
+
+    /// Declared counts of 10¹⁴ and u64::MAX sized a table of H(N) for N up to them (the
+    /// process aborted); the summed table now holds the small counts only, and the huge ones
+    /// take the expansions: E[MR] = (N + 1) / 2, E[MRR] = H(N) / N ≈ (ln N + γ) / N.
+    #[test]
+    fn huge_candidate_counts_take_bounded_memory() {
+        let counts = [100_000_000_000_000, u64::MAX, 5];
+        assert_eq!(Harmonics::of(&counts).summed.len(), 1);
+        let records = [RankRecord::at(1.0), RankRecord::at(2.0), RankRecord::at(1.0)];
+        let a = adjusted_metrics(&summarize(&records, &[1]), &counts).unwrap();
+        let big = [1e14, u64::MAX as f64];
+        let expected_mr = ((big[0] + 1.0) / 2.0 + (big[1] + 1.0) / 2.0 + 3.0) / 3.0;
+        assert!(relative(a.expected_mr, expected_mr) < 1e-15);
+        let h = |n: f64| n.ln() + 0.577_215_664_901_532_9;
+        let h5 = 1.0 + 0.5 + 1.0 / 3.0 + 0.25 + 0.2;
+        let expected_mrr = (h(big[0]) / big[0] + h(big[1]) / big[1] + h5 / 5.0) / 3.0;
+        assert!(relative(a.expected_mrr, expected_mrr) < 1e-15, "{}", a.expected_mrr);
+        assert!(a.z_mrr.is_finite() && a.z_mr.is_finite());
     }
 
     #[test]

@@ -134,6 +134,28 @@ impl CountAccumulator {
         self.entries.is_empty()
     }
 
+    /// The largest count of any answer, each count on its own (`greater`, `tied`, `compared`
+    /// summed over shards): what a caller that knows the entity count checks against it.
+    ///
+    /// ```
+    /// use kgeval_metrics::kgc::CountAccumulator;
+    /// use kgeval_metrics::ranking::ShardCounts;
+    /// let mut counts = CountAccumulator::new();
+    /// counts.add(1, ShardCounts { greater: 4, tied: 0, compared: 9 }, true, None)?;
+    /// counts.add(2, ShardCounts { greater: 1, tied: 2, compared: 5 }, true, None)?;
+    /// counts.add(2, ShardCounts { greater: 1, tied: 0, compared: 5 }, true, None)?;
+    /// assert_eq!(counts.largest_counts(), ShardCounts { greater: 4, tied: 2, compared: 10 });
+    /// # Ok::<(), kgeval_metrics::kgc::CountsError>(())
+    /// ```
+    #[must_use]
+    pub fn largest_counts(&self) -> ShardCounts {
+        self.entries.values().fold(ShardCounts::default(), |most, e| ShardCounts {
+            greater: most.greater.max(e.counts.greater),
+            tied: most.tied.max(e.counts.tied),
+            compared: most.compared.max(e.counts.compared),
+        })
+    }
+
     /// Adds one shard's counts of answer `id` (summed with what other shards gave for it);
     /// `compared_known`: whether `counts.compared` is the shard's count of candidates.
     ///
@@ -186,6 +208,22 @@ impl CountAccumulator {
         Ok(())
     }
 
+    /// The most places the list of one group's answers takes for the IR measures (the macro
+    /// lists [`finalize`](Self::finalize) derives: up to the group's worst rank plus its other
+    /// answers, at most `depth`); 0 without groups. A caller bounding memory checks it first:
+    /// the list holds 8 bytes a place.
+    #[must_use]
+    pub fn longest_group_list(&self, depth: Option<usize>) -> u64 {
+        let mut groups: BTreeMap<u64, (u64, u64)> = BTreeMap::new();
+        for entry in self.entries.values().filter(|e| e.group != NO_GROUP) {
+            let (worst, answers) = groups.entry(entry.group).or_default();
+            *worst = (*worst).max(entry.counts.greater.saturating_add(entry.counts.tied).saturating_add(1));
+            *answers += 1;
+        }
+        let longest = groups.values().map(|&(worst, answers)| worst.saturating_add(answers - 1)).max().unwrap_or(0);
+        depth.map_or(longest, |depth| longest.min(depth as u64))
+    }
+
     /// The metrics under `policy` (every policy but an order), with Hits@k at `ks`, and the
     /// macro IR `measures` (when groups were given).
     #[must_use]
@@ -202,7 +240,7 @@ impl CountAccumulator {
             .collect();
         let summary = summarize(&records, ks);
         let adjusted = if self.entries.values().all(|e| e.compared_known) {
-            let candidates: Vec<u64> = self.entries.values().map(|e| e.counts.compared + 1).collect();
+            let candidates: Vec<u64> = self.entries.values().map(|e| e.counts.compared.saturating_add(1)).collect();
             adjusted_metrics(&summary, &candidates)
         } else {
             None

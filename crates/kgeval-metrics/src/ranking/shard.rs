@@ -19,13 +19,14 @@ pub struct ShardCounts {
 }
 
 impl ShardCounts {
-    /// The counts of two shards of one row, summed.
+    /// The counts of two shards of one row, summed (at most `u64::MAX`: counts that large are
+    /// no entity counts, and the caller that knows the bound refuses them).
     #[must_use]
     pub fn plus(self, other: ShardCounts) -> ShardCounts {
         ShardCounts {
-            greater: self.greater + other.greater,
-            tied: self.tied + other.tied,
-            compared: self.compared + other.compared,
+            greater: self.greater.saturating_add(other.greater),
+            tied: self.tied.saturating_add(other.tied),
+            compared: self.compared.saturating_add(other.compared),
         }
     }
 

@@ -18,6 +18,43 @@ use crate::{Interner, TermId};
 
 pub use questions::{Question, QuestionKey, QuestionSet, TestSet};
 
+/// The most entities a knowledge graph read by kgeval can hold: 2³², the ids an entity's
+/// `u32` [`TermId`] numbers. The bound of every declared candidate count and rank when no
+/// entity list gives the exact number ([`KgcVocabulary::candidate_bound`]).
+pub const MAX_ENTITIES: u64 = 1 << 32;
+
+/// The bound [`KgcVocabulary::candidate_bound`] gives, and what it is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CandidateBound {
+    /// The entity list's count: no question has more candidates.
+    EntityList(u64),
+    /// No entity list: the triple files read may not name every entity of the graph, so only
+    /// [`MAX_ENTITIES`] bounds the candidates.
+    MaxEntities,
+}
+
+impl CandidateBound {
+    /// The most candidates a question can have.
+    #[must_use]
+    pub fn value(self) -> u64 {
+        match self {
+            CandidateBound::EntityList(count) => count,
+            CandidateBound::MaxEntities => MAX_ENTITIES,
+        }
+    }
+
+    /// What the bound is, for a message: `the number of entities` or the id limit.
+    #[must_use]
+    pub fn reason(self) -> &'static str {
+        match self {
+            CandidateBound::EntityList(_) => "the number of entities",
+            CandidateBound::MaxEntities => {
+                "2^32, the most entities kgeval numbers (give the entity list for the exact bound)"
+            }
+        }
+    }
+}
+
 /// Entity and relation names of one evaluation.
 ///
 /// With a *closed* entity set (read from an entity list) a triple naming another entity is an
@@ -63,6 +100,25 @@ impl KgcVocabulary {
     #[must_use]
     pub fn entity_count(&self) -> usize {
         self.entities.len()
+    }
+
+    /// The most candidates a question can have, the bound of a declared candidate count or
+    /// rank: the entity count when the entity set is closed (an entity list), else
+    /// [`MAX_ENTITIES`] — the triple files of an open set may leave some of the graph's
+    /// entities out, so their count is no bound.
+    ///
+    /// ```
+    /// use kgeval_model::kgc::{CandidateBound, KgcVocabulary, MAX_ENTITIES};
+    /// assert_eq!(KgcVocabulary::with_entities(["a", "b"]).candidate_bound(), CandidateBound::EntityList(2));
+    /// assert_eq!(KgcVocabulary::open().candidate_bound().value(), MAX_ENTITIES);
+    /// ```
+    #[must_use]
+    pub fn candidate_bound(&self) -> CandidateBound {
+        if self.closed_entities {
+            CandidateBound::EntityList(self.entity_count() as u64)
+        } else {
+            CandidateBound::MaxEntities
+        }
     }
 }
 

@@ -1,6 +1,7 @@
 //! `kgc`: knowledge-graph completion — micro and macro metrics of one system's ranks, dense
 //! scores or TREC run on a test split, with PyKEEN / LibKGE / kgc-sparsity conventions.
 
+mod bounds;
 mod gold;
 mod mapped;
 mod memory;
@@ -482,6 +483,11 @@ impl Prepared {
             }
             (None, _) => None,
         };
+        if observed.run.is_none() {
+            let depth = self.options.ir_measures.depth_needed();
+            let places = bounds::longest_rank_list(&observed.observations, &data.test.questions, depth);
+            bounds::derived_list_within(input, places, &self.options.ir_measures)?;
+        }
         let kgc_input = KgcInput {
             observations: &observed.observations,
             scope: observed.scope,

@@ -9,6 +9,7 @@ use kgeval_metrics::ranking::{count_shard, ShardCounts};
 use kgeval_model::ranking::TiePolicy;
 use rayon::prelude::*;
 
+use super::bounds::{counts_within, derived_list_within, summed_counts_within};
 use super::mapped::PYKEEN_KS;
 use super::memory::ScoreRows;
 use crate::Error;
@@ -109,7 +110,9 @@ impl ShardAccumulator {
     /// or not at all.
     ///
     /// # Errors
-    /// Arrays of other lengths, a negative value, an answer given another group before.
+    /// Arrays of other lengths, a negative value, a count of 2³² or more (no question has
+    /// more candidates: [`MAX_ENTITIES`](kgeval_model::kgc::MAX_ENTITIES)), an answer given
+    /// another group before.
     pub fn add_counts(
         &mut self,
         ids: &[i64],
@@ -133,6 +136,11 @@ impl ShardAccumulator {
         let tied = ids_of("tied", tied)?;
         let compared = compared.map(|c| ids_of("compared", c)).transpose()?;
         let groups = groups.map(|g| ids_of("groups", g)).transpose()?;
+        counts_within("greater", &greater)?;
+        counts_within("tied", &tied)?;
+        if let Some(compared) = &compared {
+            counts_within("compared", compared)?;
+        }
         let mut batch = CountAccumulator::new();
         for i in 0..n {
             let counts =
@@ -254,7 +262,10 @@ impl ShardAccumulator {
     /// (default `map_cut.20`, `ndcg_cut.20`, as `kgeval kgc`).
     ///
     /// # Errors
-    /// No answer; a cut-off of 0; an unknown IR measure.
+    /// No answer; a cut-off of 0; an unknown IR measure; counts summed past 2³² candidates;
+    /// IR measures without a cut-off whose lists, as the counts make them, would hold more
+    /// than the [decompressed limit](kgeval_formats::input::decompressed_limit) (8 bytes a
+    /// place).
     pub fn finalize(&self, ks: &[u32], ir_measures: Option<&[String]>) -> Result<ShardEvaluation, Error> {
         if self.counts.is_empty() {
             return Err(Error::invalid("rank accumulator: found no answer, expected counts or scores added first"));
@@ -267,6 +278,9 @@ impl ShardAccumulator {
             None => default_ir_measures(),
             Some(names) => super::ir_measure_set(names)?,
         };
+        summed_counts_within(self.counts.largest_counts())?;
+        let places = self.counts.longest_group_list(measures.depth_needed());
+        derived_list_within("rank accumulator", places, &measures)?;
         let policies = SHARD_POLICIES
             .iter()
             .map(|&policy| (policy.name(), self.counts.finalize(policy, ks, Some(&measures))))

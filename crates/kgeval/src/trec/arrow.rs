@@ -4,7 +4,7 @@
 //! `to_arrow()`).
 
 use kgeval_formats::arrow::arrow_array::RecordBatch;
-use kgeval_formats::arrow::{batches_from_bytes, read_qrels, write_batch, ArrowFileKind, RunColumns};
+use kgeval_formats::arrow::{batch_error, batches_from_bytes, read_qrels, write_batch, ArrowFileKind, RunColumns};
 use kgeval_formats::{FormatError, Input, InputBytes};
 use kgeval_model::trec::{MeasureFamily, Qrels};
 
@@ -51,7 +51,7 @@ pub fn read_run_table(opened: InputBytes, kind: ArrowFileKind) -> Result<Interne
 ///
 /// # Errors
 /// A batch that cannot be read; a null or ill-typed value (named with its row).
-pub fn intern_run_batches<E: std::fmt::Display>(
+pub fn intern_run_batches<E: std::error::Error + 'static>(
     columns: &RunColumns,
     batches: impl IntoIterator<Item = Result<RecordBatch, E>>,
     name: &str,
@@ -59,7 +59,7 @@ pub fn intern_run_batches<E: std::fmt::Display>(
     let mut run = InternedRun::with_capacity(0, 0);
     let mut first_row = 0u64;
     for batch in batches {
-        let batch = batch.map_err(|e| FormatError::syntax(name, 0, 0, e.to_string()))?;
+        let batch = batch.map_err(|e| batch_error(name, &e))?;
         let rows = columns.batch(&batch, name, first_row)?;
         if let Some(run_id) = columns.run_id(&batch, name, first_row)? {
             run.set_run_id(run_id);
