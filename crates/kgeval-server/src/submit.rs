@@ -243,9 +243,7 @@ pub fn form_file(
                 if pairs.is_empty() { "a file".to_owned() } else { format!("one per pair: {}", pairs.join(", ")) };
             Err(invalid(format!("found no file (or only empty ones), expected {expected}")))
         }
-        [_] if pairs.is_empty() => {
-            Ok(files.into_iter().next().map(|p| Bytes::from(p.body)).unwrap_or_default())
-        }
+        [_] if pairs.is_empty() => Ok(files.into_iter().next().map(|p| Bytes::from(p.body)).unwrap_or_default()),
         _ => {
             let named: Vec<(String, Arc<[u8]>)> = files.into_iter().map(|p| (p.name, Arc::from(p.body))).collect();
             match task.bundle(&named) {

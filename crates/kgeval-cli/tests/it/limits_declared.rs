@@ -110,7 +110,7 @@ fn the_ir_list_of_declared_ranks_at_its_edge() {
 /// `kgeval trec` to gigabytes of RSS and aborted a server: its footer's rows are counted
 /// against the decompressed limit before a page is decoded.
 #[cfg(feature = "arrow")]
-mod parquet_rows {
+pub(crate) mod parquet_rows {
     use std::path::Path;
     use std::sync::Arc;
     use std::time::Instant;
@@ -124,7 +124,7 @@ mod parquet_rows {
 
     /// Writes `groups` row groups of `rows` run rows as Parquet: qid `301`, score 1, and docno
     /// `d1` on every row (`distinct`: `d0`, `d1`, … — a valid run).
-    pub(super) fn run_table(path: &Path, rows: usize, groups: usize, distinct: bool) {
+    pub(crate) fn run_table(path: &Path, rows: usize, groups: usize, distinct: bool) {
         let docnos: ArrayRef = if distinct {
             Arc::new(StringArray::from_iter_values((0..rows).map(|i| format!("d{i}"))))
         } else {

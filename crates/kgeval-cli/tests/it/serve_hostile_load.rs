@@ -2,7 +2,8 @@
 //! teams × 12 uploads per measurement, every request with a time limit, the attackers stop when
 //! the honest teams are done). The honest teams' uploads are timed alone (task `calm`), then
 //! again while other clients repeat every attack the server must survive (task `busy`): a
-//! query that runs on and on, KGC ranks that declare 10^14 candidates, empty bodies, and 300
+//! query that runs on and on, KGC ranks that declare 10^14 candidates, a Parquet run that
+//! declares 67 million rows, empty bodies, and 300
 //! half-sent requests from another loopback address that hold connections open. Every honest upload is answered `201`, each
 //! attack as a model of the limits predicts, the honest p99 stays within twice its value
 //! without the attackers, the server's peak RSS under its documented ceiling; then `kill -9`
@@ -111,12 +112,14 @@ fn peak_rss_kib(pid: u32) -> u64 {
 struct Attacks {
     runaway: Vec<(u16, String, String)>,
     candidates: Vec<(u16, String)>,
+    parquet: Vec<(u16, String)>,
     empty: Vec<(u16, String)>,
 }
 
 /// Repeats every attack until `done`: the runaway query (its daily limit reached, 429 from
-/// then on), ranks with 10^14 candidates, empty bodies.
-fn attack(url: &str, tokens: &[String; 3], done: &AtomicBool) -> Attacks {
+/// then on), ranks with 10^14 candidates, a Parquet run that declares 67 million rows (`bomb`),
+/// empty bodies.
+fn attack(url: &str, tokens: &[String; 4], bomb: &[u8], done: &AtomicBool) -> Attacks {
     let attacks = Mutex::new(Attacks::default());
     // The bundled mini ranks, every count of candidates made 10^14.
     let ranks = std::fs::read_to_string(data("testdata/kgc/mini/ranks.tsv")).expect("ranks");
@@ -154,6 +157,15 @@ fn attack(url: &str, tokens: &[String; 3], done: &AtomicBool) -> Attacks {
         scope.spawn(move || {
             let agent = agent();
             while !done.load(Ordering::SeqCst) {
+                let Some((code, body)) = post(&agent, url, "busy", &tokens[3], bomb) else { continue };
+                let status = body["status"].as_str().unwrap_or_default().to_owned();
+                attacks.lock().expect("attacks").parquet.push((code, status));
+                std::thread::sleep(Duration::from_millis(50));
+            }
+        });
+        scope.spawn(move || {
+            let agent = agent();
+            while !done.load(Ordering::SeqCst) {
                 let Some((code, body)) = post(&agent, url, "busy", &tokens[2], b"") else { continue };
                 let status = body["status"].as_str().unwrap_or_default().to_owned();
                 attacks.lock().expect("attacks").empty.push((code, status));
@@ -171,7 +183,17 @@ fn honest_teams_are_served_while_others_attack_and_nothing_acknowledged_is_lost(
     let db = dir.path().join("campaign.sqlite");
     let server = Served::start_on(&file, &db);
     let honest: Vec<String> = (0..HONEST).map(|i| server.add_team(&format!("team{i}"), false)).collect();
-    let attackers = [server.add_team("mallory", false), server.add_team("eve", false), server.add_team("trudy", false)];
+    let attackers = [
+        server.add_team("mallory", false),
+        server.add_team("eve", false),
+        server.add_team("trudy", false),
+        server.add_team("oscar", false),
+    ];
+    // 64 row groups of 2^20 rows (1.5 MB): past the decompressed limit of 16 times the upload
+    // limit, 1 GiB.
+    let bomb_file = dir.path().join("bomb.parquet");
+    crate::limits_declared::parquet_rows::run_table(&bomb_file, 1 << 20, 64, false);
+    let bomb = std::fs::read(&bomb_file).expect("the bomb");
     let judged = judged();
     let runs: Vec<Vec<u8>> = (0..8).map(|v| trec_run(&judged, v, "honest")).collect();
 
@@ -188,7 +210,7 @@ fn honest_teams_are_served_while_others_attack_and_nothing_acknowledged_is_lost(
         })
         .collect();
     let (busy, attacks) = std::thread::scope(|scope| {
-        let attacking = scope.spawn(|| attack(&server.url, &attackers, &done));
+        let attacking = scope.spawn(|| attack(&server.url, &attackers, &bomb, &done));
         // The attackers get going: a runaway holds a worker from here on.
         std::thread::sleep(Duration::from_millis(500));
         let busy = honest_load(&server.url, &honest, "busy", &runs);
@@ -223,6 +245,9 @@ fn honest_teams_are_served_while_others_attack_and_nothing_acknowledged_is_lost(
         "{:?}",
         attacks.candidates
     );
+    // A Parquet run declaring more rows than may be decoded: refused before decoding.
+    assert!(!attacks.parquet.is_empty());
+    assert!(attacks.parquet.iter().all(|(code, status)| *code == 422 && status == "invalid"), "{:?}", attacks.parquet);
     // Empty bodies: invalid, never counted (so never limited, but by the request rate).
     assert!(attacks.empty.iter().all(|(code, status)| (*code == 422 && status == "invalid") || *code == 429));
     let peak = peak_rss_kib(server.pid());
