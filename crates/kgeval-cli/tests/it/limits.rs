@@ -1,4 +1,4 @@
-//! The bounds of `docs/inputs.md` (issue 31, item 3): the table lists the constants the code
+//! The bounds of `docs/inputs.md`: the table lists the constants the code
 //! checks, and each bound is refused just past its edge before any work (exit 2, one line,
 //! no panic, no abort).
 
