@@ -220,7 +220,9 @@ fn honest_teams_are_served_while_others_attack_and_nothing_acknowledged_is_lost(
     half_open.clear();
     let busy = p99(busy);
     eprintln!("honest p99: {calm:?} alone, {busy:?} under attack; attacks: {attacks:?}");
-    assert!(busy <= calm * 2 + Duration::from_millis(100), "honest p99 {busy:?} under attack, {calm:?} alone");
+    // Twice the value alone, and a quarter of a second for a debug build's noise on a machine
+    // that runs other tests at once: a runaway holding the workers would cost seconds.
+    assert!(busy <= calm * 2 + Duration::from_millis(250), "honest p99 {busy:?} under attack, {calm:?} alone");
 
     // The runaway: stopped at the time limit and counted, UPLOADS times, then refused by the limit.
     let stopped = attacks
