@@ -56,11 +56,12 @@ pub fn read_header<T: DeserializeOwned>(input: &mut impl Read) -> io::Result<Opt
     serde_json::from_slice(&json).map(Some).map_err(|e| json_error(&e))
 }
 
-/// Reads the bytes that follow a request's header (blocking), at most `max` of them.
+/// Reads the bytes that follow a request's header (blocking), at most `max` of them, straight
+/// into the shared buffer an [`kgeval::Input`] holds (one allocation, no copy after).
 ///
 /// # Errors
 /// The input ends early; more than `max` bytes are announced.
-pub fn read_payload(input: &mut impl Read, max: u64) -> io::Result<Vec<u8>> {
+pub fn read_payload(input: &mut impl Read, max: u64) -> io::Result<std::sync::Arc<[u8]>> {
     let mut length = [0_u8; 8];
     input.read_exact(&mut length)?;
     let length = u64::from_le_bytes(length);
@@ -70,8 +71,11 @@ pub fn read_payload(input: &mut impl Read, max: u64) -> io::Result<Vec<u8>> {
             format!("found an upload of {length} bytes, expected at most {max}"),
         ));
     }
-    let mut bytes = vec![0_u8; usize::try_from(length).map_err(|_| too_long(length))?];
-    input.read_exact(&mut bytes)?;
+    let length = usize::try_from(length).map_err(|_| too_long(length))?;
+    // Collected from an iterator of known length, the slice is allocated once, in place.
+    let mut bytes: std::sync::Arc<[u8]> = std::iter::repeat_n(0_u8, length).collect();
+    let buffer = std::sync::Arc::get_mut(&mut bytes).ok_or_else(|| io::Error::other("a shared new buffer"))?;
+    input.read_exact(buffer)?;
     Ok(bytes)
 }
 
@@ -128,7 +132,7 @@ mod tests {
         let mut input = &wire[..];
         let read: Probe = read_header(&mut input).expect("read").expect("a frame");
         assert_eq!(read, probe);
-        assert_eq!(read_payload(&mut input, 3).expect("payload"), b"abc");
+        assert_eq!(&read_payload(&mut input, 3).expect("payload")[..], b"abc");
         assert!(read_header::<Probe>(&mut input).expect("end").is_none(), "the end of the input is no frame");
     }
 

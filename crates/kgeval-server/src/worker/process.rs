@@ -120,7 +120,13 @@ fn exit_with_parent() {
 /// tells something of the gold), the scorer's (failed), or its time (stopped: a scoring that
 /// ends past its deadline, or stops itself there as a QALD query does, counts as one the
 /// server kills).
-fn score_upload(task: &ServedTask, request: &Request, bytes: Vec<u8>, scorer: &str, time_limit: f64) -> Outcome {
+fn score_upload(
+    task: &ServedTask,
+    request: &Request,
+    bytes: std::sync::Arc<[u8]>,
+    scorer: &str,
+    time_limit: f64,
+) -> Outcome {
     let mut names = task.pair_names();
     names.push(request.name.clone());
     let deadline = Instant::now() + Duration::from_secs_f64(time_limit);
