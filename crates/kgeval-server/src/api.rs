@@ -158,10 +158,19 @@ async fn answer(app: &Arc<App>, checked: Checked, bytes: Bytes) -> Response {
     }
 }
 
-/// Reads (and drops) the body before refusing, so that a client that sends it all before
-/// reading the answer gets the answer, not a reset connection.
-async fn drain_then(body: Body, max: u64, response: Response) -> Response {
-    let _ = to_bytes(body, usize::try_from(max).unwrap_or(usize::MAX)).await;
+/// Reads and drops the body before refusing, so that a client that sends it all before
+/// reading the answer gets the answer, not a reset connection. Frame by frame: nothing of a
+/// refused body is held (512 clients without a token sending `max_upload` bytes each would
+/// otherwise hold 512 × `max_upload`), and past `max` bytes the reading stops.
+async fn drain_then(mut body: Body, max: u64, response: Response) -> Response {
+    use http_body_util::BodyExt as _;
+    let mut read = 0_u64;
+    while let Some(Ok(frame)) = body.frame().await {
+        read += frame.data_ref().map_or(0, |data| data.len() as u64);
+        if read > max {
+            break;
+        }
+    }
     response
 }
 

@@ -231,3 +231,53 @@ fn errors_name_the_gold_not_its_path_and_a_blind_phase_tells_nothing_of_it() {
     assert_eq!(code, 422, "{answer}");
     assert!(answer["error"].as_str().unwrap_or_default().starts_with("upload:1:"), "{answer}");
 }
+
+/// `VmHWM` of process `pid`, KiB.
+fn peak_rss_kib(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).expect("status");
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .expect("VmHWM")
+}
+
+#[test]
+fn bodies_sent_without_a_token_are_read_and_dropped_not_held() {
+    use std::io::{Read as _, Write as _};
+    let dir = tempfile::tempdir().expect("a folder");
+    let file = campaign(dir.path(), "", "");
+    let server = Served::start_file(&file);
+    let address = server.url.trim_start_matches("http://").to_owned();
+    // 16 clients without a token each announce 24 MiB and send 20 MiB of it, then wait: a
+    // server that collected refused bodies would hold 320 MiB here.
+    let chunk = vec![b'x'; 1 << 20];
+    let mut streams: Vec<std::net::TcpStream> = (0..16)
+        .map(|_| {
+            let mut stream = std::net::TcpStream::connect(&address).expect("connected");
+            write!(
+                stream,
+                "POST /api/tasks/adhoc/submissions HTTP/1.1\r\nHost: {address}\r\nContent-Length: {}\r\n\r\n",
+                24 << 20
+            )
+            .expect("head");
+            for _ in 0..20 {
+                stream.write_all(&chunk).expect("body");
+            }
+            stream
+        })
+        .collect();
+    std::thread::sleep(Duration::from_millis(500));
+    let peak = peak_rss_kib(server.pid());
+    assert!(peak < 150 * 1024, "the server's peak RSS with 320 MiB of refused bodies in flight: {peak} KiB");
+    // Each finished body gets its 401.
+    for stream in &mut streams {
+        for _ in 0..4 {
+            stream.write_all(&chunk).expect("the rest");
+        }
+        stream.set_read_timeout(Some(Duration::from_secs(30))).expect("timeout");
+        let mut answer = [0_u8; 12];
+        stream.read_exact(&mut answer).expect("an answer");
+        assert_eq!(&answer, b"HTTP/1.1 401");
+    }
+}
