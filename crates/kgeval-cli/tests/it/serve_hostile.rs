@@ -233,7 +233,7 @@ fn errors_name_the_gold_not_its_path_and_a_blind_phase_tells_nothing_of_it() {
 }
 
 /// `VmHWM` of process `pid`, KiB.
-fn peak_rss_kib(pid: u32) -> u64 {
+pub(crate) fn peak_rss_kib(pid: u32) -> u64 {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).expect("status");
     status
         .lines()

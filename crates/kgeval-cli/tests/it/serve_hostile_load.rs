@@ -97,16 +97,6 @@ fn p99(mut times: Vec<Duration>) -> Duration {
     times[(times.len() * 99).div_ceil(100) - 1]
 }
 
-/// `VmHWM` of process `pid`, KiB.
-fn peak_rss_kib(pid: u32) -> u64 {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).expect("status");
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmHWM:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-        .expect("VmHWM")
-}
-
 /// What the attackers saw: each answer's status code and JSON `status`, per attack.
 #[derive(Default, Debug)]
 struct Attacks {
@@ -252,7 +242,7 @@ fn honest_teams_are_served_while_others_attack_and_nothing_acknowledged_is_lost(
     assert!(attacks.parquet.iter().all(|(code, status)| *code == 422 && status == "invalid"), "{:?}", attacks.parquet);
     // Empty bodies: invalid, never counted (so never limited, but by the request rate).
     assert!(attacks.empty.iter().all(|(code, status)| (*code == 422 && status == "invalid") || *code == 429));
-    let peak = peak_rss_kib(server.pid());
+    let peak = crate::serve_hostile::peak_rss_kib(server.pid());
     assert!(peak < SERVER_RSS_CEILING_KIB, "the server's peak RSS: {peak} KiB");
 
     // kill -9 and a restart: every acknowledged honest upload is there, scored.
