@@ -305,7 +305,7 @@ impl ServedTask {
     /// As [`ServedTask::score`]; a QALD query still running at `deadline` is an
     /// [`Error::Invalid`] at its question.
     pub fn score_until(&self, system: &str, upload: Input, deadline: Option<Instant>) -> Result<Evaluation, Error> {
-        super::served_checks::refuse_empty(&upload)?;
+        let upload = super::served_checks::refuse_empty(upload)?;
         let name = upload.name();
         let task = self.with_systems(vec![SystemInput::named(system, upload)])?;
         let progress = &NoProgress;

@@ -11,23 +11,27 @@ use crate::evaluation::FamilyResult;
 use crate::{Error, Evaluation, Input};
 
 /// Refuses an upload with no content: empty or only whitespace once decompressed, or stored
-/// parts of which one is.
+/// parts of which one is. Returns the upload to score: the same one, or for a gzip upload its
+/// decompressed bytes under its name (decompressed once, here, not again by the reader).
 ///
 /// # Errors
 /// [`Error::Format`] at `NAME:1:1` (the upload's name, or the empty part's pair).
-pub(super) fn refuse_empty(upload: &Input) -> Result<(), Error> {
+pub(super) fn refuse_empty(upload: Input) -> Result<Input, Error> {
     let opened = upload.open()?;
     let bytes = opened.bytes();
     if let Some(parts) = decode_parts(bytes) {
         if let Some((pair, _)) = parts.iter().find(|(_, part)| blank(part)) {
             return Err(empty(pair, "an empty part"));
         }
-        return Ok(());
-    }
-    if blank(bytes) {
+    } else if blank(bytes) {
         return Err(empty(&upload.name(), "an empty upload"));
     }
-    Ok(())
+    Ok(match &upload {
+        Input::Bytes { name, bytes: raw } if raw.starts_with(&[0x1f, 0x8b]) => {
+            Input::from_bytes(name.clone(), std::sync::Arc::<[u8]>::from(bytes))
+        }
+        _ => upload,
+    })
 }
 
 /// Whether `bytes` hold nothing but whitespace.
