@@ -231,6 +231,7 @@ mod tests {
             created: id,
             score: Some(score(value)),
             concerns_gold: false,
+            stopped: None,
         }
     }
 

@@ -180,6 +180,9 @@ pub struct Submission {
     /// Whether its error line tells something of the gold's content (shown to its team only
     /// in a phase with feedback).
     pub concerns_gold: bool,
+    /// Why its scoring was stopped at upload (`time`, `memory`, `crash`): it counted against
+    /// the limits.
+    pub stopped: Option<String>,
 }
 
 impl Submission {
@@ -200,13 +203,13 @@ impl Submission {
 /// status `scored` for a `failed` upload with a score row.
 const SUBMISSION_COLUMNS: &str = "s.id, s.team, t.name, s.task, s.phase, s.system, s.sha256, s.size, \
      CASE WHEN s.status = 'failed' AND c.scorer IS NOT NULL THEN 'scored' ELSE s.status END, s.error, \
-     s.created, c.scorer, c.metric, c.value, c.higher_is_better, c.headlines, c.items, s.concerns_gold";
+     s.created, c.scorer, c.metric, c.value, c.higher_is_better, c.headlines, c.items, s.concerns_gold, s.stopped";
 
 /// [`SUBMISSION_COLUMNS`] without the headlines and per-item values (empty strings): enough
 /// to tell which submissions a leaderboard counts.
 const HEAD_COLUMNS: &str = "s.id, s.team, t.name, s.task, s.phase, s.system, s.sha256, s.size, \
      CASE WHEN s.status = 'failed' AND c.scorer IS NOT NULL THEN 'scored' ELSE s.status END, s.error, \
-     s.created, c.scorer, c.metric, c.value, c.higher_is_better, '', '', s.concerns_gold";
+     s.created, c.scorer, c.metric, c.value, c.higher_is_better, '', '', s.concerns_gold, s.stopped";
 
 /// The statuses of a valid upload: scored at upload, or failed there (time limit, scorer
 /// error) and perhaps scored by `--rescore`. An `invalid` one never has a score row.
@@ -239,6 +242,7 @@ fn submission_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<Submission> {
         created: row.get(10)?,
         score,
         concerns_gold: row.get(17)?,
+        stopped: row.get(18)?,
     })
 }
 

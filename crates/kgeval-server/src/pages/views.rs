@@ -173,6 +173,7 @@ pub fn submission(s: &Submission, feedback: Feedback) -> Value {
         "size": s.size,
         "sha256": s.sha256,
         "error": s.visible_error(feedback),
+        "stopped": s.stopped.is_some(),
     });
     if let Some(score) = s.score.as_ref().filter(|_| feedback != Feedback::None) {
         out["scorer"] = json!(score.scorer);
