@@ -15,6 +15,7 @@ Examples:
   kgeval serve testdata/campaigns/serve-qald3.toml --db qald3.sqlite --add-team \"Team A\"
   kgeval serve testdata/campaigns/serve-qald3.toml --db qald3.sqlite --add-team organisers --organiser
   kgeval serve testdata/campaigns/serve-qald3.toml --db qald3.sqlite --listen 127.0.0.1:8080
+  kgeval serve testdata/campaigns/serve-qald3.toml --db rehearsal.sqlite --now 2013-04-20T12:00:00Z
   curl -H \"Authorization: Bearer $TOKEN\" --data-binary @answers.xml http://127.0.0.1:8080/api/tasks/qa-test/submissions
   kgeval serve testdata/campaigns/serve-qald3.toml --db qald3.sqlite --export qald3-report
   kgeval serve testdata/campaigns/serve-qald3.toml --db qald3.sqlite --rescore > rescore.txt
@@ -60,9 +61,21 @@ pub(crate) struct ServeArgs {
     /// With --export: decimals in report.md (default 4).
     #[arg(long, requires = "export", value_parser = kgeval_report::parse_precision)]
     precision: Option<usize>,
+    /// Rehearse: the server's clock reads TIME (RFC 3339, `2013-04-20T12:00:00Z`, or a date)
+    /// at start and runs on from there; phases, limits and dates follow it, every page and
+    /// /api/health say `rehearsal`. Also for --export and --rescore.
+    #[arg(long, value_name = "TIME", value_parser = parse_time, conflicts_with = "add_team")]
+    now: Option<i64>,
     /// Run as one of the server's scoring workers (the server starts them itself).
     #[arg(long, hide = true, conflicts_with_all = ["add_team", "rescore", "export"])]
     worker: bool,
+}
+
+/// `--now`'s instant, in Unix seconds.
+fn parse_time(text: &str) -> Result<i64, String> {
+    kgeval_server::clock::parse(text).ok_or_else(|| {
+        format!("found `{text}`, expected an RFC 3339 time (2013-04-20T12:00:00Z) or a date (2013-04-20)")
+    })
 }
 
 /// How the server starts a scoring worker: this binary, `serve CAMPAIGN --worker`.
@@ -73,6 +86,7 @@ fn launch(campaign: &std::path::Path) -> anyhow::Result<kgeval_server::worker::L
 }
 
 pub(crate) fn run(args: &ServeArgs) -> anyhow::Result<Outcome> {
+    let clock = args.now.map_or_else(kgeval_server::clock::Clock::system, kgeval_server::clock::Clock::starting_at);
     if args.worker {
         kgeval_server::worker::process::run(&args.campaign)?;
         return Ok(Outcome::Ok);
@@ -83,7 +97,8 @@ pub(crate) fn run(args: &ServeArgs) -> anyhow::Result<Outcome> {
         return Ok(Outcome::Ok);
     }
     if args.rescore {
-        let diffs = kgeval_server::rescore::rescore(&args.campaign, args.db.as_deref(), launch(&args.campaign)?)?;
+        let diffs =
+            kgeval_server::rescore::rescore(&args.campaign, args.db.as_deref(), launch(&args.campaign)?, clock)?;
         print!("{}", kgeval_server::rescore::render(&diffs));
         return Ok(Outcome::Ok);
     }
@@ -94,8 +109,14 @@ pub(crate) fn run(args: &ServeArgs) -> anyhow::Result<Outcome> {
             version: env!("CARGO_PKG_VERSION").to_owned(),
             ..defaults
         };
-        let outcome =
-            kgeval_server::export::export(&args.campaign, args.db.as_deref(), dir, &options, launch(&args.campaign)?)?;
+        let outcome = kgeval_server::export::export(
+            &args.campaign,
+            args.db.as_deref(),
+            dir,
+            &options,
+            launch(&args.campaign)?,
+            clock,
+        )?;
         for task in &outcome.tasks {
             if let Err(e) = &task.evaluation {
                 eprintln!("error: task {}: {}", task.name, kgeval::campaign::one_line(e));
@@ -104,10 +125,18 @@ pub(crate) fn run(args: &ServeArgs) -> anyhow::Result<Outcome> {
         println!("report: {}", dir.join("report.md").display());
         return Ok(Outcome::Ok);
     }
-    kgeval_server::serve(&args.campaign, args.db.as_deref(), args.listen, launch(&args.campaign)?, |bound| {
-        let mut stdout = std::io::stdout().lock();
-        let _ = writeln!(stdout, "listening on http://{bound}");
-        let _ = stdout.flush();
-    })?;
+    kgeval_server::serve(
+        &args.campaign,
+        args.db.as_deref(),
+        args.listen,
+        launch(&args.campaign)?,
+        clock,
+        |bound, status| {
+            let mut stdout = std::io::stdout().lock();
+            let _ = writeln!(stdout, "listening on http://{bound}");
+            let _ = writeln!(stdout, "{status}");
+            let _ = stdout.flush();
+        },
+    )?;
     Ok(Outcome::Ok)
 }

@@ -11,7 +11,7 @@ use crate::board::{leaderboard, mark};
 use crate::config::{Feedback, Phase};
 use crate::refusal::Refusal;
 use crate::store::{Submission, Team};
-use crate::{clock, Error};
+use crate::Error;
 
 /// The submission `id` (as written in the URL) with its score under its task's scorer and
 /// what `viewer` may see of it, if it is `viewer`'s (or `viewer` is an organiser); `None` for
@@ -68,7 +68,7 @@ pub async fn board(app: &Arc<App>, task: &str, phase: Option<&str>, viewer: Opti
     let Some(served) = app.campaign.served.task(task) else {
         return Err(Refusal::new(StatusCode::NOT_FOUND, "not_found", "found no such task"));
     };
-    let now = clock::now();
+    let now = app.clock.now();
     // Asked for by name, else the task's phase open now, else its last one that started.
     let phase = match phase {
         Some(name) => app.campaign.phase(name),

@@ -40,10 +40,16 @@ pub fn routes() -> Router<Arc<App>> {
 }
 
 async fn health(State(app): State<Arc<App>>) -> Response {
-    let now = clock::now();
+    let now = app.clock.now();
     let phase = app.campaign.phase_at(now).map(|p| p.name.clone());
-    Json(json!({ "status": "ok", "title": app.campaign.served.title, "phase": phase, "now": clock::format(now) }))
-        .into_response()
+    Json(json!({
+        "status": "ok",
+        "title": app.campaign.served.title,
+        "phase": phase,
+        "now": clock::format(now),
+        "rehearsal": app.clock.is_rehearsal(),
+    }))
+    .into_response()
 }
 
 /// What a team may see of one of its submissions, as its phase's feedback allows.

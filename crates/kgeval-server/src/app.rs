@@ -15,6 +15,7 @@ use sha2::{Digest as _, Sha256};
 
 use crate::blobs::Blobs;
 use crate::board::Row;
+use crate::clock::Clock;
 use crate::config::Campaign;
 use crate::rate::RateLimit;
 use crate::store::{Score, Store};
@@ -39,6 +40,8 @@ pub struct App {
     pub baselines: Vec<ScoredBaseline>,
     /// The scoring workers: every upload is scored in one of these processes.
     pub workers: Arc<Workers>,
+    /// The clock every check of a phase, a limit or a date reads (a rehearsal's with `--now`).
+    pub clock: Clock,
     /// One lock per (team, task): a team's uploads to a task are checked against the limits,
     /// scored and stored one after the other, so a limit is exact under concurrency.
     pub team_locks: Mutex<TeamLocks>,
@@ -106,13 +109,13 @@ pub fn blob_dir(db: &Path) -> PathBuf {
 impl App {
     /// Opens the database, computes every scorer version, starts the scoring workers (`launch`
     /// starts one; each reads every task's gold and checks every primary metric) and scores
-    /// the baselines on them.
+    /// the baselines on them; `clock` is the time it runs on.
     ///
     /// # Errors
     /// [`Error::Campaign`] for a gold that cannot be read, a primary metric the task has no
     /// headline of, a baseline that does not score; [`Error::Database`], [`Error::Io`] (a
     /// worker cannot start).
-    pub async fn open(campaign: Campaign, db: &Path, launch: Launch) -> Result<App, Error> {
+    pub async fn open(campaign: Campaign, db: &Path, launch: Launch, clock: Clock) -> Result<App, Error> {
         let store = Store::open(db)?;
         let blobs = Blobs::open(&blob_dir(db))?;
         let mut scorers = HashMap::new();
@@ -144,6 +147,7 @@ impl App {
             scorers,
             baselines,
             workers,
+            clock,
             team_locks: Mutex::new(HashMap::new()),
             boards: Mutex::new(HashMap::new()),
             generation: AtomicU64::new(0),

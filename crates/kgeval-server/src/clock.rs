@@ -1,5 +1,7 @@
-//! UTC instants as Unix seconds: RFC 3339 parsing (`2026-11-01T00:00:00Z`, an offset
-//! `+02:00`, fractions of a second dropped), formatting, and the UTC day a limit counts in.
+//! UTC instants as Unix seconds: the server's [`Clock`] (the system's, or a rehearsal's that
+//! starts at a given instant), RFC 3339 parsing (`2026-11-01T00:00:00Z`, an offset `+02:00`,
+//! fractions of a second dropped), formatting, spans of time in words, and the UTC day a limit
+//! counts in.
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -10,6 +12,91 @@ pub const DAY: i64 = 86_400;
 #[must_use]
 pub fn now() -> i64 {
     SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX))
+}
+
+/// The clock a server reads: the system's, or in a rehearsal (`kgeval serve --now TIME`) the
+/// system's shifted so that it read TIME when the server started, running on from there.
+/// Everything that depends on the time (open phases, limits, leaderboards shown after a date,
+/// the times stored) reads it; nothing else differs in a rehearsal.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Clock {
+    /// A rehearsal's start (what it read at start) and the seconds it adds to the system's
+    /// time; `None` for the system's clock.
+    rehearsal: Option<(i64, i64)>,
+}
+
+impl Clock {
+    /// The system's clock.
+    #[must_use]
+    pub fn system() -> Clock {
+        Clock { rehearsal: None }
+    }
+
+    /// A rehearsal's clock, reading `at` (Unix seconds) now.
+    ///
+    /// ```
+    /// let clock = kgeval_server::clock::Clock::starting_at(86_400);
+    /// assert_eq!(clock.started_at(), Some(86_400));
+    /// assert!((86_400..86_500).contains(&clock.now()));
+    /// ```
+    #[must_use]
+    pub fn starting_at(at: i64) -> Clock {
+        Clock { rehearsal: Some((at, at.saturating_sub(now()))) }
+    }
+
+    /// The time it reads, in Unix seconds.
+    #[must_use]
+    pub fn now(&self) -> i64 {
+        now().saturating_add(self.rehearsal.map_or(0, |(_, offset)| offset))
+    }
+
+    /// Whether this is a rehearsal's clock.
+    #[must_use]
+    pub fn is_rehearsal(&self) -> bool {
+        self.rehearsal.is_some()
+    }
+
+    /// What a rehearsal's clock read at start; `None` for the system's clock.
+    #[must_use]
+    pub fn started_at(&self) -> Option<i64> {
+        self.rehearsal.map(|(start, _)| start)
+    }
+}
+
+/// A span of `seconds` in words, in its two largest units, the second rounded: `3 days 4
+/// hours`, `1 hour 5 minutes`, `40 seconds` (`0 seconds` for none or a negative span).
+///
+/// ```
+/// use kgeval_server::clock::span;
+/// assert_eq!(span(3 * 86_400 + 4 * 3_600 + 59), "3 days 4 hours");
+/// assert_eq!(span(10 * 86_400 + 11 * 3_600 + 59 * 60), "10 days 12 hours");
+/// assert_eq!(span(3_600 + 60), "1 hour 1 minute");
+/// assert_eq!(span(86_400 - 20), "1 day");
+/// assert_eq!(span(-5), "0 seconds");
+/// ```
+#[must_use]
+pub fn span(seconds: i64) -> String {
+    const UNITS: [(i64, &str); 4] = [(DAY, "day"), (3_600, "hour"), (60, "minute"), (1, "second")];
+    let first = |seconds: i64| UNITS.iter().position(|&(size, _)| seconds >= size);
+    let Some(at) = first(seconds.max(0)) else {
+        return "0 seconds".to_owned();
+    };
+    // Rounded to the second unit shown (which may carry into the first).
+    let step = UNITS[(at + 1).min(UNITS.len() - 1)].0;
+    let rounded = (seconds + step / 2) / step * step;
+    let Some(first) = first(rounded) else {
+        return "0 seconds".to_owned();
+    };
+    let mut words = Vec::new();
+    let mut rest = rounded;
+    for &(size, unit) in &UNITS[first..UNITS.len().min(first + 2)] {
+        let count = rest / size;
+        rest %= size;
+        if count > 0 {
+            words.push(format!("{count} {unit}{}", if count == 1 { "" } else { "s" }));
+        }
+    }
+    words.join(" ")
 }
 
 /// The start of the UTC day holding `at` (Unix seconds).

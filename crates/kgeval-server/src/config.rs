@@ -12,6 +12,7 @@ use serde::Deserialize;
 use crate::{clock, Error};
 
 pub mod connections;
+mod status;
 pub mod workers;
 
 pub use connections::Connections;

@@ -12,11 +12,12 @@ use kgeval::{Input, RenderOptions};
 
 use crate::app::App;
 use crate::board::{leaderboard, Row};
+use crate::clock::Clock;
 use crate::worker::Launch;
-use crate::{clock, Campaign, Error};
+use crate::{Campaign, Error};
 
-/// Writes the report of the submissions that count into `dir` (new, empty or an earlier
-/// output).
+/// Writes the report of the submissions that count at `clock`'s time into `dir` (new, empty or
+/// an earlier output).
 ///
 /// # Errors
 /// The campaign or the database cannot be read; a worker cannot start; no submission counts; `dir` is refused or
@@ -27,10 +28,11 @@ pub fn export(
     dir: &Path,
     options: &RenderOptions,
     launch: Launch,
+    clock: Clock,
 ) -> Result<CampaignOutcome, Error> {
     // The workers score the baselines (their leaderboard order); the counted submissions were
     // scored within the limits already and are read again here by the facade.
-    let counted = crate::with_app(campaign, db, launch, async |app| counted_files(&app, clock::now()))?;
+    let counted = crate::with_app(campaign, db, launch, clock, async |app| counted_files(&app, app.clock.now()))?;
     let config = Campaign::read(campaign)?;
     let report = config.served.report_campaign(&counted)?;
     Ok(export_into(&report, dir, options)?)

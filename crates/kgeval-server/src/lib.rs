@@ -30,6 +30,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 pub use app::{default_db, App};
+use clock::Clock;
 pub use config::Campaign;
 
 /// Why the server could not start or a command failed; one line each.
@@ -75,8 +76,8 @@ pub fn add_team(campaign: &Path, db: Option<&Path>, name: &str, organiser: bool)
 
 /// Reads the campaign, opens the database (and checks that it and the blob folder can be
 /// written), starts the scoring workers (`launch` starts one), scores the baselines on them
-/// (and records their scores), binds `listen`, calls `ready` with the bound address, and
-/// serves ([`listen::serve`]) until Ctrl-C or SIGTERM; then returns within
+/// (and records their scores), binds `listen`, calls `ready` with the bound address and
+/// where the campaign stands ([`status_line`]), and serves ([`listen::serve`]) until Ctrl-C or SIGTERM; then returns within
 /// [`listen::SHUTDOWN_GRACE`] plus [`RUNTIME_STOP`], whatever the clients and the workers do.
 ///
 /// # Errors
@@ -87,7 +88,8 @@ pub fn serve(
     db: Option<&Path>,
     listen: SocketAddr,
     launch: worker::Launch,
-    ready: impl FnOnce(SocketAddr),
+    clock: Clock,
+    ready: impl FnOnce(SocketAddr, &str),
 ) -> Result<(), Error> {
     let config = Campaign::read(campaign)?;
     let db = db_path(campaign, db);
@@ -96,15 +98,15 @@ pub fn serve(
         .build()
         .map_err(|e| Error::Io(format!("cannot start the runtime: {e}")))?;
     let served = runtime.block_on(async {
-        let app = Arc::new(App::open(config, &db, launch).await?);
+        let app = Arc::new(App::open(config, &db, launch, clock).await?);
         check_writable(&app, &db)?;
-        app.record_baselines(clock::now())?;
+        app.record_baselines(app.clock.now())?;
         let limits = app.campaign.connections;
         let listener = tokio::net::TcpListener::bind(listen)
             .await
             .map_err(|e| Error::Io(format!("cannot listen on {listen}: {e}")))?;
         let bound = listener.local_addr().map_err(|e| Error::Io(e.to_string()))?;
-        ready(bound);
+        ready(bound, &status_line(&app.campaign, app.clock));
         listen::serve(listener, routes::router(Arc::clone(&app)), limits, shutdown()).await;
         Ok(())
     });
@@ -114,6 +116,17 @@ pub fn serve(
     // with it (the others exit on their own once the server is gone).
     runtime.shutdown_timeout(RUNTIME_STOP);
     served
+}
+
+/// Where `campaign` stands by `clock` ([`Campaign::status_at`]), after `rehearsal (the clock
+/// started at TIME): ` on a rehearsal's clock.
+#[must_use]
+pub fn status_line(campaign: &Campaign, clock: Clock) -> String {
+    let status = campaign.status_at(clock.now());
+    match clock.started_at() {
+        Some(start) => format!("rehearsal (the clock started at {}): {status}", clock::format(start)),
+        None => status,
+    }
 }
 
 /// How long the runtime's tasks may take to stop once the server has closed its connections.
@@ -130,7 +143,7 @@ fn check_writable(app: &App, db: &Path) -> Result<(), Error> {
 }
 
 /// Starts the scoring workers of `campaign` as [`App::open`] does, on a runtime of its own,
-/// and runs `f` with the app (for `--rescore` and `--export`).
+/// and runs `f` with the app on `clock` (for `--rescore` and `--export`).
 ///
 /// # Errors
 /// Any error of [`App::open`] or of `f`.
@@ -138,6 +151,7 @@ pub fn with_app<T>(
     campaign: &Path,
     db: Option<&Path>,
     launch: worker::Launch,
+    clock: Clock,
     f: impl AsyncFnOnce(Arc<App>) -> Result<T, Error>,
 ) -> Result<T, Error> {
     let config = Campaign::read(campaign)?;
@@ -146,7 +160,7 @@ pub fn with_app<T>(
         .build()
         .map_err(|e| Error::Io(format!("cannot start the runtime: {e}")))?;
     let result = runtime.block_on(async move {
-        let app = Arc::new(App::open(config, &db_path(campaign, db), launch).await?);
+        let app = Arc::new(App::open(config, &db_path(campaign, db), launch, clock).await?);
         f(app).await
     });
     runtime.shutdown_timeout(RUNTIME_STOP);

@@ -22,7 +22,8 @@ pub struct Refusal {
     pub message: String,
     /// When the daily limit resets (Unix seconds).
     pub reset: Option<i64>,
-    /// Seconds until the request rate allows another request (`Retry-After`).
+    /// Seconds until the request rate or the daily limit allows another request
+    /// (`Retry-After`).
     pub retry: Option<u64>,
 }
 
@@ -57,8 +58,7 @@ impl Refusal {
 
     /// Adds `Retry-After` (seconds) to `response` when the refusal has a reset or a wait.
     pub fn retry_after(&self, response: &mut Response) {
-        let seconds = self.retry.or_else(|| self.reset.map(|r| u64::try_from(r - clock::now()).unwrap_or(0)));
-        if let Some(value) = seconds.and_then(|s| HeaderValue::from_str(&s.to_string()).ok()) {
+        if let Some(value) = self.retry.and_then(|s| HeaderValue::from_str(&s.to_string()).ok()) {
             response.headers_mut().insert(header::RETRY_AFTER, value);
         }
     }
@@ -88,7 +88,8 @@ pub(crate) fn too_large(max: u64) -> Refusal {
     Refusal::new(StatusCode::PAYLOAD_TOO_LARGE, "too_large", format!("found an upload over the limit of {max} bytes"))
 }
 
-/// 429: a limit of the phase reached, resetting at `reset`.
-pub(crate) fn limited(message: String, reset: Option<i64>) -> Refusal {
-    Refusal { reset, ..Refusal::new(StatusCode::TOO_MANY_REQUESTS, "limited", message) }
+/// 429: a limit of the phase reached, resetting at `reset` (`now` is the server's clock).
+pub(crate) fn limited(message: String, reset: Option<i64>, now: i64) -> Refusal {
+    let retry = reset.map(|reset| u64::try_from(reset - now).unwrap_or(0));
+    Refusal { reset, retry, ..Refusal::new(StatusCode::TOO_MANY_REQUESTS, "limited", message) }
 }

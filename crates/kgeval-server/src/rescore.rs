@@ -21,10 +21,11 @@ use kgeval::campaign::{ordering_tau, ServedTask};
 
 use crate::app::{App, UPLOAD_NAME};
 use crate::board::{leaderboard, BASELINE_TEAM};
+use crate::clock::Clock;
 use crate::config::Phase;
 use crate::store::{Score, Store};
 use crate::worker::{Launch, Outcome, Request};
-use crate::{clock, Error};
+use crate::Error;
 
 /// What rescoring changed in one task.
 #[derive(Debug, Clone)]
@@ -85,18 +86,19 @@ pub struct TeamDiff {
 type Standing = Vec<(String, f64, String)>;
 
 /// Rescores every valid submission of the campaign in worker processes (`launch` starts
-/// one), as uploads are scored, and returns the diff per task.
+/// one), as uploads are scored, and returns the diff per task; the rows are dated by `clock`
+/// (a rehearsal's with `--now`).
 ///
 /// # Errors
 /// The campaign or database cannot be read; a worker cannot start; a stored file is
 /// missing; the rows cannot be added (then none is).
-pub fn rescore(campaign: &Path, db: Option<&Path>, launch: Launch) -> Result<Vec<TaskDiff>, Error> {
-    crate::with_app(campaign, db, launch, async |app| rescore_app(&app).await)
+pub fn rescore(campaign: &Path, db: Option<&Path>, launch: Launch, clock: Clock) -> Result<Vec<TaskDiff>, Error> {
+    crate::with_app(campaign, db, launch, clock, async |app| rescore_app(&app).await)
 }
 
 /// [`rescore`] with the app open.
 async fn rescore_app(app: &Arc<App>) -> Result<Vec<TaskDiff>, Error> {
-    let now = clock::now();
+    let now = app.clock.now();
     let limit = Duration::from_secs_f64(app.campaign.time_limit);
     let mut rows: Vec<(i64, Score)> = Vec::new();
     let mut diffs = Vec::new();

@@ -130,7 +130,7 @@ pub async fn check(
     task_name: &str,
     system: Option<&str>,
 ) -> Result<Checked, Refusal> {
-    let now = clock::now();
+    let now = app.clock.now();
     let phase = app.campaign.phase_at(now).cloned();
     let Some(task) = app.campaign.served.task(task_name).cloned() else {
         return Err(Refusal::new(StatusCode::NOT_FOUND, "not_found", "found no such task"));
@@ -160,6 +160,7 @@ pub async fn check(
         return Err(limited(
             format!("found {total} counted uploads in phase {}, the limit is {limit}", phase.name),
             None,
+            now,
         ));
     }
     if let Some(limit) = phase.limit.per_day.filter(|&l| today >= l) {
@@ -167,6 +168,7 @@ pub async fn check(
         return Err(limited(
             format!("found {today} counted uploads today (UTC), the limit is {limit} a day"),
             Some(reset),
+            now,
         ));
     }
     Ok(Checked { team, task, phase, system, now, _guard: guard })

@@ -59,6 +59,7 @@ mod serve_load_files;
 mod serve_pages;
 mod serve_qald;
 mod serve_refusals;
+mod serve_rehearsal;
 mod serve_rescore;
 mod serve_setup;
 mod shell;

@@ -19,6 +19,8 @@ pub(crate) struct Served {
     /// The folder of the campaign file and the database.
     pub(crate) dir: tempfile::TempDir,
     agent: ureq::Agent,
+    /// The line the server printed after its address: where the campaign stands.
+    pub(crate) status: String,
     /// The campaign file and the `--db` given, if any.
     file: PathBuf,
     db: Option<PathBuf>,
@@ -79,6 +81,18 @@ impl Served {
         served
     }
 
+    /// Starts the server on the campaign file `file` with its database in a new folder and
+    /// the further arguments `args` (`--now TIME`).
+    pub(crate) fn start_file_with(file: &Path, args: &[&str]) -> Served {
+        let dir = tempfile::tempdir().expect("a folder");
+        let db = dir.path().join("campaign.sqlite");
+        let mut all: Vec<&std::ffi::OsStr> = vec!["--db".as_ref(), db.as_os_str()];
+        all.extend(args.iter().map(std::ffi::OsStr::new));
+        let mut served = Served::spawn(file, &all, dir);
+        served.db = Some(db);
+        served
+    }
+
     /// Starts the server on the campaign file `file` and the database `db` (kept after it
     /// stops).
     pub(crate) fn start_on(file: &Path, db: &Path) -> Served {
@@ -88,8 +102,25 @@ impl Served {
         served
     }
 
+    /// Starts `kgeval serve ARGS --listen 127.0.0.1:0` in the folder `cwd` (ARGS as a
+    /// document writes them, the campaign file first, relative to `cwd`).
+    pub(crate) fn start_in(cwd: &Path, args: &[String]) -> Served {
+        let dir = tempfile::tempdir().expect("a folder");
+        let (file, args) = args.split_first().expect("a campaign file");
+        let args: Vec<&std::ffi::OsStr> = args.iter().map(std::ffi::OsStr::new).collect();
+        Served::spawn_in(Some(cwd), &cwd.join(file), &args, dir)
+    }
+
     fn spawn(file: &Path, args: &[&std::ffi::OsStr], dir: tempfile::TempDir) -> Served {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_kgeval"))
+        Served::spawn_in(None, file, args, dir)
+    }
+
+    fn spawn_in(cwd: Option<&Path>, file: &Path, args: &[&std::ffi::OsStr], dir: tempfile::TempDir) -> Served {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_kgeval"));
+        if let Some(cwd) = cwd {
+            command.current_dir(cwd);
+        }
+        let mut child = command
             .arg("serve")
             .arg(file)
             .args(["--listen", "127.0.0.1:0"])
@@ -101,12 +132,14 @@ impl Served {
         let stdout = child.stdout.take().expect("stdout");
         let (sender, receiver) = mpsc::channel();
         std::thread::spawn(move || {
-            let mut line = String::new();
-            let _ = BufReader::new(stdout).read_line(&mut line);
-            let _ = sender.send(line);
+            // The address, then where the campaign stands.
+            let (mut stdout, mut line, mut status) = (BufReader::new(stdout), String::new(), String::new());
+            let _ = stdout.read_line(&mut line);
+            let _ = stdout.read_line(&mut status);
+            let _ = sender.send((line, status));
         });
-        let line = match receiver.recv_timeout(Duration::from_secs(60)) {
-            Ok(line) => line,
+        let (line, status) = match receiver.recv_timeout(Duration::from_secs(60)) {
+            Ok(lines) => lines,
             Err(e) => {
                 let _ = child.kill();
                 panic!("kgeval serve printed no address within 60 s: {e}");
@@ -117,7 +150,8 @@ impl Served {
             panic!("expected `listening on URL`, found {line:?}");
         };
         let agent = ureq::AgentBuilder::new().timeout(Duration::from_secs(60)).build();
-        Served { child, url, dir, agent, file: file.to_path_buf(), db: None }
+        let status = status.trim_end().to_owned();
+        Served { child, url, dir, agent, status, file: file.to_path_buf(), db: None }
     }
 
     /// The server's process id (for a `kill -9` in the middle of a load).

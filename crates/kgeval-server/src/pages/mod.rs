@@ -35,10 +35,10 @@ use serde_json::{json, Value};
 
 use crate::access::board;
 use crate::app::App;
+use crate::multipart;
 use crate::refusal::Refusal;
 use crate::store::Team;
 use crate::submit::{accept, check, field, form_file};
-use crate::{clock, multipart};
 
 /// The cookie that holds a signed-in team's token.
 pub const COOKIE: &str = "kgeval_token";
@@ -92,6 +92,8 @@ fn page(app: &App, viewer: Option<&Team>, code: StatusCode, name: &str, mut cont
         map.insert("team".into(), json!(viewer.map(|t| t.name.as_str())));
         map.insert("organiser".into(), json!(viewer.is_some_and(|t| t.organiser)));
         map.insert("version".into(), json!(env!("CARGO_PKG_VERSION")));
+        let rehearsal = app.clock.is_rehearsal().then(|| views::utc(app.clock.now()));
+        map.insert("rehearsal".into(), json!(rehearsal));
     }
     let rendered = environment().get_template(name).and_then(|t| t.render(&context));
     match rendered {
@@ -221,7 +223,7 @@ async fn style() -> Response {
 
 async fn index(State(app): State<Arc<App>>, headers: HeaderMap) -> Response {
     let viewer = viewer(&app, &headers).await;
-    let now = clock::now();
+    let now = app.clock.now();
     let mut tasks = Vec::new();
     for task in &app.campaign.served.tasks {
         let (board, note) = match board(&app, &task.name, None, viewer.as_ref()).await {
@@ -287,7 +289,7 @@ async fn submit_page(State(app): State<Arc<App>>, headers: HeaderMap) -> Respons
 }
 
 async fn form_page(app: &Arc<App>, viewer: Option<&Team>, code: StatusCode, message: Option<&str>) -> Response {
-    let now = clock::now();
+    let now = app.clock.now();
     let open = app.campaign.phase_at(now).map(|p| p.name.clone());
     let tasks: Vec<Value> = app
         .campaign

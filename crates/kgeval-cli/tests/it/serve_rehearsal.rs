@@ -1,0 +1,161 @@
+//! `kgeval serve --now`: the bundled campaigns, whose dates lie in the past or the future,
+//! run as shipped in a rehearsal — the server's clock starts at the given time, phases and
+//! limits follow it, every page and `/api/health` say so — and the server says at start which
+//! phase is open. The README's serve block runs as written.
+
+use std::process::Command;
+
+use serde_json::Value;
+
+use crate::root;
+use crate::serve::{data, Served};
+
+const QALD3: &str = "testdata/campaigns/serve-qald3.toml";
+const DISO: &str = "testdata/campaigns/serve-diso.toml";
+
+fn health(server: &Served) -> Value {
+    let (code, body) = server.get("/api/health", None);
+    assert_eq!(code, 200, "{body}");
+    serde_json::from_str(&body).expect("JSON")
+}
+
+#[test]
+fn qald3_rehearses_its_training_phase_as_shipped() {
+    let server = Served::start_file_with(&root().join(QALD3), &["--now", "2013-04-20T12:00:00Z"]);
+    assert_eq!(
+        server.status,
+        "rehearsal (the clock started at 2013-04-20T12:00:00Z): \
+         phase training is open until 2013-05-01T00:00:00Z, 10 days 12 hours left"
+    );
+    let health = health(&server);
+    assert_eq!((health["phase"].as_str(), health["rehearsal"].as_bool()), (Some("training"), Some(true)), "{health}");
+    assert!(health["now"].as_str().is_some_and(|now| now.starts_with("2013-04-20T12:")), "{health}");
+    let token = server.add_team("Team A", false);
+    let gold = std::fs::read(data("testdata/qald/qald3/dbpedia-train-answers.xml")).expect("data");
+    let (code, answer, _) = server.upload("qa-train", Some(&token), &gold);
+    assert_eq!(code, 201, "{answer}");
+    assert_eq!(answer["scores"]["qald_f"].as_f64(), Some(1.0), "{answer}");
+    assert_eq!(answer["received"].as_str().map(|at| &at[..10]), Some("2013-04-20"), "dated by the rehearsal: {answer}");
+    let lexicon = std::fs::read(data("testdata/lemon/qald3-dbpedia-test-lexicon-en.ttl")).expect("data");
+    assert_eq!(server.upload("lexicon", Some(&token), &lexicon).0, 201);
+    // The test phase opens on May 1st: its task is closed.
+    assert_eq!(server.upload("qa-test", Some(&token), &gold).0, 404);
+    for page in ["/", "/tasks/qa-train", "/submit", "/login"] {
+        let (code, html) = server.get(page, None);
+        assert_eq!(code, 200, "{page}");
+        assert!(html.contains("<strong>Rehearsal</strong>: the server's clock reads 2013-04-20 12:"), "{page}: {html}");
+    }
+}
+
+#[test]
+fn without_now_the_server_says_the_campaign_is_over() {
+    let server = Served::start_file(&root().join(QALD3));
+    assert_eq!(server.status, "the campaign is over: its last phase, test, closed at 2013-05-18T00:00:00Z");
+    let health = health(&server);
+    assert_eq!((health["phase"].as_str(), health["rehearsal"].as_bool()), (None, Some(false)), "{health}");
+    let (_, html) = server.get("/", None);
+    assert!(!html.contains("Rehearsal"), "{html}");
+}
+
+#[test]
+fn diso_rehearses_both_phases_as_shipped() {
+    let validation = Served::start_file_with(&root().join(DISO), &["--now", "2026-07-01"]);
+    assert!(validation.status.starts_with("rehearsal (the clock started at 2026-07-01T00:00:00Z): phase validation is open until 2026-09-01T00:00:00Z, 62 days"), "{}", validation.status);
+    let token = validation.add_team("Team A", false);
+    let alignment = std::fs::read(data("testdata/diso/brick-smartenv/Rapprox.rdf")).expect("data");
+    let (code, answer, _) = validation.upload("task1", Some(&token), &alignment);
+    assert_eq!((code, answer["status"].as_str()), (201, Some("scored")), "{answer}");
+    let final_phase = Served::start_file_with(&root().join(DISO), &["--now", "2026-09-15T08:00:00Z"]);
+    assert!(final_phase.status.contains("phase final is open until 2026-10-01T00:00:00Z"), "{}", final_phase.status);
+    let token = final_phase.add_team("Team A", false);
+    let (code, answer, _) = final_phase.upload("task1", Some(&token), &alignment);
+    assert_eq!((code, answer["status"].as_str()), (201, Some("received")), "blind: {answer}");
+}
+
+#[test]
+fn a_bad_now_is_a_usage_error() {
+    let output = crate::serve::serve_command(&root().join(QALD3), &["--now", "April 2013"]);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("found `April 2013`, expected an RFC 3339 time"), "{stderr}");
+}
+
+/// The `$ ` lines of the README's serve block, its continuation lines joined, with the output
+/// lines after each.
+fn readme_commands() -> Vec<(String, Vec<String>)> {
+    let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md");
+    let section = readme.split("## Serving a campaign").nth(1).expect("a serve section");
+    let block = section.split("```console\n").nth(1).and_then(|b| b.split("```").next()).expect("a console block");
+    let mut commands: Vec<(String, Vec<String>)> = Vec::new();
+    let mut continued = false;
+    for line in block.lines() {
+        if let Some(command) = line.strip_prefix("$ ") {
+            commands.push((command.trim_end_matches('\\').trim().to_owned(), Vec::new()));
+        } else if let Some((command, _)) = commands.last_mut().filter(|_| continued) {
+            command.push(' ');
+            command.push_str(line.trim_end_matches('\\').trim());
+        } else if let Some((_, output)) = commands.last_mut() {
+            output.push(line.to_owned());
+        }
+        continued = line.ends_with('\\');
+    }
+    commands
+}
+
+/// The README's serve block as written, in a folder that links `testdata/`: the team's token
+/// from the first line, the server from the second (on a free port: its lines as shown, the
+/// address apart), the upload answered as shown.
+#[test]
+fn the_readme_serve_block_runs_as_written() {
+    let commands = readme_commands();
+    let [(add_team, _), (serve, printed), (upload, answer)] = &commands[..] else {
+        panic!("expected three commands, found {commands:?}")
+    };
+    let dir = tempfile::tempdir().expect("a folder");
+    std::os::unix::fs::symlink(root().join("testdata"), dir.path().join("testdata")).expect("linked");
+    let args = |command: &str| -> Vec<String> {
+        let command = command.strip_prefix("kgeval ").unwrap_or_else(|| panic!("a kgeval command: {command}"));
+        shell_words(command)
+    };
+    let output =
+        Command::new(env!("CARGO_BIN_EXE_kgeval")).args(args(add_team)).current_dir(dir.path()).output().expect("run");
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let token = String::from_utf8(output.stdout).expect("UTF-8").trim().to_owned();
+
+    let serve = args(serve);
+    assert_eq!(&serve[..2], ["serve", QALD3]);
+    let server = Served::start_in(dir.path(), &serve[1..]);
+    assert_eq!(printed.len(), 2, "{printed:?}");
+    assert_eq!(printed[0], "listening on http://127.0.0.1:8080");
+    assert_eq!(server.status, printed[1]);
+
+    let output = Command::new("bash")
+        .arg("-c")
+        .arg(upload.replace("http://127.0.0.1:8080", &server.url))
+        .env("TOKEN", &token)
+        .current_dir(dir.path())
+        .output()
+        .expect("curl");
+    let got: Value = serde_json::from_slice(&output.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&output.stdout)));
+    let shown = answer.join("\n");
+    let shown: Value = serde_json::from_str(&shown.replace(",...}", "}")).unwrap_or_else(|e| panic!("{e}: {shown}"));
+    for (key, value) in shown.as_object().expect("an object") {
+        assert_eq!(&got[key], value, "{key}: {got}");
+    }
+    assert_eq!(got["scores"]["qald_f"].as_f64(), Some(1.0), "{got}");
+}
+
+/// `text` split as the shell splits words (double quotes only, as the README writes them).
+fn shell_words(text: &str) -> Vec<String> {
+    let (mut words, mut word, mut quoted) = (Vec::new(), String::new(), false);
+    for c in text.chars() {
+        match c {
+            '"' => quoted = !quoted,
+            ' ' if !quoted => words.extend((!word.is_empty()).then(|| std::mem::take(&mut word))),
+            c => word.push(c),
+        }
+    }
+    words.extend((!word.is_empty()).then_some(word));
+    words
+}
