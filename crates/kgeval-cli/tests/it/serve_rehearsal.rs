@@ -45,6 +45,9 @@ fn qald3_rehearses_its_training_phase_as_shipped() {
         assert_eq!(code, 200, "{page}");
         assert!(html.contains("<strong>Rehearsal</strong>: the server's clock reads 2013-04-20 12:"), "{page}: {html}");
     }
+    let (_, index) = server.get("/", None);
+    let open = "Phase <strong>training</strong> is open until 2013-05-01 00:00 UTC: 10 days 12 hours left.";
+    assert!(index.contains(open), "{index}");
 }
 
 #[test]
@@ -55,6 +58,7 @@ fn without_now_the_server_says_the_campaign_is_over() {
     assert_eq!((health["phase"].as_str(), health["rehearsal"].as_bool()), (None, Some(false)), "{health}");
     let (_, html) = server.get("/", None);
     assert!(!html.contains("Rehearsal"), "{html}");
+    assert!(html.contains("The campaign is over."), "{html}");
 }
 
 #[test]

@@ -35,10 +35,10 @@ use serde_json::{json, Value};
 
 use crate::access::board;
 use crate::app::App;
-use crate::multipart;
 use crate::refusal::Refusal;
 use crate::store::Team;
 use crate::submit::{accept, check, field, form_file};
+use crate::{clock, multipart};
 
 /// The cookie that holds a signed-in team's token.
 pub const COOKIE: &str = "kgeval_token";
@@ -242,7 +242,16 @@ async fn index(State(app): State<Arc<App>>, headers: HeaderMap) -> Response {
     }
     let context = json!({
         "now": views::utc(now),
-        "current": app.campaign.phase_at(now).map(|p| p.name.clone()),
+        "current": app.campaign.phase_at(now).map(|p| json!({
+            "name": p.name,
+            "until": views::utc(p.until),
+            "left": clock::span(p.until - now),
+        })),
+        "next": app.campaign.phases.iter().find(|p| p.from > now).map(|p| json!({
+            "name": p.name,
+            "from": views::utc(p.from),
+            "wait": clock::span(p.from - now),
+        })),
         "phases": views::phases(&app.campaign, now),
         "tasks": tasks,
     });
