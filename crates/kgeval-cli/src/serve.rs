@@ -14,12 +14,14 @@ pub(crate) const EXAMPLES: &str = "\
 Examples:
   kgeval serve testdata/campaigns/serve-qald3.toml --db qald3.sqlite --add-team \"Team A\"
   kgeval serve testdata/campaigns/serve-qald3.toml --db qald3.sqlite --add-team organisers --organiser
+  kgeval serve testdata/campaigns/serve-qald3.toml --db qald3.sqlite --rotate-token \"Team A\"
   kgeval serve testdata/campaigns/serve-qald3.toml --db qald3.sqlite --listen 127.0.0.1:8080
   kgeval serve testdata/campaigns/serve-qald3.toml --db rehearsal.sqlite --now 2013-04-20T12:00:00Z
   curl -H \"Authorization: Bearer $TOKEN\" --data-binary @answers.xml http://127.0.0.1:8080/api/tasks/qa-test/submissions
   kgeval serve testdata/campaigns/serve-qald3.toml --db qald3.sqlite --export qald3-report
   kgeval serve testdata/campaigns/serve-qald3.toml --db qald3.sqlite --rescore > rescore.txt
 
+--revoke-team NAME refuses a team's token from then on; --rotate-token NAME prints a new one.
 --add-team prints the team's token (one line on stdout, shown once: only its SHA-256 is
 stored); an --organiser token also reads hidden leaderboards and every submission.
 The campaign file is a `kgeval run` manifest whose tasks name no systems (each upload is one),
@@ -47,6 +49,14 @@ pub(crate) struct ServeArgs {
     /// submission).
     #[arg(long, requires = "add_team")]
     organiser: bool,
+    /// Revoke the token of the team named NAME (refused from now on, by a running server too;
+    /// its submissions stay) and exit.
+    #[arg(long, value_name = "NAME", conflicts_with_all = ["add_team", "rotate_token", "rescore", "export"])]
+    revoke_team: Option<String>,
+    /// Give the team named NAME a new token, print it (one line, shown once) and exit: the
+    /// old one is refused from now on; a revoked team is restored.
+    #[arg(long, value_name = "NAME", conflicts_with_all = ["add_team", "rescore", "export"])]
+    rotate_token: Option<String>,
     /// Score every valid submission (failed ones included) that has no score under the
     /// current scorer and gold again (new rows, none updated or deleted, all in one
     /// transaction), print the diff (old and new primary value per team and baseline, the
@@ -93,6 +103,16 @@ pub(crate) fn run(args: &ServeArgs) -> anyhow::Result<Outcome> {
     }
     if let Some(name) = &args.add_team {
         let token = kgeval_server::add_team(&args.campaign, args.db.as_deref(), name, args.organiser)?;
+        println!("{token}");
+        return Ok(Outcome::Ok);
+    }
+    if let Some(name) = &args.revoke_team {
+        kgeval_server::revoke_team(&args.campaign, args.db.as_deref(), name)?;
+        eprintln!("revoked the token of team {name:?}");
+        return Ok(Outcome::Ok);
+    }
+    if let Some(name) = &args.rotate_token {
+        let token = kgeval_server::rotate_token(&args.campaign, args.db.as_deref(), name)?;
         println!("{token}");
         return Ok(Outcome::Ok);
     }

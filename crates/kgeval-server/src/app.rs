@@ -54,6 +54,8 @@ pub struct App {
     pub generation: AtomicU64,
     /// Each team's request rate.
     pub rate: RateLimit,
+    /// The registration attempts (`/register`), every client together.
+    pub registrations: RateLimit,
     /// The rows of uploads waiting for the next group commit.
     pub commits: crate::commit::Queue,
 }
@@ -152,6 +154,7 @@ impl App {
             boards: Mutex::new(HashMap::new()),
             generation: AtomicU64::new(0),
             rate: RateLimit::new(campaign.requests_per_minute),
+            registrations: RateLimit::new(crate::pages::REGISTRATIONS_PER_MINUTE),
             commits: Mutex::new(Vec::new()),
             campaign,
         })

@@ -8,6 +8,7 @@ use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::Response;
 
 use crate::app::App;
+use crate::pages::COOKIE;
 use crate::refusal::{internal, unauthorized, Refusal};
 use crate::store::Team;
 
@@ -37,6 +38,39 @@ pub async fn team(app: &Arc<App>, headers: &HeaderMap) -> Result<Option<Team>, R
         take_rate(app, team).map_err(|refused| refused.json())?;
     }
     Ok(team)
+}
+
+/// The token of the request's cookie (the pages' sign-in), if any.
+pub fn cookie_token(headers: &HeaderMap) -> Option<String> {
+    headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .find_map(|pair| pair.trim().strip_prefix(COOKIE)?.strip_prefix('=').map(str::to_owned))
+        .filter(|t| !t.is_empty())
+}
+
+/// The team a token belongs to (`None` for a wrong one or a database error, logged).
+pub async fn authenticate(app: &Arc<App>, token: String) -> Option<Team> {
+    match app.db(move |store| store.authenticate(&token)).await {
+        Ok(team) => team,
+        Err(e) => {
+            tracing::error!("{e}");
+            None
+        }
+    }
+}
+
+/// Who is looking: the bearer token's team (taking from its rate), else the cookie's; a wrong
+/// token or a stale cookie is no one.
+pub async fn viewer(app: &Arc<App>, headers: &HeaderMap) -> Option<Team> {
+    match team(app, headers).await {
+        Ok(Some(team)) => return Some(team),
+        Ok(None) => {}
+        Err(_) => return None,
+    }
+    authenticate(app, cookie_token(headers)?).await
 }
 
 /// Takes one request of `team` from its rate (whichever way it signed in: a bearer token, the

@@ -12,10 +12,12 @@ use serde::Deserialize;
 use crate::{clock, Error};
 
 pub mod connections;
+pub mod registration;
 mod status;
 pub mod workers;
 
 pub use connections::Connections;
+pub use registration::Registration;
 pub use workers::{default_memory_limit, machine_memory, MAX_WORKERS, MIN_MEMORY_LIMIT};
 
 /// The default largest upload: 64 MiB.
@@ -50,6 +52,8 @@ pub struct Campaign {
     pub memory_limit: u64,
     /// The connection limits (header time, body rate, open connections).
     pub connections: Connections,
+    /// How teams join: added by the organisers, or registered with an invite code.
+    pub registration: Registration,
 }
 
 /// What a team sees of its own submission in a phase.
@@ -220,6 +224,11 @@ struct ServeRow {
     max_connections: Option<u32>,
     #[serde(default)]
     max_connections_per_client: Option<u32>,
+    // Self-registration, read in `registration`.
+    #[serde(default)]
+    registration: Option<String>,
+    #[serde(default)]
+    invite_code: Option<String>,
 }
 
 impl Campaign {
@@ -362,6 +371,7 @@ impl Campaign {
         }
         let (workers, memory_limit) = workers::read(&m, serve, &row)?;
         let connections = connections::read(&m, serve, &row)?;
+        let registration = registration::read(&m, serve, &row)?;
         Ok(Campaign {
             served,
             phases,
@@ -372,6 +382,7 @@ impl Campaign {
             workers,
             memory_limit,
             connections,
+            registration,
         })
     }
 

@@ -10,6 +10,7 @@ pub mod board;
 pub mod clock;
 pub mod commit;
 pub mod config;
+pub mod desk;
 pub mod error_bodies;
 pub mod export;
 pub mod listen;
@@ -23,6 +24,7 @@ pub mod store;
 pub mod submit;
 pub mod team_name;
 pub mod token;
+pub mod units;
 pub mod worker;
 
 use std::net::SocketAddr;
@@ -72,6 +74,27 @@ pub fn add_team(campaign: &Path, db: Option<&Path>, name: &str, organiser: bool)
     let name = team_name::check(name)?;
     let mut store = store::Store::open(&db_path(campaign, db))?;
     store.add_team(name, organiser, clock::now())
+}
+
+/// Revokes the token of the team named `name` in the campaign's database: refused from now on,
+/// by a running server too (its submissions stay).
+///
+/// # Errors
+/// The campaign file is invalid; the database cannot be opened; no team has the name, or its
+/// token is revoked already.
+pub fn revoke_team(campaign: &Path, db: Option<&Path>, name: &str) -> Result<(), Error> {
+    Campaign::read(campaign)?;
+    store::Store::open(&db_path(campaign, db))?.revoke_team(name, clock::now())
+}
+
+/// Gives the team named `name` a new token and returns it (shown once): the old one is refused
+/// from now on, by a running server too; a revoked team is restored.
+///
+/// # Errors
+/// The campaign file is invalid; the database cannot be opened; no team has the name.
+pub fn rotate_token(campaign: &Path, db: Option<&Path>, name: &str) -> Result<String, Error> {
+    Campaign::read(campaign)?;
+    store::Store::open(&db_path(campaign, db))?.rotate_token(name)
 }
 
 /// Reads the campaign, opens the database (and checks that it and the blob folder can be

@@ -25,6 +25,7 @@ pub fn router(app: Arc<App>) -> Router {
     let timeout = Duration::from_secs_f64(app.campaign.time_limit + 30.0);
     Router::new()
         .merge(crate::api::routes())
+        .merge(crate::desk::routes())
         .merge(crate::pages::routes())
         .fallback(|| async { refusal(StatusCode::NOT_FOUND, "not_found", "found no such route") })
         .layer(DefaultBodyLimit::disable())

@@ -20,7 +20,10 @@ use rusqlite::{params, Connection, OptionalExtension as _};
 use crate::Error;
 
 mod baselines;
+mod desk;
 mod teams;
+
+pub use desk::{Listing, TeamOverview, LISTING_LIMIT};
 
 /// The schema, one migration per version, applied in order.
 const MIGRATIONS: &[&str] = &[
@@ -85,6 +88,10 @@ CREATE INDEX teams_by_name_key ON teams(name_key);
     "
 ALTER TABLE submissions ADD COLUMN stopped TEXT CHECK (stopped IN ('time', 'memory', 'crash'));
 ALTER TABLE submissions ADD COLUMN concerns_gold INTEGER NOT NULL DEFAULT 0;
+",
+    // When a team's token was revoked (its token refused from then on; a new one restores it).
+    "
+ALTER TABLE teams ADD COLUMN revoked INTEGER;
 ",
 ];
 

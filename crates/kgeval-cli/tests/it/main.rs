@@ -50,6 +50,7 @@ mod repeats;
 mod serve;
 mod serve_browser;
 mod serve_connections;
+mod serve_desk;
 mod serve_diso;
 mod serve_export;
 mod serve_hostile;

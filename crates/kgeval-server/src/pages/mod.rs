@@ -19,6 +19,10 @@
 //! or an `Origin` whose host is not the request's `Host`. Browsers send them on every form
 //! POST; a client that sends neither (curl) is no browser a page could drive.
 
+mod admin;
+mod register;
+
+pub use register::REGISTRATIONS_PER_MINUTE;
 mod views;
 
 use std::collections::HashMap;
@@ -35,6 +39,7 @@ use serde_json::{json, Value};
 
 use crate::access::board;
 use crate::app::App;
+use crate::auth::{authenticate, cookie_token};
 use crate::refusal::Refusal;
 use crate::store::Team;
 use crate::submit::{accept, check, field, form_file};
@@ -46,8 +51,10 @@ pub const COOKIE: &str = "kgeval_token";
 /// How long the cookie lasts, in seconds (30 days).
 const COOKIE_AGE: u32 = 30 * 86_400;
 
-const TEMPLATES: [(&str, &str); 8] = [
+const TEMPLATES: [(&str, &str); 10] = [
+    ("register.html", include_str!("register.html")),
     ("base.html", include_str!("base.html")),
+    ("admin.html", include_str!("admin.html")),
     ("board.html", include_str!("board.html")),
     ("index.html", include_str!("index.html")),
     ("task.html", include_str!("task.html")),
@@ -68,6 +75,8 @@ pub fn routes() -> Router<Arc<App>> {
         .route("/submit", get(submit_page).post(submit_form))
         .route("/submissions/{id}", get(submission_page))
         .route("/login", get(login_page).post(login))
+        .route("/admin", get(admin::admin_page))
+        .route("/register", get(register::register_page).post(register::register))
         .route("/logout", post(logout))
 }
 
@@ -92,6 +101,8 @@ fn page(app: &App, viewer: Option<&Team>, code: StatusCode, name: &str, mut cont
         map.insert("team".into(), json!(viewer.map(|t| t.name.as_str())));
         map.insert("organiser".into(), json!(viewer.is_some_and(|t| t.organiser)));
         map.insert("version".into(), json!(env!("CARGO_PKG_VERSION")));
+        let registration = matches!(app.campaign.registration, crate::config::Registration::Invite { .. });
+        map.insert("registration".into(), json!(registration));
         let rehearsal = app.clock.is_rehearsal().then(|| views::utc(app.clock.now()));
         map.insert("rehearsal".into(), json!(rehearsal));
     }
@@ -144,36 +155,9 @@ pub fn message(app: &App, refusal: &Refusal) -> Response {
     refused(app, None, refusal, "/")
 }
 
-/// The token of the request's cookie, if any.
-fn cookie_token(headers: &HeaderMap) -> Option<String> {
-    headers
-        .get_all(header::COOKIE)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(';'))
-        .find_map(|pair| pair.trim().strip_prefix(COOKIE)?.strip_prefix('=').map(str::to_owned))
-        .filter(|t| !t.is_empty())
-}
-
-/// The team a token belongs to (`None` for a wrong one or a database error, logged).
-async fn authenticate(app: &Arc<App>, token: String) -> Option<Team> {
-    match app.db(move |store| store.authenticate(&token)).await {
-        Ok(team) => team,
-        Err(e) => {
-            tracing::error!("{e}");
-            None
-        }
-    }
-}
-
 /// Who is looking: the bearer token's team, else the cookie's; a stale cookie is no one.
 async fn viewer(app: &Arc<App>, headers: &HeaderMap) -> Option<Team> {
-    match crate::auth::team(app, headers).await {
-        Ok(Some(team)) => return Some(team),
-        Ok(None) => {}
-        Err(_) => return None,
-    }
-    authenticate(app, cookie_token(headers)?).await
+    crate::auth::viewer(app, headers).await
 }
 
 /// `Set-Cookie` keeping `token` (`None`: clearing it).

@@ -152,6 +152,48 @@ pub fn listed(app: &App, s: &Submission) -> Value {
     })
 }
 
+/// A URL's query of `pairs`, each key and value percent-encoded (all but ASCII letters,
+/// digits, `-`, `.`, `_` and `~`).
+pub fn query(pairs: &[(&str, &str)]) -> String {
+    let encode = |text: &str| -> String {
+        text.bytes()
+            .map(|b| match b {
+                b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' => char::from(b).to_string(),
+                _ => format!("%{b:02X}"),
+            })
+            .collect()
+    };
+    pairs.iter().map(|(key, value)| format!("{}={}", encode(key), encode(value))).collect::<Vec<_>>().join("&")
+}
+
+/// A listing's row for the desk: [`listed`]'s fields with the team, the primary value, the
+/// size, the SHA-256 and the parts' names of a multi-pair upload.
+pub fn desk_row(app: &App, s: &Submission, feedback: Feedback) -> Value {
+    let value = s
+        .score
+        .as_ref()
+        .filter(|_| feedback != Feedback::None)
+        .map(|c| (c.metric.clone(), format!("{:.DECIMALS$}", c.value)));
+    json!({
+        "id": s.id,
+        "team": s.team_name,
+        "task": s.task,
+        "phase": s.phase,
+        "system": s.system,
+        "status": shown_status(s, feedback),
+        "received": utc(s.created),
+        "metric": value.as_ref().map(|v| v.0.clone()),
+        "value": value.map(|v| v.1),
+        "size": crate::units::size(s.size),
+        "sha256": s.sha256,
+        "short": s.sha256.get(..12).unwrap_or(&s.sha256),
+        "parts": app.campaign.served.task(&s.task).map(ServedTask::parts).unwrap_or_default()
+            .iter()
+            .map(|part| json!({ "name": part, "query": query(&[("part", part)]) }))
+            .collect::<Vec<_>>(),
+    })
+}
+
 /// `received` for a scored submission of a phase without feedback.
 fn shown_status(s: &Submission, feedback: Feedback) -> &str {
     match s.status.as_str() {

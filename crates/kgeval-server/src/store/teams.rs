@@ -70,14 +70,17 @@ impl Store {
         Ok(token)
     }
 
-    /// The team a token belongs to: its hash compared with every team's in constant time.
+    /// The team a token belongs to: its hash compared with every team's in constant time (a
+    /// revoked team's token belongs to no one).
     ///
     /// # Errors
     /// [`Error::Database`] when the teams cannot be read.
     pub fn authenticate(&self, token: &str) -> Result<Option<Team>, Error> {
         let presented = token_hash(token);
-        let mut statement =
-            self.connection.prepare_cached("SELECT id, name, organiser, token_sha256 FROM teams").map_err(sql)?;
+        let mut statement = self
+            .connection
+            .prepare_cached("SELECT id, name, organiser, token_sha256 FROM teams WHERE revoked IS NULL")
+            .map_err(sql)?;
         let rows = statement
             .query_map([], |r| {
                 Ok((Team { id: r.get(0)?, name: r.get(1)?, organiser: r.get(2)? }, r.get::<_, Vec<u8>>(3)?))

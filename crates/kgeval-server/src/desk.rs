@@ -1,0 +1,292 @@
+//! The organiser's desk in the API, and what the pages' desk and participant's view share:
+//! every submission under a filter (`GET /api/submissions?task=&phase=&team=`, JSON and CSV;
+//! organisers read every team's, a team its own, as its phases' feedback allows), a
+//! submission's bytes as uploaded (`GET /api/submissions/{id}/file`, a multi-pair upload's
+//! part with `?part=PAIR`), the teams (`GET /api/teams`, organisers) and the uploads a team
+//! has left.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use axum::extract::{Path, Query, State};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::{Json, Router};
+use kgeval::csv_field;
+use serde_json::{json, Value};
+
+use crate::access::{feedback_for, visible_submission};
+use crate::api::submission_json;
+use crate::app::App;
+use crate::auth::viewer;
+use crate::config::Feedback;
+use crate::refusal::{internal, unauthorized, Refusal};
+use crate::store::{Listing, Submission, Team, TeamOverview};
+use crate::{clock, Error};
+
+/// The desk's API routes (the layers are added once, by [`crate::routes::router`]).
+pub fn routes() -> Router<Arc<App>> {
+    Router::new()
+        .route("/api/submissions", get(|s, q, h| submissions_answer(s, q, h, false)))
+        .route("/api/submissions.csv", get(|s, q, h| submissions_answer(s, q, h, true)))
+        .route("/api/submissions/{id}/file", get(file))
+        .route("/api/teams", get(teams))
+}
+
+/// The submissions `viewer` asked for with `query` (`task`, `phase`, `team`: each a name,
+/// empty or absent for any), newest first, each with what `viewer` may see of it. A team reads
+/// its own only (asking for another team's is 403); an organiser every team's.
+///
+/// # Errors
+/// 404 for a task, phase or team that does not exist; 403; 500.
+pub async fn listing(
+    app: &Arc<App>,
+    viewer: &Team,
+    query: &HashMap<String, String>,
+) -> Result<Vec<(Submission, Feedback)>, Refusal> {
+    let asked = |key: &str| query.get(key).map(|v| v.trim().to_owned()).filter(|v| !v.is_empty());
+    let not_found = |message: String| Refusal::new(StatusCode::NOT_FOUND, "not_found", message);
+    let task = asked("task");
+    if let Some(task) = task.as_deref().filter(|t| app.campaign.served.task(t).is_none()) {
+        return Err(not_found(format!("found no task named {task:?}")));
+    }
+    let phase = asked("phase");
+    if let Some(phase) = phase.as_deref().filter(|p| app.campaign.phase(p).is_none()) {
+        return Err(not_found(format!("found no phase named {phase:?}")));
+    }
+    let team = match asked("team") {
+        Some(name) if !viewer.organiser => {
+            if crate::team_name::key(&name) != crate::team_name::key(&viewer.name) {
+                return Err(Refusal::new(
+                    StatusCode::FORBIDDEN,
+                    "forbidden",
+                    "found another team's name, expected yours: a team reads its own submissions",
+                ));
+            }
+            Some(viewer.id)
+        }
+        Some(name) => {
+            let key = name.clone();
+            match app.db(move |store| store.team_id(&key)).await.map_err(|e| Refusal::internal(&e))? {
+                Some(id) => Some(id),
+                None => return Err(not_found(format!("found no team named {name:?}"))),
+            }
+        }
+        None if viewer.organiser => None,
+        None => Some(viewer.id),
+    };
+    let tasks: Vec<(String, String)> = app
+        .campaign
+        .served
+        .tasks
+        .iter()
+        .filter(|t| task.as_deref().is_none_or(|name| t.name == name))
+        .map(|t| (t.name.clone(), app.scorer(&t.name)))
+        .collect();
+    let filter = Listing { task, phase, team };
+    let mut rows = app
+        .db(move |store| {
+            let mut rows = Vec::new();
+            for (task, scorer) in &tasks {
+                rows.extend(store.listing(task, &filter, scorer)?);
+            }
+            Ok(rows)
+        })
+        .await
+        .map_err(|e| Refusal::internal(&e))?;
+    rows.sort_by_key(|s| std::cmp::Reverse(s.id));
+    rows.truncate(crate::store::LISTING_LIMIT as usize);
+    Ok(rows
+        .into_iter()
+        .map(|s| {
+            let feedback = feedback_for(app, viewer, &s);
+            (s, feedback)
+        })
+        .collect())
+}
+
+/// A row of a listing as JSON: [`submission_json`] without per-item values, with the team
+/// and the primary metric's value (when the feedback shows scores).
+#[must_use]
+pub fn listing_json(submission: &Submission, feedback: Feedback) -> Value {
+    let mut row = submission_json(submission, feedback);
+    if let Value::Object(map) = &mut row {
+        map.remove("items");
+        map.insert("team".into(), json!(submission.team_name));
+        if let Some(score) = submission.score.as_ref().filter(|_| feedback != Feedback::None) {
+            map.insert("value".into(), json!(score.value));
+        }
+        if let Some(stopped) = &submission.stopped {
+            map.insert("stopped".into(), json!(stopped));
+        }
+    }
+    row
+}
+
+/// The columns of `/api/submissions.csv`.
+pub const CSV_COLUMNS: &str = "id,received,team,task,phase,system,status,primary,value,size,sha256,error";
+
+/// A listing as CSV ([`CSV_COLUMNS`]; every text field defused as kgeval's CSVs are).
+#[must_use]
+pub fn listing_csv(rows: &[(Submission, Feedback)]) -> String {
+    let mut out = format!("{CSV_COLUMNS}\n");
+    for (submission, feedback) in rows {
+        let row = listing_json(submission, *feedback);
+        let text = |key: &str| csv_field(row[key].as_str().unwrap_or_default());
+        let value = row["value"].as_f64().map(|v| v.to_string()).unwrap_or_default();
+        out.push_str(&format!(
+            "{},{},{},{},{},{},{},{},{value},{},{},{}\n",
+            submission.id,
+            text("received"),
+            text("team"),
+            text("task"),
+            text("phase"),
+            text("system"),
+            text("status"),
+            text("primary"),
+            submission.size,
+            text("sha256"),
+            text("error"),
+        ));
+    }
+    out
+}
+
+async fn submissions_answer(
+    State(app): State<Arc<App>>,
+    Query(query): Query<HashMap<String, String>>,
+    headers: HeaderMap,
+    as_csv: bool,
+) -> Response {
+    let Some(viewer) = viewer(&app, &headers).await else { return unauthorized() };
+    let rows = match listing(&app, &viewer, &query).await {
+        Ok(rows) => rows,
+        Err(refused) => return refused.json(),
+    };
+    if as_csv {
+        return ([(header::CONTENT_TYPE, "text/csv; charset=utf-8")], listing_csv(&rows)).into_response();
+    }
+    let rows: Vec<Value> = rows.iter().map(|(s, feedback)| listing_json(s, *feedback)).collect();
+    Json(json!({ "submissions": rows })).into_response()
+}
+
+/// `GET /api/submissions/{id}/file[?part=PAIR]`: the bytes as uploaded, for their team or an
+/// organiser (404 for anyone else, as for no such submission).
+async fn file(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    Query(query): Query<HashMap<String, String>>,
+    headers: HeaderMap,
+) -> Response {
+    let Some(viewer) = viewer(&app, &headers).await else { return unauthorized() };
+    let submission = match visible_submission(&app, &viewer, &id).await {
+        Ok(Some((submission, _))) => submission,
+        Ok(None) => {
+            return Refusal::new(StatusCode::NOT_FOUND, "not_found", "found no submission of yours with this id").json()
+        }
+        Err(e) => return internal(&e),
+    };
+    let sha256 = submission.sha256.clone();
+    let stored = app.clone();
+    let bytes = match tokio::task::spawn_blocking(move || stored.blobs.get(&sha256)).await {
+        Ok(Ok(bytes)) => bytes,
+        Ok(Err(e)) => return internal(&e),
+        Err(e) => return internal(&Error::Io(format!("a reading thread stopped: {e}"))),
+    };
+    let (name, bytes) = match query.get("part") {
+        None => (format!("submission-{}", submission.id), bytes),
+        Some(part) => {
+            let found = kgeval::campaign::decode_parts(&bytes)
+                .and_then(|parts| parts.into_iter().find(|(name, _)| name == part));
+            let Some((name, bytes)) = found else {
+                let message = format!("found no part named {part:?} in submission {}", submission.id);
+                return Refusal::new(StatusCode::NOT_FOUND, "not_found", message).json();
+            };
+            (format!("submission-{}-{}", submission.id, file_name(&name)), bytes)
+        }
+    };
+    let mut response = bytes.into_response();
+    let headers = response.headers_mut();
+    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("application/octet-stream"));
+    if let Ok(value) = HeaderValue::from_str(&format!("attachment; filename=\"{name}\"")) {
+        headers.insert(header::CONTENT_DISPOSITION, value);
+    }
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    response
+}
+
+/// `name` with every character but ASCII letters, digits, `.`, `_` and `-` made `_`: a
+/// download's file name.
+fn file_name(name: &str) -> String {
+    name.chars().map(|c| if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') { c } else { '_' }).collect()
+}
+
+/// A team of the desk's list as JSON.
+#[must_use]
+pub fn team_json(team: &TeamOverview) -> Value {
+    json!({
+        "name": team.name,
+        "organiser": team.organiser,
+        "added": clock::format(team.created),
+        "revoked": team.revoked.map(clock::format),
+        "submissions": team.submissions,
+        "last_upload": team.last_upload.map(clock::format),
+    })
+}
+
+/// `GET /api/teams`: every team, for organisers.
+async fn teams(State(app): State<Arc<App>>, headers: HeaderMap) -> Response {
+    let Some(viewer) = viewer(&app, &headers).await else { return unauthorized() };
+    if !viewer.organiser {
+        return Refusal::new(StatusCode::FORBIDDEN, "forbidden", "found a team's token, expected an organiser's")
+            .json();
+    }
+    match app.db(|store| store.teams_overview()).await {
+        Ok(teams) => Json(json!({ "teams": teams.iter().map(team_json).collect::<Vec<_>>() })).into_response(),
+        Err(e) => internal(&e),
+    }
+}
+
+/// What a team may still upload to a task in the phase open now.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UploadsLeft {
+    /// The task.
+    pub task: String,
+    /// The open phase.
+    pub phase: String,
+    /// Uploads left today (UTC), when the phase has a daily limit.
+    pub today: Option<u32>,
+    /// Uploads left in the phase, when it has a total limit.
+    pub total: Option<u32>,
+}
+
+/// What `team` may still upload to each task open now (counted as the limits count).
+///
+/// # Errors
+/// [`Error::Database`].
+pub async fn uploads_left(app: &Arc<App>, team: i64) -> Result<Vec<UploadsLeft>, Error> {
+    let now = app.clock.now();
+    let Some(phase) = app.campaign.phase_at(now).cloned() else { return Ok(Vec::new()) };
+    let tasks: Vec<String> =
+        app.campaign.served.tasks.iter().filter(|t| t.open_in(&phase.name)).map(|t| t.name.clone()).collect();
+    let day = clock::day_start(now);
+    app.db(move |store| {
+        let mut left = Vec::new();
+        for task in tasks {
+            let today = phase
+                .limit
+                .per_day
+                .map(|limit| store.counted_since(team, &task, &phase.name, day).map(|n| limit.saturating_sub(n)))
+                .transpose()?;
+            let total = phase
+                .limit
+                .total
+                .map(|limit| store.counted_since(team, &task, &phase.name, i64::MIN).map(|n| limit.saturating_sub(n)))
+                .transpose()?;
+            left.push(UploadsLeft { task, phase: phase.name.clone(), today, total });
+        }
+        Ok(left)
+    })
+    .await
+}
