@@ -57,3 +57,35 @@ pub(super) fn read(m: &TomlManifest<'_>, serve: ManifestTable<'_>, row: &ServeRo
         )),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::Registration;
+    use crate::config::Campaign;
+
+    fn read(serve: &str) -> Result<Campaign, crate::Error> {
+        let toml = format!(
+            "[[task]]\nname = \"adhoc\"\nfamily = \"trec\"\nqrels = \"../trec_eval/test/qrels.test\"\nprimary = \"map\"\n\
+             [serve]\n{serve}\n[[serve.phase]]\nname = \"t\"\nfrom = \"2026-11-01T00:00:00Z\"\nuntil = \"2026-12-01T00:00:00Z\"\n"
+        );
+        Campaign::from_toml(&toml, Path::new("../../testdata/campaigns/s.toml"))
+    }
+
+    #[test]
+    fn closed_by_default_invite_with_a_long_code() {
+        assert_eq!(read("").expect("a campaign").registration, Registration::Closed);
+        let open = read("registration = \"invite\"\ninvite_code = \" let-me-in-please \"").expect("a campaign");
+        assert_eq!(open.registration, Registration::Invite { code: "let-me-in-please".to_owned() });
+        for (serve, line, message) in [
+            ("registration = \"invite\"\ninvite_code = \"short\"", 8, "under 12 characters"),
+            ("registration = \"invite\"", 7, "without invite_code"),
+            ("invite_code = \"let-me-in-please\"", 7, "with registration closed"),
+            ("registration = \"open\"", 7, "expected \"closed\" or \"invite\""),
+        ] {
+            let error = read(serve).expect_err(serve).to_string();
+            assert!(error.contains(&format!("s.toml:{line}:")) && error.contains(message), "{serve}: {error}");
+        }
+    }
+}

@@ -23,26 +23,29 @@ use crate::Error;
 /// Registration attempts a minute, every client together (a burst of as many).
 pub const REGISTRATIONS_PER_MINUTE: u32 = 10;
 
-/// The invite code, or the 404 page of a closed registration.
-fn invite_code<'a>(app: &'a App, viewer: Option<&crate::store::Team>) -> Result<&'a str, Response> {
+/// The invite code, when registration is open.
+fn invite_code(app: &App) -> Option<&str> {
     match &app.campaign.registration {
-        Registration::Invite { code } => Ok(code),
-        Registration::Closed => {
-            let refusal = Refusal::new(
-                StatusCode::NOT_FOUND,
-                "not_found",
-                "found registration closed: the organisers add the teams and give each its token",
-            );
-            Err(refused(app, viewer, &refusal, "/login"))
-        }
+        Registration::Invite { code } => Some(code),
+        Registration::Closed => None,
     }
+}
+
+/// The 404 page of a closed registration.
+fn closed(app: &App, viewer: Option<&crate::store::Team>) -> Response {
+    let refusal = Refusal::new(
+        StatusCode::NOT_FOUND,
+        "not_found",
+        "found registration closed: the organisers add the teams and give each its token",
+    );
+    refused(app, viewer, &refusal, "/login")
 }
 
 /// `GET /register`.
 pub(super) async fn register_page(State(app): State<Arc<App>>, headers: HeaderMap) -> Response {
     let viewer = viewer(&app, &headers).await;
-    if let Err(closed) = invite_code(&app, viewer.as_ref()) {
-        return closed;
+    if invite_code(&app).is_none() {
+        return closed(&app, viewer.as_ref());
     }
     page(&app, viewer.as_ref(), StatusCode::OK, "register.html", json!({}))
 }
@@ -57,10 +60,7 @@ pub(super) async fn register(
     if cross_site(&headers) {
         return forged(&app);
     }
-    let code = match invite_code(&app, None) {
-        Ok(code) => code.to_owned(),
-        Err(closed) => return closed,
-    };
+    let Some(code) = invite_code(&app).map(str::to_owned) else { return closed(&app, None) };
     let name = form.get("name").map(|n| n.trim().to_owned()).unwrap_or_default();
     let again = |status: StatusCode, message: &str| {
         page(&app, None, status, "register.html", json!({ "message": message, "name": name }))
