@@ -31,6 +31,7 @@ pub fn routes() -> Router<Arc<App>> {
         .route("/api/submissions", get(|s, q, h| submissions_answer(s, q, h, false)))
         .route("/api/submissions.csv", get(|s, q, h| submissions_answer(s, q, h, true)))
         .route("/api/submissions/{id}/file", get(file))
+        .route("/api/submissions/{id}/items.csv", get(items_csv))
         .route("/api/teams", get(teams))
 }
 
@@ -220,6 +221,85 @@ async fn file(
 /// download's file name.
 fn file_name(name: &str) -> String {
     name.chars().map(|c| if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') { c } else { '_' }).collect()
+}
+
+/// A score's per-item values (`[[item, metric, value], …]`) as a table: the metrics in the
+/// order they first appear, and per item (in the order items first appear) its value of each.
+#[must_use]
+pub fn item_table(items: &str) -> (Vec<String>, Vec<(String, Vec<Option<f64>>)>) {
+    let Ok(Value::Array(items)) = serde_json::from_str::<Value>(items) else { return (Vec::new(), Vec::new()) };
+    let mut metrics: Vec<String> = Vec::new();
+    let mut rows: Vec<(String, Vec<Option<f64>>)> = Vec::new();
+    let mut row_of: HashMap<String, usize> = HashMap::new();
+    for entry in &items {
+        let Some([item, metric, value]) = entry.as_array().and_then(|e| <&[Value; 3]>::try_from(e.as_slice()).ok())
+        else {
+            continue;
+        };
+        let item = item.as_str().map_or_else(|| item.to_string(), str::to_owned);
+        let metric = metric.as_str().unwrap_or_default();
+        let column = match metrics.iter().position(|m| m == metric) {
+            Some(column) => column,
+            None => {
+                metrics.push(metric.to_owned());
+                metrics.len() - 1
+            }
+        };
+        let row = *row_of.entry(item.clone()).or_insert_with(|| {
+            rows.push((item, Vec::new()));
+            rows.len() - 1
+        });
+        let values = &mut rows[row].1;
+        if values.len() <= column {
+            values.resize(column + 1, None);
+        }
+        values[column] = value.as_f64();
+    }
+    for (_, values) in &mut rows {
+        values.resize(metrics.len(), None);
+    }
+    (metrics, rows)
+}
+
+/// `GET /api/submissions/{id}/items.csv`: the per-item values, an item a row (`item,METRIC,…`),
+/// for its team when the phase's feedback shows them, and for organisers.
+async fn items_csv(State(app): State<Arc<App>>, Path(id): Path<String>, headers: HeaderMap) -> Response {
+    let Some(viewer) = viewer(&app, &headers).await else { return unauthorized() };
+    let submission = match visible_submission(&app, &viewer, &id).await {
+        Ok(Some((submission, feedback))) if feedback == Feedback::Items => submission,
+        Ok(Some(_)) => {
+            let message = "found a phase whose feedback shows no per-item values";
+            return Refusal::new(StatusCode::FORBIDDEN, "forbidden", message).json();
+        }
+        Ok(None) => {
+            return Refusal::new(StatusCode::NOT_FOUND, "not_found", "found no submission of yours with this id").json()
+        }
+        Err(e) => return internal(&e),
+    };
+    let Some(score) = &submission.score else {
+        return Refusal::new(StatusCode::NOT_FOUND, "not_found", "found no score of this submission").json();
+    };
+    let (metrics, rows) = item_table(&score.items);
+    let mut out = String::from("item");
+    for metric in &metrics {
+        out.push(',');
+        out.push_str(&csv_field(metric));
+    }
+    out.push('\n');
+    for (item, values) in rows {
+        out.push_str(&csv_field(&item));
+        for value in values {
+            out.push(',');
+            out.push_str(&value.map(|v| v.to_string()).unwrap_or_default());
+        }
+        out.push('\n');
+    }
+    let mut response = ([(header::CONTENT_TYPE, "text/csv; charset=utf-8")], out).into_response();
+    let disposition = format!("attachment; filename=\"submission-{}-items.csv\"", submission.id);
+    if let Ok(value) = HeaderValue::from_str(&disposition) {
+        response.headers_mut().insert(header::CONTENT_DISPOSITION, value);
+    }
+    response
 }
 
 /// A team of the desk's list as JSON.

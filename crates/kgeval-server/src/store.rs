@@ -403,40 +403,6 @@ impl Store {
     pub fn scored_heads(&self, task: &str, phase: &str, scorer: &str) -> Result<Vec<Submission>, Error> {
         self.scored_columns(HEAD_COLUMNS, task, phase, scorer)
     }
-
-    /// The `limit` latest submissions of `team` (every task and phase, newest first), without
-    /// scores; a `failed` one with a score row of its task's `scorer` is `scored`.
-    ///
-    /// # Errors
-    /// [`Error::Database`].
-    pub fn submissions_of(
-        &self,
-        team: i64,
-        limit: u32,
-        scorer: &dyn Fn(&str) -> String,
-    ) -> Result<Vec<Submission>, Error> {
-        let query = format!(
-            "SELECT {SUBMISSION_COLUMNS} FROM submissions s JOIN teams t ON t.id = s.team \
-             LEFT JOIN scores c ON c.submission = s.id AND 0 WHERE s.team = ?1 ORDER BY s.id DESC LIMIT ?2"
-        );
-        let mut statement = self.connection.prepare_cached(&query).map_err(sql)?;
-        let rows = statement.query_map(params![team, limit], submission_row).map_err(sql)?;
-        let mut submissions = rows.collect::<Result<Vec<_>, _>>().map_err(sql)?;
-        for submission in submissions.iter_mut().filter(|s| s.status == "failed") {
-            let scored: bool = self
-                .connection
-                .query_row(
-                    "SELECT EXISTS (SELECT 1 FROM scores WHERE submission = ?1 AND scorer = ?2)",
-                    params![submission.id, scorer(&submission.task)],
-                    |r| r.get(0),
-                )
-                .map_err(sql)?;
-            if scored {
-                "scored".clone_into(&mut submission.status);
-            }
-        }
-        Ok(submissions)
-    }
 }
 
 impl Store {

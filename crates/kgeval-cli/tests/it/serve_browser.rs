@@ -77,7 +77,9 @@ fn a_team_uploads_from_a_browser_and_reads_errors_scores_and_the_leaderboard() {
     let scores = browser.text("#scores").unwrap_or_default();
     assert!(scores.contains("map ★") && scores.contains(&map), "map {map} in {scores:?}");
     let items = browser.text("#items").unwrap_or_default();
-    assert!(items.lines().filter(|l| l.contains("map")).count() == 3, "three topics' map: {items:?}");
+    // An item a row, a metric a column.
+    assert!(items.starts_with("Item\tmap\tP_10\n"), "{items:?}");
+    assert_eq!(items.lines().count(), 4, "three topics: {items:?}");
     browser.screenshot(&shots.join("training-scored.png"));
 
     browser.open(&format!("{}/tasks/adhoc", server.url));

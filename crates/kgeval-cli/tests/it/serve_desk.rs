@@ -186,3 +186,59 @@ fn a_multi_pair_upload_downloads_part_by_part() {
         server.request("GET", &format!("/api/submissions/{id}/file?part=nope"), &[("Authorization", &auth)], None);
     assert_eq!(code, 404);
 }
+
+/// The participant's view: `/submit` shows the phase's closing time as time left, the uploads
+/// left and each submission's primary value; a submission's per-item values are a table (an
+/// item a row) and a CSV, in a phase whose feedback shows them.
+#[test]
+fn a_team_sees_its_scores_uploads_left_and_items() {
+    let server = Served::start(&campaign());
+    let a = server.add_team("Team A", false);
+    let run = std::fs::read(data("testdata/trec_eval/test/results.test")).expect("data");
+    let (code, scored, _) = server.upload("adhoc", Some(&a), &run);
+    assert_eq!(code, 201, "{scored}");
+    let cookie = format!("kgeval_token={a}");
+    let (_, page, _) = server.request("GET", "/submit", &[("Cookie", &cookie)], None);
+    let map = scored["scores"]["map"].as_f64().expect("map");
+    for text in [
+        "Phase <strong>training</strong> closes on 2100-01-01 00:00 UTC: <strong>",
+        "Uploads left: <strong>adhoc</strong> 4 today, 9 in all.",
+        &format!("<td>{map:.4} <span class=\"caption\">map</span></td>"),
+        "Uploads over 67.1 MB are refused.",
+    ] {
+        assert!(page.contains(text), "{text}: {page}");
+    }
+    let id = scored["id"].as_i64().expect("an id");
+    let (code, csv) = server.get(&format!("/api/submissions/{id}/items.csv"), Some(&a));
+    assert_eq!(code, 200, "{csv}");
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines[0], "item,map,P_10");
+    let items = scored["items"].as_array().expect("items");
+    let topics: std::collections::BTreeSet<&str> = items.iter().filter_map(|i| i[0].as_str()).collect();
+    assert_eq!(lines.len(), topics.len() + 1, "an item a row: {csv}");
+    let first = items.iter().find(|i| i[1] == "map").expect("a map item");
+    let row = format!("{},{}", first[0].as_str().expect("an item"), first[2].as_f64().expect("a value"));
+    assert!(csv.lines().any(|l| l.starts_with(&format!("{row},"))), "{row}: {csv}");
+    let (_, page, _) = server.request("GET", &format!("/submissions/{id}"), &[("Cookie", &cookie)], None);
+    assert!(page.contains("<th class=\"text\">Item</th><th>map</th><th>P_10</th>"), "{page}");
+    assert!(page.contains(&format!("href=\"/api/submissions/{id}/items.csv\"")), "{page}");
+}
+
+#[test]
+fn a_blind_phase_gives_no_items_csv() {
+    let server = Served::start(&format!(
+        "{}[serve]\n{}",
+        trec_task("adhoc", ""),
+        open_phase("test", "feedback = \"none\"\nleaderboard = \"hidden\"")
+    ));
+    let a = server.add_team("Team A", false);
+    let run = std::fs::read(data("testdata/trec_eval/test/results.test")).expect("data");
+    let (_, answer, _) = server.upload("adhoc", Some(&a), &run);
+    let id = answer["id"].as_i64().expect("an id");
+    assert_eq!(server.get(&format!("/api/submissions/{id}/items.csv"), Some(&a)).0, 403);
+    let (_, own) = json_get(&server, "/api/submissions", &a);
+    assert_eq!(own["submissions"][0]["status"].as_str(), Some("received"), "{own}");
+    assert!(own["submissions"][0].get("value").is_none(), "{own}");
+    let organiser = server.add_team("organisers", true);
+    assert_eq!(server.get(&format!("/api/submissions/{id}/items.csv"), Some(&organiser)).0, 200);
+}

@@ -48,6 +48,9 @@ use crate::{clock, multipart};
 /// The cookie that holds a signed-in team's token.
 pub const COOKIE: &str = "kgeval_token";
 
+/// How many of a team's latest submissions `/submit` lists (`/api/submissions` has them all).
+const OWN_SUBMISSIONS: usize = 100;
+
 /// How long the cookie lasts, in seconds (30 days).
 const COOKIE_AGE: u32 = 30 * 86_400;
 
@@ -300,21 +303,36 @@ async fn form_page(app: &Arc<App>, viewer: Option<&Team>, code: StatusCode, mess
         })
         .collect();
     let parted = app.campaign.served.tasks.iter().any(|t| !t.parts().is_empty());
-    let submissions = match viewer {
+    // The team's own latest submissions, with what their phases' feedback shows, and the
+    // uploads it has left.
+    let (submissions, left) = match viewer {
         Some(team) => {
-            let (id, shared) = (team.id, Arc::clone(app));
-            app.db(move |store| store.submissions_of(id, 100, &|task| shared.scorer(task))).await.unwrap_or_else(|e| {
+            let own = HashMap::from([("team".to_owned(), team.name.clone())]);
+            let mut rows = crate::desk::listing(app, team, &own).await.unwrap_or_else(|refusal| {
+                tracing::error!("{}", refusal.message);
+                Vec::new()
+            });
+            rows.truncate(OWN_SUBMISSIONS);
+            let left = crate::desk::uploads_left(app, team.id).await.unwrap_or_else(|e| {
                 tracing::error!("{e}");
                 Vec::new()
-            })
+            });
+            (rows, left)
         }
-        None => Vec::new(),
+        None => (Vec::new(), Vec::new()),
     };
-    let submissions: Vec<Value> = submissions.iter().map(|s| views::listed(app, s)).collect();
+    let submissions: Vec<Value> = submissions.iter().map(|(s, feedback)| views::desk_row(app, s, *feedback)).collect();
+    let left: Vec<Value> = left.iter().map(|l| json!({ "task": l.task, "today": l.today, "total": l.total })).collect();
+    let closing = app
+        .campaign
+        .phase_at(now)
+        .map(|p| json!({ "name": p.name, "until": views::utc(p.until), "left": clock::span(p.until - now) }));
     let context = json!({
         "tasks": tasks,
         "message": message,
-        "max_upload": app.campaign.max_upload,
+        "max_upload": crate::units::size(app.campaign.max_upload),
+        "left": left,
+        "closing": closing,
         "parted": parted,
         "submissions": submissions,
     });

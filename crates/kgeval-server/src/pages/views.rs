@@ -139,19 +139,6 @@ pub fn board(task: &str, board: &Board) -> Value {
     })
 }
 
-/// A submission in the team's list (no score).
-pub fn listed(app: &App, s: &Submission) -> Value {
-    let feedback = app.campaign.phase(&s.phase).map_or(Feedback::None, |p| p.feedback);
-    json!({
-        "id": s.id,
-        "task": s.task,
-        "phase": s.phase,
-        "system": s.system,
-        "status": shown_status(s, feedback),
-        "received": utc(s.created),
-    })
-}
-
 /// A URL's query of `pairs`, each key and value percent-encoded (all but ASCII letters,
 /// digits, `-`, `.`, `_` and `~`).
 pub fn query(pairs: &[(&str, &str)]) -> String {
@@ -212,7 +199,7 @@ pub fn submission(s: &Submission, feedback: Feedback) -> Value {
         "system": s.system,
         "status": shown_status(s, feedback),
         "received": utc(s.created),
-        "size": s.size,
+        "size": crate::units::size(s.size),
         "sha256": s.sha256,
         "error": s.visible_error(feedback),
         "stopped": s.stopped.is_some(),
@@ -226,17 +213,17 @@ pub fn submission(s: &Submission, feedback: Feedback) -> Value {
         };
         out["scores"] = json!(scores);
         if feedback == Feedback::Items {
-            let items: Vec<Value> = match serde_json::from_str::<Value>(&score.items) {
-                Ok(Value::Array(items)) => items
-                    .iter()
-                    .filter_map(|i| {
-                        let i = i.as_array()?;
-                        Some(json!([i.first()?, i.get(1)?, number(i.get(2))]))
-                    })
-                    .collect(),
-                _ => Vec::new(),
-            };
-            out["items"] = json!(items);
+            let (metrics, rows) = crate::desk::item_table(&score.items);
+            let rows: Vec<Value> = rows
+                .iter()
+                .map(|(item, values)| {
+                    let values: Vec<String> =
+                        values.iter().map(|v| v.map(|v| format!("{v:.DECIMALS$}")).unwrap_or_default()).collect();
+                    json!({ "item": item, "values": values })
+                })
+                .collect();
+            out["item_metrics"] = json!(metrics);
+            out["items"] = json!(rows);
         }
     }
     out

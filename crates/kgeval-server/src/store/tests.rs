@@ -65,9 +65,10 @@ fn teams_submissions_scores_and_counts() {
     assert_eq!(scored.len(), before + 1);
     assert!(scored.iter().any(|s| s.id == failed && s.status == "scored"));
     assert_eq!(store.submission(failed, "v0").expect("read").map(|s| s.status), Some("failed".into()));
-    let listed = store.submissions_of(team.id, 10, &|_| "v1".to_owned()).expect("listed");
+    let own = super::Listing { team: Some(team.id), ..super::Listing::default() };
+    let listed = store.listing("adhoc", &own, "v1").expect("listed");
     assert_eq!(listed.iter().find(|s| s.id == failed).map(|s| s.status.as_str()), Some("scored"));
-    let listed = store.submissions_of(team.id, 10, &|_| "v0".to_owned()).expect("listed");
+    let listed = store.listing("adhoc", &own, "v0").expect("listed");
     assert_eq!(listed.iter().find(|s| s.id == failed).map(|s| s.status.as_str()), Some("failed"));
     assert_eq!(store.counted_since(team.id, "adhoc", "p", 0).expect("count"), 3, "as counted at upload");
     assert_eq!(store.latest_scorer("adhoc").expect("read").as_deref(), Some("v1"));
