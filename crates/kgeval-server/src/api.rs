@@ -210,7 +210,7 @@ async fn leaderboard_answer(
         "task": task,
         "phase": board.phase.name,
         "counts": board.phase.counts,
-        "primary": app.campaign.served.task(&task).map(|t| t.primary.clone()),
+        "primary": app.campaign.served.task(&task).map(kgeval::campaign::ServedTask::primary_name),
         "scorer": app.scorer(&task),
         "significance": board.significance,
         "rows": board.rows,

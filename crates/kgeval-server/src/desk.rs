@@ -223,13 +223,16 @@ fn file_name(name: &str) -> String {
     name.chars().map(|c| if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') { c } else { '_' }).collect()
 }
 
+/// An item and its value of each metric of an [`item_table`] (`None`: no value).
+pub type ItemRow = (String, Vec<Option<f64>>);
+
 /// A score's per-item values (`[[item, metric, value], …]`) as a table: the metrics in the
 /// order they first appear, and per item (in the order items first appear) its value of each.
 #[must_use]
-pub fn item_table(items: &str) -> (Vec<String>, Vec<(String, Vec<Option<f64>>)>) {
+pub fn item_table(items: &str) -> (Vec<String>, Vec<ItemRow>) {
     let Ok(Value::Array(items)) = serde_json::from_str::<Value>(items) else { return (Vec::new(), Vec::new()) };
     let mut metrics: Vec<String> = Vec::new();
-    let mut rows: Vec<(String, Vec<Option<f64>>)> = Vec::new();
+    let mut rows: Vec<ItemRow> = Vec::new();
     let mut row_of: HashMap<String, usize> = HashMap::new();
     for entry in &items {
         let Some([item, metric, value]) = entry.as_array().and_then(|e| <&[Value; 3]>::try_from(e.as_slice()).ok())
@@ -266,7 +269,7 @@ pub fn item_table(items: &str) -> (Vec<String>, Vec<(String, Vec<Option<f64>>)>)
 async fn items_csv(State(app): State<Arc<App>>, Path(id): Path<String>, headers: HeaderMap) -> Response {
     let Some(viewer) = viewer(&app, &headers).await else { return unauthorized() };
     let submission = match visible_submission(&app, &viewer, &id).await {
-        Ok(Some((submission, feedback))) if feedback == Feedback::Items => submission,
+        Ok(Some((submission, Feedback::Items))) => submission,
         Ok(Some(_)) => {
             let message = "found a phase whose feedback shows no per-item values";
             return Refusal::new(StatusCode::FORBIDDEN, "forbidden", message).json();

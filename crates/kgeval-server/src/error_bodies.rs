@@ -74,11 +74,9 @@ fn refusal(app: &App, code: StatusCode, method: &Method, allow: Option<&str>, te
                 app.campaign.time_limit + 30.0
             ),
         ),
-        StatusCode::PAYLOAD_TOO_LARGE => Refusal::new(
-            code,
-            "too_large",
-            format!("found an upload over the limit of {} bytes", app.campaign.max_upload),
-        ),
+        StatusCode::PAYLOAD_TOO_LARGE => {
+            Refusal::new(code, "too_large", crate::refusal::over_the_limit(app.campaign.max_upload))
+        }
         StatusCode::UNSUPPORTED_MEDIA_TYPE => {
             Refusal::new(code, "unsupported_media_type", quoted("found a body of another type"))
         }

@@ -85,7 +85,13 @@ pub fn unauthorized() -> Response {
 
 /// 413: an upload over the limit of `max` bytes.
 pub(crate) fn too_large(max: u64) -> Refusal {
-    Refusal::new(StatusCode::PAYLOAD_TOO_LARGE, "too_large", format!("found an upload over the limit of {max} bytes"))
+    Refusal::new(StatusCode::PAYLOAD_TOO_LARGE, "too_large", over_the_limit(max))
+}
+
+/// `found an upload over the limit of 10 MB (10000000 bytes)`.
+#[must_use]
+pub fn over_the_limit(max: u64) -> String {
+    format!("found an upload over the limit of {} ({max} bytes)", crate::units::size(max))
 }
 
 /// 429: a limit of the phase reached, resetting at `reset` (`now` is the server's clock).

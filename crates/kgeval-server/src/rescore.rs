@@ -115,7 +115,7 @@ async fn rescore_app(app: &Arc<App>) -> Result<Vec<TaskDiff>, Error> {
             let mut diff = TaskDiff {
                 task: task.name.clone(),
                 phase: phase.map(|p| p.name.clone()),
-                metric: task.primary.clone(),
+                metric: task.primary_name(),
                 old_scorer,
                 new_scorer: current.clone(),
                 rescored: 0,

@@ -75,7 +75,7 @@ fn the_layers_and_extractors_answer_with_the_documented_bodies() {
     // length before the handler runs.
     let too_large = "POST /api/tasks/adhoc/submissions HTTP/1.1\r\nContent-Length: 100000\r\n";
     let error = send(&server, too_large, b"").refusal(413, "too_large");
-    assert_eq!(error, "found an upload over the limit of 1000 bytes");
+    assert_eq!(error, "found an upload over the limit of 1 kB (1000 bytes)");
     send(&server, &too_large.replace("/api/tasks/adhoc/submissions", "/submit"), b"").page(413);
     // A method a route does not take: 405 with `Allow`.
     let answer = send(&server, "POST /api/health HTTP/1.1\r\nContent-Length: 0\r\n", b"");

@@ -38,6 +38,15 @@ fn qald3_rehearses_its_training_phase_as_shipped() {
     assert_eq!(answer["received"].as_str().map(|at| &at[..10]), Some("2013-04-20"), "dated by the rehearsal: {answer}");
     let lexicon = std::fs::read(data("testdata/lemon/qald3-dbpedia-test-lexicon-en.ttl")).expect("data");
     assert_eq!(server.upload("lexicon", Some(&token), &lexicon).0, 201);
+    // Another family's file is named as such before the reader's line.
+    let (code, refused, _) = server.upload("lexicon", Some(&token), &gold);
+    let error = refused["error"].as_str().unwrap_or_default();
+    assert_eq!(code, 422, "{refused}");
+    assert!(
+        error.starts_with("the upload looks like QALD XML, and this task takes a lemon lexicon (Turtle): ")
+            && error.contains("upload:4:1: invalid Turtle"),
+        "{error}"
+    );
     // The test phase opens on May 1st: its task is closed.
     assert_eq!(server.upload("qa-test", Some(&token), &gold).0, 404);
     for page in ["/", "/tasks/qa-train", "/submit", "/login"] {
@@ -69,6 +78,22 @@ fn diso_rehearses_both_phases_as_shipped() {
     let alignment = std::fs::read(data("testdata/diso/brick-smartenv/Rapprox.rdf")).expect("data");
     let (code, answer, _) = validation.upload("task1", Some(&token), &alignment);
     assert_eq!((code, answer["status"].as_str()), (201, Some("scored")), "{answer}");
+    // A ranking that leaves queries out: the error speaks of the upload, not of a CLI flag.
+    let uco = std::fs::read(data("testdata/ranking/diso-synthetic/uco-stix/lexical.jsonl")).expect("data");
+    let first_line = uco.split(|&b| b == b'\n').next().expect("a line").to_vec();
+    let body = crate::serve_pages::form(&[
+        ("uco-stix", Some("u.jsonl"), &first_line),
+        ("stix-d3fend", Some("s.jsonl"), &first_line),
+    ]);
+    let auth = format!("Bearer {token}");
+    let (code, answer, _) = validation.request(
+        "POST",
+        "/api/tasks/task2/submissions",
+        &[crate::serve_pages::FORM_TYPE, ("Authorization", &auth)],
+        Some(&body),
+    );
+    assert_eq!(code, 422, "{answer}");
+    assert!(answer.contains("missing from the submission") && !answer.contains("--"), "{answer}");
     let final_phase = Served::start_file_with(&root().join(DISO), &["--now", "2026-09-15T08:00:00Z"]);
     assert!(final_phase.status.contains("phase final is open until 2026-10-01T00:00:00Z"), "{}", final_phase.status);
     let token = final_phase.add_team("Team A", false);

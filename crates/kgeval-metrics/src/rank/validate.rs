@@ -179,7 +179,11 @@ pub(crate) fn validate<'a>(
         let m = format!("{} qid(s) missing from the submission: {}{more}", missing.len(), listed.join(", "));
         if !options.allow_missing {
             let line = inputs.submission.entries.last().map_or(1, |e| e.line);
-            return Err(error(InputRole::Submission, line, format!("{m} (--allow-missing scores them 0)")));
+            return Err(error(
+                InputRole::Submission,
+                line,
+                format!("{m}, expected every query answered (a task that allows missing queries scores them 0)"),
+            ));
         }
         warnings.push(Diagnostic::warning("missing-qid", format!("{m}; scored 0")));
     }

@@ -221,7 +221,8 @@ async fn index(State(app): State<Arc<App>>, headers: HeaderMap) -> Response {
             "name": task.name,
             "id": views::element_id(&task.name),
             "family": task.task.family().name(),
-            "primary": task.primary,
+            "primary": task.primary_name(),
+            "alias": (task.primary_name() != task.primary).then(|| task.primary.clone()),
             "phases": views::task_phases(&app.campaign, task),
             "board": board,
             "note": note,
@@ -361,7 +362,7 @@ async fn submit_form(State(app): State<Arc<App>>, headers: HeaderMap, body: Body
         let refusal = Refusal::new(
             StatusCode::PAYLOAD_TOO_LARGE,
             "too_large",
-            format!("found an upload over the limit of {} bytes", app.campaign.max_upload),
+            crate::refusal::over_the_limit(app.campaign.max_upload),
         );
         return refused(&app, signed_in.as_ref(), &refusal, "/submit");
     };

@@ -9,6 +9,7 @@ mod run;
 mod served;
 mod served_checks;
 mod served_export;
+mod served_format;
 #[cfg(test)]
 mod served_gold_tests;
 #[cfg(test)]

@@ -307,7 +307,7 @@ impl ServedTask {
     pub fn score_until(&self, system: &str, upload: Input, deadline: Option<Instant>) -> Result<Evaluation, Error> {
         let upload = super::served_checks::refuse_empty(upload)?;
         let name = upload.name();
-        let task = self.with_systems(vec![SystemInput::named(system, upload)])?;
+        let task = self.with_systems(vec![SystemInput::named(system, upload.clone())])?;
         let progress = &NoProgress;
         let gold = self.gold().map_err(|e| {
             tracing::error!(task = %self.name, "the gold cannot be read: {}", crate::campaign::one_line(&e));
@@ -325,7 +325,8 @@ impl ServedTask {
             (Task::Rank(task), Gold::Rank(gold)) => task.run_with_gold(gold, progress),
             (Task::Kgc(task), Gold::Kgc(gold)) => task.run_with_gold(gold, progress),
             _ => Err(Error::invalid(format!("task {}: its gold was read for another family", self.name))),
-        }?;
+        }
+        .map_err(|e| super::served_format::name_the_format(self.task.family(), &upload, e))?;
         super::served_checks::refuse_no_item(&evaluation, &name)?;
         Ok(evaluation)
     }
@@ -358,6 +359,13 @@ impl ServedTask {
         };
         // Two first scores at once may both read it; the first one kept is used by all.
         Ok(self.gold.get_or_init(|| gold))
+    }
+
+    /// The primary metric's canonical name, as scores and leaderboards name it: the campaign's
+    /// alias resolved (`mrr` and `rr` are `recip_rank`, `hits_at_10` is `hits@10`).
+    #[must_use]
+    pub fn primary_name(&self) -> String {
+        kgeval_model::metric_names::canonical_metric_name(&self.primary).into_owned()
     }
 
     /// The primary metric's name in `evaluation`'s table, its value for `system`, and
@@ -486,6 +494,17 @@ pub(super) mod tests {
         assert!(primary.higher_is_better);
         let error = task.score("team", Input::from_bytes("upload", b"301 Q0 doc\n".to_vec())).expect_err("malformed");
         assert!(error.to_string().starts_with("upload:1:"), "{error}");
+    }
+
+    #[test]
+    fn the_primary_is_named_as_scores_name_it() {
+        let text = format!("title = \"Demo\"\n{TREC}measures = [\"recip_rank\"]\nprimary = \"mrr\"\n[serve]\n");
+        let campaign = read(&text).expect("a campaign");
+        let task = campaign.task("adhoc").expect("the task");
+        assert_eq!((task.primary.as_str(), task.primary_name()), ("mrr", "recip_rank".to_owned()));
+        let bytes = std::fs::read("../../testdata/trec_eval/test/results.test").expect("the run");
+        let evaluation = task.score("team", Input::from_bytes("upload", bytes)).expect("scored");
+        assert_eq!(task.primary_value(&evaluation, "team").expect("mrr").metric, task.primary_name());
     }
 
     #[test]
