@@ -68,6 +68,10 @@ pub(crate) struct ServeArgs {
     /// submissions that count into DIR (new, empty or an earlier output) and exit.
     #[arg(long, value_name = "DIR", conflicts_with = "add_team")]
     export: Option<PathBuf>,
+    /// With --export: the phase whose leaderboards to export (default: each task's phase open
+    /// now, else its last one that started).
+    #[arg(long, value_name = "NAME", requires = "export")]
+    phase: Option<String>,
     /// With --export: decimals in report.md (default 4).
     #[arg(long, requires = "export", value_parser = kgeval_report::parse_precision)]
     precision: Option<usize>,
@@ -136,6 +140,7 @@ pub(crate) fn run(args: &ServeArgs) -> anyhow::Result<Outcome> {
             &options,
             launch(&args.campaign)?,
             clock,
+            args.phase.as_deref(),
         )?;
         for task in &outcome.tasks {
             if let Err(e) = &task.evaluation {

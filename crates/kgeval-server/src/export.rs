@@ -17,7 +17,8 @@ use crate::worker::Launch;
 use crate::{Campaign, Error};
 
 /// Writes the report of the submissions that count at `clock`'s time into `dir` (new, empty or
-/// an earlier output).
+/// an earlier output): in each task's phase open then (else its last one started), or in the
+/// phase named `phase`.
 ///
 /// # Errors
 /// The campaign or the database cannot be read; a worker cannot start; no submission counts; `dir` is refused or
@@ -29,10 +30,12 @@ pub fn export(
     options: &RenderOptions,
     launch: Launch,
     clock: Clock,
+    phase: Option<&str>,
 ) -> Result<CampaignOutcome, Error> {
     // The workers score the baselines (their leaderboard order); the counted submissions were
     // scored within the limits already and are read again here by the facade.
-    let counted = crate::with_app(campaign, db, launch, clock, async |app| counted_files(&app, app.clock.now()))?;
+    let counted =
+        crate::with_app(campaign, db, launch, clock, async |app| counted_files(&app, app.clock.now(), phase))?;
     let config = Campaign::read(campaign)?;
     let report = config.served.report_campaign(&counted)?;
     Ok(export_into(&report, dir, options)?)
@@ -54,16 +57,25 @@ pub fn system_label(row: &Row) -> String {
     }
 }
 
-/// Per task, the `(system name, upload)` of every row of its default leaderboard at `now`, in
-/// leaderboard order (empty when no phase of the task has started).
+/// Per task, the `(system name, upload)` of every row of its default leaderboard at `now` —
+/// or of its leaderboard in the phase named `phase` — in leaderboard order (empty when no
+/// phase of the task has started, or the task is not open in `phase`).
 ///
 /// # Errors
-/// [`Error::Database`].
-pub fn counted_files(app: &App, now: i64) -> Result<Vec<TaskFiles>, Error> {
+/// [`Error::Usage`] for a phase the campaign does not have; [`Error::Database`].
+pub fn counted_files(app: &App, now: i64, phase: Option<&str>) -> Result<Vec<TaskFiles>, Error> {
+    if let Some(name) = phase.filter(|name| app.campaign.phase(name).is_none()) {
+        let known: Vec<&str> = app.campaign.phases.iter().map(|p| p.name.as_str()).collect();
+        return Err(Error::Usage(format!("--phase: found {name:?}, expected one of the phases: {}", known.join(", "))));
+    }
     let store = app.store.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
     let mut out = Vec::new();
     for task in &app.campaign.served.tasks {
-        let Some(phase) = app.campaign.phases.iter().rev().find(|p| p.from <= now && task.open_in(&p.name)) else {
+        let chosen = match phase {
+            Some(name) => app.campaign.phase(name).filter(|p| task.open_in(&p.name)),
+            None => app.campaign.phases.iter().rev().find(|p| p.from <= now && task.open_in(&p.name)),
+        };
+        let Some(phase) = chosen else {
             out.push((task.name.clone(), Vec::new()));
             continue;
         };

@@ -36,6 +36,14 @@ fn qald3_rehearses_its_training_phase_as_shipped() {
     assert_eq!(code, 201, "{answer}");
     assert_eq!(answer["scores"]["qald_f"].as_f64(), Some(1.0), "{answer}");
     assert_eq!(answer["received"].as_str().map(|at| &at[..10]), Some("2013-04-20"), "dated by the rehearsal: {answer}");
+    // The live board tests qald_f on each question's F, as the export does.
+    let (_, board) = server.get("/api/tasks/qa-train/leaderboard", None);
+    let board: Value = serde_json::from_str(&board).expect("JSON");
+    let marks: Vec<(Option<&str>, Option<&str>)> =
+        board["rows"].as_array().expect("rows").iter().map(|r| (r["letter"].as_str(), r["beats"].as_str())).collect();
+    assert_eq!(marks, [(Some("a"), Some("b")), (Some("b"), Some(""))], "{board}");
+    let significance = board["significance"].as_str().unwrap_or_default();
+    assert!(significance.contains("on per-item values of f1 (qald_f has no per-item values"), "{significance}");
     let lexicon = std::fs::read(data("testdata/lemon/qald3-dbpedia-test-lexicon-en.ttl")).expect("data");
     assert_eq!(server.upload("lexicon", Some(&token), &lexicon).0, 201);
     // Another family's file is named as such before the reader's line.
@@ -187,4 +195,40 @@ fn shell_words(text: &str) -> Vec<String> {
     }
     words.extend((!word.is_empty()).then_some(word));
     words
+}
+
+/// `--export --phase NAME` exports that phase's leaderboards: a validation upload is in the
+/// validation phase's report, not in the final phase's (the one current at `--now`).
+#[test]
+fn the_export_takes_a_phase() {
+    let campaign = root().join(DISO);
+    let server = Served::start_file_with(&campaign, &["--now", "2026-07-01"]);
+    let token = server.add_team("Team A", false);
+    let alignment = std::fs::read(data("testdata/diso/brick-smartenv/Rapprox.rdf")).expect("data");
+    assert_eq!(server.upload("task1", Some(&token), &alignment).0, 201);
+    let db = server.dir.path().join("campaign.sqlite");
+    let db = db.to_str().expect("UTF-8");
+    let systems = |phase: Option<&str>| -> Vec<String> {
+        let out = tempfile::tempdir().expect("a folder");
+        let report = out.path().join("report");
+        let mut args = vec!["--db", db, "--now", "2026-09-15", "--export", report.to_str().expect("UTF-8")];
+        args.extend(phase.map(|p| ["--phase", p]).into_iter().flatten());
+        let output = crate::serve::serve_command(&campaign, &args);
+        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+        let results: Value =
+            serde_json::from_slice(&std::fs::read(report.join("results.json")).expect("results")).expect("JSON");
+        let task1 =
+            results["tasks"].as_array().expect("tasks").iter().find(|t| t["name"] == "task1").expect("task1").clone();
+        let mut names: Vec<String> = task1["result"]["systems"]
+            .as_array()
+            .map_or_else(Vec::new, |s| s.iter().filter_map(|s| s["system"].as_str().map(str::to_owned)).collect());
+        names.sort();
+        names
+    };
+    assert_eq!(systems(Some("validation")), ["Rapprox (baseline)", "Team A"]);
+    assert_eq!(systems(None), ["Rapprox (baseline)"], "the final phase has no upload");
+    let output = crate::serve::serve_command(&campaign, &["--db", db, "--export", "/tmp/never", "--phase", "nope"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr)
+        .contains("--phase: found \"nope\", expected one of the phases: validation, final"));
 }

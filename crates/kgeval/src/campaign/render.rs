@@ -87,6 +87,12 @@ fn task_view(task: &TaskOutcome) -> TaskView {
         }
         None => None,
     };
+    if evaluation.table.items().len() < 2 && evaluation.table.systems().count() >= 2 {
+        view.notes.push(format!(
+            "One item: no significance test (a paired test needs at least two items; this task has {}).",
+            evaluation.table.items().len()
+        ));
+    }
     view.table = Some(result_table(evaluation, compare.map(|c| &c.result)));
     view.conventions = conventions(&evaluation.conventions);
     view.caption_conventions = caption_conventions(&evaluation.conventions);

@@ -135,7 +135,8 @@ fn tie_report(
     }
 }
 
-/// One task's evaluation and, without `against`, its comparison.
+/// One task's evaluation and, without `against`, its comparison (none for an evaluation of
+/// fewer than two items: no test can run on one; the report says so).
 fn evaluate(
     task: &CampaignTask,
     progress: &dyn CampaignProgress,
@@ -143,7 +144,7 @@ fn evaluate(
     let bar = progress.task(&task.name);
     let evaluation = task.task.run(&*bar);
     let compare = match (&evaluation, &task.compare) {
-        (Ok(evaluation), Some(compare)) if compare.against.is_none() => {
+        (Ok(evaluation), Some(compare)) if compare.against.is_none() && evaluation.table.items().len() >= 2 => {
             Some(compare.task.run_on(&evaluation.table, &task.name, None, &*bar))
         }
         _ => None,

@@ -45,15 +45,25 @@ pub struct ServedSignificance {
 
 impl ServedTask {
     /// Runs `kgeval compare`'s default paired test over the per-item values of `metric` (the
-    /// primary metric's name in the score table) of every entry; letters follow the entries'
-    /// order (give them in leaderboard order).
+    /// primary metric's name in the score table) of every entry — or, for a primary that has
+    /// none, of the per-item metric it is built from ([`item_metric`]: QALD's `qald_f` is
+    /// tested on each question's F) — as `kgeval run` and the export test the same values;
+    /// letters follow the entries' order (give them in leaderboard order).
     ///
     /// # Errors
-    /// Fewer than two entries; an entry without per-item values of `metric`; entries whose
-    /// items differ (the paired test needs the same items); as [`CompareTask::run_on_tables`].
+    /// Fewer than two entries; fewer than two items (`one item: no test`); an entry without
+    /// per-item values of the metric; as [`CompareTask::run_on_tables`].
     pub fn significance(&self, metric: &str, entries: &[ServedEntry<'_>]) -> Result<ServedSignificance, Error> {
         if entries.len() < 2 {
             return Err(Error::invalid("a significance test needs at least two leaderboard rows"));
+        }
+        let primary = metric;
+        let metric = item_metric(metric, entries);
+        let metric = metric.as_str();
+        let items: std::collections::HashSet<&str> =
+            entries.iter().flat_map(|e| e.items.iter()).filter(|i| i.1 == metric).map(|i| i.0.as_str()).collect();
+        if items.len() == 1 {
+            return Err(Error::invalid("one item: no test"));
         }
         let tables: Vec<ScoreTable> = entries.iter().map(|e| table(e, metric)).collect::<Result<_, _>>()?;
         let named: Vec<NamedTable<'_>> = entries
@@ -88,6 +98,9 @@ impl ServedTask {
                 text.replacen("on per-item values", &format!("on per-item values of {metric}"), 1)
             },
         );
+        if metric != primary {
+            conventions.push_str(&format!(" ({primary} has no per-item values: it is built from {metric})"));
+        }
         if comparison.zero_filled > 0 {
             conventions.push_str(&format!("; {} missing item value(s) counted as 0", comparison.zero_filled));
         }
@@ -112,6 +125,25 @@ impl ServedTask {
 pub fn ordering_tau(old: &[f64], new: &[f64]) -> Option<f64> {
     let tau = kgeval_meta::kendall::kendall_tau(old, new, crate::compare::TauVariant::B).ok()?.tau;
     tau.is_finite().then_some(tau)
+}
+
+/// The per-item metric a test of the primary `metric` runs on: `metric` when some entry has
+/// per-item values of it, else the one it is built from — `local_` and `micro_` dropped, and
+/// QALD's `qald_f` the per-question `f1` (`qald_f`, `micro_f1`, `local_qald_f` → `f1`;
+/// `micro_precision` → `precision`).
+fn item_metric(metric: &str, entries: &[ServedEntry<'_>]) -> String {
+    let has = |name: &str| entries.iter().any(|e| e.items.iter().any(|i| i.1 == name));
+    if has(metric) {
+        return metric.to_owned();
+    }
+    let base = metric.strip_prefix("local_").unwrap_or(metric);
+    let base = base.strip_prefix("micro_").unwrap_or(base);
+    let base = if base == "qald_f" { "f1" } else { base };
+    if has(base) {
+        base.to_owned()
+    } else {
+        metric.to_owned()
+    }
 }
 
 /// The one-system table of an entry's per-item values of `metric`.
@@ -139,6 +171,42 @@ mod tests {
 
     fn items(values: &[f64]) -> Vec<(String, String, f64)> {
         values.iter().enumerate().map(|(i, v)| (format!("q{i}"), "map".to_owned(), *v)).collect()
+    }
+
+    #[test]
+    fn a_primary_without_items_is_tested_on_what_it_is_built_from() {
+        let file = "../../testdata/campaigns/s.toml";
+        let text = "[[task]]\nname = \"qa\"\nfamily = \"qald\"\ngold = \"../qald/qald3/dbpedia-test-answers.xml\"\nprimary = \"qald_f\"\n";
+        let manifest = TomlManifest::parse(text, file).expect("parsed");
+        let campaign = ServedCampaign::from_manifest(&manifest, text, std::path::Path::new(file), &[]).expect("read");
+        let task = &campaign.tasks[0];
+        let per_question = |values: &[f64]| -> Vec<(String, String, f64)> {
+            values
+                .iter()
+                .enumerate()
+                .flat_map(|(i, v)| {
+                    [(format!("q{i}"), "f1".to_owned(), *v), (format!("q{i}"), "precision".to_owned(), 1.0 - v)]
+                })
+                .collect()
+        };
+        let good = per_question(&[1.0, 1.0, 0.9, 1.0, 0.95, 1.0, 1.0, 0.9]);
+        let bad = per_question(&[0.0, 0.1, 0.0, 0.05, 0.0, 0.0, 0.1, 0.0]);
+        let entries = [ServedEntry { label: "A", items: &good }, ServedEntry { label: "B", items: &bad }];
+        let significance = task.significance("qald_f", &entries).expect("tested on f1");
+        assert_eq!(significance.metric, "f1");
+        assert_eq!(significance.marks[0].beats, "b");
+        assert!(
+            significance
+                .conventions
+                .ends_with("on per-item values of f1 (qald_f has no per-item values: it is built from f1)"),
+            "{}",
+            significance.conventions
+        );
+        assert_eq!(task.significance("micro_precision", &entries).expect("tested").metric, "precision");
+        // One item: no test, said so.
+        let one = per_question(&[0.5]);
+        let entries = [ServedEntry { label: "A", items: &one }, ServedEntry { label: "B", items: &one }];
+        assert_eq!(task.significance("qald_f", &entries).expect_err("one item").to_string(), "one item: no test");
     }
 
     #[test]
