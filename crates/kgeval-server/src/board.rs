@@ -21,6 +21,10 @@ pub struct Row {
     pub system: String,
     /// The counted submission's id (none for a baseline).
     pub submission: Option<i64>,
+    /// When the counted submission arrived (RFC 3339; none for a baseline).
+    pub submitted: Option<String>,
+    /// The team's scored uploads in the phase (none for a baseline).
+    pub uploads: Option<usize>,
     /// Whether the row is a baseline.
     pub baseline: bool,
     /// The primary metric's value.
@@ -66,7 +70,10 @@ pub fn leaderboard(scored: &[Submission], baselines: &[&ScoredBaseline], counts:
     let mut rows: Vec<(Row, bool)> = counted
         .into_iter()
         .map(|(s, score)| {
-            (row(s.team_name.clone(), s.system.clone(), Some(s.id), false, score), score.higher_is_better)
+            let mut row = row(s.team_name.clone(), s.system.clone(), Some(s.id), false, score);
+            row.submitted = Some(crate::clock::format(s.created));
+            row.uploads = Some(scored.iter().filter(|other| other.team == s.team && other.score.is_some()).count());
+            (row, score.higher_is_better)
         })
         .collect();
     rows.extend(
@@ -97,6 +104,8 @@ fn row(team: String, system: String, submission: Option<i64>, baseline: bool, sc
         team,
         system,
         submission,
+        submitted: None,
+        uploads: None,
         baseline,
         primary: score.value,
         scores,

@@ -44,6 +44,12 @@ fn qald3_rehearses_its_training_phase_as_shipped() {
     assert_eq!(marks, [(Some("a"), Some("b")), (Some("b"), Some(""))], "{board}");
     let significance = board["significance"].as_str().unwrap_or_default();
     assert!(significance.contains("on per-item values of f1 (qald_f has no per-item values"), "{significance}");
+    // On the page, rank, team, system and the primary metric come first (a phone shows them
+    // before it scrolls), with the letters beside the primary; then when and how often.
+    let (_, page) = server.get("/tasks/qa-train", None);
+    let head = "<th>Rank</th><th class=\"text\">Team</th><th class=\"text\">System</th><th title=\"primary metric\">qald_f ★</th><th class=\"text\" title=\"significance letter\">Letter</th>";
+    assert!(page.contains(head), "{page}");
+    assert!(page.contains("<td class=\"text\">2013-04-20 12:00"), "the submission's date: {page}");
     let lexicon = std::fs::read(data("testdata/lemon/qald3-dbpedia-test-lexicon-en.ttl")).expect("data");
     assert_eq!(server.upload("lexicon", Some(&token), &lexicon).0, 201);
     // Another family's file is named as such before the reader's line.

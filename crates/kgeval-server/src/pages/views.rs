@@ -109,12 +109,20 @@ pub fn board(task: &str, board: &Board) -> Value {
             }
         }
     }
+    // The primary metric first (a phone shows rank, team, system and it before scrolling).
+    let primary = board.rows.first().map(|r| r.metric.clone()).unwrap_or_default();
+    if let Some(at) = metrics.iter().position(|m| *m == primary) {
+        let first = metrics.remove(at);
+        metrics.insert(0, first);
+    }
     let rows: Vec<Value> = board
         .rows
         .iter()
         .map(|row| {
             json!({
                 "rank": row.rank,
+                "submitted": row.submitted.as_deref().and_then(crate::clock::parse).map(utc),
+                "uploads": row.uploads,
                 "letter": row.letter,
                 "tier": row.tier,
                 "beats": row.beats,
@@ -125,7 +133,6 @@ pub fn board(task: &str, board: &Board) -> Value {
             })
         })
         .collect();
-    let primary = board.rows.first().map(|r| r.metric.clone()).unwrap_or_default();
     json!({
         "task": task,
         "task_id": element_id(task),
