@@ -11,7 +11,7 @@
 
 use std::io::{BufRead as _, BufReader, Read as _, Write as _};
 use std::net::TcpStream;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
@@ -167,6 +167,39 @@ impl Browser {
             );
         }
         self.wait_next_page(selector);
+    }
+
+    /// Clicks the link `selector` (the mouse on its middle) as a person saving a download does,
+    /// and returns the file the browser saved into `dir` (created; empty before).
+    pub(crate) fn download(&mut self, selector: &str, dir: &Path) -> PathBuf {
+        std::fs::create_dir_all(dir).expect("the download folder");
+        self.call(
+            "Browser.setDownloadBehavior",
+            json!({ "behavior": "allow", "downloadPath": dir.display().to_string() }),
+        );
+        let node = self.node(selector);
+        self.call("DOM.scrollIntoViewIfNeeded", json!({ "nodeId": node }));
+        let quad = self.call("DOM.getBoxModel", json!({ "nodeId": node }))["model"]["content"].clone();
+        let corner = |i: usize| quad[i].as_f64().expect("a coordinate");
+        let (x, y) = ((corner(0) + corner(4)) / 2.0, (corner(1) + corner(5)) / 2.0);
+        for kind in ["mousePressed", "mouseReleased"] {
+            self.call(
+                "Input.dispatchMouseEvent",
+                json!({ "type": kind, "x": x, "y": y, "button": "left", "clickCount": 1 }),
+            );
+        }
+        let deadline = Instant::now() + PATIENCE;
+        loop {
+            let files: Vec<PathBuf> =
+                std::fs::read_dir(dir).expect("the download folder").map(|e| e.expect("an entry").path()).collect();
+            if let [file] = &files[..] {
+                if file.extension().is_none_or(|e| e != "crdownload") {
+                    return file.clone();
+                }
+            }
+            assert!(Instant::now() < deadline, "{selector}: no download within {PATIENCE:?}: {files:?}");
+            std::thread::sleep(Duration::from_millis(50));
+        }
     }
 
     /// The page's DOM as HTML.

@@ -49,6 +49,7 @@ mod readme_compare;
 mod repeats;
 mod serve;
 mod serve_browser;
+mod serve_browser_desk;
 mod serve_connections;
 mod serve_desk;
 mod serve_diso;
