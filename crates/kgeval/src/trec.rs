@@ -175,7 +175,7 @@ impl TrecTask {
     pub fn run(&self, progress: &dyn Progress) -> Result<Evaluation, Error> {
         let names = self.check_runs()?;
         // The qrels and the first run are read at the same time (both cores).
-        let (gold, first_run) = rayon::join(|| self.read_gold(), || open_run(&self.runs[0].input));
+        let (gold, first_run) = rayon::join(|| self.read_gold(), || open_run_read(&self.runs[0].input));
         self.evaluate_opened(&gold?, names, first_run?, progress)
     }
 
@@ -199,7 +199,7 @@ impl TrecTask {
         &self,
         gold: &TrecGold,
         names: Vec<String>,
-        first_run: OpenedRun,
+        first_run: Read<OpenedRun>,
         progress: &dyn Progress,
     ) -> Result<Evaluation, Error> {
         let qrels = &gold.qrels;
@@ -212,10 +212,13 @@ impl TrecTask {
         );
         progress.start("runs", self.runs.len() as u64);
         for (system, name) in self.runs.iter().zip(&names) {
-            let run = match first_run.take() {
+            let Read { value: run, warnings } = match first_run.take() {
                 Some(run) => run,
-                None => open_run(&system.input)?,
+                None => open_run_read(&system.input)?,
             };
+            runs.warnings.extend(
+                warnings.into_iter().map(|diagnostic| Warning { scope: format!("run {name}"), diagnostic }),
+            );
             match run {
                 OpenedRun::Text(run) => runs.add(qrels, &run, name, source_name(&system.input), Error::from)?,
                 #[cfg(feature = "arrow")]
@@ -432,7 +435,7 @@ fn load_qrels(input: &Input) -> Result<Read<Qrels>, Error> {
     let opened = input.open()?;
     #[cfg(feature = "arrow")]
     if let Some(kind) = arrow::table_kind(input, &opened) {
-        return Ok(Read { value: arrow::read_qrels_table(opened, kind)?, warnings: Vec::new() });
+        return arrow::read_qrels_table(opened, kind);
     }
     Ok(read_qrels_bytes(opened.bytes(), opened.name())?)
 }
@@ -449,12 +452,18 @@ enum OpenedRun {
 /// Opens a run: a Parquet or IPC table (feature `arrow`) by its extension or else its
 /// content, else a text file.
 fn open_run(input: &Input) -> Result<OpenedRun, Error> {
+    Ok(open_run_read(input)?.value)
+}
+
+/// [`open_run`] with the reader's warnings (a table's columns kgeval does not read).
+fn open_run_read(input: &Input) -> Result<Read<OpenedRun>, Error> {
     let opened = input.open()?;
     #[cfg(feature = "arrow")]
     if let Some(kind) = arrow::table_kind(input, &opened) {
-        return Ok(OpenedRun::Arrow(arrow::read_run_table(opened, kind)?));
+        let Read { value, warnings } = arrow::read_run_table(opened, kind)?;
+        return Ok(Read { value: OpenedRun::Arrow(value), warnings });
     }
-    Ok(OpenedRun::Text(RunFile::from_input(opened)?))
+    Ok(Read { value: OpenedRun::Text(RunFile::from_input(opened)?), warnings: Vec::new() })
 }
 
 /// The runs evaluated so far against one qrels: the result, the warnings and the tables.
