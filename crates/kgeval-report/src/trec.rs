@@ -63,7 +63,12 @@ pub fn render_ir(
 /// decimals (trec_eval's `%6.4f` at 4, [`RenderOptions`]'s default); qids and the run id are
 /// printed through [`text_field`] (no id can add a line or an escape sequence).
 #[must_use]
-pub fn trec_eval_text(run: &RunEvaluation, evaluation: &IrEvaluation, lines: TrecTextLines, precision: usize) -> String {
+pub fn trec_eval_text(
+    run: &RunEvaluation,
+    evaluation: &IrEvaluation,
+    lines: TrecTextLines,
+    precision: usize,
+) -> String {
     let measures = evaluation.measures.measures();
     let mut out = String::new();
     if lines.per_topic {
@@ -456,10 +461,8 @@ mod tests {
         let mut second = e.runs[0].clone();
         second.name = format!("{hostile}2");
         e.runs.push(second);
-        let options = RenderOptions {
-            trec_lines: TrecTextLines { per_topic: true, summary: true },
-            ..RenderOptions::default()
-        };
+        let options =
+            RenderOptions { trec_lines: TrecTextLines { per_topic: true, summary: true }, ..RenderOptions::default() };
         for format in [OutputFormat::Text, OutputFormat::Markdown] {
             let out = render_ir(&e, format, &options, &ScoreTable::new());
             assert!(!out.contains('\x1b'), "{format:?}: {out}");

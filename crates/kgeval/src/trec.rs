@@ -216,9 +216,8 @@ impl TrecTask {
                 Some(run) => run,
                 None => open_run_read(&system.input)?,
             };
-            runs.warnings.extend(
-                warnings.into_iter().map(|diagnostic| Warning { scope: format!("run {name}"), diagnostic }),
-            );
+            runs.warnings
+                .extend(warnings.into_iter().map(|diagnostic| Warning { scope: format!("run {name}"), diagnostic }));
             match run {
                 OpenedRun::Text(run) => runs.add(qrels, &run, name, source_name(&system.input), Error::from)?,
                 #[cfg(feature = "arrow")]

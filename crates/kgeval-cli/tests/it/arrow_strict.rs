@@ -158,11 +158,8 @@ fn ids_with_line_breaks_or_escapes_are_errors() {
     assert!(!stdout(&out).contains("0.9999"));
     assert!(stderr(&out).contains("run_tag_nl.parquet: row 2, column tag: found"), "{}", stderr(&out));
     assert_eq!(stderr(&out).lines().count(), 1, "{}", stderr(&out));
-    let escaped = batch(vec![
-        ("qid", ids(&["q1", "q1\x1b[31m"])),
-        ("docno", ids(&["d1", "d2"])),
-        ("score", scores(&[1.0, 2.0])),
-    ]);
+    let escaped =
+        batch(vec![("qid", ids(&["q1", "q1\x1b[31m"])), ("docno", ids(&["d1", "d2"])), ("score", scores(&[1.0, 2.0]))]);
     let run = write(dir.path(), "run_qid.parquet", &escaped);
     let out = kgeval(&["trec", "-q", "-m", "map", &qrels, &run]);
     assert_eq!(out.status.code(), Some(2), "{}", stdout(&out));
@@ -240,7 +237,8 @@ fn an_empty_table_is_an_error_as_an_empty_text_run_is() {
 /// `--precision 6` was ignored by the trec_eval-style text (Markdown honoured it).
 #[test]
 fn precision_applies_to_the_trec_text() {
-    let args = ["trec", "-q", "-m", "map", "testdata/trec_eval/test/qrels.test", "testdata/trec_eval/test/results.test"];
+    let args =
+        ["trec", "-q", "-m", "map", "testdata/trec_eval/test/qrels.test", "testdata/trec_eval/test/results.test"];
     let four = stdout(&kgeval(&args));
     let six = stdout(&kgeval(&[&args[..], &["--precision", "6"]].concat()));
     let map = |text: &str| text.lines().find(|l| l.starts_with("map") && l.contains("\tall\t")).map(str::to_owned);

@@ -140,9 +140,8 @@ impl IdColumn<'_> {
                     IdValues::LargeUtf8(a) => first_bad_string(a, a.len()),
                     IdValues::View(a) => (0..a.len()).find(|&i| id_problem(a.value(i)).is_some()),
                 }?;
-                let flags: Vec<bool> = (0..values.len())
-                    .map(|i| i >= bad && (i == bad || id_problem(values.get(i)).is_some()))
-                    .collect();
+                let flags: Vec<bool> =
+                    (0..values.len()).map(|i| i >= bad && (i == bad || id_problem(values.get(i)).is_some())).collect();
                 (0..len).find(|&row| flags[keys.get(row)])
             }
         }

@@ -182,7 +182,12 @@ fn ids<'a>(
         };
         return Err(error(
             what,
-            format!("row {}, column {}: {}", first_row + row as u64 + 1, resolve::shown(name), id_message(role, id, problem)),
+            format!(
+                "row {}, column {}: {}",
+                first_row + row as u64 + 1,
+                resolve::shown(name),
+                id_message(role, id, problem)
+            ),
         ));
     }
     Ok(column)

@@ -81,7 +81,8 @@ pub(super) fn resolve(schema: &Schema, what: &str, roles: &[Role], ignored: &[&s
         }
         found[role] = Some((index, name.clone()));
     }
-    if let Some(missing) = roles.iter().zip(&found).find_map(|(role, at)| (role.required && at.is_none()).then_some(role))
+    if let Some(missing) =
+        roles.iter().zip(&found).find_map(|(role, at)| (role.required && at.is_none()).then_some(role))
     {
         let columns = schema.fields().iter().map(|f| f.name().as_str());
         return Err(error(
@@ -138,7 +139,10 @@ mod tests {
         let same = resolve(&schema(&["qid", "tag", "tag"]), "t", &ROLES, &[]).unwrap_err();
         assert_eq!(same.to_string(), "t: found columns tag and tag, both a tag column; keep one");
         let missing = resolve(&schema(&["a\nb"]), "t", &ROLES, &[]).unwrap_err();
-        assert_eq!(missing.to_string(), "t: found columns \"a\\nb\", expected a query id column named one of qid, query_id");
+        assert_eq!(
+            missing.to_string(),
+            "t: found columns \"a\\nb\", expected a query id column named one of qid, query_id"
+        );
     }
 
     #[test]

@@ -66,7 +66,12 @@ struct Layout {
 }
 
 fn layout() -> impl Strategy<Value = Layout> {
-    (Just((0..4).collect::<Vec<usize>>()).prop_shuffle(), [0..3usize, 0..3, 0..1, 0..3], any::<[bool; 3]>(), any::<bool>())
+    (
+        Just((0..4).collect::<Vec<usize>>()).prop_shuffle(),
+        [0..3usize, 0..3, 0..1, 0..3],
+        any::<[bool; 3]>(),
+        any::<bool>(),
+    )
         .prop_map(|(order, names, dictionary, tagged)| Layout { order, names, dictionary, tagged })
 }
 
@@ -89,7 +94,11 @@ fn table(rows: &[(String, String, f64)], tag: &str, layout: &Layout) -> RecordBa
         Arc::new(Float64Array::from(rows.iter().map(|r| r.2).collect::<Vec<_>>())),
         ids(&tags, layout.dictionary[2]),
     ];
-    let chosen = layout.order.iter().filter(|&&c| c < 3 || layout.tagged).map(|&c| (names[c][layout.names[c]], Arc::clone(&columns[c])));
+    let chosen = layout
+        .order
+        .iter()
+        .filter(|&&c| c < 3 || layout.tagged)
+        .map(|&c| (names[c][layout.names[c]], Arc::clone(&columns[c])));
     RecordBatch::try_from_iter(chosen).expect("batch")
 }
 
