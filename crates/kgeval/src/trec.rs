@@ -3,7 +3,7 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use kgeval_formats::trec::{read_qrels_bytes, RunFile};
+use kgeval_formats::trec::read_qrels_bytes;
 use kgeval_formats::{Input, Read};
 use kgeval_metrics::trec::{evaluate_run, record_run_into_table};
 use kgeval_model::metric_names::metric_info;
@@ -23,6 +23,7 @@ pub mod arrow;
 mod gold;
 mod interned;
 mod merge;
+mod opened;
 mod tie_report;
 
 /// Renders the runs' tie reports ([`TrecTask::tie_report`]): text, Markdown, JSON or CSV.
@@ -35,6 +36,8 @@ pub use interned::{InternedRun, TopicSlot};
 pub use merge::{RunAccumulator, RunPartition};
 pub use pytrec::{aggregate_measure, supported_measures};
 pub use stream::TopicStream;
+
+use opened::{open_run, open_run_read, OpenedRun};
 
 /// The code of the note that states, per run, how many topics were evaluated
 /// (`note: RUN: 3 topics evaluated (intersection); …`).
@@ -437,32 +440,6 @@ fn load_qrels(input: &Input) -> Result<Read<Qrels>, Error> {
         return arrow::read_qrels_table(opened, kind);
     }
     Ok(read_qrels_bytes(opened.bytes(), opened.name())?)
-}
-
-/// A run file as opened: TREC text, or (feature `arrow`) a Parquet or Arrow IPC table.
-enum OpenedRun {
-    /// `qid Q0 docno rank score tag` lines.
-    Text(RunFile),
-    /// `qid, docno, score` columns.
-    #[cfg(feature = "arrow")]
-    Arrow(InternedRun),
-}
-
-/// Opens a run: a Parquet or IPC table (feature `arrow`) by its extension or else its
-/// content, else a text file.
-fn open_run(input: &Input) -> Result<OpenedRun, Error> {
-    Ok(open_run_read(input)?.value)
-}
-
-/// [`open_run`] with the reader's warnings (a table's columns kgeval does not read).
-fn open_run_read(input: &Input) -> Result<Read<OpenedRun>, Error> {
-    let opened = input.open()?;
-    #[cfg(feature = "arrow")]
-    if let Some(kind) = arrow::table_kind(input, &opened) {
-        let Read { value, warnings } = arrow::read_run_table(opened, kind)?;
-        return Ok(Read { value: OpenedRun::Arrow(value), warnings });
-    }
-    Ok(Read { value: OpenedRun::Text(RunFile::from_input(opened)?), warnings: Vec::new() })
 }
 
 /// The runs evaluated so far against one qrels: the result, the warnings and the tables.
