@@ -78,7 +78,7 @@ pub(crate) struct TrecArgs {
     #[arg(long)]
     tie_report: bool,
     /// Output format (text: trec_eval's; json/csv/tsv: full precision with per-topic rows;
-    /// markdown: a summary table), -o FILE, --precision (Markdown), --per-item, --fail-under.
+    /// markdown: a summary table), -o FILE, --precision (text and Markdown), --per-item, --fail-under.
     #[command(flatten)]
     out: OutputArgs,
 }

@@ -5,6 +5,7 @@ pub mod align;
 #[cfg(feature = "arrow")]
 pub mod arrow;
 mod error;
+pub mod ids;
 pub mod input;
 pub mod kgc;
 pub mod lexicon;

@@ -32,7 +32,15 @@ pub(crate) fn arrow_columns<'py>(
     let reader = import_stream(value, what)?;
     let schema = reader.schema();
     let mut gathered: Vec<Gathered> = Vec::with_capacity(schema.fields().len());
-    for field in schema.fields() {
+    for (index, field) in schema.fields().iter().enumerate() {
+        if schema.fields()[..index].iter().any(|earlier| earlier.name() == field.name()) {
+            // A dict holds one column per name: the rule of every table reader, a column
+            // found once, checked here where both are still seen.
+            return Err(invalid(format!(
+                "{what}: found columns {0} and {0}, two columns of one name; keep one",
+                field.name().escape_debug()
+            )));
+        }
         let kind = match field.data_type() {
             DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View | DataType::Dictionary(_, _) => {
                 Gathered::Text(Vec::new())

@@ -71,7 +71,21 @@ pub(crate) fn import_stream(value: &Bound<'_, PyAny>, what: &str) -> PyResult<Ar
 pub(crate) fn arrow_qrels(py: Python<'_>, value: &Bound<'_, PyAny>, what: &str) -> PyResult<Qrels> {
     let reader = import_stream(value, what)?;
     let schema = reader.schema();
-    py.allow_threads(|| read_qrels(&schema, reader, what)).map_err(|e| to_py(py, &kgeval::Error::from(e)))
+    let read =
+        py.allow_threads(|| read_qrels(&schema, reader, what)).map_err(|e| to_py(py, &kgeval::Error::from(e)))?;
+    warn(py, &read.warnings)?;
+    Ok(read.value)
+}
+
+/// The reader's warnings (a table's columns kgeval does not read) as Python `UserWarning`s,
+/// as `kgeval trec` prints them on stderr.
+fn warn(py: Python<'_>, warnings: &[kgeval_model::Diagnostic]) -> PyResult<()> {
+    for warning in warnings {
+        let message = std::ffi::CString::new(warning.to_string().replace('\0', "\\0"))
+            .map_err(|_| invalid("a warning held a NUL byte (an internal error)"))?;
+        PyErr::warn(py, &py.get_type::<pyo3::exceptions::PyUserWarning>(), &message, 1)?;
+    }
+    Ok(())
 }
 
 /// A run from an Arrow object copied into an [`InternedRun`] (rows in any order): for the
@@ -79,6 +93,7 @@ pub(crate) fn arrow_qrels(py: Python<'_>, value: &Bound<'_, PyAny>, what: &str) 
 pub(crate) fn arrow_run(py: Python<'_>, value: &Bound<'_, PyAny>, what: &str) -> PyResult<InternedRun> {
     let reader = import_stream(value, what)?;
     let columns = resolve(py, &reader, what)?;
+    warn(py, &columns.warnings(what))?;
     py.allow_threads(|| kgeval::trec::arrow::intern_run_batches(&columns, reader, what))
         .map_err(|e: kgeval::FormatError| to_py(py, &kgeval::Error::from(e)))
 }
@@ -144,6 +159,7 @@ pub(crate) fn evaluate_arrow_run(
 ) -> PyResult<TopicStream> {
     let reader = import_stream(value, what)?;
     let columns = resolve(py, &reader, what)?;
+    warn(py, &columns.warnings(what))?;
     let stream = Arc::new(task.topic_stream(Arc::clone(qrels)).map_err(|e| to_py(py, &e))?);
     let pass = py.allow_threads(|| stream_grouped(reader, &columns, Target::Ready(Arc::clone(&stream)), what));
     finish_pass(py, task, qrels, value, what, stream, pass)
@@ -178,6 +194,7 @@ pub(crate) fn evaluate_arrow_runs_converting(
             return Err(error);
         }
     };
+    warn(py, &columns.warnings(&what))?;
     // A one-shot stream may be larger than memory: past this many rows read ahead, the
     // reading waits for the qrels. A table is in memory already.
     let read_ahead = if one_shot(first) { WAITING_ROWS } else { usize::MAX };
@@ -367,6 +384,10 @@ fn stream_grouped(
         }
         first_row += batch.num_rows() as u64;
     }
+    if matches!(outcome, Pass::Done) && first_row == 0 {
+        // No row at all (an empty table, a reader already read): an empty text run's error.
+        return Err(kgeval::trec::arrow::no_rows(what));
+    }
     if matches!(outcome, Pass::Done) {
         if let Some(finished_topic) = open.take() {
             close(finished_topic, &mut job, &mut pool, &mut index);
@@ -461,6 +482,9 @@ fn evaluate_held(
         let batch = batch.map_err(|e| format_error(what, &e))?;
         first_row += batch.num_rows() as u64;
         batches.push((first_row - batch.num_rows() as u64, batch));
+    }
+    if first_row == 0 {
+        return Err(kgeval::trec::arrow::no_rows(what));
     }
     let views: Vec<RunBatch<'_>> =
         batches.iter().map(|(first, batch)| columns.batch(batch, what, *first)).collect::<Result<_, _>>()?;

@@ -208,8 +208,8 @@ fn thresholds_text(tracks: &[TrackEvaluation], decimals: usize) -> String {
                 let _ = writeln!(
                     out,
                     "best threshold {} {}: {} (P {}, R {}, F1 {})",
-                    track.system,
-                    pair.name,
+                    crate::text_field(&track.system),
+                    crate::text_field(&pair.name),
                     best.threshold,
                     format_fixed(best.scores.scores.precision, decimals),
                     format_fixed(best.scores.scores.recall, decimals),
@@ -224,7 +224,7 @@ fn thresholds_text(tracks: &[TrackEvaluation], decimals: usize) -> String {
 fn text(tracks: &[TrackEvaluation], options: &RenderOptions) -> String {
     let mut out = header_line(tracks);
     if let [track] = tracks {
-        let _ = writeln!(out, "system: {}", track.system);
+        let _ = writeln!(out, "system: {}", crate::text_field(&track.system));
     }
     out.push('\n');
     out.push_str(&summary_table(tracks, options.precision).to_text());

@@ -27,6 +27,41 @@ pub(crate) fn per_item_json(table: &ScoreTable) -> Value {
     Value::Array(rows)
 }
 
+/// A name or id from the input as plain text prints it: every control character (C0 — line
+/// feed, tab, carriage return, escape … —, DEL, C1) and the Unicode line and paragraph
+/// separators written as an escape (`\n`, `\t`, `\r`, `\u{1b}`), so no input can add a
+/// line, shift a tab-separated column or send an escape sequence to a terminal. Every text
+/// renderer passes the names and ids it prints through it (trec_eval's text, its `-q` lines,
+/// the aligned tables of [`crate::Table::to_text`]); [`crate::escape_markdown`] does the same
+/// for Markdown.
+///
+/// ```
+/// use kgeval_report::text_field;
+/// assert_eq!(text_field("FBIS3-10082"), "FBIS3-10082");
+/// assert_eq!(text_field("x\nmap\tall\t0.9999"), "x\\nmap\\tall\\t0.9999");
+/// assert_eq!(text_field("\x1b[31mred"), "\\u{1b}[31mred");
+/// ```
+#[must_use]
+pub fn text_field(s: &str) -> std::borrow::Cow<'_, str> {
+    if !s.chars().any(needs_escape) {
+        return std::borrow::Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        if needs_escape(c) {
+            out.extend(c.escape_debug());
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+/// Whether [`text_field`] escapes `c`.
+pub(crate) fn needs_escape(c: char) -> bool {
+    c.is_control() || matches!(c, '\u{2028}' | '\u{2029}')
+}
+
 /// A CSV field: a text a spreadsheet would run as a formula — starting with `=`, `+`, `-`,
 /// `@`, a tab or a carriage return — gets a leading `'` (a number such as `-0.5` or `+1e-3`
 /// is left as it is), then the field is quoted when it holds a comma, a quote, a line feed

@@ -18,7 +18,7 @@ pub fn render_lexicon(evaluations: &[LexiconEvaluation], format: OutputFormat, o
     match format {
         OutputFormat::Text => blocks(evaluations, |evaluation| {
             let mut out = header_line(evaluation);
-            let _ = writeln!(out, "system: {}\n", evaluation.system);
+            let _ = writeln!(out, "system: {}\n", crate::text_field(&evaluation.system));
             out.push_str(&table(evaluation, options.precision).to_text());
             out
         }),

@@ -18,7 +18,7 @@ mod trec;
 mod trec_ties;
 
 pub use align::{alignment_json, render_alignment, render_labels_tsv};
-pub use common::csv_field;
+pub use common::{csv_field, text_field};
 pub use compare::{compare_json, render_compare};
 pub use kgc::{kgc_json, render_kgc};
 pub use lexicon::{lexicon_json, render_lexicon};

@@ -12,7 +12,7 @@
 /// ```
 #[must_use]
 pub fn markdown_comment(text: &str) -> String {
-    let mut inner = text.replace(['\r', '\n'], " ");
+    let mut inner = crate::text_field(&text.replace(['\r', '\n'], " ")).into_owned();
     while inner.contains("-->") {
         inner = inner.replace("-->", "- ->");
     }
@@ -20,8 +20,9 @@ pub fn markdown_comment(text: &str) -> String {
 }
 
 /// `text` made inert in Markdown, inline or in a table cell: `\`, `|` and backticks are
-/// backslash-escaped, `&`, `<` and `>` become entities (no HTML reaches the page), and line
-/// breaks become spaces (a newline would end a table row or a heading).
+/// backslash-escaped, `&`, `<` and `>` become entities (no HTML reaches the page), line
+/// breaks become spaces (a newline would end a table row or a heading), and any other control
+/// character is written as [`crate::text_field`] writes it (`\t`, `\u{1b}`).
 ///
 /// ```
 /// use kgeval_report::escape_markdown;
@@ -48,14 +49,16 @@ pub fn escape_markdown(text: &str) -> String {
                 out.push(' ');
             }
             '\n' | '\u{0b}' | '\u{0c}' | '\u{85}' | '\u{2028}' | '\u{2029}' => out.push(' '),
+            c if crate::common::needs_escape(c) => out.extend(c.escape_debug()),
             _ => out.push(c),
         }
     }
     out
 }
 
-/// `text` as an inline code span (`` `text` ``) when that is inert — no backtick, no line
-/// break: inside a code span HTML and `|` are literal text — else [`escape_markdown`]`(text)`.
+/// `text` as an inline code span (`` `text` ``) when that is inert — no backtick, no control
+/// character: inside a code span HTML and `|` are literal text — else
+/// [`escape_markdown`]`(text)`.
 ///
 /// ```
 /// use kgeval_report::markdown_code;
@@ -64,7 +67,7 @@ pub fn escape_markdown(text: &str) -> String {
 /// ```
 #[must_use]
 pub fn markdown_code(text: &str) -> String {
-    if text.contains(['`', '\n', '\r', '\u{0b}', '\u{0c}', '\u{85}', '\u{2028}', '\u{2029}']) {
+    if text.contains('`') || text.chars().any(crate::common::needs_escape) {
         escape_markdown(text)
     } else {
         format!("`{text}`")
@@ -82,5 +85,13 @@ mod tests {
         assert_eq!(escape_markdown("a\\|b"), "a\\\\\\|b");
         assert_eq!(escape_markdown("a\r\nb\rc"), "a b c");
         assert_eq!(escape_markdown("plain name_1"), "plain name_1");
+    }
+
+    /// A tab or an escape sequence reached the Markdown as written.
+    #[test]
+    fn control_characters_are_escaped() {
+        assert_eq!(escape_markdown("a\tb\x1b[31mc"), "a\\tb\\u{1b}[31mc");
+        assert_eq!(super::markdown_code("run\x1b[2J"), "run\\u{1b}[2J");
+        assert_eq!(super::markdown_comment("a\x1bb"), "<!-- a\\u{1b}b -->");
     }
 }

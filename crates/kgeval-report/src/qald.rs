@@ -170,21 +170,21 @@ fn shown(answers: &[String]) -> String {
 }
 
 fn failed_text(e: &QaldEvaluation, decimals: usize) -> String {
-    let mut out = format!("failed questions of {} ({}):\n", e.system, e.failed.len());
+    let mut out = format!("failed questions of {} ({}):\n", crate::text_field(&e.system), e.failed.len());
     for f in &e.failed {
         let state = if f.not_processed { " (not processed)" } else { "" };
         let _ = writeln!(
             out,
             "  {}{state}  P {} R {} F {}  {}",
-            f.id,
+            crate::text_field(&f.id),
             format_fixed(f.scores.precision, decimals),
             format_fixed(f.scores.recall, decimals),
             format_fixed(f.scores.f_measure, decimals),
-            f.text
+            crate::text_field(&f.text)
         );
-        let _ = writeln!(out, "    gold:   {}", shown(&f.gold));
+        let _ = writeln!(out, "    gold:   {}", crate::text_field(&shown(&f.gold)));
         if !f.not_processed {
-            let _ = writeln!(out, "    system: {}", shown(&f.system));
+            let _ = writeln!(out, "    system: {}", crate::text_field(&shown(&f.system)));
         }
     }
     out

@@ -192,7 +192,7 @@ fn leaderboard_table(e: &RankingEvaluation, decimals: usize) -> Table {
 fn text(e: &RankingEvaluation, options: &RenderOptions) -> String {
     let d = options.precision;
     let mut out = header_line(e);
-    let _ = writeln!(out, "\nsystem: {}\n", e.system);
+    let _ = writeln!(out, "\nsystem: {}\n", crate::text_field(&e.system));
     out.push_str(&leaderboard_table(e, d).to_text());
     for (title, table) in extra_tables(e, &|v| format_fixed(v, d)) {
         let _ = writeln!(out, "\n{title}");

@@ -64,20 +64,33 @@ impl Table {
         out
     }
 
-    /// Space-aligned columns, two spaces apart, no trailing spaces.
+    /// Space-aligned columns, two spaces apart, no trailing spaces; every cell through
+    /// [`crate::text_field`] (a line break, a tab or an escape in a name is printed escaped).
+    ///
+    /// ```
+    /// use kgeval_report::Table;
+    /// let mut t = Table::new(&["system"], &[false]);
+    /// t.row(vec!["a\nb\x1b[31m".into()]);
+    /// assert_eq!(t.to_text(), "system\na\\nb\\u{1b}[31m\n");
+    /// ```
     #[must_use]
     pub fn to_text(&self) -> String {
+        let escaped: Vec<Vec<String>> = std::iter::once(&self.header)
+            .chain(&self.rows)
+            .map(|cells| cells.iter().map(|c| crate::text_field(c).into_owned()).collect())
+            .collect();
+        let (header, rows) = escaped.split_first().map_or((&[][..], &[][..]), |(h, r)| (&h[..], r));
         let widths: Vec<usize> = (0..self.header.len())
             .map(|i| {
-                std::iter::once(&self.header[i])
-                    .chain(self.rows.iter().map(|r| &r[i]))
+                std::iter::once(&header[i])
+                    .chain(rows.iter().map(|r| &r[i]))
                     .map(|c| c.chars().count())
                     .max()
                     .unwrap_or(0)
             })
             .collect();
         let mut out = String::new();
-        for cells in std::iter::once(&self.header).chain(&self.rows) {
+        for cells in std::iter::once(header).chain(rows.iter().map(Vec::as_slice)) {
             let mut line = String::new();
             for (i, cell) in cells.iter().enumerate() {
                 if i > 0 {

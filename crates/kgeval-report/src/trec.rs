@@ -7,7 +7,7 @@ use kgeval_model::trec::{IrEvaluation, Measure, MeasureFamily, RunEvaluation};
 use kgeval_model::ScoreTable;
 use serde_json::{json, Map, Value};
 
-use crate::common::{csv_field, per_item_json, pretty};
+use crate::common::{csv_field, per_item_json, pretty, text_field};
 use crate::{format_fixed, OutputFormat, RenderOptions, Table};
 
 /// What trec_eval's text mode prints.
@@ -46,9 +46,9 @@ pub fn render_ir(
             let mut out = String::new();
             for run in &evaluation.runs {
                 if several {
-                    let _ = writeln!(out, "# run: {}", run_name(run));
+                    let _ = writeln!(out, "# run: {}", text_field(run_name(run)));
                 }
-                out.push_str(&trec_eval_text(run, evaluation, options.trec_lines));
+                out.push_str(&trec_eval_text(run, evaluation, options.trec_lines, options.precision));
             }
             out
         }
@@ -59,9 +59,16 @@ pub fn render_ir(
 }
 
 /// One run as trec_eval prints it: per-topic lines in qid order (with `-q`), then the summary
-/// lines, `runid` first among them in trec_eval's measure order.
+/// lines, `runid` first among them in trec_eval's measure order. Values have `precision`
+/// decimals (trec_eval's `%6.4f` at 4, [`RenderOptions`]'s default); qids and the run id are
+/// printed through [`text_field`] (no id can add a line or an escape sequence).
 #[must_use]
-pub fn trec_eval_text(run: &RunEvaluation, evaluation: &IrEvaluation, lines: TrecTextLines) -> String {
+pub fn trec_eval_text(
+    run: &RunEvaluation,
+    evaluation: &IrEvaluation,
+    lines: TrecTextLines,
+    precision: usize,
+) -> String {
     let measures = evaluation.measures.measures();
     let mut out = String::new();
     if lines.per_topic {
@@ -73,7 +80,7 @@ pub fn trec_eval_text(run: &RunEvaluation, evaluation: &IrEvaluation, lines: Tre
                         range: topic.ranges.get(i).copied(),
                         std_error: topic.std_errors.get(i).copied().flatten(),
                     };
-                    trec_line(&mut out, measure, &topic.qid, value, relstring, beside);
+                    trec_line(&mut out, measure, &text_field(&topic.qid), value, relstring, beside, precision);
                 }
             }
         }
@@ -85,7 +92,7 @@ pub fn trec_eval_text(run: &RunEvaluation, evaluation: &IrEvaluation, lines: Tre
                     range: run.summary_ranges.get(i).copied(),
                     std_error: run.summary_std_errors.get(i).copied().flatten(),
                 };
-                trec_line(&mut out, measure, "all", value, &run.run_id, beside);
+                trec_line(&mut out, measure, "all", value, &text_field(&run.run_id), beside, precision);
             }
         }
     }
@@ -102,8 +109,9 @@ struct Beside {
 
 /// One line: `text` is the run id (`runid`) or the relevance string (`relstring`, quoted).
 /// Under a tie policy an estimate adds `\t±SE estimate` and `--ties range` adds
-/// `\t[LOW, HIGH]`; the first three columns stay trec_eval's.
-fn trec_line(out: &mut String, measure: &Measure, qid: &str, value: f64, text: &str, beside: Beside) {
+/// `\t[LOW, HIGH]`; the first three columns stay trec_eval's. Values and intervals have
+/// `precision` decimals.
+fn trec_line(out: &mut String, measure: &Measure, qid: &str, value: f64, text: &str, beside: Beside, precision: usize) {
     let name = &measure.name;
     // Writing to a String cannot fail.
     let _ = if measure.family == MeasureFamily::Runid {
@@ -113,15 +121,16 @@ fn trec_line(out: &mut String, measure: &Measure, qid: &str, value: f64, text: &
     } else if measure.family.is_count() && value.fract() == 0.0 {
         write!(out, "{name:<22}\t{qid}\t{}", value.round() as i64)
     } else {
-        write!(out, "{name:<22}\t{qid}\t{value:6.4}")
+        write!(out, "{name:<22}\t{qid}\t{value:6.precision$}")
     };
     let counted = measure.family.is_count();
-    let number = |v: f64| if counted && v.fract() == 0.0 { format!("{}", v as i64) } else { format!("{v:.4}") };
+    let number =
+        |v: f64| if counted && v.fract() == 0.0 { format!("{}", v as i64) } else { format!("{v:.precision$}") };
     if let Some(se) = beside.std_error {
         let _ = if se > 0.0 && se < 0.000_05 {
             write!(out, "\t±{se:.1e} estimate")
         } else {
-            write!(out, "\t±{se:.4} estimate")
+            write!(out, "\t±{se:.precision$} estimate")
         };
     }
     if let Some((low, high)) =
@@ -390,7 +399,7 @@ mod tests {
     #[test]
     fn trec_eval_text_layout() {
         let e = evaluation();
-        let text = trec_eval_text(&e.runs[0], &e, TrecTextLines { per_topic: true, summary: true });
+        let text = trec_eval_text(&e.runs[0], &e, TrecTextLines { per_topic: true, summary: true }, 4);
         // 0.03245 is 0.0324499… in binary: printf("%6.4f") and Rust both print 0.0324.
         let expected = "num_ret               \t301\t10\nmap                   \t301\t0.0324\n\
                         num_ret               \t302\t10\nmap                   \t302\t0.5000\n\
@@ -398,8 +407,11 @@ mod tests {
                         num_ret               \tall\t20\nmap                   \tall\t0.2662\n\
                         gm_map                \tall\t0.1273\n";
         assert_eq!(text, expected);
-        let summary_only = trec_eval_text(&e.runs[0], &e, TrecTextLines::default());
+        let summary_only = trec_eval_text(&e.runs[0], &e, TrecTextLines::default(), 4);
         assert!(summary_only.starts_with("runid"));
+        let six = trec_eval_text(&e.runs[0], &e, TrecTextLines::default(), 6);
+        assert!(six.contains("map                   \tall\t0.266225\n"), "{six}");
+        assert!(six.contains("num_q                 \tall\t2\n"), "{six}");
     }
 
     #[test]
@@ -434,5 +446,34 @@ mod tests {
         let tsv =
             render_ir(&e, OutputFormat::Csv, &RenderOptions { tab_separated: true, ..options }, &ScoreTable::new());
         assert!(tsv.starts_with("run\trunid\tqid\t"));
+    }
+
+    /// A qid, run id or run name holding a line feed, a tab or an escape printed as written:
+    /// a forged line, a shifted column, a colour. Every one is escaped, in text (with and
+    /// without `-q`) and in Markdown.
+    #[test]
+    fn hostile_names_cannot_add_a_line_or_an_escape() {
+        let mut e = evaluation();
+        let hostile = "x\nmap                   \tall\t0.9999\x1b[31m";
+        e.runs[0].topics[0].qid = hostile.into();
+        e.runs[0].run_id = hostile.into();
+        e.runs[0].name = hostile.into();
+        let mut second = e.runs[0].clone();
+        second.name = format!("{hostile}2");
+        e.runs.push(second);
+        let options =
+            RenderOptions { trec_lines: TrecTextLines { per_topic: true, summary: true }, ..RenderOptions::default() };
+        for format in [OutputFormat::Text, OutputFormat::Markdown] {
+            let out = render_ir(&e, format, &options, &ScoreTable::new());
+            assert!(!out.contains('\x1b'), "{format:?}: {out}");
+            assert!(!out.lines().any(|l| l.starts_with("map                   \tall\t0.9999")), "{out}");
+            if format == OutputFormat::Text {
+                // Every line keeps trec_eval's three tab-separated columns (or is a `# run:` line).
+                for line in out.lines().filter(|l| !l.starts_with("# run: ")) {
+                    assert_eq!(line.split('\t').count(), 3, "{line:?}");
+                }
+                assert_eq!(out.lines().count(), 2 * (1 + 4 + 5), "{out}");
+            }
+        }
     }
 }

@@ -122,7 +122,7 @@ fn counts_line(r: &RunTieReport) -> String {
 fn text(report: &TieReport) -> String {
     let mut out = String::new();
     for r in &report.runs {
-        let _ = writeln!(out, "# tie report: {}", r.run);
+        let _ = writeln!(out, "# tie report: {}", crate::text_field(&r.run));
         let _ = writeln!(out, "{}", counts_line(r));
         let moved: Vec<_> = r.moved(TIE_MOVE_THRESHOLD).collect();
         if moved.is_empty() {
@@ -141,7 +141,7 @@ fn text(report: &TieReport) -> String {
         for t in &r.topics {
             let intervals: Vec<String> =
                 t.intervals.iter().map(|(m, low, high)| format!("{m} [{low:.4}, {high:.4}]")).collect();
-            let _ = writeln!(out, "  {}\t{}", t.qid, intervals.join("  "));
+            let _ = writeln!(out, "  {}\t{}", crate::text_field(&t.qid), intervals.join("  "));
         }
     }
     if let Some(line) = orderings_line(report) {

@@ -3,7 +3,7 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use kgeval_formats::trec::{read_qrels_bytes, RunFile};
+use kgeval_formats::trec::read_qrels_bytes;
 use kgeval_formats::{Input, Read};
 use kgeval_metrics::trec::{evaluate_run, record_run_into_table};
 use kgeval_model::metric_names::metric_info;
@@ -23,6 +23,7 @@ pub mod arrow;
 mod gold;
 mod interned;
 mod merge;
+mod opened;
 mod tie_report;
 
 /// Renders the runs' tie reports ([`TrecTask::tie_report`]): text, Markdown, JSON or CSV.
@@ -35,6 +36,8 @@ pub use interned::{InternedRun, TopicSlot};
 pub use merge::{RunAccumulator, RunPartition};
 pub use pytrec::{aggregate_measure, supported_measures};
 pub use stream::TopicStream;
+
+use opened::{open_run, open_run_read, OpenedRun};
 
 /// The code of the note that states, per run, how many topics were evaluated
 /// (`note: RUN: 3 topics evaluated (intersection); …`).
@@ -175,7 +178,7 @@ impl TrecTask {
     pub fn run(&self, progress: &dyn Progress) -> Result<Evaluation, Error> {
         let names = self.check_runs()?;
         // The qrels and the first run are read at the same time (both cores).
-        let (gold, first_run) = rayon::join(|| self.read_gold(), || open_run(&self.runs[0].input));
+        let (gold, first_run) = rayon::join(|| self.read_gold(), || open_run_read(&self.runs[0].input));
         self.evaluate_opened(&gold?, names, first_run?, progress)
     }
 
@@ -199,7 +202,7 @@ impl TrecTask {
         &self,
         gold: &TrecGold,
         names: Vec<String>,
-        first_run: OpenedRun,
+        first_run: Read<OpenedRun>,
         progress: &dyn Progress,
     ) -> Result<Evaluation, Error> {
         let qrels = &gold.qrels;
@@ -212,10 +215,12 @@ impl TrecTask {
         );
         progress.start("runs", self.runs.len() as u64);
         for (system, name) in self.runs.iter().zip(&names) {
-            let run = match first_run.take() {
+            let Read { value: run, warnings } = match first_run.take() {
                 Some(run) => run,
-                None => open_run(&system.input)?,
+                None => open_run_read(&system.input)?,
             };
+            runs.warnings
+                .extend(warnings.into_iter().map(|diagnostic| Warning { scope: format!("run {name}"), diagnostic }));
             match run {
                 OpenedRun::Text(run) => runs.add(qrels, &run, name, source_name(&system.input), Error::from)?,
                 #[cfg(feature = "arrow")]
@@ -432,29 +437,9 @@ fn load_qrels(input: &Input) -> Result<Read<Qrels>, Error> {
     let opened = input.open()?;
     #[cfg(feature = "arrow")]
     if let Some(kind) = arrow::table_kind(input, &opened) {
-        return Ok(Read { value: arrow::read_qrels_table(opened, kind)?, warnings: Vec::new() });
+        return arrow::read_qrels_table(opened, kind);
     }
     Ok(read_qrels_bytes(opened.bytes(), opened.name())?)
-}
-
-/// A run file as opened: TREC text, or (feature `arrow`) a Parquet or Arrow IPC table.
-enum OpenedRun {
-    /// `qid Q0 docno rank score tag` lines.
-    Text(RunFile),
-    /// `qid, docno, score` columns.
-    #[cfg(feature = "arrow")]
-    Arrow(InternedRun),
-}
-
-/// Opens a run: a Parquet or IPC table (feature `arrow`) by its extension or else its
-/// content, else a text file.
-fn open_run(input: &Input) -> Result<OpenedRun, Error> {
-    let opened = input.open()?;
-    #[cfg(feature = "arrow")]
-    if let Some(kind) = arrow::table_kind(input, &opened) {
-        return Ok(OpenedRun::Arrow(arrow::read_run_table(opened, kind)?));
-    }
-    Ok(OpenedRun::Text(RunFile::from_input(opened)?))
 }
 
 /// The runs evaluated so far against one qrels: the result, the warnings and the tables.

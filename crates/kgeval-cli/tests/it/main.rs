@@ -3,6 +3,8 @@
 mod alignapi;
 #[cfg(feature = "arrow")]
 mod arrow;
+#[cfg(feature = "arrow")]
+mod arrow_strict;
 mod bad_input;
 mod campaign;
 mod campaign_bad;

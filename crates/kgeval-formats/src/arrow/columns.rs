@@ -6,6 +6,8 @@ use arrow_array::types::{Int16Type, Int32Type, Int64Type, Int8Type, UInt16Type, 
 use arrow_array::{Array, ArrayRef, DictionaryArray, GenericStringArray, StringViewArray};
 use arrow_schema::DataType;
 
+use crate::ids::{id_problem, printable_ascii};
+
 /// An id column (`qid`, `docno`): string, large string, string view, or a dictionary of one
 /// of them with any integer key.
 #[derive(Debug, Clone, Copy)]
@@ -119,6 +121,43 @@ impl<'a> IdColumn<'a> {
             IdColumn::Dictionary(keys, values) => values.get(keys.get(i)),
         }
     }
+}
+
+impl IdColumn<'_> {
+    /// The first of the first `len` rows whose id is not an id ([`crate::ids::id_problem`]:
+    /// empty, or holding whitespace or a control character). The rows' bytes are scanned at
+    /// once when they are printable ASCII (the common case); a dictionary's values are
+    /// checked once each, its keys looked at only when a value is bad.
+    #[must_use]
+    pub fn first_bad_id(&self, len: usize) -> Option<usize> {
+        match *self {
+            IdColumn::Utf8(a) => first_bad_string(a, len),
+            IdColumn::LargeUtf8(a) => first_bad_string(a, len),
+            IdColumn::View(a) => (0..len).find(|&i| id_problem(a.value(i)).is_some()),
+            IdColumn::Dictionary(keys, values) => {
+                let bad = match values {
+                    IdValues::Utf8(a) => first_bad_string(a, a.len()),
+                    IdValues::LargeUtf8(a) => first_bad_string(a, a.len()),
+                    IdValues::View(a) => (0..a.len()).find(|&i| id_problem(a.value(i)).is_some()),
+                }?;
+                let flags: Vec<bool> =
+                    (0..values.len()).map(|i| i >= bad && (i == bad || id_problem(values.get(i)).is_some())).collect();
+                (0..len).find(|&row| flags[keys.get(row)])
+            }
+        }
+    }
+}
+
+/// The first of the first `len` strings of `array` that is not an id.
+fn first_bad_string<O: arrow_array::OffsetSizeTrait>(array: &GenericStringArray<O>, len: usize) -> Option<usize> {
+    let offsets = array.value_offsets().get(..=len)?;
+    let (first, last) = (offsets.first()?.as_usize(), offsets.last()?.as_usize());
+    let clean = array.value_data().get(first..last).is_some_and(printable_ascii)
+        && offsets.windows(2).fold(true, |ok, pair| ok & (pair[0] < pair[1]));
+    if clean {
+        return None;
+    }
+    (0..len).find(|&i| id_problem(array.value(i)).is_some())
 }
 
 impl IdColumn<'_> {

@@ -43,12 +43,14 @@ mod guard;
 mod ipc_read;
 #[cfg(test)]
 mod malformed_tests;
+mod resolve;
 
 use std::ops::Range;
 
 use arrow_array::{Array, RecordBatch, StringArray};
 use arrow_schema::{ArrowError, Schema};
 use kgeval_model::trec::{Qrels, RunDoc};
+use kgeval_model::Diagnostic;
 
 pub use arrow_array;
 pub use arrow_ipc as ipc;
@@ -57,7 +59,9 @@ pub use budget::batch_error;
 pub use columns::{IdColumn, IdValues, Keys, Numbers};
 pub use files::{batches_from_bytes, open_batches, write_batch, ArrowFileKind, Batches};
 
-use crate::FormatError;
+use crate::ids::{id_message, id_problem};
+use crate::{FormatError, Read};
+use resolve::{unknown_columns_warning, Role};
 
 /// The names a run's columns go by, in order of preference: query id, document id, score.
 pub const RUN_COLUMNS: [&[&str]; 3] = [&["qid", "query_id", "q_id"], &["docno", "doc_id", "docid"], &["score"]];
@@ -71,8 +75,27 @@ pub const RUN_TAG_COLUMNS: &[&str] = &["tag", "run_id", "runid"];
 pub const QRELS_COLUMNS: [&[&str]; 3] =
     [&["qid", "query_id", "q_id"], &["docno", "doc_id", "docid"], &["rel", "relevance", "label"]];
 
-/// The roles of the three columns, for messages.
-const ROLES: [&str; 3] = ["query id", "document id", "score"];
+/// The columns of a run converted from a TREC file that kgeval knows and does not read (as
+/// trec_eval reads neither the `Q0` nor the rank field): no warning names them.
+pub const RUN_IGNORED_COLUMNS: &[&str] = &["iter", "iteration", "q0", "Q0", "rank"];
+
+/// The columns of qrels converted from a TREC file that kgeval knows and does not read.
+pub const QRELS_IGNORED_COLUMNS: &[&str] = &["iter", "iteration"];
+
+/// The roles of a run's columns: query id, document id, score, tag.
+const RUN_ROLES: [Role; 4] = [
+    Role { role: "query id", names: RUN_COLUMNS[0], required: true },
+    Role { role: "document id", names: RUN_COLUMNS[1], required: true },
+    Role { role: "score", names: RUN_COLUMNS[2], required: true },
+    Role { role: "tag", names: RUN_TAG_COLUMNS, required: false },
+];
+
+/// The roles of a qrels' columns: query id, document id, relevance.
+const QRELS_ROLES: [Role; 3] = [
+    Role { role: "query id", names: QRELS_COLUMNS[0], required: true },
+    Role { role: "document id", names: QRELS_COLUMNS[1], required: true },
+    Role { role: "relevance", names: QRELS_COLUMNS[2], required: true },
+];
 
 /// Where a run's three columns are in a schema ([`RunColumns::resolve`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -81,6 +104,8 @@ pub struct RunColumns {
     columns: [(usize, String); 3],
     /// The index and name of the tag column, when there is one ([`RUN_TAG_COLUMNS`]).
     tag: Option<(usize, String)>,
+    /// The names of the columns kgeval does not read.
+    unknown: Vec<String>,
 }
 
 /// Where a qrels' three columns are in a schema ([`QrelsColumns::resolve`]).
@@ -88,6 +113,8 @@ pub struct RunColumns {
 pub struct QrelsColumns {
     /// The index and name of the query id, document id and relevance columns.
     columns: [(usize, String); 3],
+    /// The names of the columns kgeval does not read.
+    unknown: Vec<String>,
 }
 
 /// The error `what: message` (no line: Arrow input has rows, named in the message).
@@ -114,34 +141,16 @@ pub fn numbers_of(array: &arrow_array::ArrayRef) -> Option<Numbers<'_>> {
     columns::numbers(array)
 }
 
-/// The index and name of each role's column in `schema`.
-fn resolve(
-    schema: &Schema,
-    what: &str,
-    names: [&[&str]; 3],
-    roles: [&str; 3],
-) -> Result<[(usize, String); 3], FormatError> {
-    let mut found: [(usize, String); 3] = Default::default();
-    for (slot, (choices, role)) in found.iter_mut().zip(names.iter().zip(roles)) {
-        let Some((index, name)) =
-            choices.iter().find_map(|name| schema.index_of(name).ok().map(|index| (index, *name)))
-        else {
-            let columns: Vec<&str> = schema.fields().iter().map(|f| f.name().as_str()).collect();
-            return Err(error(
-                what,
-                format!(
-                    "found columns {}, expected a {role} column named one of {}",
-                    if columns.is_empty() { "none".to_owned() } else { columns.join(", ") },
-                    choices.join(", ")
-                ),
-            ));
-        };
-        *slot = (index, name.to_owned());
-    }
-    Ok(found)
+/// The three required columns of `resolved` (which [`resolve::resolve`] checked are there).
+fn three(resolved: &resolve::Resolved, what: &str) -> Result<[(usize, String); 3], FormatError> {
+    let column = |i: usize| {
+        resolved.found[i].clone().ok_or_else(|| error(what, "a required column was not resolved (an internal error)"))
+    };
+    Ok([column(0)?, column(1)?, column(2)?])
 }
 
-/// The id column `name` of `batch`, checked: a string type, no null, dictionary keys in range.
+/// The id column `name` of `batch`, checked: a string type, no null, dictionary keys in range,
+/// every id an id ([`crate::ids`]: not empty, no whitespace or control character).
 fn ids<'a>(
     batch: &'a RecordBatch,
     (index, name): &(usize, String),
@@ -163,6 +172,24 @@ fn ids<'a>(
         ),
     })?;
     no_null(array.as_ref(), name, what, first_row, "an id")?;
+    if let Some(row) = column.first_bad_id(batch.num_rows()) {
+        let id = column.get(row);
+        let problem = id_problem(id).unwrap_or(crate::ids::IdProblem::Empty);
+        let role = match name.as_str() {
+            n if RUN_COLUMNS[0].contains(&n) => "qid",
+            n if RUN_COLUMNS[1].contains(&n) => "docno",
+            _ => "run tag",
+        };
+        return Err(error(
+            what,
+            format!(
+                "row {}, column {}: {}",
+                first_row + row as u64 + 1,
+                resolve::shown(name),
+                id_message(role, id, problem)
+            ),
+        ));
+    }
     Ok(column)
 }
 
@@ -201,16 +228,28 @@ impl RunColumns {
     ///
     /// # Errors
     /// [`FormatError::Syntax`] naming the role whose column is missing and the columns found.
+    /// A role with two columns (the same name twice, or two of its names) is an error naming
+    /// both; the columns that play no role are kept for [`RunColumns::warnings`].
     pub fn resolve(schema: &Schema, what: &str) -> Result<Self, FormatError> {
-        let tag = RUN_TAG_COLUMNS.iter().find_map(|name| schema.index_of(name).ok().map(|i| (i, (*name).to_owned())));
-        Ok(RunColumns { columns: resolve(schema, what, RUN_COLUMNS, ROLES)?, tag })
+        let resolved = resolve::resolve(schema, what, &RUN_ROLES, RUN_IGNORED_COLUMNS)?;
+        Ok(RunColumns { columns: three(&resolved, what)?, tag: resolved.found[3].clone(), unknown: resolved.unknown })
+    }
+
+    /// The warnings of the resolution: one `unknown-column` warning naming the columns
+    /// kgeval does not read (none when every column has a role or is one of
+    /// [`RUN_IGNORED_COLUMNS`]).
+    #[must_use]
+    pub fn warnings(&self, what: &str) -> Vec<Diagnostic> {
+        unknown_columns_warning(&self.unknown, what)
     }
 
     /// The run's id as `batch`, the last batch of the run, gives it: its last row's tag;
-    /// `None` without a tag column or rows.
+    /// `None` without a tag column or rows. Only that tag names the run, and only it is
+    /// checked (as a text run's last line's tag is).
     ///
     /// # Errors
-    /// [`FormatError::Syntax`]: a tag column of another type, or null in that row.
+    /// [`FormatError::Syntax`]: a tag column of another type, null in that row, or a tag that
+    /// is not an id ([`crate::ids`]).
     pub fn run_id(&self, batch: &RecordBatch, what: &str, first_row: u64) -> Result<Option<String>, FormatError> {
         let (Some(tag), Some(last)) = (&self.tag, batch.num_rows().checked_sub(1)) else { return Ok(None) };
         let row = batch.slice(last, 1);
@@ -392,8 +431,17 @@ impl QrelsColumns {
     ///
     /// # Errors
     /// [`FormatError::Syntax`] naming the role whose column is missing and the columns found.
+    /// A role with two columns is an error naming both, as for runs.
     pub fn resolve(schema: &Schema, what: &str) -> Result<Self, FormatError> {
-        Ok(QrelsColumns { columns: resolve(schema, what, QRELS_COLUMNS, ["query id", "document id", "relevance"])? })
+        let resolved = resolve::resolve(schema, what, &QRELS_ROLES, QRELS_IGNORED_COLUMNS)?;
+        Ok(QrelsColumns { columns: three(&resolved, what)?, unknown: resolved.unknown })
+    }
+
+    /// The warnings of the resolution, as [`RunColumns::warnings`] (ignoring
+    /// [`QRELS_IGNORED_COLUMNS`]).
+    #[must_use]
+    pub fn warnings(&self, what: &str) -> Vec<Diagnostic> {
+        unknown_columns_warning(&self.unknown, what)
     }
 
     /// The names of the query id, document id and relevance columns.
@@ -403,13 +451,14 @@ impl QrelsColumns {
     }
 }
 
-/// Reads qrels from record batches (`schema` theirs); `what` names the input in errors.
+/// Reads qrels from record batches (`schema` theirs); `what` names the input in errors. The
+/// warnings: the columns kgeval does not read ([`QrelsColumns::warnings`]).
 ///
 /// # Errors
 /// [`FormatError::Syntax`]: a missing or ill-typed column, a null, a relevance outside
 /// `i64`, a second judgment for one (qid, docno), no judgment at all; the producer's own error
 /// (as the message).
-pub fn read_qrels<I>(schema: &Schema, batches: I, what: &str) -> Result<Qrels, FormatError>
+pub fn read_qrels<I>(schema: &Schema, batches: I, what: &str) -> Result<Read<Qrels>, FormatError>
 where
     I: IntoIterator<Item = Result<RecordBatch, ArrowError>>,
 {
@@ -448,5 +497,5 @@ where
     if qrels.is_empty() {
         return Err(error(what, "found no judgment, expected at least one row"));
     }
-    Ok(qrels)
+    Ok(Read { value: qrels, warnings: columns.warnings(what) })
 }

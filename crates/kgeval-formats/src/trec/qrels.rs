@@ -5,7 +5,7 @@ use kgeval_model::{Diagnostic, Location};
 
 use super::fields::{line_kind, parse_integer, shown, Fields, LineKind};
 use crate::warnings::Warnings;
-use crate::FormatError;
+use crate::{ids, FormatError};
 
 /// The expected shape, for messages.
 const QRELS_LINE: &str = "`qid iter docno rel`";
@@ -84,7 +84,8 @@ fn lines(bytes: &[u8]) -> impl Iterator<Item = (u32, usize, &[u8])> {
     })
 }
 
-/// `field` as UTF-8, or an error at its first invalid byte.
+/// `field` as an id: UTF-8 (else an error at its first invalid byte) holding no whitespace or
+/// control character (else an error at that character: [`crate::ids`]).
 pub(super) fn utf8_id<'a>(
     file: &str,
     bytes: &[u8],
@@ -92,14 +93,32 @@ pub(super) fn utf8_id<'a>(
     field: &'a [u8],
     what: &str,
 ) -> Result<&'a str, FormatError> {
-    std::str::from_utf8(field).map_err(|e| {
+    let id = std::str::from_utf8(field).map_err(|e| {
         FormatError::syntax_at_offset(
             file,
             bytes,
             field_start + e.valid_up_to(),
             format!("found a {what} with bytes that are not UTF-8, expected UTF-8 text"),
         )
-    })
+    })?;
+    match ids::id_problem(id) {
+        None => Ok(id),
+        Some(problem) => {
+            let at = match problem {
+                ids::IdProblem::Char(at, _) => at,
+                ids::IdProblem::Empty => 0,
+            };
+            Err(FormatError::syntax_at_offset(file, bytes, field_start + at, ids::id_message(what, id, problem)))
+        }
+    }
+}
+
+/// `field` as an id when it is one (UTF-8, no whitespace or control character): the run
+/// reader's fast path; `None` sends the line to [`utf8_id`] for its error.
+#[inline]
+pub(super) fn plain_id(field: &[u8]) -> Option<&str> {
+    let id = std::str::from_utf8(field).ok()?;
+    (ids::printable_ascii(field) || ids::id_problem(id).is_none()).then_some(id)
 }
 
 /// The line of the first judgment of (`qid`, `docno`), found again on the error path only.

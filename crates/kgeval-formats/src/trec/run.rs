@@ -10,7 +10,7 @@ use rustc_hash::{FxBuildHasher, FxHashMap};
 use super::error_position;
 use super::fields::{line_kind, parse_integer, parse_score, shown, Fields, LineKind};
 use super::index::{self, TopicIndex};
-use super::qrels::utf8_id;
+use super::qrels::{plain_id, utf8_id};
 use super::scan;
 use crate::input::{Input, InputBytes};
 use crate::FormatError;
@@ -199,9 +199,9 @@ impl RunSource for RunFile {
                             continue;
                         }
                         FastLine::Doc { docno, rank, score, next } => (
-                            match std::str::from_utf8(docno) {
-                                Ok(docno) => (docno, score, rank),
-                                Err(_) => self.slow_line(start)?,
+                            match plain_id(docno) {
+                                Some(docno) => (docno, score, rank),
+                                None => self.slow_line(start)?,
                             },
                             next,
                         ),

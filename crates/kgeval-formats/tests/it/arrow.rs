@@ -90,7 +90,7 @@ fn qrels_read_every_integer_type_and_refuse_repeats_and_floats() {
         .expect("batch")
     };
     let good = batch(Arc::new(Int8Array::from(vec![-1, 2])), vec!["d1", "d2"]);
-    let qrels = read_qrels(&good.schema(), [Ok(good.clone())], "qrels").expect("qrels");
+    let qrels = read_qrels(&good.schema(), [Ok(good.clone())], "qrels").expect("qrels").value;
     assert_eq!(qrels.topic("q1").map(|t| (t.get("d1"), t.get("d2"))), Some((Some(-1), Some(2))));
     let repeated = batch(Arc::new(Int8Array::from(vec![0, 1])), vec!["d1", "d1"]);
     let error = read_qrels(&repeated.schema(), [Ok(good), Ok(repeated)], "qrels").expect_err("repeat");

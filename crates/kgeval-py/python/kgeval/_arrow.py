@@ -47,18 +47,43 @@ class Result(dict):
 
 def columns(value: Any, what: str, roles: "Dict[str, tuple]", optional: "tuple" = ()) -> Dict[str, Any]:
     """The columns of a small Arrow table (anything with ``__arrow_c_stream__``), by role:
-    ``roles`` maps a role to the names its column may have (the first present wins); roles in
-    ``optional`` may be absent (``None``). Ids come as ``list[str]``, numbers as numpy arrays.
-    Raises :class:`kgeval.InvalidInput` naming a missing role or a bad column."""
-    from kgeval._kgeval import InvalidInput, arrow_columns
+    ``roles`` maps a role to the names its column may have; roles in ``optional`` may be
+    absent (``None``). Ids come as ``list[str]``, numbers as numpy arrays. The rule of every
+    table reader: a role found at most once (two of its names, or one name twice, raise
+    :class:`kgeval.InvalidInput` naming both), a column that plays no role one
+    ``UserWarning`` naming it. Raises :class:`kgeval.InvalidInput` naming a missing role or a
+    bad column."""
+    from kgeval._kgeval import arrow_columns
 
     table = arrow_columns(value, what)
+    return by_role(list(table), what, roles, optional, lambda name: table[name])
+
+
+def by_role(names: "list[str]", what: str, roles: "Dict[str, tuple]", optional: "tuple", get: Any) -> Dict[str, Any]:
+    """``{role: get(name)}`` for the one column of each role among ``names`` (see
+    :func:`columns`); ``None`` for an absent optional role."""
+    import warnings
+
+    from kgeval._kgeval import InvalidInput
+
     out: Dict[str, Any] = {}
-    for role, names in roles.items():
-        name = next((n for n in names if n in table), None)
-        if name is None and role not in optional:
+    for role, aliases in roles.items():
+        present = [n for n in names if n in aliases]
+        if len(present) > 1:
+            raise InvalidInput(f"{what}: found columns {present[0]} and {present[1]}, both a {role} column; keep one")
+        if not present and role not in optional:
             raise InvalidInput(
-                f"{what}: found columns {', '.join(table) or 'none'}, expected a {role} column named one of {', '.join(names)}"
+                f"{what}: found columns {', '.join(map(str, names)) or 'none'}, expected a {role} column named one of {', '.join(aliases)}"
             )
-        out[role] = None if name is None else table[name]
+        out[role] = get(present[0]) if present else None
+    known = {n for aliases in roles.values() for n in aliases}
+    unknown = [n for n in names if n not in known]
+    if unknown:
+        s = "" if len(unknown) == 1 else "s"
+        listed = ", ".join(repr(n) if not str(n).isprintable() or " " in str(n) else str(n) for n in unknown[:10])
+        more = f", … ({len(unknown) - 10} more)" if len(unknown) > 10 else ""
+        warnings.warn(
+            f"{what}: found {len(unknown)} column{s} kgeval does not read ({listed}{more}); ignored [unknown-column]",
+            stacklevel=3,
+        )
     return out

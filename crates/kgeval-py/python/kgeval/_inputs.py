@@ -31,6 +31,17 @@ def _pick(columns: Sequence[str], names: Tuple[str, ...], what: str, role: str) 
     )
 
 
+def _one_each(columns: Sequence[str], what: str, values: Tuple[str, ...]) -> None:
+    """The rule of every table reader (as the Arrow reader's): each role's column found once
+    (two of its names, or one name twice, raise :class:`kgeval.InvalidInput` naming both)."""
+    for role, names in (("query id", _ID_COLUMNS), ("document id", _DOC_COLUMNS), ("value", values)):
+        present = [c for c in columns if c in names]
+        if len(present) > 1:
+            from kgeval import InvalidInput
+
+            raise InvalidInput(f"{what}: found columns {present[0]} and {present[1]}, both a {role} column; keep one")
+
+
 def is_arrow(value: Any) -> bool:
     """Whether ``value`` offers the Arrow PyCapsule stream interface (``__arrow_c_stream__``)
     and is not a pandas frame (those keep their own column path)."""
@@ -44,6 +55,7 @@ def to_native(value: Any, what: str, values: Tuple[str, ...]) -> Any:
         return os.fspath(value)
     if _is_frame(value):
         columns = [str(c) for c in value.columns]
+        _one_each(columns, what, values)
         q = _pick(columns, _ID_COLUMNS, what, "query id")
         d = _pick(columns, _DOC_COLUMNS, what, "document id")
         v = _pick(columns, values, what, "value")

@@ -5,8 +5,9 @@
 
 use kgeval_formats::arrow::arrow_array::RecordBatch;
 use kgeval_formats::arrow::{batch_error, batches_from_bytes, read_qrels, write_batch, ArrowFileKind, RunColumns};
-use kgeval_formats::{FormatError, Input, InputBytes};
+use kgeval_formats::{FormatError, Input, InputBytes, Read};
 use kgeval_model::trec::{MeasureFamily, Qrels};
+use kgeval_model::Diagnostic;
 
 use super::InternedRun;
 use crate::{Error, Evaluation, FamilyResult};
@@ -21,12 +22,13 @@ pub fn table_kind(input: &Input, opened: &InputBytes) -> Option<ArrowFileKind> {
 
 /// Reads qrels from an opened Parquet or Arrow IPC table (columns `qid, docno, rel`, or
 /// `query_id, doc_id, relevance`: [`kgeval_formats::arrow::QRELS_COLUMNS`]), without a copy of
-/// the bytes.
+/// the bytes. The warnings: the columns kgeval does not read.
 ///
 /// # Errors
-/// Not a table of `kind` this build reads; a column missing, of another type or null; a
-/// (qid, docno) judged twice.
-pub fn read_qrels_table(opened: InputBytes, kind: ArrowFileKind) -> Result<Qrels, Error> {
+/// Not a table of `kind` this build reads; a column missing, of another type or null, or two
+/// columns for one role; an id that is not one ([`kgeval_formats::ids`]); a (qid, docno)
+/// judged twice; no row.
+pub fn read_qrels_table(opened: InputBytes, kind: ArrowFileKind) -> Result<Read<Qrels>, Error> {
     let name = opened.name().to_owned();
     let batches = batches_from_bytes(opened.into_shared(), kind, &name)?;
     Ok(read_qrels(&batches.schema, batches.batches, &name)?)
@@ -35,22 +37,32 @@ pub fn read_qrels_table(opened: InputBytes, kind: ArrowFileKind) -> Result<Qrels
 /// Reads a run from an opened Parquet or Arrow IPC table (columns `qid, docno, score`, or
 /// `query_id, doc_id, score`: [`kgeval_formats::arrow::RUN_COLUMNS`]), rows in any order. Its
 /// runid is the last row's `tag` ([`kgeval_formats::arrow::RUN_TAG_COLUMNS`]), `kgeval`
-/// without that column.
+/// without that column. The warnings: the columns kgeval does not read.
 ///
 /// # Errors
-/// Not a table of `kind` this build reads; a column missing, of another type or null.
-pub fn read_run_table(opened: InputBytes, kind: ArrowFileKind) -> Result<InternedRun, Error> {
+/// Not a table of `kind` this build reads; a column missing, of another type or null, or two
+/// columns for one role; an id that is not one ([`kgeval_formats::ids`]); no row (as a text
+/// run without a line).
+pub fn read_run_table(opened: InputBytes, kind: ArrowFileKind) -> Result<Read<InternedRun>, Error> {
     let name = opened.name().to_owned();
     let batches = batches_from_bytes(opened.into_shared(), kind, &name)?;
     let columns = RunColumns::resolve(&batches.schema, &name)?;
-    Ok(intern_run_batches(&columns, batches.batches, &name)?)
+    let warnings: Vec<Diagnostic> = columns.warnings(&name);
+    Ok(Read { value: intern_run_batches(&columns, batches.batches, &name)?, warnings })
+}
+
+/// The error for a run table without a row: an empty text run's, with or without `complete`.
+#[must_use]
+pub fn no_rows(name: &str) -> FormatError {
+    FormatError::syntax(name, 0, 0, "found no rows, expected at least one `qid, docno, score` row")
 }
 
 /// A run's record batches (columns already resolved) copied into an [`InternedRun`], rows in
 /// any order: the file reader's and the Python package's general path.
 ///
 /// # Errors
-/// A batch that cannot be read; a null or ill-typed value (named with its row).
+/// A batch that cannot be read; a null or ill-typed value, an id that is not one (named with
+/// its row); no row at all ([`no_rows`]).
 pub fn intern_run_batches<E: std::error::Error + 'static>(
     columns: &RunColumns,
     batches: impl IntoIterator<Item = Result<RecordBatch, E>>,
@@ -58,11 +70,13 @@ pub fn intern_run_batches<E: std::error::Error + 'static>(
 ) -> Result<InternedRun, FormatError> {
     let mut run = InternedRun::with_capacity(0, 0);
     let mut first_row = 0u64;
+    // The last batch with rows, and its first row: its last row's tag names the run.
+    let mut last: Option<(RecordBatch, u64)> = None;
     for batch in batches {
         let batch = batch.map_err(|e| batch_error(name, &e))?;
         let rows = columns.batch(&batch, name, first_row)?;
-        if let Some(run_id) = columns.run_id(&batch, name, first_row)? {
-            run.set_run_id(run_id);
+        if batch.num_rows() > 0 {
+            last = Some((batch.clone(), first_row));
         }
         for (qid, range) in rows.topics() {
             let slot = run.topic(qid);
@@ -72,6 +86,10 @@ pub fn intern_run_batches<E: std::error::Error + 'static>(
             }
         }
         first_row += batch.num_rows() as u64;
+    }
+    let Some((batch, batch_first_row)) = last else { return Err(no_rows(name)) };
+    if let Some(run_id) = columns.run_id(&batch, name, batch_first_row)? {
+        run.set_run_id(run_id);
     }
     Ok(run)
 }

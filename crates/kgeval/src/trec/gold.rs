@@ -7,7 +7,7 @@ use kgeval_formats::Read;
 use kgeval_model::trec::Qrels;
 use kgeval_model::Diagnostic;
 
-use super::{open_run, TrecTask};
+use super::{open_run_read, TrecTask};
 use crate::gold_names::GoldNames;
 use crate::{Error, Evaluation, Progress};
 
@@ -63,7 +63,7 @@ impl TrecTask {
     /// As [`TrecTask::run`], but for reading the qrels.
     pub fn run_with_gold(&self, gold: &TrecGold, progress: &dyn Progress) -> Result<Evaluation, Error> {
         let names = self.check_runs()?;
-        let first_run = open_run(&self.runs[0].input)?;
+        let first_run = open_run_read(&self.runs[0].input)?;
         self.evaluate_opened(gold, names, first_run, progress)
     }
 }

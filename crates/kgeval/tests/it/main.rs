@@ -14,6 +14,8 @@ mod page_checks;
 mod trec_interned;
 mod trec_merge;
 mod trec_stream;
+#[cfg(feature = "arrow")]
+mod trec_tables;
 
 use std::path::{Path, PathBuf};
 
