@@ -50,6 +50,7 @@ mod rank;
 mod readme_compare;
 mod repeats;
 mod serve;
+mod serve_board_export;
 mod serve_browser;
 mod serve_browser_desk;
 mod serve_connections;

@@ -278,7 +278,11 @@ fn task_markdown(out: &mut String, task: &TaskOutcome, options: &RenderOptions) 
         Some(Err(e)) => out.push_str(&format!("\n### Tied scores\n\n**Failed:** {}\n", md(&one_line(e)))),
     }
     match &task.compare {
-        None => {}
+        None => {
+            if let Some(note) = super::render::one_item_note(evaluation) {
+                out.push_str(&format!("\n### Meta-evaluation\n\n{note}\n"));
+            }
+        }
         Some(Ok(compare)) => {
             out.push_str("\n### Meta-evaluation\n\n");
             out.push_str(&demoted(&compare.render(OutputFormat::Markdown, options)));

@@ -57,6 +57,15 @@ impl crate::compare::CompareEvaluation {
     }
 }
 
+/// The note of an evaluation of several systems on fewer than two items, where no paired test
+/// can run (a task of one pair): said instead of a meta-evaluation.
+pub(super) fn one_item_note(evaluation: &crate::Evaluation) -> Option<String> {
+    let items = evaluation.table.items().len();
+    (items < 2 && evaluation.table.systems().count() >= 2).then(|| {
+        format!("One item: no significance test (a paired test needs at least two items; this task has {items}).")
+    })
+}
+
 fn task_view(task: &TaskOutcome) -> TaskView {
     let mut view = TaskView {
         id: task_element_id("task", &task.name),
@@ -87,12 +96,7 @@ fn task_view(task: &TaskOutcome) -> TaskView {
         }
         None => None,
     };
-    if evaluation.table.items().len() < 2 && evaluation.table.systems().count() >= 2 {
-        view.notes.push(format!(
-            "One item: no significance test (a paired test needs at least two items; this task has {}).",
-            evaluation.table.items().len()
-        ));
-    }
+    view.notes.extend(one_item_note(evaluation));
     view.table = Some(result_table(evaluation, compare.map(|c| &c.result)));
     view.conventions = conventions(&evaluation.conventions);
     view.caption_conventions = caption_conventions(&evaluation.conventions);
