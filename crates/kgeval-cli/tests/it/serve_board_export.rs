@@ -49,6 +49,9 @@ fn label(row: &Value) -> String {
     }
 }
 
+/// A row's system, letter, tier and the letters it beats.
+type Marks<'a> = (String, Option<&'a str>, Option<u64>, Option<&'a str>);
+
 /// Checks that the board of `task` equals the export's table: systems, marks, and the
 /// per-item metric the test ran on (named in the board's `significance`).
 fn assert_same(task: &str, board: &Value, results: &Value) {
@@ -63,9 +66,9 @@ fn assert_same(task: &str, board: &Value, results: &Value) {
         .as_array()
         .and_then(|metrics| metrics.iter().find(|m| m["metric"] == tested))
         .unwrap_or_else(|| panic!("{task}: the export tested no {tested}: {exported}"));
-    let from_board: Vec<(String, Option<&str>, Option<u64>, Option<&str>)> =
+    let from_board: Vec<Marks<'_>> =
         rows.iter().map(|r| (label(r), r["letter"].as_str(), r["tier"].as_u64(), r["beats"].as_str())).collect();
-    let from_export: Vec<(String, Option<&str>, Option<u64>, Option<&str>)> = metric["leaderboard"]
+    let from_export: Vec<Marks<'_>> = metric["leaderboard"]
         .as_array()
         .expect("a leaderboard")
         .iter()
