@@ -61,6 +61,7 @@ mod serve_hostile;
 mod serve_hostile_load;
 mod serve_load;
 mod serve_load_files;
+mod serve_no_leaks;
 mod serve_pages;
 mod serve_qald;
 mod serve_refusals;
