@@ -226,6 +226,16 @@ fn file_name(name: &str) -> String {
 /// An item and its value of each metric of an [`item_table`] (`None`: no value).
 pub type ItemRow = (String, Vec<Option<f64>>);
 
+/// The labels of `task`'s items (a QALD question's text by its id), as the workers read them
+/// from the gold; empty for a task without.
+#[must_use]
+pub fn labels_of<'a>(app: &'a App, task: &str) -> HashMap<&'a str, &'a str> {
+    app.workers
+        .labels
+        .get(task)
+        .map_or_else(HashMap::new, |labels| labels.iter().map(|(item, text)| (item.as_str(), text.as_str())).collect())
+}
+
 /// A score's per-item values (`[[item, metric, value], …]`) as a table: the metrics in the
 /// order they first appear, and per item (in the order items first appear) its value of each.
 #[must_use]
@@ -283,7 +293,8 @@ async fn items_csv(State(app): State<Arc<App>>, Path(id): Path<String>, headers:
         return Refusal::new(StatusCode::NOT_FOUND, "not_found", "found no score of this submission").json();
     };
     let (metrics, rows) = item_table(&score.items);
-    let mut out = String::from("item");
+    let labels = labels_of(&app, &submission.task);
+    let mut out = String::from(if labels.is_empty() { "item" } else { "item,question" });
     for metric in &metrics {
         out.push(',');
         out.push_str(&csv_field(metric));
@@ -291,6 +302,10 @@ async fn items_csv(State(app): State<Arc<App>>, Path(id): Path<String>, headers:
     out.push('\n');
     for (item, values) in rows {
         out.push_str(&csv_field(&item));
+        if !labels.is_empty() {
+            out.push(',');
+            out.push_str(&csv_field(labels.get(item.as_str()).copied().unwrap_or_default()));
+        }
         for value in values {
             out.push(',');
             out.push_str(&value.map(|v| v.to_string()).unwrap_or_default());

@@ -36,6 +36,16 @@ fn qald3_rehearses_its_training_phase_as_shipped() {
     assert_eq!(code, 201, "{answer}");
     assert_eq!(answer["scores"]["qald_f"].as_f64(), Some(1.0), "{answer}");
     assert_eq!(answer["received"].as_str().map(|at| &at[..10]), Some("2013-04-20"), "dated by the rehearsal: {answer}");
+    // Per question: its text from the gold, on the page and in the CSV.
+    let id = answer["id"].as_i64().expect("an id");
+    let cookie = format!("kgeval_token={token}");
+    let (_, page, _) = server.request("GET", &format!("/submissions/{id}"), &[("Cookie", &cookie)], None);
+    let question =
+        "<td class=\"text\">4</td><td class=\"text question\">Which river does the Brooklyn Bridge cross?</td>";
+    assert!(page.contains(question), "{page}");
+    let (_, csv) = server.get(&format!("/api/submissions/{id}/items.csv"), Some(&token));
+    assert!(csv.starts_with("item,question,"), "{csv}");
+    assert!(csv.contains("\n4,Which river does the Brooklyn Bridge cross?,"), "{csv}");
     // The live board tests qald_f on each question's F, as the export does.
     let (_, board) = server.get("/api/tasks/qa-train/leaderboard", None);
     let board: Value = serde_json::from_str(&board).expect("JSON");

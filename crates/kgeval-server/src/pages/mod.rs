@@ -401,7 +401,7 @@ async fn submit_form(State(app): State<Arc<App>>, headers: HeaderMap, body: Body
     };
     let mut response = match accept(&app, checked, file).await {
         Ok(accepted) => {
-            let context = json!({ "s": views::submission(&accepted.submission, accepted.feedback) });
+            let context = json!({ "s": views::submission(&app, &accepted.submission, accepted.feedback) });
             page(&app, Some(&team), accepted.code, "submission.html", context)
         }
         Err(refusal) => refused(&app, Some(&team), &refusal, "/submit"),
@@ -425,7 +425,7 @@ async fn submission_page(State(app): State<Arc<App>>, Path(id): Path<String>, he
     };
     match crate::access::visible_submission(&app, &viewer, &id).await {
         Ok(Some((s, feedback))) => {
-            let context = json!({ "s": views::submission(&s, feedback) });
+            let context = json!({ "s": views::submission(&app, &s, feedback) });
             page(&app, Some(&viewer), StatusCode::OK, "submission.html", context)
         }
         Ok(None) => {

@@ -196,8 +196,9 @@ fn shown_status(s: &Submission, feedback: Feedback) -> &str {
     }
 }
 
-/// A submission's page: what its phase's `feedback` lets its team see.
-pub fn submission(s: &Submission, feedback: Feedback) -> Value {
+/// A submission's page: what its phase's `feedback` lets its team see (per-item values with
+/// each item's label where the gold has one: a QALD question's text).
+pub fn submission(app: &App, s: &Submission, feedback: Feedback) -> Value {
     let mut out = json!({
         "id": s.id,
         "task": s.task,
@@ -221,14 +222,16 @@ pub fn submission(s: &Submission, feedback: Feedback) -> Value {
         out["scores"] = json!(scores);
         if feedback == Feedback::Items {
             let (metrics, rows) = crate::desk::item_table(&score.items);
+            let labels = crate::desk::labels_of(app, &s.task);
             let rows: Vec<Value> = rows
                 .iter()
                 .map(|(item, values)| {
                     let values: Vec<String> =
                         values.iter().map(|v| v.map(|v| format!("{v:.DECIMALS$}")).unwrap_or_default()).collect();
-                    json!({ "item": item, "values": values })
+                    json!({ "item": item, "label": labels.get(item.as_str()), "values": values })
                 })
                 .collect();
+            out["labelled"] = json!(!labels.is_empty());
             out["item_metrics"] = json!(metrics);
             out["items"] = json!(rows);
         }

@@ -62,6 +62,9 @@ pub struct Request {
 pub struct Ready {
     /// Each task's scorer version, as the worker computed it from the gold it read.
     pub scorers: HashMap<String, String>,
+    /// Each task's item labels (a QALD question's text by its id), from the gold.
+    #[serde(default)]
+    pub labels: HashMap<String, Vec<(String, String)>>,
     /// Why the worker cannot score (a gold that cannot be read, a primary metric the task has
     /// no headline of).
     pub error: Option<String>,
@@ -134,6 +137,9 @@ pub fn out_of_time(seconds: f64) -> String {
 pub const UNFIT_FOR_BLIND_PHASE: &str =
     "found an upload that does not fit this task's gold (in this phase the details are the organisers')";
 
+/// Each task's item labels: `(item, text)` (a QALD question's text by its id).
+pub type Labels = HashMap<String, Vec<(String, String)>>;
+
 /// The last lines a worker wrote on its standard error (logged as they come).
 type Tail = Arc<Mutex<VecDeque<String>>>;
 
@@ -175,7 +181,7 @@ struct Worker {
 
 impl Worker {
     /// Starts a worker and waits for it to be ready with the scorer versions `expected`.
-    async fn start(launch: &Launch, expected: &HashMap<String, String>) -> Result<Worker, Error> {
+    async fn start(launch: &Launch, expected: &HashMap<String, String>) -> Result<(Worker, Labels), Error> {
         let mut child = tokio::process::Command::new(&launch.program)
             .args(&launch.args)
             // Few malloc arenas: their reserved address space would count against the limit.
@@ -233,7 +239,7 @@ impl Worker {
                 )));
             }
         }
-        Ok(Worker { child, stdin, stdout, tail, logging })
+        Ok((Worker { child, stdin, stdout, tail, logging }, ready.labels))
     }
 
     /// Sends one request and reads its outcome.
@@ -250,6 +256,8 @@ impl Worker {
 
 /// The scoring workers of a server (or of `--rescore`, `--export`).
 pub struct Workers {
+    /// Each task's item labels, as the workers read them from the gold.
+    pub labels: Labels,
     launch: Launch,
     expected: HashMap<String, String>,
     memory_limit: u64,
@@ -276,11 +284,14 @@ impl Workers {
             let (launch, expected) = (launch.clone(), expected.clone());
             starting.spawn(async move { Worker::start(&launch, &expected).await });
         }
+        let mut labels = Labels::new();
         while let Some(started) = starting.join_next().await {
-            let worker = started.map_err(|e| Error::Io(format!("a worker's start stopped: {e}")))??;
+            let (worker, read) = started.map_err(|e| Error::Io(format!("a worker's start stopped: {e}")))??;
+            labels = read;
             let _ = idle.send(worker);
         }
-        Ok(Arc::new(Workers { launch, expected, memory_limit, idle, waiting: tokio::sync::Mutex::new(waiting) }))
+        let waiting = tokio::sync::Mutex::new(waiting);
+        Ok(Arc::new(Workers { labels, launch, expected, memory_limit, idle, waiting }))
     }
 
     /// Scores `bytes` as `request` says on the first idle worker, waiting at most `limit` for
@@ -362,7 +373,7 @@ impl Workers {
             let mut wait = Duration::from_secs(1);
             loop {
                 match Worker::start(&workers.launch, &workers.expected).await {
-                    Ok(worker) => {
+                    Ok((worker, _)) => {
                         let _ = workers.idle.send(worker);
                         return;
                     }

@@ -35,19 +35,20 @@ pub fn run(campaign: &Path) -> Result<(), Error> {
     let mut output = BufWriter::new(std::io::stdout().lock());
     let io = |e: std::io::Error| Error::Io(format!("worker: {e}"));
     let prepared = Campaign::read(campaign).and_then(|config| prepare(&config).map(|scorers| (config, scorers)));
-    let (config, scorers) = match prepared {
+    let (config, (scorers, labels)) = match prepared {
         Ok(ready) => ready,
         Err(e) => {
-            write_header(&mut output, &Ready { scorers: HashMap::new(), error: Some(e.to_string()) }).map_err(io)?;
+            let error = Some(e.to_string());
+            write_header(&mut output, &Ready { scorers: HashMap::new(), labels: HashMap::new(), error }).map_err(io)?;
             return Ok(());
         }
     };
     if let Err(e) = limit_memory(config.memory_limit) {
         let error = Some(format!("worker: cannot limit its memory: {e}"));
-        write_header(&mut output, &Ready { scorers: HashMap::new(), error }).map_err(io)?;
+        write_header(&mut output, &Ready { scorers: HashMap::new(), labels: HashMap::new(), error }).map_err(io)?;
         return Ok(());
     }
-    write_header(&mut output, &Ready { scorers: scorers.clone(), error: None }).map_err(io)?;
+    write_header(&mut output, &Ready { scorers: scorers.clone(), labels, error: None }).map_err(io)?;
     while let Some(request) = read_header::<Request>(&mut input).map_err(io)? {
         // The server is trusted: a baseline may be larger than an upload may be.
         let bytes = read_payload(&mut input, u64::MAX).map_err(io)?;
@@ -70,20 +71,26 @@ pub fn run(campaign: &Path) -> Result<(), Error> {
     Ok(())
 }
 
-/// Reads every task's gold, checks its primary metric and computes its scorer version.
-fn prepare(config: &Campaign) -> Result<HashMap<String, String>, Error> {
+/// Reads every task's gold, checks its primary metric and computes its scorer version; with
+/// each task's item labels.
+fn prepare(config: &Campaign) -> Result<(HashMap<String, String>, super::Labels), Error> {
     // A gzip upload may not grow past 16 times the upload limit once decompressed.
     kgeval::set_decompressed_limit(config.max_upload.saturating_mul(16));
-    let mut scorers = HashMap::new();
+    let (mut scorers, mut labels) = (HashMap::new(), HashMap::new());
     for task in &config.served.tasks {
         task.read_gold().map_err(|e| Error::Campaign(format!("task {}: {}", task.name, chain(&e))))?;
         task.check_primary().map_err(|e| Error::Campaign(format!("task {}: {}", task.name, chain(&e))))?;
         scorers.insert(task.name.clone(), scorer_version(task)?);
+        let task_labels =
+            task.item_labels().map_err(|e| Error::Campaign(format!("task {}: {}", task.name, chain(&e))))?;
+        if !task_labels.is_empty() {
+            labels.insert(task.name.clone(), task_labels);
+        }
     }
     // The threads a scoring runs on exist before the limit is set, so their stacks are part
     // of what the worker holds, not of what one scoring may take.
     let _ = rayon::current_num_threads();
-    Ok(scorers)
+    Ok((scorers, labels))
 }
 
 /// Limits the process's address space to what it maps now plus `bytes`: past it an

@@ -361,6 +361,18 @@ impl ServedTask {
         Ok(self.gold.get_or_init(|| gold))
     }
 
+    /// What a person reads for each item of the task's per-item values, where the gold has it:
+    /// a QALD question's text (English where given), by question id. Empty for other families.
+    ///
+    /// # Errors
+    /// The gold cannot be read.
+    pub fn item_labels(&self) -> Result<Vec<(String, String)>, Error> {
+        Ok(match self.gold()? {
+            Gold::Qald(gold) => gold.question_texts(),
+            _ => Vec::new(),
+        })
+    }
+
     /// The primary metric's canonical name, as scores and leaderboards name it: the campaign's
     /// alias resolved (`mrr` and `rr` are `recip_rank`, `hits_at_10` is `hits@10`).
     #[must_use]

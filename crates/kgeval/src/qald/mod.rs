@@ -478,6 +478,22 @@ pub struct QaldGold {
     backend: Option<SparqlBackend>,
 }
 
+impl QaldGold {
+    /// Each gold question's id and its text, in English where the gold has it (else its first
+    /// language), in gold order; a question without text is left out.
+    #[must_use]
+    pub fn question_texts(&self) -> Vec<(String, String)> {
+        self.gold
+            .questions
+            .iter()
+            .filter_map(|q| {
+                let text = q.strings.iter().find(|s| s.language.eq_ignore_ascii_case("en")).or(q.strings.first())?;
+                Some((q.id.clone(), text.text.clone()))
+            })
+            .collect()
+    }
+}
+
 impl std::fmt::Debug for QaldGold {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("QaldGold")
