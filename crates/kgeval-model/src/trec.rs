@@ -14,11 +14,13 @@ use rustc_hash::FxBuildHasher;
 
 mod family;
 mod measure;
+mod relevance;
 mod tie_report;
 
 pub use measure::{
     Aggregation, GainOverrides, Measure, MeasureFamily, MeasureRequest, MeasureSet, ParameterKind, UnknownMeasure,
 };
+pub use relevance::{check_relevance, RelevanceOutOfRange, MAX_RELEVANCE};
 pub use tie_report::{RunTieReport, TieCounts, TieReport, TieSensitivity, TopicInterval, TIE_MOVE_THRESHOLD};
 
 /// The order among equal scores, shared with the ranking core (`kgeval trec --tie-break`).

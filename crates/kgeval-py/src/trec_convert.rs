@@ -5,10 +5,10 @@
 use std::os::raw::c_char;
 
 use kgeval::trec::{InternedRun, TopicSlot};
-use kgeval_model::trec::Qrels;
+use kgeval_model::trec::{check_relevance, Qrels, RelevanceOutOfRange, MAX_RELEVANCE};
 use pyo3::ffi;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyString, PyTuple};
+use pyo3::types::{PyDict, PyInt, PyString, PyTuple};
 
 use crate::errors::invalid;
 
@@ -80,15 +80,22 @@ fn repr(value: &Bound<'_, PyAny>) -> String {
     value.repr().map(|r| r.to_string()).unwrap_or_else(|_| "?".to_owned())
 }
 
-/// A relevance judgment: an integer (an integral float is taken).
+/// A relevance judgment: an integer (an integral float is taken) within ±2^53
+/// ([`check_relevance`]).
 fn relevance(value: &Bound<'_, PyAny>, what: impl FnOnce() -> String) -> PyResult<i64> {
-    if let Ok(number) = value.extract::<i64>() {
-        return Ok(number);
-    }
-    match value.extract::<f64>() {
-        Ok(number) if number.fract() == 0.0 && number.abs() < 9.0e15 => Ok(number as i64),
-        _ => Err(invalid(format!("{}: found relevance {}, expected an integer", what(), repr(value)))),
-    }
+    let checked = if let Ok(number) = value.extract::<i64>() {
+        check_relevance(number)
+    } else if value.is_instance_of::<PyInt>() {
+        // An int beyond i64.
+        Err(RelevanceOutOfRange { found: repr(value) })
+    } else {
+        match value.extract::<f64>() {
+            Ok(number) if number.fract() == 0.0 && number.abs() <= MAX_RELEVANCE as f64 => Ok(number as i64),
+            Ok(number) if number.fract() == 0.0 => Err(RelevanceOutOfRange { found: repr(value) }),
+            _ => return Err(invalid(format!("{}: found relevance {}, expected an integer", what(), repr(value)))),
+        }
+    };
+    checked.map_err(|e| invalid(format!("{}: {e}", what())))
 }
 
 /// A retrieval score: a number.

@@ -15,7 +15,7 @@ use std::sync::{Arc, Mutex};
 
 use kgeval::trec::{TopicStream, TrecTask};
 use kgeval::Evaluation;
-use kgeval_model::trec::{Qrels, RunDoc};
+use kgeval_model::trec::{check_relevance, Qrels, RunDoc};
 use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -253,8 +253,9 @@ pub(crate) fn evaluate_dicts(
 }
 
 /// Qrels from a plain `{qid: {docid: relevance}}` dict of `str` keys and `int` judgments,
-/// read straight from the dicts' storage; `None` at the first key or value of another kind
-/// (the caller takes the general conversion, which names the problem or converts it).
+/// read straight from the dicts' storage; `None` at the first key or value of another kind,
+/// or a judgment beyond ±2^53 (the caller takes the general conversion, which names the
+/// problem or converts it).
 #[allow(unsafe_code)]
 pub(crate) fn plain_qrels(value: &Bound<'_, PyAny>) -> Option<Qrels> {
     let dict = value.downcast::<PyDict>().ok()?;
@@ -288,6 +289,8 @@ pub(crate) fn plain_qrels(value: &Bound<'_, PyAny>) -> Option<Qrels> {
                     ffi::PyErr_Clear();
                     return None;
                 }
+                // Beyond ±2^53: the general conversion names the judgment.
+                check_relevance(relevance).ok()?;
                 topic.insert(docno, relevance);
             }
         }

@@ -49,7 +49,7 @@ use std::ops::Range;
 
 use arrow_array::{Array, RecordBatch, StringArray};
 use arrow_schema::{ArrowError, Schema};
-use kgeval_model::trec::{Qrels, RunDoc};
+use kgeval_model::trec::{check_relevance, Qrels, RunDoc};
 use kgeval_model::Diagnostic;
 
 pub use arrow_array;
@@ -455,8 +455,8 @@ impl QrelsColumns {
 /// warnings: the columns kgeval does not read ([`QrelsColumns::warnings`]).
 ///
 /// # Errors
-/// [`FormatError::Syntax`]: a missing or ill-typed column, a null, a relevance outside
-/// `i64`, a second judgment for one (qid, docno), no judgment at all; the producer's own error
+/// [`FormatError::Syntax`]: a missing or ill-typed column, a null, a relevance beyond
+/// ±2^53 ([`check_relevance`]), a second judgment for one (qid, docno), no judgment at all; the producer's own error
 /// (as the message).
 pub fn read_qrels<I>(schema: &Schema, batches: I, what: &str) -> Result<Read<Qrels>, FormatError>
 where
@@ -483,6 +483,8 @@ where
                     ),
                 )
             })?;
+            let relevance = check_relevance(relevance)
+                .map_err(|e| error(what, format!("row {row_number}: column `{}`: {e}", rel_column.1)))?;
             if qrels.topic_mut(qid).insert(docno, relevance).is_some() {
                 return Err(error(
                     what,

@@ -139,6 +139,12 @@ pub(super) fn parse_integer(field: &[u8]) -> Option<i64> {
     Some(if negative { -value } else { value })
 }
 
+/// Whether `field` is an optionally signed run of decimal digits (of any length).
+pub(super) fn is_decimal_integer(field: &[u8]) -> bool {
+    let digits = field.strip_prefix(b"-").or_else(|| field.strip_prefix(b"+")).unwrap_or(field);
+    !digits.is_empty() && digits.iter().all(u8::is_ascii_digit)
+}
+
 /// A field for a message: lossy UTF-8, shortened to 40 characters.
 pub(super) fn shown(field: &[u8]) -> String {
     let text = String::from_utf8_lossy(field);

@@ -1,9 +1,9 @@
 //! The qrels reader: `qid iter docno rel` lines.
 
-use kgeval_model::trec::Qrels;
+use kgeval_model::trec::{check_relevance, Qrels, RelevanceOutOfRange};
 use kgeval_model::{Diagnostic, Location};
 
-use super::fields::{line_kind, parse_integer, shown, Fields, LineKind};
+use super::fields::{is_decimal_integer, line_kind, parse_integer, shown, Fields, LineKind};
 use crate::warnings::Warnings;
 use crate::{ids, FormatError};
 
@@ -47,8 +47,15 @@ pub(super) fn read(file: &str, bytes: &[u8]) -> Result<(Qrels, Vec<Diagnostic>),
         let [(qid_at, qid), _, (docno_at, docno), (rel_at, rel)] = cells;
         let qid = utf8_id(file, bytes, start + qid_at, qid, "qid")?;
         let docno = utf8_id(file, bytes, start + docno_at, docno, "docno")?;
-        let Some(relevance) = parse_integer(rel) else {
-            return Err(error(rel_at, format!("found `{}` as the relevance, expected an integer", shown(rel))));
+        let relevance = match parse_integer(rel) {
+            Some(value) => check_relevance(value).map_err(|e| error(rel_at, e.to_string()))?,
+            // Digits beyond an i64: out of range rather than not an integer.
+            None if is_decimal_integer(rel) => {
+                return Err(error(rel_at, RelevanceOutOfRange { found: shown(rel) }.to_string()));
+            }
+            None => {
+                return Err(error(rel_at, format!("found `{}` as the relevance, expected an integer", shown(rel))));
+            }
         };
         if qrels.topic_mut(qid).insert(docno, relevance).is_some() {
             let first = first_judgment_line(bytes, qid, docno).unwrap_or(line_number);

@@ -7,7 +7,7 @@ use rustc_hash::FxHashMap;
 use super::answers;
 use super::data::{KgcData, KgcInput};
 use crate::ranking::RankRecord;
-use crate::trec::{evaluate_run, summarize_topics, topic_values, RankedRelevance, NOT_POOLED};
+use crate::trec::{evaluate_run, summarize_topics, topic_values, LevelCounts, RankedRelevance, NOT_POOLED};
 
 /// The IR measures' summary and per-question values.
 pub(crate) struct IrValues {
@@ -84,5 +84,5 @@ pub(crate) fn derived_topic(records: &[RankRecord], depth: Option<usize>) -> Ran
     for place in places.into_iter().flatten().filter(|&p| p <= end) {
         ranked[place as usize - 1] = 1;
     }
-    RankedRelevance { ranked, level_counts: vec![0, records.len() as u64], relevance_level: 1, ndcg_uses_level: false }
+    RankedRelevance { ranked, level_counts: LevelCounts::from_dense(&[0, records.len() as u64]), relevance_level: 1, ndcg_uses_level: false }
 }

@@ -201,6 +201,8 @@ impl RankedRelevance {
 mod tests {
     use kgeval_model::trec::{MeasureRequest, MeasureSet};
 
+    use super::super::levels::LevelCounts;
+
     use super::*;
 
     fn value(topic: &RankedRelevance, name: &str) -> f64 {
@@ -214,7 +216,7 @@ mod tests {
     fn topic() -> RankedRelevance {
         RankedRelevance {
             ranked: vec![2, 0, 1, NOT_POOLED, 1, NOT_JUDGED],
-            level_counts: vec![2, 3, 1],
+            level_counts: LevelCounts::from_dense(&[2, 3, 1]),
             relevance_level: 1,
             ndcg_uses_level: false,
         }
@@ -256,7 +258,7 @@ mod tests {
     #[test]
     fn inferred_ap_bin_g_and_yaap() {
         // Judged only: R N R → infAP = (1 + (1/3 + 2/3 · (2/2) · (1 + ε)/(2 + 2ε))) / 2.
-        let t = RankedRelevance { ranked: vec![1, 0, 1], level_counts: vec![1, 2], ..topic() };
+        let t = RankedRelevance { ranked: vec![1, 0, 1], level_counts: LevelCounts::from_dense(&[1, 2]), ..topic() };
         let e = INFAP_EPSILON;
         let expected = (1.0 + (1.0 / 3.0 + (2.0 / 3.0) * (2.0 / 2.0) * ((1.0 + e) / (2.0 + 2.0 * e)))) / 2.0;
         assert_eq!(value(&t, "infAP"), expected);

@@ -15,7 +15,14 @@ struct RelGain {
 /// trec_eval's `GAINS`: rows sorted by increasing gain.
 pub(super) struct Gains {
     rows: Vec<RelGain>,
+    /// `(level, index in rows)` by increasing level: the first row of each level in `rows`.
+    by_level: Vec<(i64, usize)>,
 }
+
+/// Up to this many levels (0 to the topic's largest) the gain table lists every one, judged or
+/// not, exactly as `setup_gains` does; past it, only level 0, the judged levels, the levels
+/// given a gain and the unjudged levels holding the least and greatest gain.
+const DENSE_GAIN_LEVELS: i64 = 256;
 
 /// `comp_rel_gain`: the difference of the gains truncated to an int, as the C returns it.
 fn comp_rel_gain(a: &RelGain, b: &RelGain) -> i64 {
@@ -53,15 +60,53 @@ impl Gains {
     /// `setup_gains`: the overrides first (in the order given), then every judged level
     /// 0..num_rel_levels not overridden with gain = level; sorted by gain. With the kgeval
     /// `--ndcg-level` option, levels below the relevance level take level 0's gain.
+    ///
+    /// trec_eval's table also holds the levels nobody judged between 0 and the largest; past
+    /// [`DENSE_GAIN_LEVELS`] they are left out but for level 0 and those holding the table's
+    /// least and greatest gain (what `rbp` rescales by and where the ideal ranking starts). A row nobody judged is otherwise skipped by every walk; only
+    /// trec_eval's sort of gains less than 1 apart (it compares their difference truncated
+    /// to an integer) could order the others differently.
     pub(super) fn new(topic: &RankedRelevance, overrides: &[(i64, f64)]) -> Self {
-        let num_rel_levels = topic.level_counts.iter().rposition(|&c| c > 0).map_or(0, |p| p + 1);
-        let mut rows: Vec<RelGain> = Vec::with_capacity(overrides.len() + num_rel_levels);
-        rows.extend(overrides.iter().map(|&(rel_level, gain)| RelGain { rel_level, gain, num_at_level: 0 }));
-        for (level, &count) in topic.level_counts.iter().enumerate().take(num_rel_levels) {
-            let level = level as i64;
-            match rows.iter_mut().find(|r| r.rel_level == level) {
-                Some(row) => row.num_at_level = count,
-                None => rows.push(RelGain { rel_level: level, gain: level as f64, num_at_level: count }),
+        Self::listing_every_level_up_to(topic, overrides, DENSE_GAIN_LEVELS)
+    }
+
+    /// [`Gains::new`] with the table listing every level when there are at most `dense` of
+    /// them.
+    fn listing_every_level_up_to(topic: &RankedRelevance, overrides: &[(i64, f64)], dense: i64) -> Self {
+        let levels = &topic.level_counts;
+        let num_rel_levels = levels.max_level().map_or(0, |top| top + 1);
+        let mut rows: Vec<RelGain> = overrides.iter().map(|&(rel_level, gain)| RelGain { rel_level, gain, num_at_level: 0 }).collect();
+        let add = |rows: &mut Vec<RelGain>, level: i64, count: u64| match rows.iter_mut().find(|r| r.rel_level == level) {
+            Some(row) => row.num_at_level = count,
+            None => rows.push(RelGain { rel_level: level, gain: level as f64, num_at_level: count }),
+        };
+        if num_rel_levels <= dense {
+            let mut judged = levels.iter().peekable();
+            for level in 0..num_rel_levels {
+                let count = judged.next_if(|&(l, _)| l == level).map_or(0, |(_, c)| c);
+                add(&mut rows, level, count);
+            }
+        } else {
+            // The levels between 0 and the top that nobody judged nor gave a gain (gain =
+            // level, or level 0's under `--ndcg-level` below the relevance level): the
+            // greatest, the least, and the least not levelled keep the table's extremes.
+            let top = num_rel_levels - 1;
+            let listed = |level: i64| levels.count(level) > 0 || overrides.iter().any(|o| o.0 == level);
+            let walk = |mut level: i64, step: i64| {
+                while 0 < level && level < top && listed(level) {
+                    level += step;
+                }
+                (0 < level && level < top).then_some((level, 0))
+            };
+            let unlevelled = topic.ndcg_uses_level.then(|| walk(topic.relevance_level.max(1), 1)).flatten();
+            let extremes = [walk(top - 1, -1), walk(1, 1), unlevelled];
+            let mut sparse: Vec<(i64, u64)> = levels.iter().collect();
+            sparse.push((0, levels.count(0)));
+            sparse.extend(extremes.into_iter().flatten());
+            sparse.sort_unstable();
+            sparse.dedup_by_key(|&mut (level, _)| level);
+            for (level, count) in sparse {
+                add(&mut rows, level, count);
             }
         }
         if topic.ndcg_uses_level {
@@ -70,13 +115,22 @@ impl Gains {
                 row.gain = zero;
             }
         }
-        glibc_msort(&mut rows, &mut Vec::with_capacity(overrides.len() + num_rel_levels));
-        Gains { rows }
+        let mut tmp = Vec::with_capacity(rows.len());
+        glibc_msort(&mut rows, &mut tmp);
+        // `get_gain` takes a level's first row in gain order: a stable sort by level keeps it
+        // first among its level's rows.
+        let mut by_level: Vec<(i64, usize)> = rows.iter().enumerate().map(|(i, r)| (r.rel_level, i)).collect();
+        by_level.sort_by_key(|&(level, _)| level);
+        by_level.dedup_by_key(|&mut (level, _)| level);
+        Gains { rows, by_level }
     }
 
     /// `get_gain`: the first row of `rel_level`, 0 when there is none.
     pub(super) fn gain(&self, rel_level: i64) -> f64 {
-        self.rows.iter().find(|r| r.rel_level == rel_level).map_or(0.0, |r| r.gain)
+        match self.by_level.binary_search_by_key(&rel_level, |&(level, _)| level) {
+            Ok(at) => self.rows[self.by_level[at].1].gain,
+            Err(_) => 0.0,
+        }
     }
 
     /// The ideal ranking's gains, best first, as the C loops step through them: the next gain
@@ -378,13 +432,14 @@ pub(super) fn rbp(topic: &RankedRelevance, overrides: &[(i64, f64)], p: f64) -> 
 
 #[cfg(test)]
 mod tests {
+    use super::super::levels::LevelCounts;
     use super::*;
 
     /// Ranked: 2 0 1 (unpooled) 1; judged: level 0: 2, 1: 3, 2: 1.
     fn topic() -> RankedRelevance {
         RankedRelevance {
             ranked: vec![2, 0, 1, super::super::NOT_POOLED, 1],
-            level_counts: vec![2, 3, 1],
+            level_counts: LevelCounts::from_dense(&[2, 3, 1]),
             relevance_level: 1,
             ndcg_uses_level: false,
         }
@@ -401,6 +456,50 @@ mod tests {
         let (dcg, ideal) = dcg_and_ideal(&topic(), &[(1, 1.5), (2, 1.2)]);
         assert_eq!(dcg, 1.2 + 1.5 / 4f64.log2() + 1.5 / 6f64.log2());
         assert_eq!(ideal, 1.2 + 1.5 / 3f64.log2() + 1.5 / 4f64.log2() + 1.5 / 5f64.log2());
+    }
+
+    /// What a walk over the gain table reads: every level's gain, the first ideal gain and
+    /// the ideal gains step by step, and the least and greatest gain (`rbp`'s rescaling).
+    fn walk(gains: &Gains, levels: &[i64]) -> (Vec<f64>, f64, Vec<f64>, f64, f64) {
+        let each: Vec<f64> = levels.iter().map(|&l| gains.gain(l)).collect();
+        let mut ideal = gains.ideal();
+        let first = ideal.gain;
+        let steps: Vec<f64> = (0..12).map(|_| ideal.step()).collect();
+        let least = gains.rows.iter().map(|r| r.gain).fold(f64::INFINITY, f64::min);
+        let greatest = gains.rows.iter().map(|r| r.gain).fold(f64::NEG_INFINITY, f64::max);
+        (each, first, steps, least, greatest)
+    }
+
+    #[test]
+    fn the_sparse_gain_table_walks_like_trec_eval_s_dense_one() {
+        // Levels 3, 7 and 300 judged, 0 not: trec_eval's table lists 0 … 300.
+        let labels = [3, 7, 7, 300, 300];
+        let overrides: [&[(i64, f64)]; 5] = [
+            &[],
+            // The top level given a low gain: the table's greatest is level 299's, unjudged.
+            &[(300, 0.0)],
+            &[(300, -2.0), (299, 1.0), (5, 4.0)],
+            &[(7, 12.0), (0, 3.0)],
+            &[(1000, 9.0), (300, 2.0)],
+        ];
+        for overrides in overrides {
+            for (relevance_level, ndcg_uses_level) in [(1, false), (5, true), (400, true)] {
+                let topic = RankedRelevance {
+                    ranked: vec![300, 0, 7, 3],
+                    level_counts: LevelCounts::from_labels(labels),
+                    relevance_level,
+                    ndcg_uses_level,
+                };
+                let dense = Gains::listing_every_level_up_to(&topic, overrides, i64::MAX);
+                let sparse = Gains::listing_every_level_up_to(&topic, overrides, 0);
+                assert_eq!(dense.rows.len(), 301 + overrides.iter().filter(|o| o.0 > 300).count());
+                assert!(sparse.rows.len() <= 7 + overrides.len(), "{}", sparse.rows.len());
+                // The labels a ranking holds: judged (0 stands for a judged non-relevant one
+                // where judged), or negative; and those given a gain.
+                let levels: Vec<i64> = [3, 7, 300, -1, -2].into_iter().chain(overrides.iter().map(|o| o.0)).collect();
+                assert_eq!(walk(&dense, &levels), walk(&sparse, &levels), "{overrides:?} {relevance_level}");
+            }
+        }
     }
 
     #[test]
@@ -428,7 +527,7 @@ mod tests {
         let p: f64 = 0.9;
         assert_eq!(rbp(&t, &[], p), (1.0 - p) * (1.0 + 0.5 * p.powi(2) + 0.5 * p.powi(4)));
         // Binary judgments keep their gains.
-        let binary = RankedRelevance { ranked: vec![1, 0, 1], level_counts: vec![1, 2], ..t };
+        let binary = RankedRelevance { ranked: vec![1, 0, 1], level_counts: LevelCounts::from_dense(&[1, 2]), ..t };
         assert_eq!(rbp(&binary, &[], 0.5), 0.5 * (1.0 + 0.25));
     }
 }

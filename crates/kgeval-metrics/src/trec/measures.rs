@@ -4,6 +4,7 @@
 use kgeval_model::trec::{Measure, MeasureFamily};
 
 use super::gain;
+use super::levels::LevelCounts;
 
 /// The persistence of `rbp` and `rbp_resid`: `p` as given, else trec_eval's 0.9.
 fn persistence(measure: &Measure) -> f64 {
@@ -16,14 +17,17 @@ pub const NOT_POOLED: i64 = -1;
 /// (trec_eval `RELVALUE_UNJUDGED`).
 pub const NOT_JUDGED: i64 = -2;
 
+/// The largest level from which [`RankedRelevance::exponential_gain`] scales its gains.
+const EXPONENT_SCALED_FROM: i64 = 512;
+
 /// One topic ready for the measures: the relevance of each retrieved document, best first
 /// (within the `-M` depth), and the judgment counts of the topic.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct RankedRelevance {
     /// Relevance value per rank (≥ 0 judged, [`NOT_POOLED`], [`NOT_JUDGED`]).
     pub ranked: Vec<i64>,
-    /// Judged documents per relevance value 0, 1, 2, … (negative judgments not counted).
-    pub level_counts: Vec<u64>,
+    /// Judged documents per relevance value (negative judgments not counted).
+    pub level_counts: LevelCounts,
     /// A document is relevant iff its value is ≥ this level.
     pub relevance_level: i64,
     /// Apply the relevance level to the gain measures (ndcg, ndcg_cut, dcg, ideal_dcg,
@@ -35,23 +39,13 @@ impl RankedRelevance {
     /// Judged documents at or above the relevance level (R).
     #[must_use]
     pub fn num_rel(&self) -> u64 {
-        self.level_counts
-            .iter()
-            .enumerate()
-            .filter(|(level, _)| *level as i64 >= self.relevance_level)
-            .map(|(_, c)| c)
-            .sum()
+        self.level_counts.at_least(self.relevance_level)
     }
 
     /// Judged documents below the relevance level.
     #[must_use]
     pub fn num_nonrel(&self) -> u64 {
-        self.level_counts
-            .iter()
-            .enumerate()
-            .filter(|(level, _)| (*level as i64) < self.relevance_level)
-            .map(|(_, c)| c)
-            .sum()
+        self.level_counts.below(self.relevance_level)
     }
 
     pub(super) fn is_relevant(&self, value: i64) -> bool {
@@ -100,7 +94,7 @@ impl RankedRelevance {
             }
             MeasureFamily::Ndcg => gain::ndcg(self, &measure.gains),
             MeasureFamily::NdcgCut => self.ndcg_cut(k, |value| value as f64),
-            MeasureFamily::NdcgExpCut => self.ndcg_cut(k, |value| (value as f64).exp2() - 1.0),
+            MeasureFamily::NdcgExpCut => self.ndcg_cut(k, self.exponential_gain()),
             MeasureFamily::Relstring => 0.0,
             MeasureFamily::InfAp => self.inf_ap(),
             MeasureFamily::RprecMult => self.rprec_mult(measure.recall_level.unwrap_or(0.0)),
@@ -221,19 +215,31 @@ impl RankedRelevance {
     pub(super) fn ideal_cut(&self, k: usize, gain: impl Fn(i64) -> f64) -> f64 {
         let mut ideal = 0.0;
         let mut position = 0usize;
-        'levels: for level in (1..self.level_counts.len()).rev() {
-            let g = gain(self.leveled(level as i64));
-            for _ in 0..self.level_counts[level] {
-                if position == k {
-                    break 'levels;
+        for (level, count) in self.level_counts.iter().rev().filter(|&(level, _)| level >= 1) {
+            let g = gain(self.leveled(level));
+            let take = usize::try_from(count).unwrap_or(usize::MAX).min(k - position);
+            if g > 0.0 {
+                for p in position..position + take {
+                    ideal += g / ((p + 2) as f64).log2();
                 }
-                if g > 0.0 {
-                    ideal += g / ((position + 2) as f64).log2();
-                }
-                position += 1;
+            }
+            position += take;
+            if position == k {
+                break;
             }
         }
         ideal
+    }
+
+    /// `ndcg_exp_cut`'s gain, 2^v − 1. Past level [`EXPONENT_SCALED_FROM`] (2^v overflows an
+    /// f64 at 1024, a sum of such gains sooner) every gain is divided by 2^top, `top` the
+    /// topic's largest level: dcg and its ideal scale alike, so their ratio is kept.
+    pub(super) fn exponential_gain(&self) -> impl Fn(i64) -> f64 {
+        let top = self.level_counts.max_level().filter(|&top| top >= EXPONENT_SCALED_FROM);
+        move |value| match top {
+            None => (value as f64).exp2() - 1.0,
+            Some(top) => (value.saturating_sub(top) as f64).exp2() - (-(top as f64)).exp2(),
+        }
     }
 
     /// trec_eval `m_ndcg_cut.c` (and the exponential-gain extension): DCG and ideal DCG both cut
@@ -273,7 +279,7 @@ mod tests {
     fn topic() -> RankedRelevance {
         RankedRelevance {
             ranked: vec![2, 0, 1, NOT_POOLED, 1],
-            level_counts: vec![2, 3, 1],
+            level_counts: LevelCounts::from_dense(&[2, 3, 1]),
             relevance_level: 1,
             ndcg_uses_level: false,
         }
@@ -329,7 +335,7 @@ mod tests {
     #[test]
     fn empty_ranking_and_no_relevant_documents_score_zero() {
         let empty = RankedRelevance { ranked: Vec::new(), ..topic() };
-        let none = RankedRelevance { ranked: vec![0, NOT_POOLED, 0], level_counts: vec![3], ..topic() };
+        let none = RankedRelevance { ranked: vec![0, NOT_POOLED, 0], level_counts: LevelCounts::from_dense(&[3]), ..topic() };
         for name in ["map", "P.5", "recall.5", "ndcg", "ndcg_cut.5", "recip_rank", "Rprec", "bpref", "set_F"] {
             assert_eq!(value(&empty, name), 0.0, "{name}");
             assert_eq!(value(&none, name), 0.0, "{name}");

@@ -26,6 +26,7 @@ mod accumulate;
 mod checked;
 mod extra;
 mod gain;
+mod levels;
 mod measures;
 mod ties;
 
@@ -38,6 +39,7 @@ use rayon::prelude::*;
 
 pub use accumulate::{AccumulateError, SummaryAccumulator, SUMMARY_KIND, SUMMARY_VERSION};
 pub use checked::{check_and_evaluate_columns, check_and_evaluate_topic, check_docs, DocsProblem};
+pub use levels::LevelCounts;
 pub use measures::{RankedRelevance, NOT_JUDGED, NOT_POOLED};
 pub use ties::{run_tie_counts, topic_tie_counts, TieValue, TiedRanking};
 
@@ -122,14 +124,7 @@ fn ranked_value(value: Option<i64>) -> i64 {
 
 /// `ranked` with the judgment counts of the topic.
 fn ranked_relevance(judgments: Option<&TopicJudgments>, ranked: Vec<i64>, options: &IrOptions) -> RankedRelevance {
-    let mut level_counts = Vec::new();
-    for value in judgments.into_iter().flat_map(TopicJudgments::relevances).filter(|&v| v >= 0) {
-        let level = usize::try_from(value).unwrap_or(usize::MAX);
-        if level >= level_counts.len() {
-            level_counts.resize(level + 1, 0);
-        }
-        level_counts[level] += 1;
-    }
+    let level_counts = LevelCounts::from_labels(judgments.into_iter().flat_map(TopicJudgments::relevances));
     RankedRelevance {
         ranked,
         level_counts,

@@ -147,8 +147,8 @@ impl TiedRanking {
                 }
             }
             MeasureFamily::NdcgCut | MeasureFamily::NdcgExpCut => {
-                let exponential = measure.family == MeasureFamily::NdcgExpCut;
-                let g = |v: i64| if exponential { (v as f64).exp2() - 1.0 } else { v as f64 };
+                let exponential = (measure.family == MeasureFamily::NdcgExpCut).then(|| t.exponential_gain());
+                let g = |v: i64| exponential.as_ref().map_or(v as f64, |gain| gain(v));
                 let ideal = t.ideal_cut(k, g);
                 ratio(self.expected_sum(k, |i| 1.0 / gain::discount(i), |l| t.cut_gain(l, g)), ideal)
             }
@@ -186,9 +186,18 @@ impl TiedRanking {
 
     /// E[Σ precision at each relevant rank within the first `k`]: at a tied position i of a
     /// group (n, m relevant, b relevant before it, offset o), E[rel_i · (1 + b + relevant
-    /// before i in the group)] = (m/n)(1 + b) + o · m(m−1)/(n(n−1)).
+    /// before i in the group)] = (m/n)(1 + b) + o · m(m−1)/(n(n−1)). Each group's counts are
+    /// taken once, so the walk is linear in the ranking.
     fn precision_sum(&self, k: usize) -> f64 {
         let t = &self.relevance;
+        let counts: Vec<(f64, f64)> = self
+            .groups
+            .iter()
+            .map(|g| {
+                let (n, m) = self.group_count(g, |l| t.is_relevant(l));
+                (n as f64, m as f64)
+            })
+            .collect();
         let slots = slots(self);
         let (mut before, mut sum) = (0.0, 0.0);
         let mut group_start_before = 0.0;
@@ -205,8 +214,7 @@ impl TiedRanking {
                     if i == g.start {
                         group_start_before = before;
                     }
-                    let (n, m) = self.group_count(g, |l| t.is_relevant(l));
-                    let (n, m) = (n as f64, m as f64);
+                    let (n, m) = counts[*index];
                     let offset = (i - g.start) as f64;
                     let pairs = if n > 1.0 { m * (m - 1.0) / (n * (n - 1.0)) } else { 0.0 };
                     sum += ((m / n) * (1.0 + group_start_before) + offset * pairs) / (i + 1) as f64;
@@ -313,12 +321,24 @@ impl TiedRanking {
                         let mean = (0..=c).map(|x| value(before + x)).sum::<f64>() / (c + 1) as f64;
                         sum += m as f64 * mean;
                     } else {
-                        for offset in 0..g.len {
-                            let (low, probabilities) = hypergeometric(n - 1, c, offset);
-                            let term: f64 =
-                                probabilities.iter().enumerate().map(|(x, p)| p * value(before + low + x)).sum();
-                            sum += (m as f64 / n as f64) * term;
+                        // A relevant document of the group has x of the c counted ones before
+                        // it with probability 1/(c+1), and lies within the depth when at least
+                        // x + 1 of the c + 1 (it and the counted) fall in the group's first
+                        // `len` places: S ~ hypergeometric(n, c + 1, len), P(S ≥ x + 1).
+                        let (low, probabilities) = hypergeometric(n, c + 1, g.len);
+                        let mut at_least = 0.0;
+                        let mut term = 0.0;
+                        for x in (0..=c).rev() {
+                            // P(S ≥ x + 1) = Σ over s > x.
+                            if let Some(p) = (x + 1).checked_sub(low).and_then(|at| probabilities.get(at)) {
+                                at_least += p;
+                            }
+                            let tail = if x < low { 1.0 } else { at_least };
+                            if tail > 0.0 {
+                                term += tail * value(before + x);
+                            }
                         }
+                        sum += m as f64 / (c + 1) as f64 * term;
                     }
                     before += c;
                     i = g.start + g.len;

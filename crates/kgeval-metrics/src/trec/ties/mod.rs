@@ -15,12 +15,12 @@
 //! - optimistic and pessimistic order each group best first or worst first for the measure.
 //!
 //! ```
-//! use kgeval_metrics::trec::{RankedRelevance, TiedRanking};
+//! use kgeval_metrics::trec::{LevelCounts, RankedRelevance, TiedRanking};
 //! use kgeval_model::trec::{MeasureRequest, MeasureSet, Ties};
 //!
 //! // Three documents at one score, one of them relevant: the relevant one is first, second
 //! // or third with probability 1/3 each.
-//! let relevance = RankedRelevance { ranked: vec![0, 0, 1], level_counts: vec![2, 1], relevance_level: 1, ndcg_uses_level: false };
+//! let relevance = RankedRelevance { ranked: vec![0, 0, 1], level_counts: LevelCounts::from_dense(&[2, 1]), relevance_level: 1, ndcg_uses_level: false };
 //! let ranking = TiedRanking::new(relevance, &[(0, 3)], Vec::new());
 //! let measures = MeasureSet::from_requests(&[MeasureRequest::parse("recip_rank").unwrap()]);
 //! let expected = ranking.values(measures.measures(), Ties::Expected);

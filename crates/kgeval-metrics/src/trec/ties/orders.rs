@@ -162,7 +162,10 @@ impl TiedRanking {
                 Box::new(move |l| gains.gain(l))
             }
             MeasureFamily::NdcgCut => Box::new(|l| t.cut_gain(l, |v| v as f64)),
-            MeasureFamily::NdcgExpCut => Box::new(|l| t.cut_gain(l, |v| (v as f64).exp2() - 1.0)),
+            MeasureFamily::NdcgExpCut => {
+                let exponential = t.exponential_gain();
+                Box::new(move |l| t.cut_gain(l, &exponential))
+            }
             _ => Box::new(|_| 0.0),
         };
         let key = |l: i64| (gain(l), class(l), l);

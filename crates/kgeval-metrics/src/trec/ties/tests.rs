@@ -3,6 +3,7 @@
 use kgeval_model::trec::{Measure, MeasureFamily, MeasureRequest, MeasureSet, Ties};
 use proptest::prelude::*;
 
+use super::super::levels::LevelCounts;
 use super::super::measures::{RankedRelevance, NOT_JUDGED, NOT_POOLED};
 use super::{SplitMix64ForTests as Rng, TiedRanking};
 
@@ -79,13 +80,8 @@ fn case(max_group: usize, max_len: usize) -> impl Strategy<Value = Case> {
 impl Case {
     /// The full list (depth included); `relevance` ranks the first `len − beyond` of it.
     fn relevance(&self, ranked: &[i64]) -> RankedRelevance {
-        let mut level_counts = vec![0u64; 4];
-        for &l in self.labels.iter().filter(|&&l| l >= 0) {
-            level_counts[l as usize] += 1;
-        }
         // Judged documents the run never retrieved, so R and N exceed what is ranked.
-        level_counts[1] += 1;
-        level_counts[0] += 1;
+        let level_counts = LevelCounts::from_labels(self.labels.iter().copied()).with(1, 1).with(0, 1);
         RankedRelevance {
             ranked: ranked[..ranked.len() - self.beyond].to_vec(),
             level_counts,
@@ -350,7 +346,7 @@ fn large_groups_agree_with_shuffles() {
 fn hand_worked_expectations() {
     // R N N at one score, R = 1: AP = RR = (1 + 1/2 + 1/3) / 3; P@1 = 1/3; P@2 = 1/3.
     let relevance =
-        RankedRelevance { ranked: vec![0, 0, 1], level_counts: vec![2, 1], relevance_level: 1, ndcg_uses_level: false };
+        RankedRelevance { ranked: vec![0, 0, 1], level_counts: LevelCounts::from_dense(&[2, 1]), relevance_level: 1, ndcg_uses_level: false };
     let ranking = TiedRanking::new(relevance, &[(0, 3)], Vec::new());
     let set = MeasureSet::from_requests(
         &["map", "recip_rank", "P.1,2", "success.2", "bpref"].map(|n| MeasureRequest::parse(n).expect(n)),
