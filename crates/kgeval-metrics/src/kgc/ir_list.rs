@@ -84,5 +84,10 @@ pub(crate) fn derived_topic(records: &[RankRecord], depth: Option<usize>) -> Ran
     for place in places.into_iter().flatten().filter(|&p| p <= end) {
         ranked[place as usize - 1] = 1;
     }
-    RankedRelevance { ranked, level_counts: LevelCounts::from_dense(&[0, records.len() as u64]), relevance_level: 1, ndcg_uses_level: false }
+    RankedRelevance {
+        ranked,
+        level_counts: LevelCounts::from_dense(&[0, records.len() as u64]),
+        relevance_level: 1,
+        ndcg_uses_level: false,
+    }
 }

@@ -75,8 +75,10 @@ impl Gains {
     fn listing_every_level_up_to(topic: &RankedRelevance, overrides: &[(i64, f64)], dense: i64) -> Self {
         let levels = &topic.level_counts;
         let num_rel_levels = levels.max_level().map_or(0, |top| top + 1);
-        let mut rows: Vec<RelGain> = overrides.iter().map(|&(rel_level, gain)| RelGain { rel_level, gain, num_at_level: 0 }).collect();
-        let add = |rows: &mut Vec<RelGain>, level: i64, count: u64| match rows.iter_mut().find(|r| r.rel_level == level) {
+        let mut rows: Vec<RelGain> =
+            overrides.iter().map(|&(rel_level, gain)| RelGain { rel_level, gain, num_at_level: 0 }).collect();
+        let add = |rows: &mut Vec<RelGain>, level: i64, count: u64| match rows.iter_mut().find(|r| r.rel_level == level)
+        {
             Some(row) => row.num_at_level = count,
             None => rows.push(RelGain { rel_level: level, gain: level as f64, num_at_level: count }),
         };

@@ -94,7 +94,50 @@ impl LevelCounts {
 
 #[cfg(test)]
 mod tests {
+    use kgeval_model::trec::{IrOptions, MeasureRequest, MeasureSet, Qrels, Run, Ties};
+
     use super::LevelCounts;
+    use crate::trec::evaluate_run;
+
+    /// q1 judges d1 at 2^40, d2 at 10^9, d4 at 1, d3 at 0; the run ranks d3, d1, d2, then
+    /// the unjudged d5.
+    fn huge_labels(ties: Ties) -> Vec<f64> {
+        let mut qrels = Qrels::new();
+        for (docno, label) in [("d1", 1i64 << 40), ("d2", 1_000_000_000), ("d3", 0), ("d4", 1)] {
+            qrels.topic_mut("q1").insert(docno, label);
+        }
+        let mut run = Run::default();
+        for (docno, score) in [("d3", 4.0), ("d1", 3.0), ("d2", 2.0), ("d5", 1.0)] {
+            run.push("q1", docno, score);
+        }
+        let names = ["map", "P.2", "ndcg", "ndcg_cut.2", "ndcg_exp_cut.2"];
+        let measures = MeasureSet::from_requests(&names.map(|n| MeasureRequest::parse(n).expect(n)));
+        let options = IrOptions { ties, ..IrOptions::default() };
+        evaluate_run(&qrels, &run, &measures, &options).expect("valid").topics[0].values.clone()
+    }
+
+    #[test]
+    fn labels_of_two_to_the_forty_and_ten_to_the_nine_score_by_hand() {
+        let (top, second) = ((1i64 << 40) as f64, 1e9);
+        let log2 = |x: f64| x.log2();
+        // Relevant (≥ 1): d1, d2, d4, so R = 3; at ranks 2 and 3: AP = (1/2 + 2/3) / 3.
+        let map = (0.5 + 2.0 / 3.0) / 3.0;
+        // A label is its own gain: dcg = 0 + 2^40/log2 3 + 10^9/log2 4; the ideal puts
+        // 2^40, 10^9, 1 at ranks 1, 2, 3.
+        let ndcg = (top / log2(3.0) + second / 2.0) / (top + second / log2(3.0) + 1.0 / 2.0);
+        let ndcg_cut_2 = (top / log2(3.0)) / (top + second / log2(3.0));
+        // 2^(2^40) − 1 dwarfs every other gain: the ideal at 2 is that gain at rank 1, the
+        // run has it at rank 2.
+        let exp_cut_2 = 1.0 / log2(3.0);
+        // trec_eval's order: map, P_2, ndcg, ndcg_cut_2, ndcg_exp_cut_2.
+        let by_hand = [map, 0.5, ndcg, ndcg_cut_2, exp_cut_2];
+        for ties in [Ties::Trec, Ties::Expected] {
+            let values = huge_labels(ties);
+            for (value, hand) in values.iter().zip(by_hand) {
+                assert!((value - hand).abs() <= 1e-15, "{ties:?}: {values:?} against {by_hand:?}");
+            }
+        }
+    }
 
     #[test]
     fn far_apart_levels_cost_one_entry_each() {

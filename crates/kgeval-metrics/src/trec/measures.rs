@@ -335,7 +335,8 @@ mod tests {
     #[test]
     fn empty_ranking_and_no_relevant_documents_score_zero() {
         let empty = RankedRelevance { ranked: Vec::new(), ..topic() };
-        let none = RankedRelevance { ranked: vec![0, NOT_POOLED, 0], level_counts: LevelCounts::from_dense(&[3]), ..topic() };
+        let none =
+            RankedRelevance { ranked: vec![0, NOT_POOLED, 0], level_counts: LevelCounts::from_dense(&[3]), ..topic() };
         for name in ["map", "P.5", "recall.5", "ndcg", "ndcg_cut.5", "recip_rank", "Rprec", "bpref", "set_F"] {
             assert_eq!(value(&empty, name), 0.0, "{name}");
             assert_eq!(value(&none, name), 0.0, "{name}");

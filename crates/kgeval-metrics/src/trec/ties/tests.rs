@@ -345,8 +345,12 @@ fn large_groups_agree_with_shuffles() {
 #[test]
 fn hand_worked_expectations() {
     // R N N at one score, R = 1: AP = RR = (1 + 1/2 + 1/3) / 3; P@1 = 1/3; P@2 = 1/3.
-    let relevance =
-        RankedRelevance { ranked: vec![0, 0, 1], level_counts: LevelCounts::from_dense(&[2, 1]), relevance_level: 1, ndcg_uses_level: false };
+    let relevance = RankedRelevance {
+        ranked: vec![0, 0, 1],
+        level_counts: LevelCounts::from_dense(&[2, 1]),
+        relevance_level: 1,
+        ndcg_uses_level: false,
+    };
     let ranking = TiedRanking::new(relevance, &[(0, 3)], Vec::new());
     let set = MeasureSet::from_requests(
         &["map", "recip_rank", "P.1,2", "success.2", "bpref"].map(|n| MeasureRequest::parse(n).expect(n)),
@@ -362,4 +366,126 @@ fn hand_worked_expectations() {
     // bpref: the relevant document has 0, 1 or 2 of the N = 2 non-relevant before it; with
     // min(N, R) = 1 one is enough to score 0: (1 + 0 + 0) / 3.
     assert!(close(get("bpref"), 1.0 / 3.0));
+}
+
+#[test]
+fn one_group_of_a_million_documents_by_hand() {
+    // N documents at one score, m of them relevant (R = m): every position holds a relevant
+    // one with probability m/N, two positions both with m(m−1)/(N(N−1)), so
+    // E[AP] = H_N / N + (m − 1)(N − H_N) / (N(N − 1)); E[P@10] = E[Rprec] = m/N, and with
+    // m = 10 E[ndcg@10] = m/N too (its ideal holds 10 relevant documents).
+    let (n, m) = (1_000_000usize, 10usize);
+    let ranked: Vec<i64> = (0..n).map(|i| i64::from(i % (n / m) == 0)).collect();
+    let relevance = RankedRelevance {
+        ranked,
+        level_counts: LevelCounts::from_dense(&[(n - m) as u64, m as u64]),
+        relevance_level: 1,
+        ndcg_uses_level: false,
+    };
+    let ranking = TiedRanking::new(relevance, &[(0, n)], Vec::new());
+    let set =
+        MeasureSet::from_requests(&["map", "P.10", "Rprec", "ndcg_cut.10"].map(|n| MeasureRequest::parse(n).expect(n)));
+    let values = ranking.values(set.measures(), Ties::Expected);
+    let (nf, mf) = (n as f64, m as f64);
+    let harmonic: f64 = (1..=n).rev().map(|i| 1.0 / i as f64).sum();
+    let map = harmonic / nf + (mf - 1.0) * (nf - harmonic) / (nf * (nf - 1.0));
+    let names: Vec<&str> = set.measures().iter().map(|m| m.name.as_str()).collect();
+    for (name, value) in names.iter().zip(&values) {
+        let hand = if *name == "map" { map } else { mf / nf };
+        assert!(close(value.value, hand), "{name}: {} against {hand}", value.value);
+        assert!(value.std_error.is_none(), "{name}");
+    }
+}
+
+/// Labels far apart: the gain table past its dense size, and `ndcg_exp_cut` past 2^512.
+const FAR_LEVELS: [i64; 8] = [1, 2, 3, 7, 300, 1_000_000_000, 1 << 40, 1 << 53];
+
+/// A topic with one large group holding few relevant documents (1 or 2, at far-apart levels)
+/// among one filler label, after a few single documents and a small group, the large group
+/// last so that a depth can cut it.
+fn large_group_case() -> impl Strategy<Value = Case> {
+    let single = prop_oneof![Just(NOT_POOLED), Just(NOT_JUDGED), Just(0i64), prop::sample::select(FAR_LEVELS.to_vec())];
+    let filler = prop_oneof![Just(0i64), Just(NOT_POOLED), Just(NOT_JUDGED)];
+    (
+        prop::collection::vec(single.clone(), 0..4),
+        prop::collection::vec(single, 2..=3),
+        filler,
+        prop::collection::vec(prop::sample::select(FAR_LEVELS.to_vec()), 1..=2),
+        8usize..=30,
+        0usize..=6,
+        1i64..=2,
+        any::<bool>(),
+    )
+        .prop_map(|(singles, small, filler, relevant, size, beyond, level, ndcg_uses_level)| {
+            let mut labels = singles.clone();
+            labels.extend(&small);
+            let mut group = vec![filler; size - relevant.len()];
+            group.extend(&relevant);
+            labels.extend(&group);
+            let mut runs = vec![1; singles.len()];
+            runs.extend([small.len(), size]);
+            Case { labels, runs, beyond: beyond.min(size - 1), level, ndcg_uses_level }
+        })
+}
+
+impl Case {
+    /// Each measure's values over every distinct arrangement of every run (each as likely
+    /// under a uniform order).
+    fn every_arrangement(&self, measures: &[Measure]) -> Vec<Vec<f64>> {
+        let mut values = vec![Vec::new(); measures.len()];
+        let mut list = self.labels.clone();
+        let mut bounds = Vec::new();
+        let mut start = 0;
+        for &size in &self.runs {
+            list[start..start + size].sort_unstable();
+            bounds.push((start, start + size));
+            start += size;
+        }
+        loop {
+            let topic = self.relevance(&list);
+            for (out, measure) in values.iter_mut().zip(measures) {
+                out.push(topic.value(measure));
+            }
+            // The odometer over the runs' arrangements, each in lexicographic order.
+            if !bounds.iter().any(|&(from, to)| next_arrangement(&mut list[from..to])) {
+                break;
+            }
+        }
+        values
+    }
+}
+
+/// The next arrangement of `labels` in lexicographic order; false (and sorted again) after
+/// the last.
+fn next_arrangement(labels: &mut [i64]) -> bool {
+    let Some(i) = labels.windows(2).rposition(|w| w[0] < w[1]) else {
+        labels.reverse();
+        return false;
+    };
+    let j = labels.iter().rposition(|&l| l > labels[i]).unwrap_or(i + 1);
+    labels.swap(i, j);
+    labels[i + 1..].reverse();
+    true
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 40, ..ProptestConfig::default() })]
+
+    #[test]
+    fn large_groups_with_few_relevant_at_far_levels_match_every_arrangement(case in large_group_case()) {
+        let names = [
+            "map", "map_cut.5", "P.3,20", "recall.10", "Rprec", "recip_rank", "recip_rank_cut.10", "success.5",
+            "bpref", "binG", "ndcg", "ndcg_cut.10", "ndcg_exp_cut.10", "ndcg_rel", "rbp.p=0.9", "set_map", "Rndcg",
+            "ndcg.7=0.5,300=2",
+        ];
+        let set = MeasureSet::from_requests(&names.map(|n| MeasureRequest::parse(n).expect(n)));
+        let ranking = case.ranking();
+        let values = case.every_arrangement(set.measures());
+        let expected = ranking.values(set.measures(), Ties::Expected);
+        for ((measure, values), expected) in set.measures().iter().zip(&values).zip(&expected) {
+            let mean = compensated_sum(values) / values.len() as f64;
+            prop_assert!(expected.std_error.is_none(), "{}: estimated", measure.name);
+            prop_assert!(close(expected.value, mean), "{}: expected {} ≠ mean {mean} over {} arrangements", measure.name, expected.value, values.len());
+        }
+    }
 }
