@@ -1,6 +1,8 @@
-//! `cargo xtask bench trec [--queries N] [--docs M] [--runs R] [--no-peers] [--ranx]`:
+//! `cargo xtask bench trec [--queries N] [--docs M] [--tie-group G] [--runs R] [--no-peers] [--ranx]`:
 //! whole-process timings of `kgeval trec` (and of `--ties expected` / `range`) on the spec's IR workload (10,000 queries × 1,000
-//! documents, ~5 % tied scores, graded qrels with ~28 judgments per query), next to `cat` on
+//! documents, ~5 % tied scores, graded qrels with ~28 judgments per query), then of `--ties
+//! expected` on one topic whose G documents (300,000 by default) share one score, 10 of them
+//! relevant (`target/bench-trec/one-group`), next to `cat` on
 //! the same file and, when installed, pytrec_eval (and ranx with `--ranx`, trec_eval when it
 //! is on `PATH`), measured in the same run with `/usr/bin/time -v` (wall clock and peak RSS).
 //!
@@ -24,12 +26,16 @@ const SEED: u64 = 20_261_204;
 const JUDGED_PER_QUERY: usize = 28;
 /// The measures of the spec's workload, as `kgeval trec` and trec_eval take them.
 const MEASURES: [&str; 4] = ["map", "ndcg_cut.10", "recip_rank", "P.10"];
-const USAGE: &str = "usage: cargo xtask bench trec [--queries N] [--docs M] [--runs R] [--no-peers] [--ranx]";
+const USAGE: &str =
+    "usage: cargo xtask bench trec [--queries N] [--docs M] [--tie-group G] [--runs R] [--no-peers] [--ranx]";
+/// Relevant documents in the one-topic tie group, at levels 1 and 2 in turn.
+const GROUP_RELEVANT: usize = 10;
 
 pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
     let Some(parsed) = crate::bench::BenchArgs::new(args, USAGE) else { return Ok(()) };
     let queries = parsed.number("--queries", 10_000)?;
     let docs = parsed.number("--docs", 1_000)?;
+    let tie_group = parsed.number("--tie-group", 300_000)?.max(GROUP_RELEVANT);
     let runs = parsed.number("--runs", 3)?.max(1);
     let peers = !args.iter().any(|a| a == "--no-peers");
     let with_ranx = args.iter().any(|a| a == "--ranx");
@@ -63,6 +69,16 @@ pub(crate) fn run(args: &[String]) -> anyhow::Result<()> {
                 let mut tied = cmd.clone();
                 tied.splice(2..2, ["--ties", ties]);
                 rows.push(measure(&format!("kgeval trec --ties {ties} (same measures)"), &tied, runs, true));
+            }
+            // One topic, one tie group: the expected values' cost in the group's size.
+            let (group_qrels, group_run) = one_group(dir, tie_group)?;
+            let mut group_cmd = cmd[..cmd.len() - 2].to_vec();
+            group_cmd.extend([group_qrels.as_str(), group_run.as_str()]);
+            for ties in ["trec", "expected"] {
+                let mut tied = group_cmd.clone();
+                tied.splice(2..2, ["--ties", ties]);
+                let label = format!("kgeval trec --ties {ties}, one topic of {tie_group} tied documents");
+                rows.push(measure(&label, &tied, runs, true));
             }
         }
         Err(e) => rows.push(Row::failed("kgeval trec (release build)", &format!("{e:#}"))),
@@ -166,6 +182,30 @@ fn has_module(python: &Path, module: &str) -> bool {
             .stderr(Stdio::null())
             .status()
             .is_ok_and(|s| s.success())
+}
+
+/// The qrels and run of one topic whose `size` documents share one score, every
+/// `size / GROUP_RELEVANT`-th relevant (at levels 1 and 2 in turn), written into
+/// `dir/one-group` unless there already.
+fn one_group(dir: &Path, size: usize) -> anyhow::Result<(String, String)> {
+    let group = dir.join("one-group");
+    let (qrels, run, params) = (group.join("qrels"), group.join("run"), group.join("params"));
+    let wanted = format!("size={size} relevant={GROUP_RELEVANT}\n");
+    if std::fs::read_to_string(&params).ok().as_deref() != Some(wanted.as_str()) || !qrels.exists() || !run.exists() {
+        std::fs::create_dir_all(&group)?;
+        let mut run_out = BufWriter::with_capacity(1 << 20, std::fs::File::create(&run)?);
+        let mut qrels_out = BufWriter::new(std::fs::File::create(&qrels)?);
+        for i in 0..size {
+            writeln!(run_out, "1 Q0 D{i:07} {} 1.000000 onegroup", i + 1)?;
+            if i % (size / GROUP_RELEVANT) == 0 {
+                writeln!(qrels_out, "1 0 D{i:07} {}", 1 + (i / (size / GROUP_RELEVANT)) % 2)?;
+            }
+        }
+        run_out.flush()?;
+        qrels_out.flush()?;
+        std::fs::write(&params, &wanted)?;
+    }
+    Ok((qrels.to_string_lossy().into_owned(), run.to_string_lossy().into_owned()))
 }
 
 /// Writes the run (`qid Q0 docno rank score tag`, scores descending with ~5 % equal to the

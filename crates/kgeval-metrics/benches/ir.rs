@@ -1,11 +1,12 @@
 //! One IR topic of the `cargo xtask bench trec` workload (1,000 retrieved documents, ~5 % tied
 //! scores, 28 judged of which ~10 relevant): ranking with the core's `rank_order` plus
-//! relevance lookup, and the measures of the benchmark command on the ranked topic. Run with
-//! `cargo bench -p kgeval-metrics --bench ir`.
+//! relevance lookup, and the measures of the benchmark command on the ranked topic; then the
+//! same measures' expected values over one group of tied documents (10 relevant), by the
+//! group's size. Run with `cargo bench -p kgeval-metrics --bench ir`.
 
 use divan::Bencher;
-use kgeval_metrics::trec::{rank_topic, topic_values};
-use kgeval_model::trec::{IrOptions, MeasureRequest, MeasureSet, RunDoc, TopicJudgments};
+use kgeval_metrics::trec::{rank_topic, topic_values, LevelCounts, RankedRelevance, TiedRanking};
+use kgeval_model::trec::{IrOptions, MeasureRequest, MeasureSet, RunDoc, Ties, TopicJudgments};
 
 fn main() {
     divan::main();
@@ -66,4 +67,18 @@ fn measures_of_a_ranked_topic(bencher: Bencher<'_, '_>, names: &[&str]) {
     let (ranked, _) = rank_topic(Some(&topic.judgments), &docs, &IrOptions::default());
     let set = measures(names);
     bencher.bench(|| topic_values(&ranked, &set));
+}
+
+#[divan::bench(args = [10_000, 100_000, 300_000])]
+fn expected_over_one_tie_group(bencher: Bencher<'_, '_>, size: usize) {
+    let ranked: Vec<i64> = (0..size).map(|i| i64::from(i % (size / 10) == 0)).collect();
+    let relevance = RankedRelevance {
+        ranked,
+        level_counts: LevelCounts::from_dense(&[(size - 10) as u64, 10]),
+        relevance_level: 1,
+        ndcg_uses_level: false,
+    };
+    let ranking = TiedRanking::new(relevance, &[(0, size)], Vec::new());
+    let set = measures(&["map", "ndcg_cut.10", "recip_rank", "P.10"]);
+    bencher.bench(|| ranking.values(set.measures(), Ties::Expected));
 }

@@ -9,7 +9,7 @@ use kgeval_formats::arrow::arrow_array::cast::AsArray;
 use kgeval_formats::arrow::arrow_array::types::Float64Type;
 use kgeval_formats::arrow::arrow_array::types::Int16Type;
 use kgeval_formats::arrow::arrow_array::{
-    ArrayRef, DictionaryArray, Float32Array, Int32Array, RecordBatch, StringArray,
+    ArrayRef, DictionaryArray, Float32Array, Int32Array, Int64Array, RecordBatch, StringArray,
 };
 use kgeval_formats::arrow::ipc::writer::StreamWriter;
 use kgeval_formats::arrow::{open_batches, write_batch, ArrowFileKind};
@@ -300,4 +300,29 @@ fn tables_are_recognised_by_content_on_stdin_gzip_and_any_name() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.starts_with(&format!("error: {}: not a Parquet file", truncated.display())), "{stderr}");
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
+}
+
+#[test]
+fn a_table_qrels_label_past_two_to_the_fifty_three_is_a_row_error_with_exit_2() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let qrels = dir.path().join("qrels.parquet");
+    let batch = RecordBatch::try_from_iter([
+        ("qid", column(["301".to_owned(), "301".to_owned()])),
+        ("docno", column(["FBIS3-10082".to_owned(), "FBIS3-10169".to_owned()])),
+        ("rel", Arc::new(Int64Array::from(vec![1i64 << 40, (1 << 53) + 1])) as ArrayRef),
+    ])
+    .expect("batch");
+    write(&qrels, ArrowFileKind::Parquet, &batch);
+    let name = qrels.to_str().expect("utf-8");
+    let out = kgeval(&["trec", name, &format!("{T}/results.test")]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "{name}: row 2: column `rel`: found `9007199254740993` as the relevance, expected an integer from -2^53 to 2^53"
+        )),
+        "{stderr}"
+    );
+    assert!(out.stdout.is_empty());
 }

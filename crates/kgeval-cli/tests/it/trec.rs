@@ -205,3 +205,27 @@ fn readme_does_not_claim_input_order_is_ranx() {
     assert!(!row.contains("`input` = ranx"), "{row}");
     assert!(row.contains("ranx sorts unstably") && row.contains("0.162161") && row.contains("`docno-desc`"), "{row}");
 }
+
+/// Labels 2^40 and 10^9 are their own gains (no memory sized by them); under every tie
+/// policy the values are the hand-worked ones.
+#[test]
+fn labels_of_two_to_the_forty_and_ten_to_the_nine_score_by_hand() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (qrels, run) = (dir.path().join("qrels"), dir.path().join("run"));
+    std::fs::write(&qrels, "q1 0 d1 1099511627776\nq1 0 d2 1000000000\nq1 0 d3 0\nq1 0 d4 1\n").expect("write");
+    // d1 and d2 tie at 3: `expected` averages the two orders.
+    std::fs::write(&run, "q1 Q0 d3 1 4 r\nq1 Q0 d1 2 3 r\nq1 Q0 d2 3 3 r\nq1 Q0 d5 4 1 r\n").expect("write");
+    let (q, r) = (qrels.to_str().expect("path"), run.to_str().expect("path"));
+    let (top, second, l3) = ((1u64 << 40) as f64, 1e9, 3f64.log2());
+    // R = 3 (d1, d2, d4); relevant at ranks 2 and 3 whatever the order: AP = (1/2 + 2/3) / 3.
+    let map = (0.5 + 2.0 / 3.0) / 3.0;
+    // The ideal: 2^40, 10^9, 1 at ranks 1-3. trec's docno order puts d2 before d1.
+    let ideal = top + second / l3 + 0.5;
+    let (d1_first, d2_first) = ((top / l3 + second / 2.0) / ideal, (second / l3 + top / 2.0) / ideal);
+    for (ties, ndcg) in [("trec", d2_first), ("expected", (d1_first + d2_first) / 2.0)] {
+        let v = kgeval_json(&["trec", "--ties", ties, "-m", "map", "-m", "ndcg", q, r]);
+        let topic = &v["runs"][0]["topics"]["q1"];
+        assert!((f(topic, "map") - map).abs() < 1e-15, "{ties}: {topic}");
+        assert!((f(topic, "ndcg") - ndcg).abs() < 1e-15, "{ties}: {topic}");
+    }
+}
