@@ -111,20 +111,24 @@ fn qrels_read_every_integer_type_and_refuse_repeats_and_floats() {
 
 #[test]
 fn qrels_labels_up_to_two_to_the_fifty_three_are_read_and_one_past_is_a_row_error() {
-    let batch = |labels: Vec<i64>| {
+    let batch = |labels: Vec<i64>, first: usize| {
         let rows = labels.len();
         RecordBatch::try_from_iter([
             ("qid", Arc::new(StringArray::from(vec!["q1"; rows])) as ArrayRef),
-            ("docno", Arc::new(StringArray::from((0..rows).map(|i| format!("d{i}")).collect::<Vec<_>>())) as ArrayRef),
+            (
+                "docno",
+                Arc::new(StringArray::from((first..first + rows).map(|i| format!("d{i}")).collect::<Vec<_>>()))
+                    as ArrayRef,
+            ),
             ("rel", Arc::new(Int64Array::from(labels)) as ArrayRef),
         ])
         .expect("batch")
     };
-    let good = batch(vec![1 << 40, 1_000_000_000, -(1 << 53), 1 << 53]);
+    let good = batch(vec![1 << 40, 1_000_000_000, -(1 << 53), 1 << 53], 0);
     let qrels = read_qrels(&good.schema(), [Ok(good.clone())], "qrels.parquet").expect("in range");
     assert_eq!(qrels.topic("q1").and_then(|t| t.get("d0")), Some(1 << 40));
     for (label, row) in [((1i64 << 53) + 1, 3), (-(1 << 53) - 1, 3), (i64::MAX, 3)] {
-        let bad = batch(vec![0, 1, label]);
+        let bad = batch(vec![0, 1, label], 4);
         let error = read_qrels(&bad.schema(), [Ok(good.clone()), Ok(bad)], "qrels.parquet").expect_err("beyond 2^53");
         assert_eq!(
             error.to_string(),
