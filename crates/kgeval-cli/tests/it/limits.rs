@@ -50,6 +50,9 @@ fn the_documented_bounds_are_the_checked_ones() {
     assert!(range_of(&table, "answers of one file's queries").starts_with(&format!("{mib} MiB")));
     let gib = kgeval::qald::MAX_QUERY_MEMORY_GROWTH >> 30;
     assert!(range_of(&table, "memory growth during one embedded query").starts_with(&format!("{gib} GiB")));
+    let label = kgeval_model::trec::MAX_RELEVANCE;
+    assert_eq!(label, 1 << 53);
+    assert!(range_of(&table, "a relevance label").starts_with(&format!("−2^53 to 2^53 (±{label} ")));
     let entities = kgeval_model::kgc::MAX_ENTITIES;
     assert_eq!(entities, 1 << 32);
     assert_eq!(
