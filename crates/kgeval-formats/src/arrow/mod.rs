@@ -456,8 +456,8 @@ impl QrelsColumns {
 ///
 /// # Errors
 /// [`FormatError::Syntax`]: a missing or ill-typed column, a null, a relevance beyond
-/// ±2^53 ([`check_relevance`]), a second judgment for one (qid, docno), no judgment at all; the producer's own error
-/// (as the message).
+/// ±2^53 ([`check_relevance`]), a second judgment for one (qid, docno), no judgment at all;
+/// the producer's own error (as the message).
 pub fn read_qrels<I>(schema: &Schema, batches: I, what: &str) -> Result<Read<Qrels>, FormatError>
 where
     I: IntoIterator<Item = Result<RecordBatch, ArrowError>>,

@@ -125,7 +125,7 @@ fn qrels_labels_up_to_two_to_the_fifty_three_are_read_and_one_past_is_a_row_erro
         .expect("batch")
     };
     let good = batch(vec![1 << 40, 1_000_000_000, -(1 << 53), 1 << 53], 0);
-    let qrels = read_qrels(&good.schema(), [Ok(good.clone())], "qrels.parquet").expect("in range");
+    let qrels = read_qrels(&good.schema(), [Ok(good.clone())], "qrels.parquet").expect("in range").value;
     assert_eq!(qrels.topic("q1").and_then(|t| t.get("d0")), Some(1 << 40));
     for (label, row) in [((1i64 << 53) + 1, 3), (-(1 << 53) - 1, 3), (i64::MAX, 3)] {
         let bad = batch(vec![0, 1, label], 4);
