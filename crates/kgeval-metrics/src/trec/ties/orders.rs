@@ -39,7 +39,7 @@ impl SplitMix64 {
 
 /// The next arrangement of `labels` in lexicographic order; false (and sorted again) after
 /// the last.
-fn next_permutation(labels: &mut [i64]) -> bool {
+pub(super) fn next_permutation(labels: &mut [i64]) -> bool {
     let Some(i) = labels.windows(2).rposition(|w| w[0] < w[1]) else {
         labels.reverse();
         return false;

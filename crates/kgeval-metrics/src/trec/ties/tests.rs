@@ -447,25 +447,12 @@ impl Case {
                 out.push(topic.value(measure));
             }
             // The odometer over the runs' arrangements, each in lexicographic order.
-            if !bounds.iter().any(|&(from, to)| next_arrangement(&mut list[from..to])) {
+            if !bounds.iter().any(|&(from, to)| super::orders::next_permutation(&mut list[from..to])) {
                 break;
             }
         }
         values
     }
-}
-
-/// The next arrangement of `labels` in lexicographic order; false (and sorted again) after
-/// the last.
-fn next_arrangement(labels: &mut [i64]) -> bool {
-    let Some(i) = labels.windows(2).rposition(|w| w[0] < w[1]) else {
-        labels.reverse();
-        return false;
-    };
-    let j = labels.iter().rposition(|&l| l > labels[i]).unwrap_or(i + 1);
-    labels.swap(i, j);
-    labels[i + 1..].reverse();
-    true
 }
 
 proptest! {
