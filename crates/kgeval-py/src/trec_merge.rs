@@ -4,19 +4,42 @@
 
 use kgeval::trec::{RunAccumulator, RunPartition, TrecTask};
 use kgeval::{Evaluation, FamilyResult, Input, OutputFormat, RenderOptions};
-use kgeval_model::trec::{MeasureFamily, Qrels};
+use kgeval_model::trec::{MeasureFamily, Qrels, TopicScores};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyString};
 
-use crate::arrow_in::{read_qrels_any, read_run_any};
-use crate::errors::{invalid, to_py};
+use kgeval::arrow::arrow_array::RecordBatchReader;
+use kgeval::arrow::RunColumns;
+use kgeval::trec::{read_partition_qrels, read_partition_run, InternedRun};
 
-/// Qrels as given: a path (read by the facade), a dict / columns or an Arrow object.
+use crate::arrow_in::{import_stream, is_arrow};
+use crate::errors::{invalid, to_py};
+use crate::trec_convert;
+
+/// Qrels as given: a path (read by the facade), a dict / columns or an Arrow object, which
+/// may hold no row (a partition whose topics are judged nowhere: the facade's
+/// [`read_partition_qrels`]).
 fn qrels_of(py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<Qrels> {
     if let Some(path) = path_of(value)? {
         return py.allow_threads(|| TrecTask::new(Input::path(&path)).read_qrels()).map_err(|e| to_py(py, &e));
     }
-    read_qrels_any(value, "qrels")
+    if is_arrow(value) {
+        let reader = import_stream(value, "qrels")?;
+        let schema = reader.schema();
+        return py.allow_threads(|| read_partition_qrels(&schema, reader, "qrels")).map_err(|e| to_py(py, &e));
+    }
+    trec_convert::read_qrels(value, "qrels")
+}
+
+/// A partition's run lines from a dict / columns or an Arrow object, which may hold no row (a
+/// partition of topics only the qrels judge: the facade's [`read_partition_run`]).
+fn partition_run_of(py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<InternedRun> {
+    if is_arrow(value) {
+        let reader = import_stream(value, "run")?;
+        let columns = RunColumns::resolve(&reader.schema(), "run").map_err(|e| to_py(py, &e.into()))?;
+        return py.allow_threads(|| read_partition_run(&columns, reader, "run")).map_err(|e| to_py(py, &e));
+    }
+    trec_convert::read_run(value, "run")
 }
 
 /// The path of a `str` or `os.PathLike`, `None` for anything else.
@@ -93,9 +116,40 @@ impl TrecAccumulator {
         Ok((summary(py, &evaluation)?, text))
     }
 
+    /// `{qid: {measure: value}}` of the qrels topics that finalisation adds under
+    /// `complete=True` (those no merged partition holds, scored as the facade scores a judged
+    /// topic without a run line); `{}` without `complete`.
+    fn absent_topics<'py>(&self, py: Python<'py>, qrels: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyDict>> {
+        let qrels = qrels_of(py, qrels)?;
+        let task = TrecTask::for_accumulator(&self.0, Input::path("qrels"));
+        let topics = py.allow_threads(|| task.absent_topics(&qrels, &self.0)).map_err(|e| to_py(py, &e))?;
+        topic_rows(py, &task, &topics)
+    }
+
     fn __eq__(&self, other: &TrecAccumulator) -> bool {
         self.0 == other.0
     }
+}
+
+/// `{qid: {measure: value}}` of `topics` (the per-topic measures of `task`, `runid` left out).
+fn topic_rows<'py>(py: Python<'py>, task: &TrecTask, topics: &[TopicScores]) -> PyResult<Bound<'py, PyDict>> {
+    let measures = task.measure_set().map_err(|e| to_py(py, &e))?;
+    let names: Vec<(usize, Bound<'py, PyString>)> = measures
+        .measures()
+        .iter()
+        .enumerate()
+        .filter(|(_, m)| m.family.per_topic() && m.family != MeasureFamily::Runid)
+        .map(|(i, m)| (i, PyString::new(py, &m.name)))
+        .collect();
+    let out = PyDict::new(py);
+    for topic in topics {
+        let values = PyDict::new(py);
+        for (i, name) in &names {
+            values.set_item(name, topic.values[*i])?;
+        }
+        out.set_item(&topic.qid, values)?;
+    }
+    Ok(out)
 }
 
 /// `{measure: value}` of the first run (`runid` left out, as `evaluate` does).
@@ -145,32 +199,12 @@ pub(crate) fn trec_accumulate<'py>(
     let mut partition: RunPartition = match path_of(run)? {
         Some(path) => py.allow_threads(|| task.accumulate_file(&qrels, &Input::path(&path))),
         None => {
-            let run = read_run_any(run, "run")?;
+            let run = partition_run_of(py, run)?;
             py.allow_threads(|| task.accumulate_interned(&qrels, &run))
         }
     }
     .map_err(|e| to_py(py, &e))?;
-    let rows = if per_query {
-        let measures = task.measure_set().map_err(|e| to_py(py, &e))?;
-        let names: Vec<(usize, Bound<'py, PyString>)> = measures
-            .measures()
-            .iter()
-            .enumerate()
-            .filter(|(_, m)| m.family.per_topic() && m.family != MeasureFamily::Runid)
-            .map(|(i, m)| (i, PyString::new(py, &m.name)))
-            .collect();
-        let out = PyDict::new(py);
-        for topic in &partition.evaluation.topics {
-            let values = PyDict::new(py);
-            for (i, name) in &names {
-                values.set_item(name, topic.values[*i])?;
-            }
-            out.set_item(&topic.qid, values)?;
-        }
-        Some(out)
-    } else {
-        None
-    };
+    let rows = if per_query { Some(topic_rows(py, &task, &partition.evaluation.topics)?) } else { None };
     if keep_topics == Some(false) {
         partition.accumulator.forget_topics();
     }

@@ -241,3 +241,74 @@ def test_accumulate_reads_arrow_qrels_and_runs():
     assert rows == want_rows
     assert arrow == want
     assert arrow.finalize(q_table) == want.finalize(qrels)
+
+
+def _side_tables(pa, qrels, run):
+    """``qrels`` and ``run`` (dicts) as Arrow tables, typed even when they hold no row."""
+    q_table = pa.table(
+        {
+            "qid": pa.array([q for q, docs in qrels.items() for _ in docs], pa.string()),
+            "docno": pa.array([d for docs in qrels.values() for d in docs], pa.string()),
+            "rel": pa.array([r for docs in qrels.values() for r in docs.values()], pa.int64()),
+        }
+    )
+    r_table = pa.table(
+        {
+            "qid": pa.array([q for q, docs in run.items() for _ in docs], pa.string()),
+            "docno": pa.array([d for docs in run.values() for d in docs], pa.string()),
+            "score": pa.array([s for docs in run.values() for s in docs.values()], pa.float64()),
+        }
+    )
+    return q_table, r_table
+
+
+@pytest.mark.parametrize("complete", [False, True])
+@pytest.mark.parametrize("arrow", [False, True])
+def test_partitions_holding_one_side_alone_merge_to_the_one_machine_evaluation(complete, arrow):
+    pa = pytest.importorskip("pyarrow")
+    # b*: judged and retrieved; r*: retrieved only; j*: judged only.
+    qrels = {f"b{i}": {f"d{d}": (d + i) % 4 - 1 for d in range(5)} for i in range(6)}
+    qrels.update({f"j{i}": {f"d{d}": (d + i) % 3 for d in range(3)} for i in range(4)})
+    run = {f"b{i}": {f"d{(2 * d + i) % 9}": ((7 * d + i) % 5) / 4 for d in range(8)} for i in range(6)}
+    run.update({f"r{i}": {f"d{d}": float(d + i) for d in range(3)} for i in range(4)})
+    # Each partition gets the run lines and the judgments of its topics: mixed, run only,
+    # qrels only, neither, mixed with both kinds of one-sided topics.
+    layout = [["b0", "b1", "b2", "r0"], ["r1", "r2"], ["j0", "j1"], [], ["b3", "b4", "b5", "j2", "j3", "r3"]]
+    rows, merged = {}, None
+    for topics in layout:
+        part_qrels = {q: qrels[q] for q in topics if q in qrels}
+        part_run = {q: run[q] for q in topics if q in run}
+        if arrow:
+            part_qrels, part_run = _side_tables(pa, part_qrels, part_run)
+        part_rows, accumulator = kgeval.trec.accumulate(part_qrels, part_run, MEASURES, per_query=True, complete=complete)
+        assert not rows.keys() & part_rows.keys()
+        rows.update(part_rows)
+        merged = accumulator if merged is None else merged.merge(accumulator)
+    whole = kgeval.trec.evaluate(qrels, run, MEASURES, complete=complete)
+    absent = merged.absent_topics(qrels)
+    assert sorted(absent) == (["j0", "j1", "j2", "j3"] if complete else [])
+    rows.update(absent)
+    assert rows == whole
+    assert merged.finalize(qrels) == kgeval.trec.evaluate(qrels, run, MEASURES, per_query=False, complete=complete)
+    assert merged.text(qrels) == kgeval.trec.accumulate(qrels, run, MEASURES, complete=complete).text(qrels)
+
+
+@pytest.mark.parametrize("complete", [False, True])
+def test_partitions_with_no_judged_topic_finalise_as_one_machine(complete):
+    pa = pytest.importorskip("pyarrow")
+    qrels, run = {"j0": {"d0": 1, "d1": 0}}, {"r0": {"d0": 1.0}}
+    q_table, r_table = _side_tables(pa, qrels, run)
+    empty_q, empty_r = _side_tables(pa, {}, {})
+    merged = kgeval.trec.accumulate(empty_q, r_table, ["map", "num_q"], complete=complete)
+    merged.merge(kgeval.trec.accumulate(q_table, empty_r, ["map", "num_q"], complete=complete))
+    if complete:
+        assert merged.finalize(qrels) == kgeval.trec.evaluate(qrels, run, ["map", "num_q"], per_query=False, complete=True)
+        assert merged.finalize(qrels) == {"map": 0.0, "num_q": 1.0}
+    else:
+        with pytest.raises(kgeval.InvalidInput, match="no topic in common"):
+            kgeval.trec.evaluate(qrels, run, ["map"], complete=False)
+        with pytest.raises(kgeval.InvalidInput, match="no topic in common"):
+            merged.finalize(qrels)
+    # An empty side still names its columns.
+    with pytest.raises(kgeval.ParseError, match="qrels"):
+        kgeval.trec.accumulate(pa.table({"qid": pa.array([], pa.string())}), r_table, ["map"])

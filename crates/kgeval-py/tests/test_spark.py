@@ -183,6 +183,50 @@ def test_several_runs_in_one_dataframe(spark, tmp_path):
     assert qrels_df.count() == qrels.num_rows
 
 
+def one_sided(seed, topics=120):
+    """Qrels and a run (Arrow tables) whose topics are partly unjudged (run only) and partly
+    unretrieved (qrels only)."""
+    rng = random.Random(seed)
+    q = {"qid": [], "docno": [], "rel": []}
+    r = {"qid": [], "docno": [], "score": []}
+    for t in range(topics):
+        qid, kind = f"q{t:03d}", t % 5  # 0: run only, 1: qrels only, else both
+        if kind != 0:
+            for doc in rng.sample(range(20), 4):
+                q["qid"].append(qid)
+                q["docno"].append(f"d{doc}")
+                q["rel"].append(rng.randint(0, 2))
+        if kind != 1:
+            for doc in rng.sample(range(20), 6):
+                r["qid"].append(qid)
+                r["docno"].append(f"d{doc}")
+                r["score"].append(rng.choice([0.5, rng.random()]))
+    qrels = pa.table({"qid": q["qid"], "docno": q["docno"], "rel": pa.array(q["rel"], pa.int64())})
+    return qrels, pa.table(r)
+
+
+@pytest.mark.parametrize("complete", [False, True])
+def test_default_shuffle_partitions_with_unjudged_and_unretrieved_topics(spark, complete):
+    # Spark's default 200 shuffle partitions (the session's fixture asks for 4): most
+    # partitions hold one topic, so some hold only topics the qrels do not judge, and the
+    # qrels topics that no partition holds count under -c.
+    spark.conf.unset("spark.sql.shuffle.partitions")
+    try:
+        assert spark.conf.get("spark.sql.shuffle.partitions") == "200"
+        qrels, run = one_sided(13)
+        run_df = spark.createDataFrame(run.to_pandas())
+        result = kgeval.spark.evaluate(qrels, run_df, MEASURES, complete=complete)
+        got = per_query_dict(result.per_query)
+        result.per_query.unpersist()
+    finally:
+        spark.conf.set("spark.sql.shuffle.partitions", "4")
+    whole = kgeval.trec.evaluate(qrels, run, MEASURES, complete=complete)
+    assert any(qid.endswith(("1", "6")) for qid in whole) == complete  # t % 5 == 1: qrels only
+    assert_close(got, {("run", qid, m): v for qid, values in whole.items() for m, v in values.items()})
+    assert_close(result.summary, kgeval.trec.evaluate(qrels, run, MEASURES, per_query=False, complete=complete))
+    assert result.text() == kgeval.trec.accumulate(qrels, run, MEASURES, complete=complete).text(qrels)
+
+
 def test_errors_come_before_the_job(spark):
     run_df = spark.createDataFrame([("q1", "d1", 1.0)], "qid string, docno string, score double")
     qrels = {"q1": {"d1": 1}}

@@ -33,6 +33,8 @@ mod stream;
 
 pub use gold::TrecGold;
 pub use interned::{InternedRun, TopicSlot};
+#[cfg(feature = "arrow")]
+pub use merge::{read_partition_qrels, read_partition_run};
 pub use merge::{RunAccumulator, RunPartition};
 pub use pytrec::{aggregate_measure, supported_measures};
 pub use stream::TopicStream;

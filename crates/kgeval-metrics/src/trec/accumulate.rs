@@ -130,7 +130,13 @@ impl SummaryAccumulator {
             spec,
             names: measures.measures().iter().map(|m| m.name.clone()).collect(),
             options: options.clone(),
-            run_ids: vec![evaluation.run_id.clone()],
+            // A partition without a run line (its topics only in the qrels, or none) has no
+            // tag of its own: the empty run's placeholder would outrank the real one.
+            run_ids: if evaluation.topics.is_empty() && evaluation.run_topics_missing_from_qrels.is_empty() {
+                Vec::new()
+            } else {
+                vec![evaluation.run_id.clone()]
+            },
             evaluated: Vec::with_capacity(evaluation.topics.len()),
             unjudged: evaluation.run_topics_missing_from_qrels.clone(),
             tied_topics: evaluation.topics_with_tied_scores as u64,
@@ -275,7 +281,8 @@ impl SummaryAccumulator {
     /// ranges and standard errors, the topic bookkeeping and no per-topic rows (those are each
     /// partition's). Under `-c` the qrels topics missing from every partition are scored as
     /// [`evaluate_topic`] scores them and added once. `runid` is the run's tag when the
-    /// partitions agree on it, else the greatest in byte order.
+    /// partitions agree on it, else the greatest in byte order (a partition without a run
+    /// line has none).
     ///
     /// # Errors
     /// [`AccumulateError::Incompatible`] when `measures` are not those of the accumulator;

@@ -84,6 +84,14 @@ class Accumulator:
         """trec_eval's summary lines (``runid`` first), as ``kgeval trec`` prints them."""
         return self._finalized(qrels)[1]
 
+    def absent_topics(self, qrels: Any) -> Dict[str, Dict[str, float]]:
+        """``{qid: {measure: value}}`` of the topics :meth:`finalize` adds under
+        ``complete=True``: the qrels topics that no merged partition holds, with the values
+        :func:`kgeval.trec.evaluate` gives a judged topic the run does not retrieve; ``{}``
+        without ``complete``. The partitions' own rows (``accumulate(..., per_query=True)``)
+        and these are the one-machine per-query rows."""
+        return dict(self._native.absent_topics(_inputs.qrels(qrels)))
+
     def _finalized(self, qrels: Any) -> "Tuple[Dict[str, float], str]":
         summary, text = self._native.finalize(None if qrels is None else _inputs.qrels(qrels))
         return dict(summary), text
@@ -109,9 +117,13 @@ def accumulate(
     """Evaluates one partition of ``run`` (any subset of its topics, each topic whole) against
     ``qrels``, with :func:`kgeval.trec.evaluate`'s arguments (paths, dicts, data frames or
     Arrow objects such as a Spark partition's record batches: :mod:`kgeval.spark`). Returns its :class:`Accumulator`;
-    with ``per_query=True`` also the partition's ``{qid: {measure: value}}`` first. Under
-    ``complete=True`` the qrels topics missing from every partition are added once, by
-    :meth:`Accumulator.finalize`.
+    with ``per_query=True`` also the partition's ``{qid: {measure: value}}`` first.
+    ``qrels`` may be the whole qrels or the partition's share (the judgments of its topics);
+    either side may hold no row: a partition of topics only the run holds, of topics only the
+    qrels judge, or of none. Which topics count is decided when the merged accumulator is
+    finalised, as :func:`kgeval.trec.evaluate` decides it: the run's topics that the qrels
+    judge, and under ``complete=True`` every qrels topic, those missing from every partition
+    added once by :meth:`Accumulator.finalize` (their rows: :meth:`Accumulator.absent_topics`).
 
     The accumulator keeps every topic's values (one float per topic and measure; the
     default): the merged summary is then summed in qid order as one machine sums it —

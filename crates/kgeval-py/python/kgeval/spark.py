@@ -134,7 +134,8 @@ def _trec_worker(qrels_bc: Any, spec: Dict[str, Any], batches: Iterator[Any]) ->
     qid, run_column, qrels_qid = spec["qid"], spec["run_column"], spec["qrels_qid"]
     if qrels_qid is not None and qrels.schema.field(qrels_qid).type == table.schema.field(qid).type:
         # Only this partition's topics of the qrels are converted (a topic's measures read
-        # its own judgments only; -c's missing topics are added on the driver).
+        # its own judgments only; -c's missing topics are added on the driver). A partition
+        # whose topics are judged nowhere gets no judgment: accumulate takes an empty side.
         qrels = qrels.filter(pc.is_in(qrels[qrels_qid], value_set=pc.unique(table[qid])))
     if run_column is None:
         parts = [(_ONE_RUN, table)]
@@ -282,23 +283,17 @@ def evaluate(
     rows = None
     if per_query:
         rows = out.where(functions.col("accumulator").isNull()).drop("accumulator")
-        if Accumulator.from_bytes(empty).complete:
-            # -c: the qrels topics without a line in a run get the values of a topic with no
-            # run line, as on one machine (the summary adds them when it is finalised).
-            absent = _absent_topics(spark, qrels, measures, options, sorted(accumulators))
-            rows = rows.unionByName(absent.join(rows.select("run", "qid").distinct(), ["run", "qid"], "left_anti"))
+        # Under complete=True, the rows of the qrels topics no partition of a run holds, as
+        # the facade adds them when it finalises (none otherwise).
+        absent = [
+            (name, topic, measure, value)
+            for name in sorted(accumulators)
+            for topic, values in accumulators[name].absent_topics(qrels).items()
+            for measure, value in values.items()
+        ]
+        if absent:
+            rows = rows.unionByName(spark.createDataFrame(absent, "run string, qid string, measure string, value double"))
     return SparkEvaluation(rows, accumulators, qrels)
-
-
-def _absent_topics(spark: Any, qrels: Any, measures: Any, options: Dict[str, Any], runs: List[str]) -> Any:
-    """The per-query rows (a DataFrame ``run, qid, measure, value``) each of ``runs`` gets for
-    a qrels topic it has no line for, under ``complete``: those of an empty run."""
-    from kgeval import trec
-
-    asked = {key: value for key, value in options.items() if key != "keep_topics"}
-    values = trec.evaluate(qrels, {}, measures, **asked)
-    rows = [(run, qid, measure, value) for run in runs for qid, topic in values.items() for measure, value in topic.items()]
-    return spark.createDataFrame(rows, "run string, qid string, measure string, value double")
 
 
 def _is_frame(value: Any) -> bool:

@@ -12,13 +12,22 @@
 //! equal to one machine's to 1e-12 and printed with the same four decimals but when a value
 //! lies within a few units in the last place of a rounding boundary (docs/trec.md,
 //! "Partitioned evaluation").
+//!
+//! A partition is any share of the topics, each topic whole on both sides: its run lines and
+//! its judgments. Either side may be empty — a partition of topics that only the run holds,
+//! of topics that only the qrels judge, or of none — and finalisation decides, with the
+//! one-machine rule, which topics count: those of the run that the qrels judge, and under
+//! `-c` every qrels topic (one missing from every partition scored as a topic with no run
+//! line).
 
-use kgeval_metrics::trec::{evaluate_run, AccumulateError};
-use kgeval_model::trec::{IrEvaluation, Qrels, QuerySet, Run, RunEvaluation, RunSource};
+use kgeval_metrics::trec::{evaluate_run, evaluate_topic, AccumulateError};
+use kgeval_model::trec::{IrEvaluation, Qrels, QuerySet, Run, RunEvaluation, RunSource, TopicScores};
 
 use super::{run_table, topics_note, InternedRun, TrecTask};
 use crate::evaluation::canonical_table;
 use crate::{Conventions, Error, Evaluation, Family, FamilyResult, Warning};
+#[cfg(feature = "arrow")]
+use kgeval_formats::arrow::{arrow_array, arrow_schema::ArrowError, arrow_schema::Schema, QrelsColumns, RunColumns};
 
 /// One run's summary state over a partition of its topics: merge, serialise, finalise.
 pub use kgeval_metrics::trec::SummaryAccumulator as RunAccumulator;
@@ -141,6 +150,30 @@ impl TrecTask {
         }
     }
 
+    /// The per-topic rows that finalising `accumulator` adds under `-c`: every qrels topic
+    /// that no merged partition holds, scored as one machine scores a judged topic without a
+    /// run line, in qid order; none without `-c`. What a front end that gathered the
+    /// partitions' own rows (Spark's per-query table) appends to them.
+    ///
+    /// # Errors
+    /// An accumulator made with other measures or options than this task's.
+    pub fn absent_topics(&self, qrels: &Qrels, accumulator: &RunAccumulator) -> Result<Vec<TopicScores>, Error> {
+        let measures = self.measure_set()?;
+        let options = self.options();
+        if accumulator.spec() != self.measures.as_slice() || accumulator.options() != &options {
+            return Err(Error::invalid("the accumulator was made by a task with other measures or options"));
+        }
+        if options.query_set != QuerySet::Complete {
+            return Ok(Vec::new());
+        }
+        let merged = accumulator.finalize(&measures, Some(qrels))?;
+        Ok(merged
+            .qrels_topics_missing_from_run
+            .iter()
+            .map(|qid| evaluate_topic(qrels, qid, None, &measures, &options).scores)
+            .collect())
+    }
+
     /// The evaluation of merged runs: each `(name, accumulator)` finalised (trec_eval's summary
     /// lines over the union of its partitions; under `-c` the qrels topics missing from every
     /// partition added once), with the note and headlines [`TrecTask::run`] gives. When every
@@ -209,5 +242,108 @@ impl TrecTask {
             table: canonical_table(&tables)?,
             result: FamilyResult::Trec(evaluation),
         })
+    }
+}
+
+/// `batches` without their leading empty batches, or `None` when no batch holds a row (an
+/// error counts as a row: the reader reports it).
+#[cfg(feature = "arrow")]
+fn rows_ahead<E, I>(batches: I) -> Option<std::iter::Peekable<I>>
+where
+    I: Iterator<Item = Result<arrow_array::RecordBatch, E>>,
+{
+    let mut batches = batches.peekable();
+    while matches!(batches.peek(), Some(Ok(batch)) if batch.num_rows() == 0) {
+        batches.next();
+    }
+    batches.peek().is_some().then_some(batches)
+}
+
+/// A partition's judgments from record batches (`schema` theirs), as
+/// [`read_qrels`](kgeval_formats::arrow::read_qrels) reads them, except that a partition may
+/// hold none (its topics are judged nowhere, or it holds no topic): then the columns are
+/// still checked and the qrels are empty. `what` names the input in errors; the reader's
+/// warnings (columns it does not read) are left out.
+///
+/// # Errors
+/// As [`read_qrels`](kgeval_formats::arrow::read_qrels), an empty table aside.
+#[cfg(feature = "arrow")]
+pub fn read_partition_qrels<I>(schema: &Schema, batches: I, what: &str) -> Result<Qrels, Error>
+where
+    I: IntoIterator<Item = Result<arrow_array::RecordBatch, ArrowError>>,
+{
+    match rows_ahead(batches.into_iter()) {
+        Some(batches) => Ok(kgeval_formats::arrow::read_qrels(schema, batches, what)?.value),
+        None => {
+            QrelsColumns::resolve(schema, what)?;
+            Ok(Qrels::new())
+        }
+    }
+}
+
+/// A partition's run lines from record batches (`columns` resolved in their schema), as
+/// [`intern_run_batches`](super::arrow::intern_run_batches) reads them; a partition may hold
+/// none (its topics are only in the qrels, or it holds no topic): then the run is empty.
+///
+/// # Errors
+/// As [`intern_run_batches`](super::arrow::intern_run_batches), an empty table aside.
+#[cfg(feature = "arrow")]
+pub fn read_partition_run<E, I>(columns: &RunColumns, batches: I, what: &str) -> Result<InternedRun, Error>
+where
+    E: std::error::Error + 'static,
+    I: IntoIterator<Item = Result<arrow_array::RecordBatch, E>>,
+{
+    match rows_ahead(batches.into_iter()) {
+        Some(batches) => Ok(super::arrow::intern_run_batches(columns, batches, what)?),
+        None => Ok(InternedRun::with_capacity(0, 0)),
+    }
+}
+
+#[cfg(all(test, feature = "arrow"))]
+mod tests {
+    use std::sync::Arc;
+
+    use kgeval_formats::arrow::arrow_array::{ArrayRef, Float64Array, Int64Array, RecordBatch, StringArray};
+    use kgeval_formats::arrow::arrow_schema::{ArrowError, DataType, Field, Schema};
+    use kgeval_formats::arrow::RunColumns;
+    use kgeval_model::trec::RunSource;
+
+    use super::{read_partition_qrels, read_partition_run};
+
+    fn schema(value: &str, kind: DataType) -> Arc<Schema> {
+        Arc::new(Schema::new(vec![
+            Field::new("qid", DataType::Utf8, false),
+            Field::new("docno", DataType::Utf8, false),
+            Field::new(value, kind, false),
+        ]))
+    }
+
+    fn batch(schema: &Arc<Schema>, qids: &[&str], values: ArrayRef) -> Result<RecordBatch, ArrowError> {
+        let ids: ArrayRef = Arc::new(StringArray::from(qids.to_vec()));
+        let docs: ArrayRef = Arc::new(StringArray::from(vec!["d1"; qids.len()]));
+        RecordBatch::try_new(schema.clone(), vec![ids, docs, values])
+    }
+
+    #[test]
+    fn a_partition_side_may_hold_no_row_but_keeps_its_columns() {
+        let qrels = schema("rel", DataType::Int64);
+        let empty = || batch(&qrels, &[], Arc::new(Int64Array::from(Vec::<i64>::new())));
+        let read = read_partition_qrels(&qrels, Vec::new(), "qrels").expect("no batch");
+        assert!(read.is_empty());
+        assert!(read_partition_qrels(&qrels, vec![empty(), empty()], "qrels").expect("empty batches").is_empty());
+        let judged = batch(&qrels, &["q1", "q2"], Arc::new(Int64Array::from(vec![1, 0])));
+        let read = read_partition_qrels(&qrels, vec![empty(), judged], "qrels").expect("rows after an empty batch");
+        assert_eq!(read.topics().count(), 2);
+        // The columns are checked on an empty table too.
+        let unnamed = schema("grade", DataType::Int64);
+        assert!(read_partition_qrels(&unnamed, Vec::new(), "qrels").is_err());
+
+        let run = schema("score", DataType::Float64);
+        let columns = RunColumns::resolve(&run, "run").expect("run columns");
+        let empty = batch(&run, &[], Arc::new(Float64Array::from(Vec::<f64>::new())));
+        let read = read_partition_run(&columns, vec![empty], "run").expect("no row");
+        assert_eq!(read.topic_count(), 0);
+        let lines = batch(&run, &["q1"], Arc::new(Float64Array::from(vec![0.5])));
+        assert_eq!(read_partition_run(&columns, vec![lines], "run").expect("a row").topic_count(), 1);
     }
 }

@@ -13,6 +13,7 @@ mod lexicon;
 mod page_checks;
 mod trec_interned;
 mod trec_merge;
+mod trec_merge_sides;
 mod trec_stream;
 #[cfg(feature = "arrow")]
 mod trec_tables;
