@@ -3,7 +3,7 @@
 
 use kgeval::rank::{
     MemoryBiomlRow, MemoryCandidates, MemoryGold, MemoryPool, MemoryQuery, MemoryRankPair, RankSource, RankTask,
-    RankingProfile, TiePolicy,
+    RankingProfile,
 };
 use kgeval::{Input, NoProgress};
 use pyo3::prelude::*;
@@ -53,11 +53,7 @@ pub(crate) fn rank_evaluate(
     let mut task = RankTask::new(profile);
     task.system = system;
     if let Some(name) = ties {
-        task.ties = Some(TiePolicy::from_name(&name).ok_or_else(|| {
-            invalid(format!(
-                "ties: found {name:?}, expected stable, lexicographic, trec-eval, optimistic, pessimistic, realistic or rounded-mean"
-            ))
-        })?);
+        task.ties = Some(kgeval::rank::parse_tie_policy(&name).map_err(|message| invalid(format!("ties: {message}")))?);
     }
     task.tau = tau;
     task.ks = ks;

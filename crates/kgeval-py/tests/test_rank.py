@@ -222,6 +222,23 @@ def test_ontoaligner_hit_at_k_and_mrr_on_generated_predictions():
     assert compared > 250
 
 
+def test_a_bad_ties_value_lists_every_value_accepted():
+    gold = {"q1": "t:a"}
+    with pytest.raises(kgeval.InvalidInput) as raised:
+        kgeval.rank.evaluate({"q1": ["t:a"]}, gold=gold, profile="bioml", ties="random")
+    message = str(raised.value)
+    prefix = 'ties: found "random", expected '
+    assert message.startswith(prefix), message
+    head, last = message[len(prefix):].rsplit(" or ", 1)
+    listed = head.split(", ") + [last]
+    # Every policy (expected included) and every other name of an order, each accepted.
+    for name in ("stable", "lexicographic", "trec-eval", "optimistic", "pessimistic", "realistic", "expected", "rounded-mean", "trec"):
+        assert name in listed, (name, message)
+    for name in listed:
+        result = kgeval.rank.evaluate({"q1": ["t:a"]}, gold=gold, profile="bioml", ties=name)
+        assert result["conventions"]["ties"] and result["submission"]["overall"]["mrr"] == 1.0, name
+
+
 def test_bad_input_raises_clear_errors(testdata):
     gold = {"q1": "t:a"}
     with pytest.raises(kgeval.InvalidInput, match=r"submission: found an empty list, expected at least one query"):

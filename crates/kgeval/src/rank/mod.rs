@@ -313,6 +313,46 @@ fn no_pair() -> Error {
     Error::invalid("rank: expected at least one pair (a [[pair]] table or a submission), found none")
 }
 
+/// Every name [`TiePolicy::from_name`] accepts: the policies (in [`TiePolicy::ALL`]'s
+/// order), then the other names of an order — `trec` (for `trec-eval`) and the tie-breaks
+/// not already named.
+///
+/// ```
+/// let names = kgeval::rank::tie_policy_names();
+/// assert_eq!(names[..2], ["stable", "lexicographic"]);
+/// assert!(names.contains(&"expected") && names.contains(&"trec"));
+/// ```
+#[must_use]
+pub fn tie_policy_names() -> Vec<&'static str> {
+    let mut names: Vec<&'static str> = TiePolicy::ALL.iter().map(|p| p.name()).collect();
+    let orders = std::iter::once("trec").chain(kgeval_model::ranking::TieBreak::ALL.iter().map(|t| t.name()));
+    for name in orders {
+        if !names.contains(&name) {
+            names.push(name);
+        }
+    }
+    names
+}
+
+/// The tie policy named `name` ([`TiePolicy::from_name`]), or the message `found NAME,
+/// expected …` listing every name accepted ([`tie_policy_names`]).
+///
+/// ```
+/// use kgeval::rank::{parse_tie_policy, TiePolicy};
+/// assert_eq!(parse_tie_policy("expected"), Ok(TiePolicy::Expected));
+/// assert!(parse_tie_policy("random").unwrap_err().starts_with(r#"found "random", expected stable, "#));
+/// ```
+///
+/// # Errors
+/// A name no policy has.
+pub fn parse_tie_policy(name: &str) -> Result<TiePolicy, String> {
+    TiePolicy::from_name(name).ok_or_else(|| {
+        let names = tie_policy_names();
+        let (last, rest) = names.split_last().map_or(("", &[][..]), |(last, rest)| (*last, rest));
+        format!("found {}, expected {} or {last}", kgeval_formats::echo(name), rest.join(", "))
+    })
+}
+
 /// Parses a τ grid `START:STOP:STEP` (at most 100000 points).
 ///
 /// ```
@@ -363,12 +403,8 @@ fn profile<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<RankingP
 }
 
 fn ties<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Option<TiePolicy>, D::Error> {
-    by_name(
-        deserializer,
-        TiePolicy::from_name,
-        "stable, lexicographic, trec-eval, optimistic, pessimistic, realistic (expected) or rounded-mean",
-    )
-    .map(Some)
+    let name = String::deserialize(deserializer)?;
+    parse_tie_policy(&name).map(Some).map_err(serde::de::Error::custom)
 }
 
 fn tau_grid<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Option<Vec<f64>>, D::Error> {
