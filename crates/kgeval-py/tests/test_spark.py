@@ -183,7 +183,7 @@ def test_several_runs_in_one_dataframe(spark, tmp_path):
     assert qrels_df.count() == qrels.num_rows
 
 
-def one_sided(seed, topics=120):
+def one_sided(seed, topics=50):
     """Qrels and a run (Arrow tables) whose topics are partly unjudged (run only) and partly
     unretrieved (qrels only)."""
     rng = random.Random(seed)
