@@ -326,3 +326,37 @@ fn a_table_qrels_label_past_two_to_the_fifty_three_is_a_row_error_with_exit_2() 
     );
     assert!(out.stdout.is_empty());
 }
+
+/// Parquet written with every codec the build reads (polars writes ZSTD by default, Spark and
+/// pyarrow Snappy, others LZ4 or gzip) scores as the text files do.
+#[test]
+fn parquet_of_every_codec_the_build_reads_scores_as_the_text_files() {
+    use parquet::arrow::ArrowWriter;
+    use parquet::basic::{Compression, GzipLevel, ZstdLevel};
+    use parquet::file::properties::WriterProperties;
+
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (qrels, run) = tables();
+    let expected = stdout(&["trec", "-q", "-m", "all_trec", &format!("{T}/qrels.test"), &format!("{T}/results.test")]);
+    let codecs = [
+        ("uncompressed", Compression::UNCOMPRESSED),
+        ("snappy", Compression::SNAPPY),
+        ("zstd", Compression::ZSTD(ZstdLevel::default())),
+        ("lz4", Compression::LZ4),
+        ("lz4_raw", Compression::LZ4_RAW),
+        ("gzip", Compression::GZIP(GzipLevel::default())),
+    ];
+    for (name, codec) in codecs {
+        let paths = [dir.path().join(format!("qrels.{name}.parquet")), dir.path().join(format!("run.{name}.parquet"))];
+        for (path, batch) in paths.iter().zip([&qrels, &run]) {
+            let properties = WriterProperties::builder().set_compression(codec).build();
+            let file = std::fs::File::create(path).expect("create");
+            let mut writer = ArrowWriter::try_new(file, batch.schema(), Some(properties)).expect("writer");
+            writer.write(batch).expect("write");
+            writer.close().expect("close");
+        }
+        let [q, r] = paths.each_ref().map(|p| p.to_str().expect("utf-8").to_owned());
+        let got = stdout(&["trec", "-q", "-m", "all_trec", &q, &r]);
+        assert_eq!(without_runid(&got), without_runid(&expected), "{name}");
+    }
+}

@@ -20,7 +20,8 @@ use crate::{FormatError, Input};
 /// The Arrow file formats kgeval reads and writes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ArrowFileKind {
-    /// Apache Parquet (written Snappy-compressed; read uncompressed or Snappy).
+    /// Apache Parquet (written Snappy-compressed; read uncompressed, Snappy, ZSTD, LZ4,
+    /// LZ4_RAW or gzip).
     Parquet,
     /// The Arrow IPC file format (Feather v2; read: the IPC stream format too).
     Ipc,
@@ -101,8 +102,8 @@ impl std::fmt::Debug for Batches {
 ///
 /// # Errors
 /// [`FormatError::Io`] when the file cannot be opened; [`FormatError::Syntax`] (`FILE:
-/// MESSAGE`) when it is not a Parquet or IPC file this build reads (a codec other than
-/// Snappy in Parquet, LZ4/ZSTD-compressed IPC buffers), or when a Parquet footer declares a
+/// MESSAGE`) when it is not a Parquet or IPC file this build reads (Brotli in Parquet,
+/// LZ4/ZSTD-compressed IPC buffers), or when a Parquet footer declares a
 /// table that decodes to more than the
 /// [decompressed limit](crate::input::decompressed_limit). The batches themselves stop with
 /// an error item once what they hold passes that limit (a footer that understates).
