@@ -173,7 +173,7 @@ fn text(evaluations: &[KgcEvaluation], options: &RenderOptions, markdown: bool) 
         if markdown {
             let _ = writeln!(out, "{}\n", crate::markdown_comment(&header));
         } else {
-            let _ = writeln!(out, "{header}\n");
+            let _ = writeln!(out, "{}\n", crate::text_field(&header));
         }
         out.push_str(&render(&systems_table(evaluations, options.precision)));
         out.push('\n');
@@ -195,7 +195,7 @@ fn text(evaluations: &[KgcEvaluation], options: &RenderOptions, markdown: bool) 
                 crate::markdown_comment(&ties_line(&e.ties))
             );
         } else {
-            let _ = writeln!(out, "{header}\n{}\n", ties_line(&e.ties));
+            let _ = writeln!(out, "{}\n{}\n", crate::text_field(&header), ties_line(&e.ties));
         }
         out.push_str(&render(&scope_table(e, options.precision)));
         if !e.categories.is_empty() {
@@ -284,6 +284,14 @@ mod tests {
             },
             ..KgcEvaluation::default()
         }
+    }
+
+    #[test]
+    fn a_hostile_system_name_stays_on_its_line() {
+        let mut e = evaluation();
+        e.system = "TransE\nkgeval kgc: forged\x1b[31m".into();
+        let text = text(&[e.clone(), evaluation()], &RenderOptions::default(), false);
+        assert!(!text.contains('\x1b') && !text.lines().any(|l| l.starts_with("kgeval kgc: forged")), "{text}");
     }
 
     #[test]

@@ -76,11 +76,13 @@ fn published_block(out: &mut String, set: &PublishedPower, alpha: f64, options: 
     table(out, &rows, markdown);
 }
 
+/// A heading naming sets and systems: their names escaped (no name can add a line, an escape
+/// sequence or, in Markdown, markup).
 fn heading(out: &mut String, text: &str, markdown: bool) {
     if markdown {
-        let _ = writeln!(out, "## {text}\n");
+        let _ = writeln!(out, "## {}\n", crate::escape_markdown(text));
     } else {
-        let _ = writeln!(out, "## {text}");
+        let _ = writeln!(out, "## {}", crate::text_field(text));
     }
 }
 
@@ -289,6 +291,22 @@ fn agreement_block(
         out.push('\n');
     }
     for note in notes {
+        let note = if markdown { crate::escape_markdown(&note) } else { crate::text_field(&note).into_owned() };
         let _ = writeln!(out, "{note}");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_heading_prints_a_hostile_name_on_its_line() {
+        let hostile = "ranking agreement: a\n## forged\x1b[31m vs <b>b</b>";
+        let mut text = String::new();
+        super::heading(&mut text, hostile, false);
+        assert_eq!(text, "## ranking agreement: a\\n## forged\\u{1b}[31m vs <b>b</b>\n");
+        let mut markdown = String::new();
+        super::heading(&mut markdown, hostile, true);
+        assert_eq!(markdown.lines().count(), 2, "{markdown}");
+        assert!(!markdown.contains('\x1b') && !markdown.contains("<b>"), "{markdown}");
     }
 }
