@@ -290,7 +290,7 @@ mod tests {
     fn a_hostile_system_name_stays_on_its_line() {
         let mut e = evaluation();
         e.system = "TransE\nkgeval kgc: forged\x1b[31m".into();
-        let text = text(&[e.clone(), evaluation()], &RenderOptions::default(), false);
+        let text = text(&[e, evaluation()], &RenderOptions::default(), false);
         assert!(!text.contains('\x1b') && !text.lines().any(|l| l.starts_with("kgeval kgc: forged")), "{text}");
     }
 

@@ -279,7 +279,7 @@ fn task_markdown(out: &mut String, task: &TaskOutcome, options: &RenderOptions) 
     }
     match &task.compare {
         None => {
-            if let Some(note) = super::render::one_item_note(evaluation) {
+            if let Some(note) = &task.compare_note {
                 out.push_str(&format!("\n### Meta-evaluation\n\n{note}\n"));
             }
         }

@@ -65,6 +65,9 @@ pub struct TaskOutcome {
     /// and its evaluation succeeded: an error when the comparison failed or the task its
     /// `against` names failed.
     pub compare: Option<Result<CompareEvaluation, Error>>,
+    /// Why the comparison the task asks for did not run, when it could not: an evaluation of
+    /// several systems on one item, where no paired test can run.
+    pub compare_note: Option<String>,
     /// A trec task whose runs tie a relevant with a non-relevant document somewhere: its tie
     /// report ([`crate::trec::TrecTask::tie_report`]), or the error that stopped it.
     pub ties: Option<Result<kgeval_model::trec::TieReport, Error>>,

@@ -96,7 +96,7 @@ fn task_view(task: &TaskOutcome) -> TaskView {
         }
         None => None,
     };
-    view.notes.extend(one_item_note(evaluation));
+    view.notes.extend(task.compare_note.clone());
     view.table = Some(result_table(evaluation, compare.map(|c| &c.result)));
     view.conventions = conventions(&evaluation.conventions);
     view.caption_conventions = caption_conventions(&evaluation.conventions);

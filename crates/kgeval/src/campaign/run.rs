@@ -108,6 +108,12 @@ impl Campaign {
                 name: task.name.clone(),
                 family: task.task.family(),
                 ties: tie_report(task, &evaluation),
+                compare_note: task
+                    .compare
+                    .as_ref()
+                    .filter(|c| c.against.is_none())
+                    .and(evaluation.as_ref().ok())
+                    .and_then(super::render::one_item_note),
                 evaluation,
                 compare: late.or(compare),
             })

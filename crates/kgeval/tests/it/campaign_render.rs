@@ -23,7 +23,7 @@ fn task(toml: &str, base: &Path) -> Task {
 fn outcome(name: &str, task: &Task, compare: Option<CompareTask>, root: &Path) -> TaskOutcome {
     let evaluation = task.run(&NoProgress);
     let compare = compare.filter(|_| evaluation.is_ok()).map(|c| c.resolved(root).run(&NoProgress));
-    TaskOutcome { name: name.to_owned(), family: task.family(), evaluation, compare, ties: None }
+    TaskOutcome { name: name.to_owned(), family: task.family(), evaluation, compare, ties: None, compare_note: None }
 }
 
 /// Six tasks of five families, three meta-evaluations, one failing task.
