@@ -243,8 +243,12 @@ fn the_export_takes_a_phase() {
     };
     assert_eq!(systems(Some("validation")), ["Rapprox (baseline)", "Team A"]);
     assert_eq!(systems(None), ["Rapprox (baseline)"], "the final phase has no upload");
-    let output = crate::serve::serve_command(&campaign, &["--db", db, "--export", "/tmp/never", "--phase", "nope"]);
+    let never = tempfile::tempdir().expect("a folder");
+    let never = never.path().join("report");
+    let args = ["--db", db, "--export", never.to_str().expect("UTF-8"), "--phase", "nope"];
+    let output = crate::serve::serve_command(&campaign, &args);
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&output.stderr)
         .contains("--phase: found \"nope\", expected one of the phases: validation, final"));
+    assert!(!never.exists(), "nothing written");
 }
