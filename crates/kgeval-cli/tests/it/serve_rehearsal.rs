@@ -118,6 +118,13 @@ fn diso_rehearses_both_phases_as_shipped() {
     );
     assert_eq!(code, 422, "{answer}");
     assert!(answer.contains("missing from the submission") && !answer.contains("--"), "{answer}");
+    // A malformed alignment: the reader's line without its command-line hint.
+    let text = String::from_utf8(alignment.clone()).expect("UTF-8");
+    let amp = text.replacen("rdf:resource=\"https://", "rdf:resource=\"https://a&b", 1);
+    let (code, answer, _) = validation.upload("task1", Some(&token), amp.as_bytes());
+    let error = answer["error"].as_str().unwrap_or_default();
+    assert_eq!(code, 422, "{answer}");
+    assert!(error.contains("brick-smartenv:53:41: raw '&' in attribute value") && !error.contains("--"), "{error}");
     let final_phase = Served::start_file_with(&root().join(DISO), &["--now", "2026-09-15T08:00:00Z"]);
     assert!(final_phase.status.contains("phase final is open until 2026-10-01T00:00:00Z"), "{}", final_phase.status);
     let token = final_phase.add_team("Team A", false);

@@ -3,7 +3,9 @@
 //! format — QALD XML sent to a lexicon task, a TREC run sent to a QALD task — the error names
 //! both before the reader's line: `the upload looks like QALD XML, and this task takes a lemon
 //! lexicon (Turtle): upload:1:1: …`. Only a refused upload is looked at, so a guess never
-//! refuses a file its reader takes.
+//! refuses a file its reader takes. A served error also leaves out the readers' hints that name
+//! a command-line flag (`skip such cells with --skip-edoal`, `(--repair appends them)`): a team
+//! uploading a file has no flag to pass ([`without_cli_hints`]).
 
 use crate::{Error, Family, Input};
 
@@ -72,9 +74,59 @@ pub(super) fn look(bytes: &[u8]) -> Option<Look> {
     None
 }
 
-/// `error` of an upload to a task of `family` with the upload's look before it, when the
-/// upload plainly is another family's file; else `error` as it is.
+/// `message` without the clauses that tell a command-line user which flag to pass: a
+/// parenthesised group naming a flag (`(--repair appends them)`, `(or use --repair-xml)`), a
+/// `; …` clause naming one (`; skip such cells with --skip-edoal`), a `, set by --flag`.
+///
+/// ```ignore
+/// assert_eq!(without_cli_hints("a: b (or use --repair-xml)"), "a: b");
+/// ```
+pub(super) fn without_cli_hints(message: &str) -> String {
+    let names_a_flag = |text: &str| {
+        text.split(|c: char| c.is_whitespace() || c == '(' || c == '`')
+            .any(|word| word.strip_prefix("--").is_some_and(|flag| flag.starts_with(|c: char| c.is_ascii_lowercase())))
+    };
+    let mut out = String::with_capacity(message.len());
+    let mut rest = message;
+    // Parenthesised groups naming a flag.
+    while let Some(open) = rest.find(" (") {
+        let Some(close) = rest[open..].find(')').map(|c| open + c) else { break };
+        out.push_str(&rest[..open]);
+        if !names_a_flag(&rest[open..=close]) {
+            out.push_str(&rest[open..=close]);
+        }
+        rest = &rest[close + 1..];
+    }
+    out.push_str(rest);
+    // A `, set by --flag` aside, then the `; …` clauses after the first that name a flag.
+    if let Some(at) = out.find(", set by --") {
+        let after = at + ", set by --".len();
+        let end = out[after..].find([',', ';', ' ']).map_or(out.len(), |e| after + e);
+        out.replace_range(at..end, "");
+    }
+    let mut clauses = out.split("; ");
+    let first = clauses.next().unwrap_or_default().to_owned();
+    std::iter::once(first)
+        .chain(clauses.filter(|clause| !names_a_flag(clause)).map(str::to_owned))
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// `error` of an upload to a task of `family`, as a team reads it: with the upload's look
+/// before it when the upload plainly is another family's file, and without the readers' hints
+/// naming a command-line flag; else `error` as it is.
 pub(super) fn name_the_format(family: Family, upload: &Input, error: Error) -> Error {
+    let error = match crate::campaign::one_line(&error) {
+        line if line.contains(" --") || line.contains("(--") => {
+            let line = without_cli_hints(&line);
+            if error.concerns_gold() {
+                Error::unfit(line)
+            } else {
+                Error::invalid(line)
+            }
+        }
+        _ => error,
+    };
     if error.concern() != crate::Concern::Input {
         return error;
     }
@@ -93,6 +145,26 @@ pub(super) fn name_the_format(family: Family, upload: &Input, error: Error) -> E
 #[cfg(test)]
 mod tests {
     use super::{look, Family};
+
+    #[test]
+    fn a_served_error_names_no_flag() {
+        use super::without_cli_hints;
+        for (message, kept) in [
+            (
+                "upload:3:5: EDOAL / level-2 cell (entity is the expression x): expected entities given as IRIs (rdf:resource); skip such cells with --skip-edoal",
+                "upload:3:5: EDOAL / level-2 cell (entity is the expression x): expected entities given as IRIs (rdf:resource)",
+            ),
+            (
+                "upload:2:9: raw '&' in a name (found \"a&b\"): expected an entity reference such as &amp; (or use --repair-xml)",
+                "upload:2:9: raw '&' in a name (found \"a&b\"): expected an entity reference such as &amp;",
+            ),
+            ("upload:4:1: q7 is not a permutation of the pool: 2 missing: a, b (--repair appends them)", "upload:4:1: q7 is not a permutation of the pool: 2 missing: a, b"),
+            ("upload: found 5 GB, over the decompressed limit, set by --max-decompressed (80 MB)", "upload: found 5 GB, over the decompressed limit (80 MB)"),
+            ("upload:1:1: found a dash -- in text (a note)", "upload:1:1: found a dash -- in text (a note)"),
+        ] {
+            assert_eq!(without_cli_hints(message), kept, "{message}");
+        }
+    }
 
     #[test]
     fn each_family_is_told_apart() {
