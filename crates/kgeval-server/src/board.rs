@@ -4,6 +4,8 @@
 
 use kgeval::campaign::{ServedEntry, ServedTask};
 use kgeval::csv_field;
+use std::collections::HashMap;
+
 use serde::Serialize;
 
 use crate::app::ScoredBaseline;
@@ -21,8 +23,10 @@ pub struct Row {
     pub system: String,
     /// The counted submission's id (none for a baseline).
     pub submission: Option<i64>,
-    /// When the counted submission arrived (RFC 3339; none for a baseline).
-    pub submitted: Option<String>,
+    /// When the counted submission arrived (Unix seconds, RFC 3339 in JSON; none for a
+    /// baseline).
+    #[serde(serialize_with = "rfc3339")]
+    pub submitted: Option<i64>,
     /// The team's scored uploads in the phase (none for a baseline).
     pub uploads: Option<usize>,
     /// Whether the row is a baseline.
@@ -46,6 +50,11 @@ pub struct Row {
     pub items: String,
 }
 
+/// An instant as RFC 3339 in the JSON API (`2026-11-01T00:00:00Z`).
+fn rfc3339<S: serde::Serializer>(at: &Option<i64>, serializer: S) -> Result<S::Ok, S::Error> {
+    Serialize::serialize(&at.map(crate::clock::format), serializer)
+}
+
 /// The team name baselines are listed under.
 pub const BASELINE_TEAM: &str = "organisers";
 
@@ -67,12 +76,16 @@ pub fn leaderboard(scored: &[Submission], baselines: &[&ScoredBaseline], counts:
             }
         }
     }
+    let mut uploads: HashMap<i64, usize> = HashMap::new();
+    for submission in scored.iter().filter(|s| s.score.is_some()) {
+        *uploads.entry(submission.team).or_default() += 1;
+    }
     let mut rows: Vec<(Row, bool)> = counted
         .into_iter()
         .map(|(s, score)| {
             let mut row = row(s.team_name.clone(), s.system.clone(), Some(s.id), false, score);
-            row.submitted = Some(crate::clock::format(s.created));
-            row.uploads = Some(scored.iter().filter(|other| other.team == s.team && other.score.is_some()).count());
+            row.submitted = Some(s.created);
+            row.uploads = uploads.get(&s.team).copied();
             (row, score.higher_is_better)
         })
         .collect();
@@ -150,7 +163,7 @@ pub fn mark(task: &ServedTask, rows: &mut [Row]) -> String {
 }
 
 /// Stored per-item values (`[[item, metric, value], …]`); a malformed entry is left out.
-fn parse_items(json: &str) -> Vec<(String, String, f64)> {
+pub(crate) fn parse_items(json: &str) -> Vec<(String, String, f64)> {
     let Ok(serde_json::Value::Array(entries)) = serde_json::from_str::<serde_json::Value>(json) else {
         return Vec::new();
     };

@@ -240,21 +240,14 @@ pub fn labels_of<'a>(app: &'a App, task: &str) -> HashMap<&'a str, &'a str> {
 /// order they first appear, and per item (in the order items first appear) its value of each.
 #[must_use]
 pub fn item_table(items: &str) -> (Vec<String>, Vec<ItemRow>) {
-    let Ok(Value::Array(items)) = serde_json::from_str::<Value>(items) else { return (Vec::new(), Vec::new()) };
     let mut metrics: Vec<String> = Vec::new();
     let mut rows: Vec<ItemRow> = Vec::new();
     let mut row_of: HashMap<String, usize> = HashMap::new();
-    for entry in &items {
-        let Some([item, metric, value]) = entry.as_array().and_then(|e| <&[Value; 3]>::try_from(e.as_slice()).ok())
-        else {
-            continue;
-        };
-        let item = item.as_str().map_or_else(|| item.to_string(), str::to_owned);
-        let metric = metric.as_str().unwrap_or_default();
-        let column = match metrics.iter().position(|m| m == metric) {
+    for (item, metric, value) in crate::board::parse_items(items) {
+        let column = match metrics.iter().position(|m| *m == metric) {
             Some(column) => column,
             None => {
-                metrics.push(metric.to_owned());
+                metrics.push(metric);
                 metrics.len() - 1
             }
         };
@@ -266,7 +259,7 @@ pub fn item_table(items: &str) -> (Vec<String>, Vec<ItemRow>) {
         if values.len() <= column {
             values.resize(column + 1, None);
         }
-        values[column] = value.as_f64();
+        values[column] = Some(value);
     }
     for (_, values) in &mut rows {
         values.resize(metrics.len(), None);

@@ -52,6 +52,9 @@ fn qald3_rehearses_its_training_phase_as_shipped() {
     let marks: Vec<(Option<&str>, Option<&str>)> =
         board["rows"].as_array().expect("rows").iter().map(|r| (r["letter"].as_str(), r["beats"].as_str())).collect();
     assert_eq!(marks, [(Some("a"), Some("b")), (Some("b"), Some(""))], "{board}");
+    let row = &board["rows"][0];
+    assert!(row["submitted"].as_str().is_some_and(|at| at.starts_with("2013-04-20T12:")), "{row}");
+    assert_eq!((row["uploads"].as_u64(), board["rows"][1]["submitted"].is_null()), (Some(1), true), "{board}");
     let significance = board["significance"].as_str().unwrap_or_default();
     assert!(significance.contains("on per-item values of f1 (qald_f has no per-item values"), "{significance}");
     // On the page, rank, team, system and the primary metric come first (a phone shows them

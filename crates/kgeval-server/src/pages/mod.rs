@@ -39,7 +39,7 @@ use serde_json::{json, Value};
 
 use crate::access::board;
 use crate::app::App;
-use crate::auth::{authenticate, cookie_token};
+use crate::auth::{authenticate, cookie_token, viewer};
 use crate::refusal::Refusal;
 use crate::store::Team;
 use crate::submit::{accept, check, field, form_file};
@@ -156,11 +156,6 @@ fn refused(app: &App, viewer: Option<&Team>, refusal: &Refusal, back: &str) -> R
 /// axum's extractors, which know no team).
 pub fn message(app: &App, refusal: &Refusal) -> Response {
     refused(app, None, refusal, "/")
-}
-
-/// Who is looking: the bearer token's team, else the cookie's; a stale cookie is no one.
-async fn viewer(app: &Arc<App>, headers: &HeaderMap) -> Option<Team> {
-    crate::auth::viewer(app, headers).await
 }
 
 /// `Set-Cookie` keeping `token` (`None`: clearing it).

@@ -121,7 +121,7 @@ pub fn board(task: &str, board: &Board) -> Value {
         .map(|row| {
             json!({
                 "rank": row.rank,
-                "submitted": row.submitted.as_deref().and_then(crate::clock::parse).map(utc),
+                "submitted": row.submitted.map(utc),
                 "uploads": row.uploads,
                 "letter": row.letter,
                 "tier": row.tier,
