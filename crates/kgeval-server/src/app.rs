@@ -186,6 +186,14 @@ impl App {
         Arc::clone(locks.entry((team, task.to_owned())).or_default())
     }
 
+    /// The lock of `team`'s file downloads: one at a time, so a team's slow readers cannot hold
+    /// many copies of a large file in the server (kept in the upload locks' map under a key no
+    /// task has: task names hold no `/`).
+    #[must_use]
+    pub fn download_lock(&self, team: i64) -> Arc<tokio::sync::Mutex<()>> {
+        self.team_lock(team, "/download")
+    }
+
     /// The leaderboard kept for `task` and `phase` under `scorer` if no submission was stored
     /// since it was computed.
     #[must_use]

@@ -73,6 +73,22 @@ pub async fn viewer(app: &Arc<App>, headers: &HeaderMap) -> Option<Team> {
     authenticate(app, cookie_token(headers)?).await
 }
 
+/// Who sends a request, as [`viewer`] finds it, its request taken from its team's rate
+/// whichever way it signed in: `Ok(None)` for no one, 401 for a wrong bearer token, 429 over
+/// the rate.
+///
+/// # Errors
+/// The answer refusing the request.
+pub async fn counted_viewer(app: &Arc<App>, headers: &HeaderMap) -> Result<Option<Team>, Response> {
+    if let Some(team) = team(app, headers).await? {
+        return Ok(Some(team));
+    }
+    let Some(token) = cookie_token(headers) else { return Ok(None) };
+    let Some(team) = authenticate(app, token).await else { return Ok(None) };
+    take_rate(app, &team).map_err(|refused| refused.json())?;
+    Ok(Some(team))
+}
+
 /// Takes one request of `team` from its rate (whichever way it signed in: a bearer token, the
 /// pages' cookie or the upload form's token field).
 ///

@@ -19,7 +19,7 @@ use serde_json::{json, Value};
 use crate::access::{feedback_for, visible_submission};
 use crate::api::submission_json;
 use crate::app::App;
-use crate::auth::viewer;
+use crate::auth::counted_viewer;
 use crate::config::Feedback;
 use crate::refusal::{internal, unauthorized, Refusal};
 use crate::store::{Listing, Submission, Team, TeamOverview};
@@ -160,7 +160,11 @@ async fn submissions_answer(
     headers: HeaderMap,
     as_csv: bool,
 ) -> Response {
-    let Some(viewer) = viewer(&app, &headers).await else { return unauthorized() };
+    let viewer = match counted_viewer(&app, &headers).await {
+        Ok(Some(viewer)) => viewer,
+        Ok(None) => return unauthorized(),
+        Err(refused) => return refused,
+    };
     let rows = match listing(&app, &viewer, &query).await {
         Ok(rows) => rows,
         Err(refused) => return refused.json(),
@@ -180,13 +184,22 @@ async fn file(
     Query(query): Query<HashMap<String, String>>,
     headers: HeaderMap,
 ) -> Response {
-    let Some(viewer) = viewer(&app, &headers).await else { return unauthorized() };
+    let viewer = match counted_viewer(&app, &headers).await {
+        Ok(Some(viewer)) => viewer,
+        Ok(None) => return unauthorized(),
+        Err(refused) => return refused,
+    };
     let submission = match visible_submission(&app, &viewer, &id).await {
         Ok(Some((submission, _))) => submission,
         Ok(None) => {
             return Refusal::new(StatusCode::NOT_FOUND, "not_found", "found no submission of yours with this id").json()
         }
         Err(e) => return internal(&e),
+    };
+    // One download of a team's at a time: the bytes are held until the client has read them.
+    let Ok(permit) = app.download_lock(viewer.id).try_lock_owned() else {
+        let message = "found a download of yours in progress, expected one at a time";
+        return Refusal { retry: Some(1), ..Refusal::new(StatusCode::TOO_MANY_REQUESTS, "limited", message) }.json();
     };
     let sha256 = submission.sha256.clone();
     let stored = app.clone();
@@ -207,7 +220,9 @@ async fn file(
             (format!("submission-{}-{}", submission.id, file_name(&name)), bytes)
         }
     };
-    let mut response = bytes.into_response();
+    // The lock is released when the body is dropped: sent, or its client gone.
+    let body = HeldFile { rest: axum::body::Bytes::from(bytes), _held: permit };
+    let mut response = axum::body::Body::new(body).into_response();
     let headers = response.headers_mut();
     headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("application/octet-stream"));
     if let Ok(value) = HeaderValue::from_str(&format!("attachment; filename=\"{name}\"")) {
@@ -215,6 +230,41 @@ async fn file(
     }
     headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
     response
+}
+
+/// The size of the chunks a download is sent in: the connection asks for the next one only as
+/// its client reads, so the download lock is held until the last one left.
+const DOWNLOAD_CHUNK: usize = 64 << 10;
+
+/// A downloaded file's bytes sent chunk by chunk, holding its team's download lock until the
+/// body is dropped (all sent, or the client gone).
+struct HeldFile {
+    rest: axum::body::Bytes,
+    _held: tokio::sync::OwnedMutexGuard<()>,
+}
+
+impl http_body::Body for HeldFile {
+    type Data = axum::body::Bytes;
+    type Error = std::convert::Infallible;
+
+    fn poll_frame(
+        mut self: std::pin::Pin<&mut Self>,
+        _: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<Result<http_body::Frame<Self::Data>, Self::Error>>> {
+        if self.rest.is_empty() {
+            return std::task::Poll::Ready(None);
+        }
+        let length = self.rest.len().min(DOWNLOAD_CHUNK);
+        std::task::Poll::Ready(Some(Ok(http_body::Frame::data(self.rest.split_to(length)))))
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.rest.is_empty()
+    }
+
+    fn size_hint(&self) -> http_body::SizeHint {
+        http_body::SizeHint::with_exact(self.rest.len() as u64)
+    }
 }
 
 /// `name` with every character but ASCII letters, digits, `.`, `_` and `-` made `_`: a
@@ -270,7 +320,11 @@ pub fn item_table(items: &str) -> (Vec<String>, Vec<ItemRow>) {
 /// `GET /api/submissions/{id}/items.csv`: the per-item values, an item a row (`item,METRIC,…`),
 /// for its team when the phase's feedback shows them, and for organisers.
 async fn items_csv(State(app): State<Arc<App>>, Path(id): Path<String>, headers: HeaderMap) -> Response {
-    let Some(viewer) = viewer(&app, &headers).await else { return unauthorized() };
+    let viewer = match counted_viewer(&app, &headers).await {
+        Ok(Some(viewer)) => viewer,
+        Ok(None) => return unauthorized(),
+        Err(refused) => return refused,
+    };
     let submission = match visible_submission(&app, &viewer, &id).await {
         Ok(Some((submission, Feedback::Items))) => submission,
         Ok(Some(_)) => {
@@ -328,7 +382,11 @@ pub fn team_json(team: &TeamOverview) -> Value {
 
 /// `GET /api/teams`: every team, for organisers.
 async fn teams(State(app): State<Arc<App>>, headers: HeaderMap) -> Response {
-    let Some(viewer) = viewer(&app, &headers).await else { return unauthorized() };
+    let viewer = match counted_viewer(&app, &headers).await {
+        Ok(Some(viewer)) => viewer,
+        Ok(None) => return unauthorized(),
+        Err(refused) => return refused,
+    };
     if !viewer.organiser {
         return Refusal::new(StatusCode::FORBIDDEN, "forbidden", "found a team's token, expected an organiser's")
             .json();

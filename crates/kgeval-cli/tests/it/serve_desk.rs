@@ -242,3 +242,39 @@ fn a_blind_phase_gives_no_items_csv() {
     let organiser = server.add_team("organisers", true);
     assert_eq!(server.get(&format!("/api/submissions/{id}/items.csv"), Some(&organiser)).0, 200);
 }
+
+/// A team downloads one file at a time: while a client of its has not read a large file, a
+/// second download is refused (429, `Retry-After`), and once that client is gone the next one
+/// is served.
+#[test]
+fn a_team_downloads_one_file_at_a_time() {
+    use std::io::{Read as _, Write as _};
+    let server = Served::start(&campaign());
+    let a = server.add_team("Team A", false);
+    // 8 MB of a malformed run: stored (invalid), larger than the sockets' buffers.
+    let large = "q1 Q0 d1 x 1 run\n".repeat(500_000);
+    let (code, answer, _) = server.upload("adhoc", Some(&a), large.as_bytes());
+    assert_eq!(code, 422, "{answer}");
+    let id = answer["id"].as_i64().expect("an id");
+    let path = format!("/api/submissions/{id}/file");
+    let address = server.url.trim_start_matches("http://").to_owned();
+    let mut slow = std::net::TcpStream::connect(&address).expect("connect");
+    write!(slow, "GET {path} HTTP/1.1\r\nHost: {address}\r\nAuthorization: Bearer {a}\r\n\r\n").expect("sent");
+    let mut head = [0_u8; 64];
+    slow.read_exact(&mut head).expect("the answer starts");
+    assert!(head.starts_with(b"HTTP/1.1 200"), "{}", String::from_utf8_lossy(&head));
+    let (code, body, headers) = server.request("GET", &path, &[("Authorization", &format!("Bearer {a}"))], None);
+    assert_eq!(code, 429, "{body}");
+    assert!(headers.iter().any(|(n, v)| n == "retry-after" && v == "1"), "{headers:?}");
+    drop(slow);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    loop {
+        let (code, body, _) = server.request("GET", &path, &[("Authorization", &format!("Bearer {a}"))], None);
+        if code == 200 {
+            assert_eq!(body.len(), large.len());
+            break;
+        }
+        assert!(std::time::Instant::now() < deadline, "still refused: {code} {body}");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}
